@@ -1,0 +1,117 @@
+// The engine's data model: what a run writes to disk and what the report, the CLI and the results
+// panel read back. Plain data only (JSON-serialisable); changing a field here is a file-format
+// change, so add fields rather than rename them, and bump `resultsFormatVersion` when a reader
+// would misread an old file.
+
+export const resultsFormatVersion = 1;
+
+/** One operation type of a YCSB report (READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE, READ-FAILED...). */
+export interface OperationStats {
+  /** The name as YCSB prints it inside the brackets, e.g. `READ`, `UPDATE-FAILED`. */
+  operation: string;
+  /** `Operations` of the section (0 when YCSB printed the section without it). */
+  operations: number;
+  averageUs?: number;
+  minUs?: number;
+  maxUs?: number;
+  /** Percentiles by name as YCSB prints them without the suffix: `50`, `95`, `99`, `99.9`. In µs. */
+  percentilesUs: Record<string, number>;
+  /** `Return=NAME` counts, e.g. `{ OK: 1000, ERROR: 3 }`. */
+  returnCodes: Record<string, number>;
+}
+
+/** A parsed YCSB final report (see engine/src/ycsbOutput.ts). */
+export interface YcsbReport {
+  runtimeMs: number;
+  throughputOpsPerSec: number;
+  /** Keyed by operation name. */
+  operations: Record<string, OperationStats>;
+  /** Any other section's numeric metrics (e.g. `TOTAL_GCS_PS_Scavenge`), kept as printed. */
+  other: Record<string, Record<string, number>>;
+  /** Quirks met while parsing (missing sections, NaN values...), worded for a user. */
+  warnings: string[];
+}
+
+/** The coordinates of one cell of the sweep. */
+export interface CellKey {
+  /** The interface's label from the plan, e.g. `25G`. */
+  interface: string;
+  /** The server address of that interface. */
+  address: string;
+  /** `kernel` or the name of an Onload profile from the plan. */
+  stack: string;
+  threads: number;
+  /** Values of further sweep axes (YCSB property name -> value), e.g. `{ fieldlength: 1024 }`. */
+  axes: Record<string, string | number>;
+  /** 1-based. */
+  repetition: number;
+}
+
+export type CellStatus = 'ok' | 'failed';
+
+/** A failure, worded for the user: where it happened and what to do next. */
+export interface EngineError {
+  /** Stable code, e.g. `ssh-unreachable`, `ycsb-exit`, `bucket-create`. */
+  code: string;
+  host?: string;
+  /** The step of the cell: `restart-server`, `recreate-bucket`, `ycsb-load`, `ycsb-run`, ... */
+  step: string;
+  message: string;
+  /** The next action for the user. */
+  action: string;
+}
+
+/** One line of `results.jsonl`: the outcome of one cell. */
+export interface CellResult {
+  kind: 'cell';
+  /** Deterministic from the key (see cellId in sweep.ts); resume skips ids already present. */
+  id: string;
+  key: CellKey;
+  status: CellStatus;
+  /** For Onload cells: whether Couchbase was verified to run accelerated; null for kernel cells. */
+  accelerated: boolean | null;
+  startedAt: string;
+  finishedAt: string;
+  /** 1 or 2 (a transient failure is retried once). */
+  attempts: number;
+  /** The combined run report of all client hosts (throughputs add, latencies weighted by ops). */
+  run?: YcsbReport;
+  /** Each client host's own run report. */
+  clients?: { host: string; report: YcsbReport }[];
+  /** The load phase's combined report and the item count read back afterwards. */
+  load?: { report: YcsbReport; itemCount?: number; expectedItems?: number };
+  error?: EngineError;
+  /** Raw logs of the cell, relative to the run folder. */
+  logs: string[];
+}
+
+/** `manifest.json` of a run folder: what was run, where, on what. */
+export interface RunManifest {
+  kind: 'manifest';
+  formatVersion: number;
+  runId: string;
+  createdAt: string;
+  /** The plan as it was when the run started (passwords never appear in plans). */
+  plan: unknown;
+  planPath?: string;
+  /** Every cell of the sweep in order, so readers know what is still missing. */
+  cells: { id: string; key: CellKey }[];
+  environment?: RunEnvironment;
+}
+
+export interface RunEnvironment {
+  hosts: Record<string, HostEnvironment>;
+  /** Effective Onload settings per profile name: option -> value. */
+  profiles: Record<string, Record<string, string>>;
+}
+
+export interface HostEnvironment {
+  role: 'server' | 'client';
+  kernel?: string;
+  couchbase?: string;
+  ycsb?: string;
+  java?: string;
+  onload?: string;
+  /** Per interface address: driver, firmware, NIC name. */
+  interfaces?: Record<string, { device?: string; driver?: string; firmware?: string }>;
+}

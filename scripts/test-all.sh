@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `npm test`: installs what the tests need, builds, and runs every test: unit and LSP tests, the
+# engine against the loopback lab (real sshd, real Couchbase SDK), then the real-editor tests in
+# code-server. Ends with one line `N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+rm -rf test-artifacts/results && mkdir -p test-artifacts/results
+
+[ -d node_modules ] || npm ci
+bash scripts/setup-system.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+npm run --silent build || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+npx tsc -p . --noEmit || { echo "typecheck failed"; echo "0 passed, 1 failed"; exit 1; }
+
+status=0
+node scripts/run-tests.mjs || status=1
+if [ "${SKIP_E2E:-0}" != 1 ] && [ -f scripts/e2e.sh ]; then
+  bash scripts/e2e.sh || status=1
+fi
+
+node -e '
+  const fs = require("fs");
+  const dir = "test-artifacts/results";
+  let passed = 0, failed = 0, skipped = 0;
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+    const r = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8"));
+    console.log(`  ${f.replace(/\.json$/, "")}: ${r.passed} passed, ${r.failed} failed, ${r.skipped ?? 0} skipped`);
+    passed += r.passed; failed += r.failed; skipped += r.skipped ?? 0;
+  }
+  console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+  if (failed > 0) process.exitCode = 1;
+' || status=1
+exit $status

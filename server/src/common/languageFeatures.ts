@@ -1,0 +1,40 @@
+// The contract between the LSP adapter (server.ts) and each language's pure services.
+// Nothing here may import the LSP connection: the same services back the editor, the standalone
+// `--stdio` server and the `onload-bench lint` command.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type {
+  CodeAction,
+  CompletionItem,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  Location,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
+
+/** Cooperative cancellation, structurally compatible with LSP's CancellationToken. */
+export interface Cancellation {
+  readonly isCancellationRequested: boolean;
+}
+
+export const neverCancelled: Cancellation = { isCancellationRequested: false };
+
+/** The files a language service may look at beyond the document itself (imports, references). */
+export interface WorkspaceFiles {
+  /** The text of an open document or of a file on disk; undefined when there is no such file. */
+  read(uri: string): Promise<string | undefined>;
+  /** URIs of the workspace's files whose names end with one of the suffixes or match a predicate. */
+  find(match: (uri: string) => boolean): Promise<string[]>;
+}
+
+/** One language's features; every method is pure with respect to the connection. */
+export interface LanguageFeatures {
+  readonly languageId: string;
+  diagnostics(document: TextDocument, files: WorkspaceFiles, token: Cancellation): Promise<Diagnostic[]>;
+  completion(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<CompletionItem[]>;
+  hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Hover | null>;
+  codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], token: Cancellation): Promise<CodeAction[]>;
+  documentSymbols(document: TextDocument, token: Cancellation): Promise<DocumentSymbol[]>;
+  definition(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Location[]>;
+}

@@ -1,0 +1,129 @@
+// A real LSP client for tests: spawns the bundled server (`node dist/server.js --stdio`) and speaks
+// JSON-RPC to it over stdio, exactly as any editor would.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-languageserver-protocol/node';
+import type {
+  CodeAction,
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  Location,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+
+export interface TestClient {
+  connection: MessageConnection;
+  open(uri: string, languageId: string, text: string): Promise<void>;
+  change(uri: string, text: string): Promise<void>;
+  close(uri: string): Promise<void>;
+  /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
+  diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
+  completion(uri: string, position: Position): Promise<CompletionItem[]>;
+  hover(uri: string, position: Position): Promise<Hover | null>;
+  codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]>;
+  documentSymbols(uri: string): Promise<DocumentSymbol[]>;
+  definition(uri: string, position: Position): Promise<Location[]>;
+  stop(): Promise<void>;
+}
+
+export function fileUri(path: string): string {
+  return pathToFileURL(path).toString();
+}
+
+/** Starts the server with the given workspace folders (absolute paths). */
+export async function startTestClient(workspaceFolders: string[] = []): Promise<TestClient> {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.js', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
+  const published = new Map<string, PublishDiagnosticsParams[]>();
+  const waiters: { uri: string; version?: number; resolve: (d: Diagnostic[]) => void }[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.set(params.uri, [...(published.get(params.uri) ?? []), params]);
+    for (const waiter of [...waiters]) {
+      if (waiter.uri === params.uri && (waiter.version === undefined || waiter.version === params.version)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(params.diagnostics);
+      }
+    }
+  });
+  connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('workspace/configuration', () => []);
+  connection.listen();
+
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: workspaceFolders[0] ? fileUri(workspaceFolders[0]) : null,
+    workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
+    capabilities: {
+      textDocument: {
+        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+        publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
+        codeAction: { dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
+        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+      },
+      workspace: { workspaceFolders: true },
+    },
+  });
+  await connection.sendNotification('initialized', {});
+
+  const versions = new Map<string, number>();
+  const textDocument = (uri: string) => ({ uri });
+
+  return {
+    connection,
+    async open(uri, languageId, text) {
+      versions.set(uri, 1);
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    },
+    async change(uri, text) {
+      const version = (versions.get(uri) ?? 1) + 1;
+      versions.set(uri, version);
+      await connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ text }],
+      });
+    },
+    async close(uri) {
+      await connection.sendNotification('textDocument/didClose', { textDocument: textDocument(uri) });
+    },
+    diagnostics(uri, version = versions.get(uri)) {
+      const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
+      if (already) return Promise.resolve(already.diagnostics);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within 10 s`)), 10_000);
+        waiters.push({ uri, version, resolve: (d) => { clearTimeout(timer); resolve(d); } });
+      });
+    },
+    async completion(uri, position) {
+      const result = await connection.sendRequest<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: textDocument(uri), position });
+      return Array.isArray(result) ? result : result?.items ?? [];
+    },
+    hover: (uri, position) => connection.sendRequest('textDocument/hover', { textDocument: textDocument(uri), position }),
+    codeActions: (uri, range, diagnostics) =>
+      connection.sendRequest('textDocument/codeAction', { textDocument: textDocument(uri), range, context: { diagnostics } }),
+    documentSymbols: (uri) => connection.sendRequest('textDocument/documentSymbol', { textDocument: textDocument(uri) }),
+    async definition(uri, position) {
+      const result = await connection.sendRequest<Location | Location[] | null>('textDocument/definition', { textDocument: textDocument(uri), position });
+      return result === null ? [] : Array.isArray(result) ? result : [result];
+    },
+    async stop() {
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      connection.dispose();
+      child.kill();
+    },
+  };
+}
