@@ -1,0 +1,605 @@
+// A tolerant scanner for Onload profiles. A profile is POSIX shell sourced by the `onload`
+// launcher; we only need the two directives (`onload_set`, `onload_import`), their exact ranges,
+// and whether they sit somewhere that makes them conditional (if/case/loop/function/subshell,
+// && or ||, a pipeline). Everything else is skipped as shell words. The scanner never throws and
+// is linear in the size of the text (each character is visited a bounded number of times).
+
+export interface Span {
+  /** Offset of the first character. */
+  start: number;
+  /** Offset just past the last character. */
+  end: number;
+}
+
+export interface ShellWord extends Span {
+  /** The word with quotes removed (expansions kept verbatim). */
+  value: string;
+  /** Some part was quoted ('...' or "..."). */
+  quoted: boolean;
+  /** Contains a parameter, arithmetic or command expansion, so its value is only known at run time. */
+  expands: boolean;
+}
+
+/** Why a directive may or may not run (outermost first). */
+export type ConditionalContext = 'if' | 'case' | 'loop' | 'function' | 'subshell' | 'and-or' | 'pipeline';
+
+interface DirectiveBase {
+  /** The whole command, from the directive's keyword to its last word. */
+  command: Span;
+  keyword: Span;
+  /** 0-based line of the keyword. */
+  line: number;
+  contexts: ConditionalContext[];
+  /** True when the shell may skip it or run it in a subshell: never claim certainty about it. */
+  conditional: boolean;
+  /** The command is alone on its line(s) (except for a comment), so removing the line is safe. */
+  ownsLine: boolean;
+}
+
+export interface SetDirective extends DirectiveBase {
+  kind: 'set';
+  /** The variable name ('' when the directive has no argument at all). */
+  name: string;
+  nameSpan: Span;
+  /** `words` is `onload_set NAME VALUE`, `equals` is `onload_set NAME=VALUE`. */
+  form: 'words' | 'equals';
+  /** The value the launcher assigns, when it can be known statically ('' when missing). */
+  value: string;
+  /** Where the value is written (an empty span right after the name when missing). */
+  valueSpan: Span;
+  /** The value contains an expansion: only known at run time. */
+  valueDynamic: boolean;
+  /** The value was missing or literally empty, so the launcher sets the variable to its own name. */
+  valueMissing: boolean;
+  /** `NAME=A=B`: the text the author wrote after the first '=' (the launcher keeps only `A`). */
+  cutFrom?: { written: string; span: Span };
+  /** Words after the value, which the launcher ignores. */
+  extraWords: ShellWord[];
+}
+
+export interface ImportDirective extends DirectiveBase {
+  kind: 'import';
+  /** The profile name or path ('' when missing). */
+  name: string;
+  nameSpan: Span;
+  /** The name contains an expansion and cannot be resolved statically. */
+  nameDynamic: boolean;
+  args: ShellWord[];
+}
+
+export type Directive = SetDirective | ImportDirective;
+
+export interface ShellFunction {
+  name: string;
+  nameSpan: Span;
+  /** From the name to the closing brace (or the end of the text when it is never closed). */
+  span: Span;
+}
+
+export interface ParsedProfile {
+  directives: Directive[];
+  functions: ShellFunction[];
+  /** Offsets at which each line starts, for offset <-> position conversions. */
+  lineStarts: number[];
+  length: number;
+}
+
+const enum Ch {
+  Tab = 9, Lf = 10, Cr = 13, Space = 32, Bang = 33, Quote = 34, Hash = 35, Dollar = 36, Amp = 38,
+  Apos = 39, LParen = 40, RParen = 41, Semi = 59, Lt = 60, Gt = 62, Backslash = 92, Backtick = 96,
+  LBrace = 123, Pipe = 124, RBrace = 125,
+}
+
+type Operator = ';' | ';;' | '&&' | '||' | '|' | '&' | '(' | ')' | '\n' | '<' | '>' | '>>' | '>&' | '<&' | '<<' | '<<-';
+
+type Token = { kind: 'word'; word: ShellWord } | { kind: 'op'; op: Operator; start: number; end: number };
+
+interface Frame {
+  kind: 'if' | 'case' | 'loop' | 'function' | 'group' | 'subshell';
+  fn?: ShellFunction;
+}
+
+const reservedOpeners: Record<string, Frame['kind']> = { if: 'if', while: 'loop', until: 'loop', for: 'loop', case: 'case' };
+const reservedClosers: Record<string, Frame['kind'][]> = { fi: ['if'], done: ['loop'], esac: ['case'], '}': ['function', 'group'] };
+const reservedContinuers = new Set(['then', 'else', 'elif', 'do', '!']);
+
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  let index = text.indexOf('\n');
+  while (index !== -1) {
+    starts.push(index + 1);
+    index = text.indexOf('\n', index + 1);
+  }
+  return starts;
+}
+
+/** 0-based line containing `offset` (binary search over line starts). */
+export function lineOf(lineStarts: number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lineStarts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+export function parseProfile(text: string): ParsedProfile {
+  return new ProfileParser(text).parse();
+}
+
+class ProfileParser {
+  private pos = 0;
+  private readonly directives: Directive[] = [];
+  private readonly functions: ShellFunction[] = [];
+  private readonly frames: Frame[] = [];
+  private readonly lineStarts: number[];
+  /** Heredoc delimiters waiting for the end of the current line. */
+  private pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
+
+  // The command being assembled.
+  private words: ShellWord[] = [];
+  private skipRest = false;
+  private expectHeredocWord: { stripTabs: boolean } | undefined;
+  private expectRedirectTarget = false;
+  private andOr = false;
+  private afterPipe = false;
+  private pendingFunction: ShellFunction | undefined;
+  /** Inside `case ... in`, expecting a pattern list that ends with ')'. */
+  private casePattern = false;
+
+  constructor(private readonly text: string) {
+    this.lineStarts = lineStartsOf(text);
+  }
+
+  parse(): ParsedProfile {
+    const text = this.text;
+    for (;;) {
+      const token = this.next();
+      if (token === undefined) break;
+      if (token.kind === 'word') this.onWord(token.word);
+      else this.onOperator(token.op, token.start);
+    }
+    this.endCommand(undefined);
+    for (const frame of this.frames) if (frame.fn) frame.fn.span.end = text.length;
+    return { directives: this.directives, functions: this.functions, lineStarts: this.lineStarts, length: text.length };
+  }
+
+  // ---- tokens -------------------------------------------------------------------------------
+
+  private next(): Token | undefined {
+    const text = this.text;
+    const length = text.length;
+    while (this.pos < length) {
+      const code = text.charCodeAt(this.pos);
+      if (code === Ch.Space || code === Ch.Tab || code === Ch.Cr) {
+        this.pos++;
+      } else if (code === Ch.Backslash && text.charCodeAt(this.pos + 1) === Ch.Lf) {
+        this.pos += 2; // line continuation between words
+      } else if (code === Ch.Backslash && text.charCodeAt(this.pos + 1) === Ch.Cr && text.charCodeAt(this.pos + 2) === Ch.Lf) {
+        this.pos += 3;
+      } else if (code === Ch.Hash) {
+        const newline = text.indexOf('\n', this.pos);
+        this.pos = newline === -1 ? length : newline;
+      } else if (code === Ch.Lf) {
+        const start = this.pos++;
+        if (this.pendingHeredocs.length > 0) this.skipHeredocBodies();
+        return { kind: 'op', op: '\n', start, end: start + 1 };
+      } else {
+        const op = this.operatorAt(this.pos);
+        if (op) {
+          const start = this.pos;
+          this.pos += op.length;
+          return { kind: 'op', op, start, end: this.pos };
+        }
+        return { kind: 'word', word: this.readWord() };
+      }
+    }
+    return undefined;
+  }
+
+  private operatorAt(at: number): Operator | undefined {
+    const text = this.text;
+    const code = text.charCodeAt(at);
+    const following = text.charCodeAt(at + 1);
+    switch (code) {
+      case Ch.Semi: return following === Ch.Semi ? ';;' : ';';
+      case Ch.Amp: return following === Ch.Amp ? '&&' : '&';
+      case Ch.Pipe: return following === Ch.Pipe ? '||' : '|';
+      case Ch.LParen: return '(';
+      case Ch.RParen: return ')';
+      case Ch.Lt:
+        if (following === Ch.Lt) return text.charCodeAt(at + 2) === 45 /* - */ ? '<<-' : '<<';
+        return following === Ch.Amp ? '<&' : '<';
+      case Ch.Gt:
+        if (following === Ch.Gt) return '>>';
+        return following === Ch.Amp ? '>&' : '>';
+      default: return undefined;
+    }
+  }
+
+  /** Reads one shell word starting at `pos`; stops at blanks and operators outside quotes. */
+  private readWord(): ShellWord {
+    const text = this.text;
+    const length = text.length;
+    const start = this.pos;
+    const pieces: string[] = [];
+    let pieceStart = this.pos;
+    let quoted = false;
+    let expands = false;
+    const flush = (upTo: number) => {
+      if (upTo > pieceStart) pieces.push(text.slice(pieceStart, upTo));
+    };
+    while (this.pos < length) {
+      const code = text.charCodeAt(this.pos);
+      if (code === Ch.Space || code === Ch.Tab || code === Ch.Lf || code === Ch.Cr) break;
+      if (code === Ch.Semi || code === Ch.Amp || code === Ch.Pipe || code === Ch.LParen || code === Ch.RParen || code === Ch.Lt || code === Ch.Gt) break;
+      if (code === Ch.Backslash) {
+        flush(this.pos);
+        if (text.charCodeAt(this.pos + 1) === Ch.Lf) {
+          this.pos += 2;
+        } else {
+          pieces.push(text.charAt(this.pos + 1));
+          this.pos += 2;
+        }
+        pieceStart = Math.min(this.pos, length);
+        quoted = true;
+      } else if (code === Ch.Apos) {
+        flush(this.pos);
+        const close = text.indexOf("'", this.pos + 1);
+        const end = close === -1 ? length : close;
+        pieces.push(text.slice(this.pos + 1, end));
+        this.pos = close === -1 ? length : close + 1;
+        pieceStart = this.pos;
+        quoted = true;
+      } else if (code === Ch.Quote) {
+        flush(this.pos);
+        const contentStart = this.pos + 1;
+        const inner = this.skipDoubleQuoted(contentStart);
+        if (inner.expands) expands = true;
+        pieces.push(unescapeDoubleQuoted(text.slice(contentStart, inner.end)));
+        this.pos = inner.end < length ? inner.end + 1 : length;
+        pieceStart = this.pos;
+        quoted = true;
+      } else if (code === Ch.Dollar || code === Ch.Backtick) {
+        const end = this.skipExpansion(this.pos);
+        if (end > this.pos + 1 || code === Ch.Backtick) expands = true;
+        this.pos = Math.max(end, this.pos + 1);
+      } else {
+        this.pos++;
+      }
+    }
+    flush(this.pos);
+    return { start, end: this.pos, value: pieces.join(''), quoted, expands };
+  }
+
+  /** From just inside an opening '"' to the offset of the closing '"' (or the end). */
+  private skipDoubleQuoted(from: number): { end: number; expands: boolean } {
+    const text = this.text;
+    const length = text.length;
+    let at = from;
+    let expands = false;
+    while (at < length) {
+      const code = text.charCodeAt(at);
+      if (code === Ch.Quote) return { end: at, expands };
+      if (code === Ch.Backslash) at += 2;
+      else if (code === Ch.Dollar || code === Ch.Backtick) {
+        const end = this.skipExpansion(at);
+        if (end > at + 1 || code === Ch.Backtick) expands = true;
+        at = Math.max(end, at + 1);
+      } else at++;
+    }
+    return { end: length, expands };
+  }
+
+  /** Skips `$name`, `${...}`, `$(...)`, `$((...))` or a backtick command; returns the end offset. */
+  private skipExpansion(at: number): number {
+    const text = this.text;
+    const length = text.length;
+    if (text.charCodeAt(at) === Ch.Backtick) {
+      let index = at + 1;
+      while (index < length) {
+        const code = text.charCodeAt(index);
+        if (code === Ch.Backslash) index += 2;
+        else if (code === Ch.Backtick) return index + 1;
+        else index++;
+      }
+      return length;
+    }
+    const following = text.charCodeAt(at + 1);
+    if (following === Ch.LParen) return this.skipBalanced(at + 1, Ch.LParen, Ch.RParen);
+    if (following === Ch.LBrace) return this.skipBalanced(at + 1, Ch.LBrace, Ch.RBrace);
+    let index = at + 1;
+    // Special parameters: $1, $@, $#, $?, $$, $!, $*, $-
+    if (index < length && /[0-9@#?$!*-]/.test(text.charAt(index))) return index + 1;
+    while (index < length && /[A-Za-z0-9_]/.test(text.charAt(index))) index++;
+    return index;
+  }
+
+  /** Skips a bracketed region starting at `open`, honouring nested brackets and quotes. */
+  private skipBalanced(open: number, opener: number, closer: number): number {
+    const text = this.text;
+    const length = text.length;
+    let depth = 0;
+    let index = open;
+    while (index < length) {
+      const code = text.charCodeAt(index);
+      if (code === opener) {
+        depth++;
+        index++;
+      } else if (code === closer) {
+        depth--;
+        index++;
+        if (depth === 0) return index;
+      } else if (code === Ch.Backslash) {
+        index += 2;
+      } else if (code === Ch.Apos) {
+        const close = text.indexOf("'", index + 1);
+        index = close === -1 ? length : close + 1;
+      } else if (code === Ch.Quote) {
+        const inner = this.skipDoubleQuoted(index + 1);
+        index = inner.end + 1;
+      } else if (code === Ch.Backtick || (code === Ch.Dollar && (text.charCodeAt(index + 1) === Ch.LParen || text.charCodeAt(index + 1) === Ch.LBrace))) {
+        index = Math.max(this.skipExpansion(index), index + 1);
+      } else {
+        index++;
+      }
+    }
+    return length;
+  }
+
+  /** Called just after a newline when heredocs are pending: skips their bodies. */
+  private skipHeredocBodies(): void {
+    const text = this.text;
+    for (const heredoc of this.pendingHeredocs) {
+      while (this.pos < text.length) {
+        const newline = text.indexOf('\n', this.pos);
+        const lineEnd = newline === -1 ? text.length : newline;
+        let line = text.slice(this.pos, lineEnd);
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        if (heredoc.stripTabs) line = line.replace(/^\t+/, '');
+        this.pos = newline === -1 ? text.length : newline + 1;
+        if (line === heredoc.delimiter) break;
+      }
+    }
+    this.pendingHeredocs = [];
+  }
+
+  // ---- commands -----------------------------------------------------------------------------
+
+  private onWord(word: ShellWord): void {
+    if (this.expectHeredocWord) {
+      this.pendingHeredocs.push({ delimiter: word.value, stripTabs: this.expectHeredocWord.stripTabs });
+      this.expectHeredocWord = undefined;
+      return;
+    }
+    if (this.expectRedirectTarget) {
+      this.expectRedirectTarget = false;
+      return;
+    }
+    if (this.skipRest) {
+      if (this.frames.at(-1)?.kind === 'case' && word.value === 'in' && !word.quoted) {
+        // `case WORD in`: what follows are pattern lists.
+        this.skipRest = false;
+        this.casePattern = true;
+      }
+      return;
+    }
+    if (this.casePattern) {
+      if (word.value === 'esac' && !word.quoted) {
+        this.casePattern = false;
+        this.closeFrame(['case'], word.end);
+      }
+      return; // pattern words until ')'
+    }
+    if (this.words.length === 0 && !word.quoted && !word.expands) {
+      const value = word.value;
+      const opener = reservedOpeners[value];
+      if (opener) {
+        this.frames.push({ kind: opener });
+        if (value === 'for' || value === 'case') this.skipRest = true;
+        return;
+      }
+      const closer = reservedClosers[value];
+      if (closer) {
+        this.closeFrame(closer, word.end);
+        return;
+      }
+      if (reservedContinuers.has(value)) return;
+      if (value === '{') {
+        const fn = this.pendingFunction;
+        this.pendingFunction = undefined;
+        this.frames.push(fn ? { kind: 'function', fn } : { kind: 'group' });
+        return;
+      }
+      if (value === 'function') return; // ksh-style `function name {`; the name follows
+    }
+    this.words.push(word);
+  }
+
+  private closeFrame(kinds: Frame['kind'][], end: number): void {
+    for (let index = this.frames.length - 1; index >= 0; index--) {
+      if (kinds.includes(this.frames[index]!.kind)) {
+        const [closed] = this.frames.splice(index);
+        if (closed?.fn) closed.fn.span.end = end;
+        return;
+      }
+    }
+    // A closer without its opener: tolerated, nothing to close.
+  }
+
+  private onOperator(op: Operator, start: number): void {
+    switch (op) {
+      case '<<':
+      case '<<-':
+        this.expectHeredocWord = { stripTabs: op === '<<-' };
+        return;
+      case '<':
+      case '>':
+      case '>>':
+      case '>&':
+      case '<&':
+        this.expectRedirectTarget = true;
+        return;
+      case '(':
+        if (this.words.length === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
+          // `name() {`: a function definition.
+          const nameWord = this.words[0]!;
+          this.words = [];
+          this.pos = this.nextNonBlank(start + 1) + 1;
+          const fn: ShellFunction = { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, span: { start: nameWord.start, end: nameWord.end } };
+          this.functions.push(fn);
+          this.pendingFunction = fn;
+          return;
+        }
+        if (this.words.length === 0 && !this.casePattern) this.frames.push({ kind: 'subshell' });
+        return;
+      case ')':
+        if (this.casePattern) {
+          this.casePattern = false;
+          return;
+        }
+        this.endCommand(op);
+        this.closeFrame(['subshell'], start + 1);
+        return;
+      case ';;':
+        this.endCommand(op);
+        if (this.frames.some((frame) => frame.kind === 'case')) this.casePattern = true;
+        return;
+      default:
+        this.endCommand(op);
+    }
+  }
+
+  private nextNonBlank(from: number): number {
+    let index = from;
+    while (index < this.text.length && (this.text.charCodeAt(index) === Ch.Space || this.text.charCodeAt(index) === Ch.Tab)) index++;
+    return index;
+  }
+
+  private endCommand(terminator: Operator | undefined): void {
+    const words = this.words;
+    this.words = [];
+    this.skipRest = terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&' ? false : this.skipRest;
+    const inPipeline = this.afterPipe || terminator === '|';
+    const inAndOr = this.andOr;
+    if (terminator === '&&' || terminator === '||') this.andOr = true;
+    else if (terminator !== '|') this.andOr = false;
+    this.afterPipe = terminator === '|';
+    if (words.length === 0) return;
+    const first = words[0]!;
+    if (first.quoted || first.expands) return;
+    if (first.value !== 'onload_set' && first.value !== 'onload_import') return;
+    const contexts: ConditionalContext[] = [];
+    for (const frame of this.frames) if (frame.kind !== 'group') contexts.push(frame.kind);
+    if (inAndOr) contexts.push('and-or');
+    if (inPipeline) contexts.push('pipeline');
+    const last = words.at(-1)!;
+    const line = lineOf(this.lineStarts, first.start);
+    const base: DirectiveBase = {
+      command: { start: first.start, end: last.end },
+      keyword: { start: first.start, end: first.end },
+      line,
+      contexts,
+      conditional: contexts.length > 0,
+      ownsLine: this.onlyBlanksBefore(first.start) && this.onlyCommentAfter(last.end, terminator),
+    };
+    if (first.value === 'onload_set') this.directives.push(toSet(base, words.slice(1), this.text));
+    else this.directives.push(toImport(base, words.slice(1)));
+  }
+
+  private onlyBlanksBefore(offset: number): boolean {
+    for (let index = offset - 1; index >= 0; index--) {
+      const code = this.text.charCodeAt(index);
+      if (code === Ch.Lf) return true;
+      if (code !== Ch.Space && code !== Ch.Tab) return false;
+    }
+    return true;
+  }
+
+  /** Nothing but blanks, a ';' or a comment follows the command on its last line. */
+  private onlyCommentAfter(offset: number, terminator: Operator | undefined): boolean {
+    if (terminator !== undefined && terminator !== '\n' && terminator !== ';') return false;
+    for (let index = offset; index < this.text.length; index++) {
+      const code = this.text.charCodeAt(index);
+      if (code === Ch.Lf || code === Ch.Hash || code === Ch.Cr) return true;
+      if (code !== Ch.Space && code !== Ch.Tab && code !== Ch.Semi) return false;
+    }
+    return true;
+  }
+}
+
+function unescapeDoubleQuoted(raw: string): string {
+  return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
+}
+
+function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirective {
+  const afterKeyword = { start: base.keyword.end, end: base.keyword.end };
+  if (args.length === 0) {
+    return { ...base, kind: 'set', name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: [] };
+  }
+  const nameWord = args[0]!;
+  if (args.length >= 2) {
+    const valueWord = args[1]!;
+    const valueMissing = !valueWord.expands && valueWord.value === '';
+    return {
+      ...base,
+      kind: 'set',
+      name: nameWord.value,
+      nameSpan: { start: nameWord.start, end: nameWord.end },
+      form: 'words',
+      value: valueWord.value,
+      valueSpan: { start: valueWord.start, end: valueWord.end },
+      valueDynamic: valueWord.expands,
+      valueMissing,
+      extraWords: args.slice(2),
+    };
+  }
+  // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
+  const raw = text.slice(nameWord.start, nameWord.end);
+  const equals = nameWord.value.indexOf('=');
+  if (equals === -1) {
+    const end = { start: nameWord.end, end: nameWord.end };
+    return { ...base, kind: 'set', name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: [] };
+  }
+  const name = nameWord.value.slice(0, equals);
+  const written = nameWord.value.slice(equals + 1);
+  const secondEquals = written.indexOf('=');
+  const value = secondEquals === -1 ? written : written.slice(0, secondEquals);
+  // Map the '=' back into the raw text (quotes may sit around parts of the word).
+  const rawEquals = raw.indexOf('=');
+  const valueStart = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals + 1);
+  const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
+  const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
+  const valueSpan = { start: valueStart, end: nameWord.end };
+  return {
+    ...base,
+    kind: 'set',
+    name,
+    nameSpan: { start: nameStart, end: Math.max(nameStart, nameEnd) },
+    form: 'equals',
+    value,
+    valueSpan,
+    valueDynamic: nameWord.expands,
+    valueMissing: !nameWord.expands && value === '',
+    cutFrom: secondEquals === -1 ? undefined : { written, span: valueSpan },
+    extraWords: [],
+  };
+}
+
+function toImport(base: DirectiveBase, args: ShellWord[]): ImportDirective {
+  if (args.length === 0) {
+    const at = { start: base.keyword.end, end: base.keyword.end };
+    return { ...base, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
+  }
+  const nameWord = args[0]!;
+  return {
+    ...base,
+    kind: 'import',
+    name: nameWord.value,
+    nameSpan: { start: nameWord.start, end: nameWord.end },
+    nameDynamic: nameWord.expands,
+    args: args.slice(1),
+  };
+}
