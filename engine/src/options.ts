@@ -1,0 +1,37 @@
+// What the edges (extension, CLI, tests) pass to the engine.
+import type { SweepEvent } from './events';
+import type { Plan } from './planSchema';
+
+export interface SshOptions {
+  /** The ssh client binary (default `ssh` from PATH). */
+  binary?: string;
+  /** An ssh_config file used instead of ~/.ssh/config (`ssh -F`). */
+  configFile?: string;
+  /** More `ssh` arguments, e.g. `['-o', 'ConnectTimeout=5']`. Host-key checking cannot be turned off. */
+  extraOptions?: string[];
+  /** Folder for ControlMaster sockets (short path, private); default a fresh folder under the OS temp dir. */
+  controlDir?: string;
+}
+
+export interface TimeoutOptions {
+  serverStartSec?: number;
+  bucketReadySec?: number;
+  cellSec?: number;
+}
+
+export interface PreflightOptions {
+  planPath: string;
+  plan: Plan;
+  resultsRoot: string;
+  /** Couchbase admin password: kept in memory, never logged, never on a command line. */
+  password: string;
+  signal: AbortSignal;
+  onEvent: (event: SweepEvent) => void;
+  ssh?: SshOptions;
+  timeouts?: TimeoutOptions;
+}
+
+export interface RunSweepOptions extends PreflightOptions {
+  /** A run folder to resume (its finished cells are skipped). */
+  resumeRunDir?: string;
+}

@@ -1,0 +1,132 @@
+// The plan's TypeScript shape (mirrors schemas/benchplan.schema.json) and its defaults.
+// `Plan` is what a user writes; `withDefaults` gives the engine a plan where every optional
+// setting has its value, so nothing downstream repeats a default.
+
+export interface LinearRange { from: number; to: number; step?: number }
+export interface GeometricRange { from: number; to: number; factor: number }
+export type SweepValues = (string | number)[] | LinearRange | GeometricRange;
+
+export interface PlanServer {
+  host: string;
+  address?: string;
+  couchbaseServerPath?: string;
+  restPort?: number;
+  kvPort?: number;
+  adminUser?: string;
+  kernelStartCommand?: string;
+  kernelStopCommand?: string;
+  kernelRunCommand?: string;
+  onloadRunCommand?: string;
+  acceleratedProcess?: string;
+  workDir?: string;
+}
+
+export interface PlanClient {
+  host: string;
+  ycsbHome: string;
+  binding?: string;
+  /** false, true (the cell's profile during Onload cells) or a local profile path for every cell. */
+  runUnderOnload?: boolean | string;
+  onloadCommand?: string;
+  javaOptions?: string;
+  workDir?: string;
+}
+
+export interface PlanBucket {
+  name: string;
+  type?: 'couchbase' | 'ephemeral' | 'memcached';
+  ramQuotaMB?: number;
+  replicas?: number;
+  evictionPolicy?: 'valueOnly' | 'fullEviction' | 'noEviction' | 'nruEviction';
+  flush?: boolean;
+}
+
+export type PlanStack = 'kernel' | { name: string; profile: string };
+
+export interface Plan {
+  $schema?: string;
+  name?: string;
+  description?: string;
+  servers: PlanServer[];
+  interfaces: Record<string, string>;
+  clients: PlanClient[];
+  bucket: PlanBucket;
+  workload: { path: string; properties?: Record<string, string | number | boolean> };
+  stacks: PlanStack[];
+  threads?: number[] | LinearRange | GeometricRange;
+  repetitions?: number;
+  axes?: Record<string, SweepValues>;
+  restartServer?: 'on-stack-change' | 'every-cell';
+  timeouts?: { serverStartSec?: number; bucketReadySec?: number; cellSec?: number };
+}
+
+export const defaultCouchbaseServerPath = '/opt/couchbase/bin/couchbase-server';
+export const defaultOnloadRunCommand = 'onload --profile={profile} {couchbaseServerPath} -- -noinput';
+
+export type ResolvedServer = Required<Omit<PlanServer, 'kernelRunCommand'>> & { kernelRunCommand?: string };
+export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions'>> & { javaOptions?: string };
+
+export interface ResolvedPlan {
+  name: string;
+  servers: ResolvedServer[];
+  interfaces: Record<string, string>;
+  clients: ResolvedClient[];
+  bucket: Required<PlanBucket>;
+  workload: { path: string; properties: Record<string, string | number | boolean> };
+  stacks: { name: string; profile?: string }[];
+  threads: number[] | LinearRange | GeometricRange;
+  repetitions: number;
+  axes: Record<string, SweepValues>;
+  restartServer: 'on-stack-change' | 'every-cell';
+  timeouts: { serverStartSec: number; bucketReadySec: number; cellSec: number };
+}
+
+export function withDefaults(plan: Plan): ResolvedPlan {
+  const firstAddress = Object.values(plan.interfaces)[0] ?? '127.0.0.1';
+  return {
+    name: plan.name ?? 'run',
+    servers: plan.servers.map((server) => ({
+      host: server.host,
+      address: server.address ?? firstAddress,
+      couchbaseServerPath: server.couchbaseServerPath ?? defaultCouchbaseServerPath,
+      restPort: server.restPort ?? 8091,
+      kvPort: server.kvPort ?? 11210,
+      adminUser: server.adminUser ?? 'Administrator',
+      kernelStartCommand: server.kernelStartCommand ?? 'sudo -n systemctl start couchbase-server',
+      kernelStopCommand: server.kernelStopCommand ?? 'sudo -n systemctl stop couchbase-server',
+      ...(server.kernelRunCommand !== undefined ? { kernelRunCommand: server.kernelRunCommand } : {}),
+      onloadRunCommand: server.onloadRunCommand ?? defaultOnloadRunCommand,
+      acceleratedProcess: server.acceleratedProcess ?? 'memcached',
+      workDir: server.workDir ?? '.onload-bench',
+    })),
+    interfaces: { ...plan.interfaces },
+    clients: plan.clients.map((client) => ({
+      host: client.host,
+      ycsbHome: client.ycsbHome,
+      binding: client.binding ?? 'couchbase2',
+      runUnderOnload: client.runUnderOnload ?? false,
+      onloadCommand: client.onloadCommand ?? 'onload --profile={profile}',
+      ...(client.javaOptions !== undefined ? { javaOptions: client.javaOptions } : {}),
+      workDir: client.workDir ?? '.onload-bench',
+    })),
+    bucket: {
+      name: plan.bucket.name,
+      type: plan.bucket.type ?? 'couchbase',
+      ramQuotaMB: plan.bucket.ramQuotaMB ?? 1024,
+      replicas: plan.bucket.replicas ?? 0,
+      evictionPolicy: plan.bucket.evictionPolicy ?? (plan.bucket.type === 'ephemeral' ? 'noEviction' : 'valueOnly'),
+      flush: plan.bucket.flush ?? false,
+    },
+    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) } },
+    stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile })),
+    threads: plan.threads ?? { from: 5, to: 50, step: 5 },
+    repetitions: plan.repetitions ?? 1,
+    axes: { ...(plan.axes ?? {}) },
+    restartServer: plan.restartServer ?? 'on-stack-change',
+    timeouts: {
+      serverStartSec: plan.timeouts?.serverStartSec ?? 300,
+      bucketReadySec: plan.timeouts?.bucketReadySec ?? 120,
+      cellSec: plan.timeouts?.cellSec ?? 3600,
+    },
+  };
+}
