@@ -18,6 +18,12 @@ export interface OperationStats {
   percentilesUs: Record<string, number>;
   /** `Return=NAME` counts, e.g. `{ OK: 1000, ERROR: 3 }`. */
   returnCodes: Record<string, number>;
+  /** `LatencyVariance(us)` of the `histogram` measurement type, in µs². */
+  latencyVarianceUs2?: number;
+  /** Verbose `histogram` buckets: operation count per 1 ms bucket (`0`, `1`, ...) and the overflow (`>1000`). */
+  histogramCounts?: Record<string, number>;
+  /** `timeseries` measurement type: average latency (µs) of each interval, by its start (ms since the first operation). */
+  timeseries?: { startMs: number; averageUs: number }[];
 }
 
 /** A parsed YCSB final report (see engine/src/ycsbOutput.ts). */
