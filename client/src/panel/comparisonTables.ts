@@ -1,6 +1,6 @@
 // The cookbook's tables: per interface and thread count, the kernel against each Onload profile
 // and the difference in percent; the best improvement of each profile column flagged. Pure.
-import type { ChartModel, ComparisonTable, SeriesPoint, TableCell } from '../../../media/src/protocol';
+import type { ChartModel, ComparisonTable, SeriesPoint, TableCell } from './protocol';
 import { metricDefinition } from './metrics';
 
 function cellOf(point: SeriesPoint | undefined): TableCell {

@@ -1,6 +1,6 @@
 // Checks every message the results webview posts before the host acts on it. The webview runs
 // untrusted-ish content (chart labels come from plan files), so the host never trusts a shape.
-import type { PanelUiState, WebviewMessage } from '../../../media/src/protocol';
+import type { PanelUiState, WebviewMessage } from './protocol';
 
 /** Biggest image the webview may hand over (a data URL of a large chart is a few MB). */
 export const maxImageBytes = 20 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // The metrics the panel draws, how to read each from a cell's combined YCSB report, and how the
 // repetitions of one point reduce to a median and a spread. Pure.
 import type { CellResult } from '../../../engine/src/model';
-import type { MetricId, MetricUnit, SeriesPoint } from '../../../media/src/protocol';
+import type { MetricId, MetricUnit, SeriesPoint } from './protocol';
 
 export interface MetricDefinition {
   id: MetricId;

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweepEvent } from '../../../engine/src/events';
-import type { HostMessage, WebviewMessage } from '../../../media/src/protocol';
+import type { HostMessage, WebviewMessage } from './protocol';
 import { imageBytes, restoredRunDirs, validateWebviewMessage } from './messageValidation';
 import { buildPanelHtml, createNonce } from './panelHtml';
 import { applySweepEvent, emptyRunData, liveText, type RunData } from './runData';

@@ -1,6 +1,6 @@
 // The panel's comparison tables as CSV (RFC 4180 quoting), one block per table, for the
 // "Export CSV" button. Numbers are written unrounded so spreadsheets keep full precision.
-import type { ComparisonTable, RunView, TableCell } from '../../../media/src/protocol';
+import type { ComparisonTable, RunView, TableCell } from './protocol';
 
 function field(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';

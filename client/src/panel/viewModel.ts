@@ -8,7 +8,7 @@ import type {
   MetricId,
   PanelViewModel,
   RunView,
-} from '../../../media/src/protocol';
+} from './protocol';
 import { comparisonTable } from './comparisonTables';
 import { metrics, reducePoint } from './metrics';
 import type { RunData } from './runData';

@@ -1,6 +1,6 @@
-// The contract between the results panel's host (client/src/panel) and its webview (media/src).
-// Types only: the host computes everything from the run folder and posts a ready-to-draw model,
-// so the webview stays a renderer and never needs the engine's code.
+// The contract between the results panel's host (client/src/panel) and its webview (media/src), which
+// imports these types only. The host computes everything from the run folder and posts a
+// ready-to-draw model, so the webview stays a renderer and never needs the engine's code.
 
 /** Which metric a chart or table shows. Throughput is better higher; latencies better lower. */
 export type MetricId =

@@ -1,0 +1,136 @@
+// Chart.js drawing for the panel: only the pieces used are registered (tree-shaken), animations
+// are off (live updates must not wobble and exported pixels must be exact), and the spread of the
+// repetitions is a min-max band filled under each median line.
+import {
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartDataset,
+  type LegendItem,
+} from 'chart.js';
+import { formatValue } from './format.js';
+import type { ChartModel } from '../../client/src/panel/protocol.js';
+import { withAlpha, type ThemeColours } from './theme.js';
+
+Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler);
+
+type LineDataset = ChartDataset<'line', (number | null)[]> & { stack?: string; role?: 'median' | 'min' | 'max' };
+
+/** Index of a stack's colour: kernel first, then the profiles in plan order. */
+export function colourFor(theme: ThemeColours, stacks: readonly string[], stack: string): string {
+  const index = Math.max(0, stacks.indexOf(stack));
+  return theme.series[index % theme.series.length];
+}
+
+/** One median line per stack plus, when any point has 2+ repetitions, a min-max band. */
+export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[]): LineDataset[] {
+  const datasets: LineDataset[] = [];
+  for (const series of model.series) {
+    const colour = colourFor(theme, stacks, series.stack);
+    const isHidden = hidden.includes(series.stack);
+    datasets.push({
+      label: series.stack,
+      stack: series.stack,
+      role: 'median',
+      data: series.points.map((point) => point.median),
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 2,
+      pointRadius: 3,
+      pointHoverRadius: 5,
+      spanGaps: false,
+      hidden: isHidden,
+      fill: false,
+    });
+    if (series.points.some((point) => point.values.length >= 2)) {
+      const band = withAlpha(colour, 0.18);
+      const common = { stack: series.stack, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: band, borderColor: band };
+      datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => point.min), fill: false });
+      // Fill down to the previous dataset (the min line): the band between min and max.
+      datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => point.max), fill: '-1' });
+    }
+  }
+  return datasets;
+}
+
+export interface ChartHandle {
+  chart: Chart<'line', (number | null)[], number>;
+  update(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[]): void;
+}
+
+export function createChart(
+  canvas: HTMLCanvasElement,
+  model: ChartModel,
+  stacks: readonly string[],
+  theme: ThemeColours,
+  hidden: readonly string[],
+  onToggleStack: (stack: string, hidden: boolean) => void,
+): ChartHandle {
+  const chart = new Chart<'line', (number | null)[], number>(canvas, {
+    type: 'line',
+    data: { labels: model.threads, datasets: datasetsOf(model, stacks, theme, hidden) },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      interaction: { mode: 'index', intersect: false },
+      scales: {
+        x: { title: { display: true, text: 'YCSB threads' } },
+        y: { beginAtZero: true, title: { display: true, text: model.unit } },
+      },
+      plugins: {
+        legend: {
+          labels: {
+            // Bands share their median's legend entry.
+            filter: (item: LegendItem, data) => (data.datasets[item.datasetIndex ?? 0] as LineDataset).role === 'median',
+          },
+          onClick: (_event, item, legend) => {
+            const datasets = legend.chart.data.datasets as LineDataset[];
+            const stack = datasets[item.datasetIndex ?? 0]?.stack;
+            if (stack === undefined) return;
+            const hide = !datasets[item.datasetIndex ?? 0].hidden;
+            onToggleStack(stack, hide);
+          },
+        },
+        tooltip: {
+          filter: (item) => (item.dataset as LineDataset).role === 'median',
+          callbacks: {
+            label: (item) => `${item.dataset.label}: ${formatValue(item.parsed.y, model.unit)} ${model.unit}`,
+          },
+        },
+      },
+    },
+  });
+  const handle: ChartHandle = {
+    chart,
+    update(next, nextStacks, nextTheme, nextHidden) {
+      chart.data.labels = next.threads;
+      chart.data.datasets = datasetsOf(next, nextStacks, nextTheme, nextHidden);
+      applyTheme(chart, nextTheme);
+      chart.update('none');
+    },
+  };
+  applyTheme(chart, theme);
+  chart.update('none');
+  return handle;
+}
+
+function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: ThemeColours): void {
+  const options = chart.options;
+  options.color = theme.foreground;
+  options.font = { ...(options.font ?? {}), family: theme.fontFamily };
+  for (const axis of ['x', 'y'] as const) {
+    const scale = options.scales?.[axis];
+    if (!scale) continue;
+    scale.grid = { ...(scale.grid ?? {}), color: theme.grid };
+    scale.border = { ...(scale.border ?? {}), color: theme.grid };
+    scale.ticks = { ...(scale.ticks ?? {}), color: theme.foreground };
+    if (scale.title) scale.title.color = theme.foreground;
+  }
+}

@@ -1,0 +1,306 @@
+// The results webview: draws the model the host posts (charts, tables, environment), keeps the
+// reader's place (scroll, chart/table toggles, hidden series, collapsed groups) across live
+// updates and reloads, and asks the host to save exports. Nothing here talks to the network.
+import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
+import { createChart, type ChartHandle } from './charts.js';
+import { h, replaceChildren, safeId } from './dom.js';
+import { chartPng, chartSvg, imageFileName } from './exportImage.js';
+import { formatDuration } from './format.js';
+import { chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
+import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): PanelUiState | undefined;
+  setState(state: PanelUiState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+let uiState: PanelUiState = { runDirs: [], views: {}, hidden: {}, collapsed: [], ...(vscode.getState() ?? {}) };
+let model: PanelViewModel | undefined;
+let theme: ThemeColours = readTheme();
+let restoredScroll = false;
+let lastAnnouncement = '';
+const charts = new Map<string, { handle: ChartHandle; model: ChartModel; stacks: string[] }>();
+
+function saveState(patch: Partial<PanelUiState> = {}): void {
+  uiState = { ...uiState, ...patch };
+  vscode.setState(uiState);
+}
+
+function announce(text: string): void {
+  if (text === lastAnnouncement) return;
+  lastAnnouncement = text;
+  const region = document.getElementById('live-region');
+  if (region) region.textContent = text;
+}
+
+function ensureChild<K extends keyof HTMLElementTagNameMap>(parent: Element, selector: string, create: () => HTMLElementTagNameMap[K]): HTMLElementTagNameMap[K] {
+  const existing = parent.querySelector(`:scope > ${selector}`);
+  if (existing) return existing as HTMLElementTagNameMap[K];
+  const element = create();
+  parent.appendChild(element);
+  return element;
+}
+
+function progressText(run: RunView): string {
+  const { progress } = run;
+  const parts = [`${progress.finished} of ${progress.total} cells finished`];
+  if (progress.failed > 0) parts.push(`${progress.failed} failed`);
+  if (progress.running) {
+    let running = `running ${progress.running.cell} (cell ${progress.running.index + 1} of ${progress.running.total})`;
+    if (progress.running.remainingEstimateMs !== undefined) running += `, about ${formatDuration(progress.running.remainingEstimateMs)} left`;
+    parts.push(running);
+  }
+  if (progress.outcome) {
+    if (progress.outcome.cancelled) parts.push('cancelled');
+    else if (progress.outcome.error) parts.push(`stopped: ${progress.outcome.error}`);
+    else parts.push('run finished');
+  }
+  return parts.join('; ');
+}
+
+function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): void {
+  const header = ensureChild<'header'>(section, 'header.run-header', () => {
+    const exportButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Export the comparison tables of run ${run.runId} as CSV` }, 'Export CSV');
+    exportButton.addEventListener('click', () => vscode.postMessage({ type: 'export-csv', runIndex }));
+    return h('header', { class: 'run-header' }, h('h2', { class: 'run-title' }), h('p', { class: 'run-meta muted' }), h('div', { class: 'toolbar' }, exportButton));
+  });
+  header.querySelector('.run-title')!.textContent = `Run ${run.runId}`;
+  const meta = [run.createdAt && `started ${run.createdAt}`, run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · ');
+  header.querySelector('.run-meta')!.textContent = meta;
+
+  const progress = ensureChild<'div'>(section, 'div.progress', () =>
+    h('div', { class: 'progress' }, h('progress', { max: 1, value: 0, 'aria-label': 'cells finished' }), h('span', { class: 'progress-text' }), h('p', { class: 'live muted' })),
+  );
+  const bar = progress.querySelector('progress')!;
+  bar.max = Math.max(1, run.progress.total);
+  bar.value = run.progress.finished;
+  progress.dataset.finished = String(run.progress.finished);
+  progress.dataset.total = String(run.progress.total);
+  progress.dataset.failed = String(run.progress.failed);
+  progress.querySelector('.progress-text')!.textContent = progressText(run);
+  if (!run.progress.running) progress.querySelector('.live')!.textContent = '';
+
+  const warnings = ensureChild<'ul'>(section, 'ul.warnings', () => h('ul', { class: 'warnings', 'aria-label': 'Warnings' }));
+  replaceChildren(warnings, ...run.warnings.map((warning) => h('li', {}, warning)));
+  warnings.hidden = run.warnings.length === 0;
+}
+
+function chartView(chartId: string): 'chart' | 'table' {
+  return uiState.views?.[chartId] ?? 'chart';
+}
+
+function applyChartView(figure: HTMLElement, chartId: string): void {
+  const view = chartView(chartId);
+  const canvasBox = figure.querySelector<HTMLElement>('.canvas-box')!;
+  const dataBox = figure.querySelector<HTMLElement>('.data-box')!;
+  const toggle = figure.querySelector<HTMLButtonElement>('button.view-toggle')!;
+  canvasBox.hidden = view === 'table';
+  // In chart view the numbers stay readable to screen readers, just not drawn twice on screen.
+  dataBox.classList.toggle('visually-hidden', view === 'chart');
+  toggle.setAttribute('aria-pressed', String(view === 'table'));
+  toggle.textContent = view === 'table' ? 'Show chart' : 'Show table';
+}
+
+function toggleStack(chartId: string, stack: string, hide: boolean): void {
+  const hidden = new Set(uiState.hidden?.[chartId] ?? []);
+  if (hide) hidden.add(stack);
+  else hidden.delete(stack);
+  saveState({ hidden: { ...uiState.hidden, [chartId]: [...hidden] } });
+  const entry = charts.get(chartId);
+  if (entry) entry.handle.update(entry.model, entry.stacks, theme, [...hidden]);
+}
+
+function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGroup, run: RunView): HTMLElement {
+  const figureId = `chart-${safeId(chart.id)}`;
+  let figure = document.getElementById(figureId);
+  const hidden = uiState.hidden?.[chart.id] ?? [];
+  if (!figure) {
+    const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `${chart.title} (${chart.unit}) against YCSB threads for ${group.label}; the table view lists every value` });
+    const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
+    toggle.addEventListener('click', () => {
+      saveState({ views: { ...uiState.views, [chart.id]: chartView(chart.id) === 'chart' ? 'table' : 'chart' } });
+      applyChartView(figure!, chart.id);
+    });
+    const save = (format: 'png' | 'svg') => {
+      const title = `${chart.title}, ${group.label}, run ${run.runId}`;
+      const data = format === 'png' ? chartPng(canvas, theme.background) : chartSvg(canvas, theme.background, title);
+      vscode.postMessage({ type: 'save-image', format, name: imageFileName(run.runId, group.interface, chart.metric), data });
+    };
+    const png = h('button', { type: 'button', class: 'save-png', 'aria-label': `Save ${chart.title} chart of ${group.label} as PNG` }, 'PNG');
+    const svg = h('button', { type: 'button', class: 'save-svg', 'aria-label': `Save ${chart.title} chart of ${group.label} as SVG` }, 'SVG');
+    png.addEventListener('click', () => save('png'));
+    svg.addEventListener('click', () => save('svg'));
+    figure = h(
+      'figure',
+      { class: 'chart', id: figureId, 'data-chart-id': chart.id, 'data-metric': chart.metric, 'data-interface': group.interface },
+      h('figcaption', {}, h('h4', {}, `${chart.title} (${chart.unit})`), h('div', { class: 'toolbar' }, toggle, png, svg)),
+      h('div', { class: 'canvas-box' }, canvas),
+      h('div', { class: 'data-box', id: `${figureId}-data-box` }),
+    );
+    container.appendChild(figure);
+    const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide));
+    charts.set(chart.id, { handle, model: chart, stacks: run.stacks });
+  } else {
+    const entry = charts.get(chart.id);
+    if (entry) {
+      entry.model = chart;
+      entry.stacks = run.stacks;
+      entry.handle.update(chart, run.stacks, theme, hidden);
+    }
+  }
+  replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
+  applyChartView(figure, chart.id);
+  return figure;
+}
+
+function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): HTMLElement {
+  const sectionId = `group-${safeId(group.id)}`;
+  let section = document.getElementById(sectionId);
+  if (!section) {
+    const toggle = h('button', { type: 'button', class: 'group-toggle', 'aria-controls': `${sectionId}-body` }, h('span', { class: 'group-label' }));
+    toggle.addEventListener('click', () => {
+      const collapsed = new Set(uiState.collapsed ?? []);
+      if (collapsed.has(group.id)) collapsed.delete(group.id);
+      else collapsed.add(group.id);
+      saveState({ collapsed: [...collapsed] });
+      applyCollapsed(section!, group.id);
+    });
+    section = h(
+      'section',
+      { class: 'group', id: sectionId, 'data-group': group.id, 'data-interface': group.interface, 'aria-labelledby': `${sectionId}-heading` },
+      h('h3', { id: `${sectionId}-heading` }, toggle),
+      h('div', { class: 'group-body', id: `${sectionId}-body` }, h('div', { class: 'charts' }), h('div', { class: 'tables' })),
+    );
+    container.appendChild(section);
+  }
+  section.querySelector('.group-label')!.textContent = group.label;
+  const chartBox = section.querySelector<HTMLElement>('.charts')!;
+  const keep = new Set<Element>();
+  for (const chart of group.charts) keep.add(renderChart(chartBox, chart, group, run));
+  for (const child of Array.from(chartBox.children)) {
+    if (keep.has(child)) continue;
+    const id = (child as HTMLElement).dataset.chartId;
+    if (id) {
+      charts.get(id)?.handle.chart.destroy();
+      charts.delete(id);
+    }
+    child.remove();
+  }
+  const tables = section.querySelector<HTMLElement>('.tables')!;
+  replaceChildren(tables, ...group.tables.map((table) => comparisonTableElement(table, group.label)));
+  applyCollapsed(section, group.id);
+  return section;
+}
+
+function applyCollapsed(section: HTMLElement, groupId: string): void {
+  const collapsed = (uiState.collapsed ?? []).includes(groupId);
+  section.querySelector<HTMLElement>('.group-body')!.hidden = collapsed;
+  section.querySelector('.group-toggle')!.setAttribute('aria-expanded', String(!collapsed));
+}
+
+function renderEnvironment(section: HTMLElement, run: RunView): void {
+  const details = ensureChild<'details'>(section, 'details.environment-box', () => h('details', { class: 'environment-box' }, h('summary', {}, 'Environment'), h('div', { class: 'environment-body' })));
+  replaceChildren(details.querySelector('.environment-body')!, environmentTable(run.environment), profilesList(run));
+}
+
+function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTMLElement {
+  const sectionId = `run-${runIndex}`;
+  let section = document.getElementById(sectionId);
+  if (section && section.dataset.runDir !== run.runDir) {
+    for (const figure of Array.from(section.querySelectorAll<HTMLElement>('figure.chart'))) {
+      const id = figure.dataset.chartId;
+      if (id) charts.get(id)?.handle.chart.destroy();
+      if (id) charts.delete(id);
+    }
+    section.remove();
+    section = null;
+  }
+  if (!section) {
+    section = h('section', { class: 'run', id: sectionId, 'data-run-dir': run.runDir, 'data-run-id': run.runId, 'aria-labelledby': `${sectionId}-title` });
+    container.appendChild(section);
+  }
+  section.dataset.runId = run.runId;
+  renderRunHeader(section, run, runIndex);
+  section.querySelector('.run-title')!.id = `${sectionId}-title`;
+  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups' }));
+  const keep = new Set<Element>(run.groups.map((group) => renderGroup(groups, group, run)));
+  for (const child of Array.from(groups.children)) if (!keep.has(child)) child.remove();
+  if (run.groups.length === 0) {
+    if (!groups.querySelector('.placeholder')) groups.appendChild(h('p', { class: 'placeholder muted' }, 'No cells in this run yet.'));
+  } else groups.querySelector('.placeholder')?.remove();
+  renderEnvironment(section, run);
+  return section;
+}
+
+function render(next: PanelViewModel): void {
+  model = next;
+  const app = document.getElementById('app')!;
+  app.querySelector(':scope > p.placeholder')?.remove();
+  app.setAttribute('aria-busy', 'false');
+  const title = ensureChild<'h1'>(app, 'h1#panel-title', () => h('h1', { id: 'panel-title' }));
+  title.textContent = next.title;
+  ensureChild<'p'>(app, 'p#notice', () => h('p', { id: 'notice', role: 'status', hidden: true }));
+  const runs = ensureChild<'div'>(app, 'div#runs', () => h('div', { id: 'runs' }));
+  runs.classList.toggle('compare', next.runs.length > 1);
+  next.runs.forEach((run, index) => renderRun(runs, run, index));
+  for (const child of Array.from(runs.children)) {
+    const index = Number((child as HTMLElement).id.replace('run-', ''));
+    if (!(index < next.runs.length)) child.remove();
+  }
+  saveState({ runDirs: next.runs.map((run) => run.runDir) });
+  announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
+  if (!restoredScroll) {
+    restoredScroll = true;
+    if (uiState.scrollY) window.scrollTo(0, uiState.scrollY);
+  }
+}
+
+function showLive(runDir: string, text: string): void {
+  const section = Array.from(document.querySelectorAll<HTMLElement>('section.run')).find((element) => element.dataset.runDir === runDir);
+  const live = section?.querySelector('.live');
+  if (live) live.textContent = text;
+}
+
+function showNotice(level: 'info' | 'error', text: string): void {
+  const notice = document.getElementById('notice');
+  if (!notice) return;
+  notice.textContent = text;
+  notice.className = level;
+  notice.hidden = false;
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (!message || typeof message !== 'object') return;
+  switch (message.type) {
+    case 'model':
+      render(message.model);
+      break;
+    case 'live':
+      showLive(message.runDir, message.text);
+      break;
+    case 'notice':
+      showNotice(message.level, message.text);
+      break;
+  }
+});
+
+let scrollTimer: number | undefined;
+window.addEventListener('scroll', () => {
+  if (scrollTimer !== undefined) return;
+  scrollTimer = window.setTimeout(() => {
+    scrollTimer = undefined;
+    saveState({ scrollY: Math.round(window.scrollY) });
+  }, 200);
+});
+
+onThemeChange(() => {
+  theme = readTheme();
+  if (!model) return;
+  for (const [id, entry] of charts) entry.handle.update(entry.model, entry.stacks, theme, uiState.hidden?.[id] ?? []);
+});
+
+vscode.postMessage({ type: 'ready' });
