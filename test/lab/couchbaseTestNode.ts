@@ -1,0 +1,588 @@
+// A one-node "Couchbase Server" for the loopback lab: enough of the KV binary protocol and of the
+// REST API for the real `couchbase` SDK (4.7.x) to bootstrap, manage buckets and read and write
+// documents (facts in ../shared/notes/COUCHBASE-TEST-NODE.md). It listens on every address given
+// (one per lab "interface"), keeps documents in memory within a hard byte budget, and reads its
+// fault switches through a callback so a lab can flip them while it runs in another process.
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import {
+  Datatype,
+  encodeResponse,
+  FrameError,
+  Opcode,
+  readRequests,
+  Status,
+  type KvRequest,
+  type KvResponse,
+} from './memcachedFrames';
+import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
+
+/** Switches a test flips to make the node misbehave. Read again for every request. */
+export interface TestNodeFaults {
+  /** Refuse `POST /pools/default/buckets` with this message (HTTP 400, as a real node does). */
+  refuseBucketCreation?: string;
+  /** Delay every KV document operation by this many ms ("slow server"). */
+  kvDelayMs?: number;
+  /** Delay every REST answer by this many ms. */
+  restDelayMs?: number;
+  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure). */
+  temporaryFailureEvery?: number;
+  /** After a bucket is created, SELECT_BUCKET answers "not found" (warming up) for this long. */
+  bucketWarmupMs?: number;
+}
+
+export interface TestNodeOptions {
+  /** Addresses to listen on, one per lab interface. Default `['127.0.0.1']`. */
+  addresses?: string[];
+  /** 0 (default) picks a free port on the first address and uses it on all of them. */
+  kvPort?: number;
+  restPort?: number;
+  username: string;
+  password: string;
+  /** What `/pools` and `/nodes/self` report, e.g. `7.6.2-3721-enterprise`. */
+  version?: string;
+  /** The cluster's RAM quota for data, in MiB (bucket quotas must fit in it). Default 2048. */
+  memoryQuotaMB?: number;
+  /** Hard cap on stored key+value bytes over all buckets; writes beyond get 0x82. Default 64 MiB. */
+  maxDataBytes?: number;
+  faults?: () => TestNodeFaults;
+  log?: (line: string) => void;
+}
+
+export interface CouchbaseTestNode {
+  addresses: string[];
+  kvPort: number;
+  restPort: number;
+  version: string;
+  bucketNames(): string[];
+  /** Items in a bucket, or undefined if there is no such bucket. */
+  itemCount(bucket: string): number | undefined;
+  stop(): Promise<void>;
+}
+
+interface StoredDocument {
+  value: Buffer;
+  flags: number;
+  datatype: number;
+  cas: bigint;
+}
+
+interface Bucket {
+  name: string;
+  uuid: string;
+  bucketType: string;
+  ramQuotaMB: number;
+  replicaNumber: number;
+  evictionPolicy: string;
+  conflictResolutionType: string;
+  flushEnabled: boolean;
+  durabilityMinLevel: string;
+  storageBackend: string;
+  maxTTL: number;
+  compressionMode: string;
+  createdAt: number;
+  documents: Map<string, StoredDocument>;
+  bytes: number;
+  operations: number;
+}
+
+interface Connection {
+  socket: Socket;
+  username?: string;
+  bucket?: Bucket;
+  scram?: ScramConversation;
+}
+
+const defaultVersion = '7.6.2-3721-enterprise';
+const vbucketCount = 64;
+const mebibyte = 1024 * 1024;
+const bucketNamePattern = /^[A-Za-z0-9._%-]{1,100}$/;
+// HELLO features the node agrees to: TCP nodelay (0x03) and select bucket (0x08). Anything else
+// (xerror, collections, snappy, alternative framing) would need more protocol than a test needs.
+const supportedHelloFeatures = new Set([0x03, 0x08]);
+
+export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<CouchbaseTestNode> {
+  const addresses = options.addresses && options.addresses.length > 0 ? options.addresses : ['127.0.0.1'];
+  const version = options.version ?? defaultVersion;
+  const memoryQuotaMB = options.memoryQuotaMB ?? 2048;
+  const maxDataBytes = options.maxDataBytes ?? 64 * mebibyte;
+  const faults = (): TestNodeFaults => options.faults?.() ?? {};
+  const log = options.log ?? (() => undefined);
+  const buckets = new Map<string, Bucket>();
+  const connections = new Set<Connection>();
+  const scramSecrets = newScramSecrets();
+  const nodeUuid = randomBytes(16).toString('hex');
+  let configRevision = 1;
+  let casCounter = BigInt(Date.now()) * 1000000n;
+  let storedBytes = 0;
+  let kvPort = options.kvPort ?? 0;
+  let restPort = options.restPort ?? 0;
+
+  // --- passwords: the admin, plus a "bucket-named" user per bucket, as couchbase2-era YCSB setups
+  // have (SDK 2.x logs in with the bucket's name); both use the admin password here.
+  const passwordOf = (username: string): string | undefined =>
+    username === options.username || buckets.has(username) ? options.password : undefined;
+
+  // --- cluster map -----------------------------------------------------------------------------
+  function clusterConfig(host: string, bucket?: Bucket): Record<string, unknown> {
+    const node = { hostname: host, thisNode: true, services: { kv: kvPort, mgmt: restPort } };
+    const config: Record<string, unknown> = { rev: configRevision, revEpoch: 1, nodesExt: [node] };
+    if (!bucket) return config;
+    return {
+      ...config,
+      name: bucket.name,
+      uuid: bucket.uuid,
+      nodeLocator: 'vbucket',
+      bucketCapabilitiesVer: '',
+      bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
+      vBucketServerMap: {
+        hashAlgorithm: 'CRC',
+        numReplicas: 0,
+        serverList: [`${host}:${kvPort}`],
+        vBucketMap: Array.from({ length: vbucketCount }, () => [0]),
+      },
+    };
+  }
+
+  // --- KV --------------------------------------------------------------------------------------
+  function nextCas(): bigint {
+    casCounter += 1n;
+    return casCounter;
+  }
+
+  function removeDocument(bucket: Bucket, key: string): void {
+    const old = bucket.documents.get(key);
+    if (!old) return;
+    const size = key.length + old.value.length;
+    bucket.bytes -= size;
+    storedBytes -= size;
+    bucket.documents.delete(key);
+  }
+
+  function mutate(connection: Connection, request: KvRequest): KvResponse {
+    const bucket = connection.bucket!;
+    const key = request.key.toString('utf8');
+    const existing = bucket.documents.get(key);
+    if (request.opcode === Opcode.delete) {
+      if (!existing) return { status: Status.keyNotFound };
+      if (request.cas !== 0n && request.cas !== existing.cas) return { status: Status.keyExists };
+      removeDocument(bucket, key);
+      return { status: Status.success, cas: nextCas() };
+    }
+    if (request.opcode === Opcode.add && existing) return { status: Status.keyExists };
+    if (request.opcode === Opcode.replace && !existing) return { status: Status.keyNotFound };
+    if (request.cas !== 0n) {
+      if (!existing) return { status: Status.keyNotFound };
+      if (request.cas !== existing.cas) return { status: Status.keyExists };
+    }
+    const growth = key.length + request.value.length - (existing ? key.length + existing.value.length : 0);
+    if (storedBytes + growth > maxDataBytes || bucket.bytes + growth > bucket.ramQuotaMB * mebibyte) {
+      return { status: Status.temporaryFailure, value: Buffer.from('Temporary failure: out of memory') };
+    }
+    removeDocument(bucket, key);
+    const document: StoredDocument = {
+      value: request.value,
+      flags: request.extras.length >= 4 ? request.extras.readUInt32BE(0) : 0,
+      datatype: request.datatype & Datatype.json,
+      cas: nextCas(),
+    };
+    bucket.documents.set(key, document);
+    bucket.bytes += key.length + request.value.length;
+    storedBytes += key.length + request.value.length;
+    return { status: Status.success, cas: document.cas };
+  }
+
+  function documentOperation(connection: Connection, request: KvRequest): KvResponse {
+    const bucket = connection.bucket;
+    if (!connection.username) return { status: Status.authError };
+    if (!bucket || !buckets.has(bucket.name)) return { status: Status.noAccess };
+    bucket.operations += 1;
+    const every = faults().temporaryFailureEvery ?? 0;
+    if (every > 0 && bucket.operations % every === 0) {
+      return { status: Status.temporaryFailure, value: Buffer.from('Temporary failure (lab fault)') };
+    }
+    if (request.opcode === Opcode.get) {
+      const document = bucket.documents.get(request.key.toString('utf8'));
+      if (!document) return { status: Status.keyNotFound };
+      const extras = Buffer.alloc(4);
+      extras.writeUInt32BE(document.flags >>> 0, 0);
+      return { status: Status.success, extras, value: document.value, cas: document.cas, datatype: document.datatype };
+    }
+    return mutate(connection, request);
+  }
+
+  function handle(connection: Connection, request: KvRequest): KvResponse {
+    const host = connection.socket.localAddress?.replace(/^::ffff:/, '') ?? addresses[0];
+    switch (request.opcode) {
+      case Opcode.hello: {
+        const accepted: number[] = [];
+        for (let i = 0; i + 1 < request.value.length; i += 2) {
+          const feature = request.value.readUInt16BE(i);
+          if (supportedHelloFeatures.has(feature)) accepted.push(feature);
+        }
+        const value = Buffer.alloc(accepted.length * 2);
+        accepted.forEach((feature, index) => value.writeUInt16BE(feature, index * 2));
+        return { status: Status.success, value };
+      }
+      case Opcode.saslListMechs:
+        return { status: Status.success, value: Buffer.from(scramMechanism) };
+      case Opcode.saslAuth: {
+        if (request.key.toString() !== scramMechanism) return { status: Status.authError };
+        connection.scram = new ScramConversation(passwordOf, scramSecrets);
+        const serverFirst = connection.scram.start(request.value.toString('utf8'));
+        if (!serverFirst) return { status: Status.authError };
+        return { status: Status.authContinue, value: Buffer.from(serverFirst) };
+      }
+      case Opcode.saslStep: {
+        const outcome = connection.scram?.finish(request.value.toString('utf8'));
+        connection.scram = undefined;
+        if (!outcome) {
+          log(`kv: authentication failed on ${host}`);
+          return { status: Status.authError, value: Buffer.from('Auth failure') };
+        }
+        connection.username = outcome.username;
+        return { status: Status.success, value: Buffer.from(outcome.serverFinal) };
+      }
+      case Opcode.selectBucket: {
+        if (!connection.username) return { status: Status.authError };
+        const bucket = buckets.get(request.key.toString('utf8'));
+        if (!bucket) return { status: Status.noAccess };
+        const warmup = faults().bucketWarmupMs ?? 0;
+        if (Date.now() - bucket.createdAt < warmup) return { status: Status.keyNotFound };
+        connection.bucket = bucket;
+        return { status: Status.success };
+      }
+      case Opcode.getClusterConfig: {
+        const bucket = connection.bucket && buckets.has(connection.bucket.name) ? connection.bucket : undefined;
+        const value = Buffer.from(JSON.stringify(clusterConfig(host, bucket)));
+        return { status: Status.success, value, datatype: Datatype.json };
+      }
+      case Opcode.noop:
+        return { status: Status.success };
+      case Opcode.get:
+      case Opcode.set:
+      case Opcode.add:
+      case Opcode.replace:
+      case Opcode.delete:
+        return documentOperation(connection, request);
+      default:
+        return { status: Status.unknownCommand };
+    }
+  }
+
+  function isDocumentOperation(opcode: number): boolean {
+    return opcode <= Opcode.delete;
+  }
+
+  function acceptKv(socket: Socket): void {
+    socket.setNoDelay(true);
+    const connection: Connection = { socket };
+    connections.add(connection);
+    let pending: Buffer = Buffer.alloc(0);
+    // Requests are answered in arrival order, even when a fault delays some of them.
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let requests: KvRequest[];
+      try {
+        ({ requests, rest: pending } = readRequests(pending));
+      } catch (error) {
+        log(`kv: closing connection: ${error instanceof FrameError ? error.message : String(error)}`);
+        socket.destroy();
+        return;
+      }
+      for (const request of requests) {
+        queue = queue.then(async () => {
+          const delay = isDocumentOperation(request.opcode) ? faults().kvDelayMs ?? 0 : 0;
+          if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+          if (socket.destroyed) return;
+          socket.write(encodeResponse(request, handle(connection, request)));
+        });
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => connections.delete(connection));
+  }
+
+  // --- REST ------------------------------------------------------------------------------------
+  function nodeJson(host: string): Record<string, unknown> {
+    return {
+      hostname: `${host}:${restPort}`,
+      thisNode: true,
+      status: 'healthy',
+      clusterMembership: 'active',
+      recoveryType: 'none',
+      version,
+      os: 'x86_64-pc-linux-gnu',
+      nodeUUID: nodeUuid,
+      services: ['kv'],
+      memoryQuota: memoryQuotaMB,
+      ports: { direct: kvPort, distTCP: 21100, distTLS: 21150, httpsMgmt: 18091, httpsCAPI: 18092 },
+    };
+  }
+
+  function bucketJson(bucket: Bucket, host: string): Record<string, unknown> {
+    const controllers: Record<string, string> = {
+      compactAll: `/pools/default/buckets/${bucket.name}/controller/compactBucket`,
+    };
+    if (bucket.flushEnabled) controllers.flush = `/pools/default/buckets/${bucket.name}/controller/doFlush`;
+    return {
+      name: bucket.name,
+      uuid: bucket.uuid,
+      bucketType: bucket.bucketType,
+      authType: 'sasl',
+      uri: `/pools/default/buckets/${bucket.name}?bucket_uuid=${bucket.uuid}`,
+      replicaNumber: bucket.replicaNumber,
+      replicaIndex: false,
+      evictionPolicy: bucket.evictionPolicy,
+      conflictResolutionType: bucket.conflictResolutionType,
+      durabilityMinLevel: bucket.durabilityMinLevel,
+      storageBackend: bucket.storageBackend,
+      maxTTL: bucket.maxTTL,
+      compressionMode: bucket.compressionMode,
+      quota: { ram: bucket.ramQuotaMB * mebibyte, rawRAM: bucket.ramQuotaMB * mebibyte },
+      basicStats: {
+        itemCount: bucket.documents.size,
+        memUsed: bucket.bytes,
+        dataUsed: bucket.bytes,
+        diskUsed: 0,
+        opsPerSec: 0,
+        quotaPercentUsed: (100 * bucket.bytes) / (bucket.ramQuotaMB * mebibyte),
+      },
+      controllers,
+      nodes: [nodeJson(host)],
+      bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
+    };
+  }
+
+  function reservedQuotaMB(): number {
+    let total = 0;
+    for (const bucket of buckets.values()) total += bucket.ramQuotaMB;
+    return total;
+  }
+
+  function createBucket(form: URLSearchParams): { status: number; body?: unknown } {
+    const refusal = faults().refuseBucketCreation;
+    if (refusal) return { status: 400, body: { errors: { _: refusal } } };
+    const errors: Record<string, string> = {};
+    const name = form.get('name') ?? '';
+    if (name === '') errors.name = 'Bucket name needs to be specified';
+    else if (!bucketNamePattern.test(name)) {
+      errors.name =
+        'Bucket name can only contain characters in range A-Z, a-z, 0-9 as well as underscore, period, dash & percent. Consult the documentation.';
+    } else if (buckets.has(name)) errors.name = 'Bucket with given name already exists';
+    const requestedType = form.get('bucketType') ?? 'membase';
+    const bucketType = requestedType === 'couchbase' ? 'membase' : requestedType;
+    if (!['membase', 'ephemeral', 'memcached'].includes(bucketType)) errors.bucketType = 'invalid bucket type';
+    const quotaText = form.get('ramQuotaMB') ?? form.get('ramQuota');
+    const ramQuotaMB = Number(quotaText);
+    if (quotaText === null || !Number.isInteger(ramQuotaMB)) errors.ramQuota = 'RAM quota must be an integer';
+    else if (ramQuotaMB < 100) errors.ramQuota = 'RAM quota cannot be less than 100 MiB';
+    else if (reservedQuotaMB() + ramQuotaMB > memoryQuotaMB) {
+      errors.ramQuota = 'RAM quota specified is too large to be provisioned into this cluster.';
+    }
+    const replicaNumber = Number(form.get('replicaNumber') ?? '1');
+    if (!Number.isInteger(replicaNumber) || replicaNumber < 0 || replicaNumber > 3) {
+      errors.replicaNumber = 'Replica number larger than 3 is not supported.';
+    }
+    if (Object.keys(errors).length > 0) return { status: 400, body: { errors } };
+    buckets.set(name, {
+      name,
+      uuid: randomUUID().replace(/-/g, ''),
+      bucketType,
+      ramQuotaMB,
+      replicaNumber,
+      evictionPolicy: form.get('evictionPolicy') ?? (bucketType === 'ephemeral' ? 'noEviction' : 'valueOnly'),
+      conflictResolutionType: form.get('conflictResolutionType') ?? 'seqno',
+      flushEnabled: form.get('flushEnabled') === '1',
+      durabilityMinLevel: form.get('durabilityMinLevel') ?? 'none',
+      storageBackend: form.get('storageBackend') ?? 'couchstore',
+      maxTTL: Number(form.get('maxTTL') ?? '0') || 0,
+      compressionMode: form.get('compressionMode') ?? 'passive',
+      createdAt: Date.now(),
+      documents: new Map(),
+      bytes: 0,
+      operations: 0,
+    });
+    configRevision += 1;
+    log(`rest: created bucket ${name} (${ramQuotaMB} MiB)`);
+    return { status: 202 };
+  }
+
+  function dropBucket(name: string): void {
+    const bucket = buckets.get(name);
+    if (!bucket) return;
+    storedBytes -= bucket.bytes;
+    buckets.delete(name);
+    configRevision += 1;
+    // A real node closes KV connections bound to a deleted bucket; the SDK then re-bootstraps.
+    for (const connection of connections) if (connection.bucket === bucket) connection.socket.destroy();
+    log(`rest: dropped bucket ${name}`);
+  }
+
+  function authorised(request: IncomingMessage): boolean {
+    const header = request.headers.authorization ?? '';
+    if (!header.startsWith('Basic ')) return false;
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const expected = `${options.username}:${options.password}`;
+    const given = Buffer.from(decoded);
+    const wanted = Buffer.from(expected);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  }
+
+  async function readBody(request: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > mebibyte) throw new Error('request body too large');
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function send(response: ServerResponse, status: number, body?: unknown): void {
+    if (body === undefined) {
+      response.writeHead(status, { 'Content-Length': '0' });
+      response.end();
+      return;
+    }
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    response.writeHead(status, {
+      'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+      'Content-Length': String(Buffer.byteLength(text)),
+    });
+    response.end(text);
+  }
+
+  async function handleRest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const delay = faults().restDelayMs ?? 0;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    const url = new URL(request.url ?? '/', 'http://node');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const method = request.method ?? 'GET';
+    const host = request.socket.localAddress?.replace(/^::ffff:/, '') ?? addresses[0];
+    if (method === 'GET' && path === '/') return send(response, 200, 'Couchbase Server (loopback lab test node)');
+    if (method === 'GET' && path === '/pools') {
+      // Public on a real node too: version and whether the cluster is initialised.
+      return send(response, 200, {
+        isAdminCreds: authorised(request),
+        isEnterprise: version.includes('enterprise'),
+        implementationVersion: version,
+        uuid: nodeUuid,
+        pools: [{ name: 'default', uri: '/pools/default', streamingUri: '/poolsStreaming/default' }],
+      });
+    }
+    if (!authorised(request)) {
+      response.setHeader('WWW-Authenticate', 'Basic realm="Couchbase Server Admin / REST"');
+      return send(response, 401);
+    }
+    if (method === 'GET' && path === '/pools/default') {
+      return send(response, 200, {
+        name: 'default',
+        nodes: [nodeJson(host)],
+        buckets: { uri: '/pools/default/buckets' },
+        memoryQuota: memoryQuotaMB,
+        storageTotals: {
+          ram: {
+            total: memoryQuotaMB * mebibyte * 2,
+            quotaTotal: memoryQuotaMB * mebibyte,
+            quotaUsed: reservedQuotaMB() * mebibyte,
+            used: storedBytes,
+          },
+        },
+        rebalanceStatus: 'none',
+        balanced: true,
+      });
+    }
+    if (method === 'GET' && path === '/nodes/self') return send(response, 200, nodeJson(host));
+    if (path === '/pools/default/buckets') {
+      if (method === 'GET') return send(response, 200, [...buckets.values()].map((bucket) => bucketJson(bucket, host)));
+      if (method === 'POST') {
+        const outcome = createBucket(new URLSearchParams(await readBody(request)));
+        return send(response, outcome.status, outcome.body);
+      }
+    }
+    const bucketPath = /^\/pools\/default\/buckets\/([^/]+)(\/controller\/doFlush)?$/.exec(path);
+    if (bucketPath) {
+      const name = decodeURIComponent(bucketPath[1]);
+      const bucket = buckets.get(name);
+      if (!bucket) return send(response, 404, 'Requested resource not found.\r\n');
+      if (bucketPath[2] && method === 'POST') {
+        if (!bucket.flushEnabled) return send(response, 400, { _: 'Flush is disabled for the bucket' });
+        storedBytes -= bucket.bytes;
+        bucket.documents.clear();
+        bucket.bytes = 0;
+        return send(response, 200);
+      }
+      if (!bucketPath[2] && method === 'GET') return send(response, 200, bucketJson(bucket, host));
+      if (!bucketPath[2] && method === 'DELETE') {
+        dropBucket(name);
+        return send(response, 200);
+      }
+    }
+    return send(response, 404, 'Not found.\r\n');
+  }
+
+  // --- listeners -------------------------------------------------------------------------------
+  const netServers: NetServer[] = [];
+  const httpServers: HttpServer[] = [];
+
+  async function listen(server: NetServer | HttpServer, address: string, port: number): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: address, port, exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = server.address();
+    return typeof bound === 'object' && bound ? bound.port : port;
+  }
+
+  async function stop(): Promise<void> {
+    for (const connection of connections) connection.socket.destroy();
+    await Promise.all(
+      [...netServers, ...httpServers].map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      ),
+    );
+  }
+
+  try {
+    for (const address of addresses) {
+      const kvServer = createNetServer(acceptKv);
+      netServers.push(kvServer);
+      kvPort = await listen(kvServer, address, kvPort);
+      const httpServer = createHttpServer((request, response) => {
+        handleRest(request, response).catch((error: unknown) => {
+          log(`rest: ${String(error)}`);
+          if (!response.headersSent) send(response, 400, { errors: { _: String(error) } });
+          else response.destroy();
+        });
+      });
+      httpServer.keepAliveTimeout = 1000;
+      httpServers.push(httpServer);
+      restPort = await listen(httpServer, address, restPort);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log(`listening on ${addresses.join(', ')}: kv ${kvPort}, rest ${restPort}`);
+
+  return {
+    addresses,
+    kvPort,
+    restPort,
+    version,
+    bucketNames: () => [...buckets.keys()],
+    itemCount: (name) => buckets.get(name)?.documents.size,
+    stop,
+  };
+}
