@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SweepEvent } from '../../engine/src/events';
 import { applySweepEvent, emptyRunData, liveText, runDataFromFiles } from '../../client/src/panel/runData';
-import { parseManifest, parseResultsLines } from '../../client/src/panel/runFolder';
+import { parseResultsText } from '../../engine/src/resultsStore';
+import { loadRunFolder, manifestWarnings, resultsFromText } from '../../client/src/panel/runFolder';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { runTablesCsv } from '../../client/src/panel/tablesCsv';
 import { fixtureFiles, fixtureManifest, fixtureResults } from './fixtureRun';
@@ -47,27 +51,37 @@ test('status events become the live line without a redraw', () => {
   assert.equal(liveText(event), 'client1 run: 30 s, 300000 operations, 10000 ops/s');
 });
 
-test('a torn last line is skipped silently, a damaged middle line with a warning', () => {
+test('a torn last line is skipped silently, damaged lines with one warning', () => {
   const lines = fixtureFiles().results.trimEnd().split('\n');
-  const text = [lines[0], '{"kind":"cell", broken', lines[1], '{"kind":"other"}', lines[2].slice(0, 40)].join('\n');
-  const parsed = parseResultsLines(text);
+  const keyless = JSON.stringify({ kind: 'cell', id: 'x', status: 'ok' });
+  const text = [lines[0], '{"kind":"cell", broken', lines[1], '{"kind":"other"}', keyless, lines[2].slice(0, 40)].join('\n');
+  const parsed = resultsFromText(parseResultsText(text));
   assert.deepEqual(parsed.results.map((result) => result.id), ['25G-kernel-t5-r1', '25G-kernel-t5-r2']);
-  assert.deepEqual(parsed.warnings, [
-    'results.jsonl line 2 is not valid JSON; skipped.',
-    'results.jsonl line 4 is not a cell result; skipped.',
-  ]);
+  assert.deepEqual(parsed.warnings, ['3 damaged lines of results.jsonl skipped.']);
 });
 
-test('a damaged or newer manifest is reported, not fatal', () => {
-  const warnings: string[] = [];
-  assert.equal(parseManifest('{', warnings), undefined);
-  assert.equal(parseManifest('{"kind":"cell"}', warnings), undefined);
-  assert.ok(parseManifest(JSON.stringify({ ...fixtureManifest(), formatVersion: 99 }), warnings));
-  assert.deepEqual(warnings, [
-    'manifest.json is not valid JSON; showing results only.',
-    'manifest.json is not a run manifest; showing results only.',
+test('a folder without a manifest still shows its results, with a warning', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'panel-'));
+  try {
+    await writeFile(join(dir, 'results.jsonl'), fixtureFiles().results);
+    const data = await loadRunFolder(dir);
+    assert.equal(data.results.size, 12);
+    assert.equal(data.warnings.length, 1);
+    assert.match(data.warnings[0], /manifest\.json.*Showing the results without it\./);
+    const run = buildViewModel([data]).runs[0];
+    assert.equal(run.groups[0].tables[0].rows[0].kernel.value, 10500);
+    await writeFile(join(dir, 'manifest.json'), '{ damaged');
+    assert.match((await loadRunFolder(dir)).warnings[0], /not a valid run manifest/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a newer manifest format is reported, not fatal', () => {
+  assert.deepEqual(manifestWarnings({ ...fixtureManifest(), formatVersion: 99 }), [
     'manifest.json has format version 99, newer than this extension reads (1); some fields may be missing.',
   ]);
+  assert.deepEqual(manifestWarnings(fixtureManifest()), []);
 });
 
 test('CSV export lists each table with kernel, profile and difference columns', () => {

@@ -1,5 +1,6 @@
 // The metrics the panel draws, how to read each from a cell's combined YCSB report, and how the
 // repetitions of one point reduce to a median and a spread. Pure.
+import { summariseRepetitions } from '../../../engine/src/combine';
 import type { CellResult } from '../../../engine/src/model';
 import type { MetricId, MetricUnit, SeriesPoint } from './protocol';
 
@@ -45,13 +46,6 @@ export function metricDefinition(id: MetricId): MetricDefinition {
   return found;
 }
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /**
  * Reduces the repetitions of one point. Failed cells and Onload cells found running without
  * acceleration give no value (a non-accelerated "Onload" number is really a kernel number) but
@@ -74,11 +68,12 @@ export function reducePoint(threads: number, cells: readonly CellResult[], metri
     const value = metric.read(cell);
     if (value !== undefined) values.push(value);
   }
+  const summary = summariseRepetitions(values);
   return {
     threads,
-    median: median(values),
-    min: values.length > 0 ? Math.min(...values) : null,
-    max: values.length > 0 ? Math.max(...values) : null,
+    median: summary?.median ?? null,
+    min: summary?.min ?? null,
+    max: summary?.max ?? null,
     values,
     finished: ordered.length,
     failed,
