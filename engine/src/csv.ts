@@ -1,0 +1,55 @@
+// CSV export (RFC 4180): CRLF line ends, fields with a comma, quote, CR or LF are quoted and their
+// quotes doubled. Text fields that a spreadsheet would run as a formula (`=`, `+`, `@`, tab) get a
+// leading apostrophe; numbers are written as numbers. Pure.
+import type { ReportTable, StackCell } from './report';
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  let text = String(value);
+  if (/^[=+@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(rows: readonly (readonly CsvValue[])[]): string {
+  return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Rounds away float noise (0.1 + 0.2) without hiding real precision. */
+function rounded(value: number | undefined, decimals: number): number | undefined {
+  if (value === undefined) return undefined;
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+/**
+ * The report tables as one CSV: one line per metric, group and thread count, with each stack's
+ * median, spread, repetitions and state, then each profile's difference from the kernel in percent.
+ */
+export function reportTablesToCsv(tables: readonly ReportTable[]): string {
+  const stacks = [...new Set(tables.flatMap((table) => table.stacks))];
+  const profiles = [...new Set(tables.flatMap((table) => table.profiles))];
+  const axisNames = [...new Set(tables.flatMap((table) => table.groups.flatMap((group) => Object.keys(group.axes))))];
+  const header: CsvValue[] = [
+    'metric', 'unit', 'interface', 'address', ...axisNames, 'threads',
+    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`]),
+    ...profiles.map((stack) => `${stack} vs kernel (%)`),
+  ];
+  const rows: CsvValue[][] = [header];
+  for (const table of tables) {
+    for (const group of table.groups) {
+      for (const row of group.rows) {
+        const line: CsvValue[] = [table.metric.id, table.metric.unit, group.interface, group.address, ...axisNames.map((name) => group.axes[name]), row.threads];
+        for (const stack of stacks) {
+          const cell: StackCell | undefined = row.cells.find((candidate) => candidate.stack === stack);
+          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state);
+        }
+        for (const stack of profiles) line.push(rounded(row.comparisons.find((comparison) => comparison.stack === stack)?.percent, 2));
+        rows.push(line);
+      }
+    }
+  }
+  return toCsv(rows);
+}

@@ -1,0 +1,328 @@
+// The cookbook's tables from a run's results: per interface (and further axis values) and thread
+// count, the kernel stack against each Onload profile and the difference in percent. Pure: the
+// data structures come first (the results panel renders them), then a plain-text rendering for the
+// terminal; csv.ts exports the same tables.
+//
+// Repetitions of a cell are summarised by their median with the min-max spread. A cell whose
+// repetitions all failed is marked `failed`; an Onload cell that ran but was not verified to be
+// accelerated is marked `not-accelerated` (its numbers are really the kernel stack's) and is never
+// counted as an improvement. Accelerated repetitions are preferred over unverified ones.
+import { summariseRepetitions } from './combine';
+import type { CellKey, CellResult, RunManifest, YcsbReport } from './model';
+
+export const baselineStack = 'kernel';
+
+export interface MetricDefinition {
+  /** `throughput`, `<op>-latency` (average), `<op>-p<percentile>`, `<op>-min`, `<op>-max`. */
+  id: string;
+  title: string;
+  unit: string;
+  higherIsBetter: boolean;
+}
+
+/** Metrics the CLI lists; any `<op>-latency` / `<op>-p<N>` also works. */
+export const commonMetrics = [
+  'throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99',
+  'insert-latency', 'scan-latency', 'read-modify-write-latency',
+];
+
+/** The tables `onload-bench report` prints when no metric is asked for (the cookbook's). */
+export const defaultMetrics = ['throughput', 'read-latency'];
+
+interface MetricReader extends MetricDefinition {
+  read(report: YcsbReport): number | undefined;
+}
+
+/** Resolves a metric name; undefined when it names nothing. */
+export function metricDefinition(id: string): MetricDefinition | undefined {
+  const reader = metricReader(id);
+  if (!reader) return undefined;
+  const { read: _read, ...definition } = reader;
+  return definition;
+}
+
+function metricReader(id: string): MetricReader | undefined {
+  const name = id.trim().toLowerCase();
+  if (name === 'throughput') {
+    return { id: name, title: 'Throughput', unit: 'ops/s', higherIsBetter: true, read: (report) => report.throughputOpsPerSec };
+  }
+  const match = /^([a-z][a-z0-9_-]*?)-(latency|avg|min|max|p(\d+(?:\.\d+)?))$/.exec(name);
+  if (!match) return undefined;
+  const operation = match[1].toUpperCase();
+  const pretty = operation.charAt(0) + operation.slice(1).toLowerCase();
+  const base = { id: name, unit: 'µs', higherIsBetter: false };
+  if (match[2] === 'latency' || match[2] === 'avg') {
+    return { ...base, title: `${pretty} average latency`, read: (report) => report.operations[operation]?.averageUs };
+  }
+  if (match[2] === 'min') return { ...base, title: `${pretty} minimum latency`, read: (report) => report.operations[operation]?.minUs };
+  if (match[2] === 'max') return { ...base, title: `${pretty} maximum latency`, read: (report) => report.operations[operation]?.maxUs };
+  const percentile = String(Number(match[3]));
+  return { ...base, title: `${pretty} p${percentile} latency`, read: (report) => report.operations[operation]?.percentilesUs[percentile] };
+}
+
+/** How one stack did at one thread count of one group. */
+export interface StackCell {
+  stack: string;
+  state: 'ok' | 'not-accelerated' | 'failed' | 'pending' | 'no-data';
+  /** Median of the repetitions that count (absent unless state is ok or not-accelerated). */
+  value?: number;
+  min?: number;
+  max?: number;
+  /** Repetitions in the median. */
+  repetitions: number;
+  /** Repetitions that have a result (ok or failed). */
+  finished: number;
+  /** Repetitions planned (from the manifest; the finished count without one). */
+  planned: number;
+  failed: number;
+  notAccelerated: number;
+  /** The cells behind this entry, for drill-down (logs, errors). */
+  cellIds: string[];
+}
+
+/** One profile against the kernel in one row. */
+export interface StackComparison {
+  stack: string;
+  /** (profile - kernel) / kernel * 100; absent when either side has no value. */
+  percent?: number;
+  /** The change goes the better way for this metric (more throughput, less latency). */
+  improvement: boolean;
+  /** The largest improvement of this profile in this group. */
+  best: boolean;
+}
+
+export interface ReportRow {
+  threads: number;
+  /** One per stack of the table, in `ReportTable.stacks` order. */
+  cells: StackCell[];
+  /** One per profile (every stack but the kernel), in `ReportTable.profiles` order. */
+  comparisons: StackComparison[];
+}
+
+export interface ReportGroup {
+  interface: string;
+  address?: string;
+  /** Further sweep axes (YCSB property -> value). */
+  axes: Record<string, string | number>;
+  /** e.g. `25G (10.20.128.35), fieldlength=1024`. */
+  title: string;
+  rows: ReportRow[];
+}
+
+export interface BestImprovement {
+  group: string;
+  threads: number;
+  stack: string;
+  percent: number;
+}
+
+export interface ReportTable {
+  metric: MetricDefinition;
+  /** Kernel first (when present), then the profiles in the order the run met them. */
+  stacks: string[];
+  profiles: string[];
+  /** Whether there is a kernel baseline to compare with. */
+  hasBaseline: boolean;
+  groups: ReportGroup[];
+  /** The largest improvements anywhere in the table, best first (at most 5). */
+  bestImprovements: BestImprovement[];
+}
+
+export interface ReportInput {
+  results: readonly CellResult[];
+  manifest?: RunManifest;
+}
+
+/** Builds one table per metric; throws nothing, unknown metric ids are reported by the caller via metricDefinition. */
+export function buildReportTables(input: ReportInput, metricIds: readonly string[] = defaultMetrics): ReportTable[] {
+  return metricIds.flatMap((id) => {
+    const table = buildReportTable(input, id);
+    return table ? [table] : [];
+  });
+}
+
+/** Builds the table of one metric; undefined when the metric id is unknown. */
+export function buildReportTable(input: ReportInput, metricId: string): ReportTable | undefined {
+  const reader = metricReader(metricId);
+  if (!reader) return undefined;
+  const { read, ...metric } = reader;
+
+  // Every cell key we know of: planned ones first (so pending cells show), then any extra results.
+  const keys: CellKey[] = [...(input.manifest?.cells.map((cell) => cell.key) ?? []), ...input.results.map((result) => result.key)];
+  const plannedKeys = input.manifest?.cells.map((cell) => cell.key);
+
+  const stacks = unique(keys.map((key) => key.stack)).sort((a, b) => Number(b === baselineStack) - Number(a === baselineStack));
+  const hasBaseline = stacks.includes(baselineStack);
+  const profiles = stacks.filter((stack) => stack !== baselineStack);
+
+  const groupKeys = new Map<string, { key: CellKey; threads: Set<number> }>();
+  for (const key of keys) {
+    const id = groupId(key);
+    const group = groupKeys.get(id) ?? { key, threads: new Set<number>() };
+    group.threads.add(key.threads);
+    groupKeys.set(id, group);
+  }
+
+  const groups: ReportGroup[] = [];
+  for (const [id, { key, threads }] of groupKeys) {
+    const group: ReportGroup = { interface: key.interface, axes: { ...key.axes }, title: groupTitle(key), rows: [] };
+    if (key.address) group.address = key.address;
+    for (const count of [...threads].sort((a, b) => a - b)) {
+      const cells = stacks.map((stack) => {
+        const matches = (candidate: CellKey) => groupId(candidate) === id && candidate.threads === count && candidate.stack === stack;
+        const planned = plannedKeys ? unique(plannedKeys.filter(matches).map((candidate) => candidate.repetition)).length : undefined;
+        return stackCell(stack, input.results.filter((result) => matches(result.key)), planned, read);
+      });
+      const kernel = hasBaseline ? cells[0] : undefined;
+      const comparisons = profiles.map((stack) => compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter));
+      group.rows.push({ threads: count, cells, comparisons });
+    }
+    profiles.forEach((_, column) => markBest(group.rows.map((row) => row.comparisons[column])));
+    groups.push(group);
+  }
+
+  const bestImprovements = groups
+    .flatMap((group) => group.rows.flatMap((row) => row.comparisons.filter((comparison) => comparison.improvement).map((comparison) => ({
+      group: group.title, threads: row.threads, stack: comparison.stack, percent: comparison.percent!,
+    }))))
+    .sort((a, b) => Math.abs(b.percent) - Math.abs(a.percent))
+    .slice(0, 5);
+
+  return { metric, stacks, profiles, hasBaseline, groups, bestImprovements };
+}
+
+function stackCell(stack: string, results: CellResult[], planned: number | undefined, read: (report: YcsbReport) => number | undefined): StackCell {
+  const finished = unique(results.map((result) => result.key.repetition)).length;
+  const cell: StackCell = {
+    stack, state: 'pending', repetitions: 0, finished, planned: Math.max(planned ?? finished, finished),
+    failed: 0, notAccelerated: 0, cellIds: results.map((result) => result.id),
+  };
+  const accelerated: number[] = [];
+  const unverified: number[] = [];
+  for (const result of results) {
+    if (result.status === 'failed') {
+      cell.failed += 1;
+      continue;
+    }
+    if (result.accelerated === false) cell.notAccelerated += 1;
+    const value = result.run ? read(result.run) : undefined;
+    if (value === undefined || !Number.isFinite(value)) continue;
+    (result.accelerated === false ? unverified : accelerated).push(value);
+  }
+  const counted = accelerated.length > 0 ? accelerated : unverified;
+  const summary = summariseRepetitions(counted);
+  if (summary) {
+    cell.state = accelerated.length > 0 ? 'ok' : 'not-accelerated';
+    cell.value = summary.median;
+    cell.min = summary.min;
+    cell.max = summary.max;
+    cell.repetitions = summary.count;
+  } else if (finished > 0) {
+    cell.state = cell.failed === results.length ? 'failed' : 'no-data';
+  }
+  return cell;
+}
+
+function compare(stack: string, kernel: StackCell | undefined, profile: StackCell, higherIsBetter: boolean): StackComparison {
+  const comparison: StackComparison = { stack, improvement: false, best: false };
+  if (!kernel || kernel.state !== 'ok' || kernel.value === undefined || kernel.value === 0 || profile.value === undefined) return comparison;
+  if (profile.state !== 'ok' && profile.state !== 'not-accelerated') return comparison;
+  comparison.percent = ((profile.value - kernel.value) / Math.abs(kernel.value)) * 100;
+  // A not-accelerated cell measured the kernel stack: its difference is shown but is no improvement.
+  comparison.improvement = profile.state === 'ok' && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
+  return comparison;
+}
+
+function markBest(column: StackComparison[]): void {
+  let best: StackComparison | undefined;
+  for (const comparison of column) {
+    if (!comparison.improvement) continue;
+    if (!best || Math.abs(comparison.percent!) > Math.abs(best.percent!)) best = comparison;
+  }
+  if (best) best.best = true;
+}
+
+function groupId(key: CellKey): string {
+  const axes = Object.keys(key.axes ?? {}).sort().map((name) => [name, key.axes[name]]);
+  return JSON.stringify([key.interface, key.address ?? '', axes]);
+}
+
+function groupTitle(key: CellKey): string {
+  const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `${name}=${value}`);
+  return [key.address ? `${key.interface} (${key.address})` : key.interface, ...axes].join(', ');
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text rendering for the terminal
+
+/** A figure as the tables show it: throughput in whole ops/s, latencies to 0.1 µs. */
+export function formatValue(value: number, unit: string): string {
+  return unit === 'ops/s' ? String(Math.round(value)) : value.toFixed(1);
+}
+
+export function formatPercent(percent: number): string {
+  const rounded = Math.round(percent * 10) / 10;
+  return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
+}
+
+function cellText(cell: StackCell, unit: string): string {
+  switch (cell.state) {
+    case 'pending':
+      return 'pending';
+    case 'failed':
+      return 'FAILED';
+    case 'no-data':
+      return 'n/a';
+    default: {
+      let text = formatValue(cell.value!, unit);
+      if (cell.repetitions > 1 && cell.min !== cell.max) text += ` [${formatValue(cell.min!, unit)}-${formatValue(cell.max!, unit)}]`;
+      if (cell.state === 'not-accelerated') text += ' !';
+      if (cell.failed > 0) text += ` (${cell.failed}/${cell.finished} failed)`;
+      if (cell.finished < cell.planned) text += ` (${cell.finished}/${cell.planned} done)`;
+      return text;
+    }
+  }
+}
+
+function comparisonText(comparison: StackComparison): string {
+  if (comparison.percent === undefined) return '-';
+  return `${formatPercent(comparison.percent)}${comparison.best ? ' *' : ''}`;
+}
+
+/** Renders one table as aligned plain text, one block per group, with a legend. */
+export function renderReportTable(table: ReportTable): string {
+  const { metric } = table;
+  const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
+  const header = ['threads', ...table.stacks, ...(table.hasBaseline ? table.profiles.map((stack) => `${stack} vs kernel`) : [])];
+  for (const group of table.groups) {
+    const rows = group.rows.map((row) => [
+      String(row.threads),
+      ...row.cells.map((cell) => cellText(cell, metric.unit)),
+      ...(table.hasBaseline ? row.comparisons.map(comparisonText) : []),
+    ]);
+    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+    const line = (row: string[]) => row.map((text, column) => (column === 0 ? text.padStart(widths[0]) : text.padEnd(widths[column]))).join('  ').trimEnd();
+    lines.push('', group.title, line(header), ...rows.map(line));
+  }
+  if (table.bestImprovements.length > 0) {
+    lines.push('', 'Best improvements:');
+    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${best.stack} at ${best.threads} threads, ${best.group}`);
+  } else if (table.hasBaseline && table.profiles.length > 0) {
+    lines.push('', 'No improvement over the kernel stack so far.');
+  }
+  return lines.join('\n');
+}
+
+export const reportLegend =
+  'Values are medians of the repetitions, [min-max] their spread. * best improvement of the column in its group; ' +
+  '! Onload was not verified on the server (the numbers are the kernel stack\'s); FAILED every repetition failed; ' +
+  'n/a the runs did not measure this; pending not run yet.';
+
+/** All tables and the legend, as the terminal shows them. */
+export function renderReport(tables: readonly ReportTable[]): string {
+  return [...tables.map(renderReportTable), reportLegend].join('\n\n') + '\n';
+}
