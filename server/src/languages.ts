@@ -1,7 +1,10 @@
 // Every language the server knows, by language id. Each entry is a pure service (see
 // common/languageFeatures.ts); register a new language here and nowhere else.
 import type { LanguageFeatures } from './common/languageFeatures';
+import { createYcsbLanguageService } from './ycsb/service';
 
 export function createLanguages(): LanguageFeatures[] {
-  return [];
+  return [
+    createYcsbLanguageService(),
+  ];
 }
