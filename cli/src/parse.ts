@@ -80,12 +80,25 @@ export function renderYcsbReport(report: YcsbReport, format: keyof typeof format
   ];
   const failed = operations.reduce((sum, stats) => sum + Object.entries(stats.returnCodes).filter(([code]) => code !== 'OK').reduce((s, [, count]) => s + count, 0), 0);
   if (failed > 0) lines.push('', `${failed} operation(s) did not return OK (see the return codes).`);
-  const other = Object.entries(report.other);
-  if (other.length > 0) {
-    lines.push('');
-    for (const [metric, section] of other) {
-      lines.push(`${metric}: ${Object.entries(section).map(([measurement, value]) => `${measurement} ${value}`).join(', ')}`);
-    }
+  const gc = garbageCollection(report);
+  if (gc.length > 0) lines.push('', ...gc);
+  const rest = Object.entries(report.other).filter(([metric]) => !metric.startsWith('TOTAL_GC'));
+  for (const [metric, section] of rest) {
+    lines.push(`${metric}: ${Object.entries(section).map(([measurement, value]) => `${measurement} ${value}`).join(', ')}`);
   }
   return lines.join('\n');
+}
+
+/** `GC PS_Scavenge: 3 collections, 17 ms (0.05 % of the runtime)`, one line per collector and the total. */
+function garbageCollection(report: YcsbReport): string[] {
+  const collectors = Object.keys(report.other).filter((metric) => metric.startsWith('TOTAL_GCS_')).map((metric) => metric.slice('TOTAL_GCS_'.length));
+  const line = (label: string, count?: number, timeMs?: number, percent?: number) =>
+    `${label}: ${count ?? '?'} collections, ${timeMs ?? '?'} ms${percent === undefined ? '' : ` (${percent.toFixed(2)} % of the runtime)`}`;
+  const lines = collectors.map((name) =>
+    line(`GC ${name}`, report.other[`TOTAL_GCS_${name}`]?.Count, report.other[`TOTAL_GC_TIME_${name}`]?.['Time(ms)'], report.other[`TOTAL_GC_TIME_%_${name}`]?.['Time(%)']),
+  );
+  if (report.other.TOTAL_GCs) {
+    lines.push(line('GC total', report.other.TOTAL_GCs.Count, report.other.TOTAL_GC_TIME?.['Time(ms)'], report.other['TOTAL_GC_TIME_%']?.['Time(%)']));
+  }
+  return lines;
 }

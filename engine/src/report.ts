@@ -317,12 +317,30 @@ export function renderReportTable(table: ReportTable): string {
   return lines.join('\n');
 }
 
-export const reportLegend =
-  'Values are medians of the repetitions, [min-max] their spread. * best improvement of the column in its group; ' +
-  '! Onload was not verified on the server (the numbers are the kernel stack\'s); FAILED every repetition failed; ' +
-  'n/a the runs did not measure this; pending not run yet.';
+export const reportLegend = [
+  'Values are medians of the repetitions, [min-max] their spread.',
+  '*  best improvement of the profile in its group',
+  '!  Onload was not verified on the server: the numbers are the kernel stack\'s and count as no improvement',
+  'FAILED  every repetition failed;  n/a  the runs did not measure this;  pending  not run yet',
+].join('\n');
 
-/** All tables and the legend, as the terminal shows them. */
-export function renderReport(tables: readonly ReportTable[]): string {
-  return [...tables.map(renderReportTable), reportLegend].join('\n\n') + '\n';
+/** The failed cells with their errors, one line each, in results order. */
+export function renderFailures(results: readonly CellResult[]): string {
+  const failed = results.filter((result) => result.status === 'failed');
+  if (failed.length === 0) return '';
+  const lines = [`Failed cells (${failed.length}):`];
+  for (const result of failed) {
+    const { key, error } = result;
+    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+    const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
+    lines.push(`  ${where}: ${why}`);
+  }
+  return lines.join('\n');
+}
+
+/** All tables, the legend and the failed cells, as the terminal shows them. */
+export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = []): string {
+  const failures = renderFailures(results);
+  return [...tables.map(renderReportTable), reportLegend, ...(failures ? [failures] : [])].join('\n\n') + '\n';
 }
