@@ -1,12 +1,24 @@
 // Requests beyond standard LSP (see protocol.ts), answered by the pure services.
 import type { Connection } from 'vscode-languageserver';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { WorkspaceFiles } from './common/languageFeatures';
+import { createOnloadLanguage, onloadLanguageId } from './onload/service';
+import { EffectiveConfigurationRequest, type EffectiveConfigurationParams, type EffectiveConfigurationResult } from './protocol';
 
 export function registerCustomRequests(
-  _connection: Connection,
-  _files: WorkspaceFiles,
-  _documentOf: (uri: string) => TextDocument | undefined,
+  connection: Connection,
+  files: WorkspaceFiles,
+  documentOf: (uri: string) => TextDocument | undefined,
 ): void {
-  // The effective-configuration request is registered here once the Onload services provide it.
+  const onload = createOnloadLanguage();
+  // The effective configuration of an Onload profile, open or only on disk.
+  connection.onRequest(EffectiveConfigurationRequest.method, async (params: EffectiveConfigurationParams, token): Promise<EffectiveConfigurationResult> => {
+    let document = documentOf(params.uri);
+    if (!document) {
+      const text = await files.read(params.uri);
+      if (text === undefined) throw new Error(`cannot read ${params.uri}`);
+      document = TextDocument.create(params.uri, onloadLanguageId, 0, text);
+    }
+    return onload.effectiveConfiguration(document, files, token);
+  });
 }

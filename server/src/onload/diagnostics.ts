@@ -1,0 +1,209 @@
+// Every check on an Onload profile, as LSP diagnostics with a stable code, source `onload-bench`,
+// a precise range, and in `data.fixes` the edits a quick fix applies.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import type { OnloadCatalog } from './catalog';
+import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
+import { profileNameOf } from './imports';
+import type { Directive, ImportDirective, SetDirective, Span } from './parser';
+import { checkRelations } from './relations';
+import { closestMatches } from './similarity';
+import { checkValue, clip, type IssueSeverity } from './values';
+
+export const diagnosticSource = 'onload-bench';
+
+export interface TextEditData {
+  range: Range;
+  newText: string;
+}
+
+export interface FixData {
+  title: string;
+  edits: TextEditData[];
+  /** The fix the editor may apply on its own (one obvious choice). */
+  preferred?: boolean;
+}
+
+export interface OnloadDiagnosticData {
+  fixes: FixData[];
+  /** Suggested names or values, best first. */
+  suggestions?: string[];
+  replacement?: string;
+}
+
+const severities: Record<IssueSeverity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
+
+const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function computeDiagnostics(document: TextDocument, analysis: ProfileAnalysis, catalog: OnloadCatalog, workspaceProfileNames: readonly string[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const range = (span: Span): Range => ({ start: document.positionAt(span.start), end: document.positionAt(span.end) });
+  const push = (code: string, severity: IssueSeverity, span: Span, message: string, data: Partial<OnloadDiagnosticData> = {}) => {
+    out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: { fixes: [], ...data } });
+  };
+  const removeLineFix = (directive: Directive, title: string): FixData[] => {
+    if (!directive.ownsLine) return [];
+    const start = document.positionAt(directive.command.start);
+    const endLine = document.positionAt(directive.command.end).line;
+    return [{ title, edits: [{ range: { start: { line: start.line, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];
+  };
+
+  const directives = analysis.parsed.directives;
+  directives.forEach((directive, index) => {
+    if (directive.kind === 'set') checkSet(directive);
+    else checkImport(directive, index);
+  });
+
+  function checkSet(directive: SetDirective): void {
+    if (directive.name === '') {
+      push('empty-value', 'error', directive.keyword, 'onload_set needs a variable name and a value.');
+      return;
+    }
+    const name = directive.name;
+    const option = catalog.option(name);
+    const replacement = catalog.removedReplacement(name);
+    if (replacement) {
+      push('removed-option', 'error', directive.nameSpan, `${name} is no longer an option: libonload logs an error and ignores it; use ${replacement}.`, {
+        replacement,
+        fixes: [{ title: `Use ${replacement}`, edits: [{ range: range(directive.nameSpan), newText: replacement }], preferred: true }],
+      });
+    } else if (!option && name.startsWith('EF_')) {
+      const suggestions = catalog.suggestOptions(name);
+      const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
+      push('unknown-option', 'warning', directive.nameSpan, `Unknown Onload option ${clip(name)}: libonload only logs "Unknown option" and ignores it.${hint}`, {
+        suggestions,
+        fixes: suggestions.map((suggestion, index) => ({ title: `Change to ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: index === 0 })),
+      });
+    } else if (!shellName.test(name) && !directive.valueDynamic) {
+      push('invalid-name', 'error', directive.nameSpan, `'${clip(name)}' is not a valid shell variable name: the launcher cannot export it.`);
+    }
+    if (option?.deprecated) {
+      const target = option.replacedBy?.[0];
+      const fixes: FixData[] = [];
+      if (target === 'EF_CLUSTER_SIZE' && !directive.valueDynamic) {
+        // EF_CLUSTER_IGNORE=1 means "no clustering", which EF_CLUSTER_SIZE=0 now says.
+        if (directive.value.trim() === '1') fixes.push({ title: 'Replace with onload_set EF_CLUSTER_SIZE 0', edits: [{ range: range(directive.command), newText: 'onload_set EF_CLUSTER_SIZE 0' }], preferred: true });
+        else fixes.push(...removeLineFix(directive, 'Remove the deprecated setting'));
+      } else if (target) {
+        fixes.push({ title: `Use ${target}`, edits: [{ range: range(directive.nameSpan), newText: target }], preferred: true });
+      }
+      const severity: IssueSeverity = name === 'EF_TCP_LOSS_MIN_CWND' ? 'info' : 'warning';
+      const how = target === 'EF_CLUSTER_SIZE' ? 'use EF_CLUSTER_SIZE (0 disables clustering)' : target ? `use ${target}` : 'remove it';
+      push('deprecated-option', severity, directive.nameSpan, `${name} is deprecated: ${how}.`, { replacement: target, fixes });
+    }
+    if (option && !option.compiledInDefaultBuild) {
+      const where = option.buildProfiles?.length ? `only in the ${option.buildProfiles.join(', ')} build profiles` : option.debugOnly ? 'only in debug builds' : `only when ${option.build ?? 'a build option'} is enabled`;
+      push('compiled-out-name', 'info', directive.nameSpan, `${name} exists ${where}; a default Onload build reports it as an unknown option.`);
+    }
+    if (option?.notRead) {
+      push('not-read-from-env', 'warning', directive.nameSpan, `${name} has no effect: libonload knows the name but never reads it from the environment.`, { fixes: removeLineFix(directive, 'Remove this line') });
+    }
+
+    // The launcher's own pitfalls.
+    if (directive.valueMissing) {
+      const fallback = option?.default !== undefined ? String(option.default) : undefined;
+      push('empty-value', 'error', directive.form === 'equals' ? directive.valueSpan : spanOrAfter(directive), `Empty value: onload_set sets ${name} to its own name ('${name}=${name}'), not to an empty value.`, {
+        suggestions: fallback ? [fallback] : [],
+        fixes: fallback !== undefined ? [{ title: `Set the default value ${fallback}`, edits: [valueEdit(directive, fallback)] }] : [],
+      });
+    }
+    if (directive.cutFrom) {
+      const kept = directive.value;
+      push('value-cut-at-equals', 'warning', directive.cutFrom.span, `onload_set ${name}=… keeps only the text up to the next '=': the value becomes '${clip(kept)}', not '${clip(directive.cutFrom.written)}'. Use the two-word form.`, {
+        fixes: [{ title: 'Use the two-word form with a quoted value', edits: [{ range: { start: document.positionAt(directive.nameSpan.start), end: document.positionAt(directive.cutFrom.span.end) }, newText: `${name} ${shellQuote(directive.cutFrom.written)}` }], preferred: true }],
+      });
+    }
+    if (directive.extraWords.length > 0) {
+      const last = directive.extraWords.at(-1)!;
+      const whole = { start: directive.valueSpan.start, end: last.end };
+      const written = document.getText(range(whole));
+      const words = written.split(/\s+/).filter((word) => word.length > 0);
+      const canQuote = !/["'$`\\]/.test(written);
+      push('unquoted-multiword', 'warning', whole, `Only the first word '${clip(directive.value)}' is assigned to ${name}; the launcher drops the rest. Quote the whole value.`, {
+        fixes: canQuote ? [{ title: 'Quote the value', edits: [{ range: range(whole), newText: `"${words.join(' ')}"` }], preferred: true }] : [],
+      });
+    }
+    if (option && !directive.valueMissing && !directive.valueDynamic) {
+      for (const issue of checkValue(option, directive.value)) {
+        const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({ title: `Change the value to ${clip(suggestion)}`, edits: [valueEdit(directive, suggestion)], preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1 }));
+        push(issue.code, issue.severity, directive.valueSpan, issue.message, { suggestions: issue.suggestions, fixes });
+      }
+    }
+  }
+
+  function valueEdit(directive: SetDirective, value: string): TextEditData {
+    const text = shellQuote(value);
+    if (directive.form === 'words' && directive.valueSpan.end > directive.valueSpan.start) return { range: range(directive.valueSpan), newText: text };
+    if (directive.form === 'equals') return { range: range(directive.valueSpan), newText: text };
+    const at = document.positionAt(directive.nameSpan.end);
+    return { range: { start: at, end: at }, newText: ` ${text}` };
+  }
+
+  function checkImport(directive: ImportDirective, index: number): void {
+    if (directive.name === '') {
+      push('unresolved-import', 'error', directive.keyword, 'onload_import needs a profile name.');
+      return;
+    }
+    const outcome = analysis.imports.get(index);
+    if (outcome?.target.kind === 'unresolved') {
+      const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
+      const suggestions = closestMatches(directive.name, known);
+      const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
+      push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' in this folder, the workspace or the profiles Onload ships: the launcher stops with exit code 3.${hint}`, {
+        suggestions,
+        fixes: suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })),
+      });
+    }
+    if (outcome?.cycle) {
+      push('import-cycle', 'error', directive.nameSpan, `Import cycle: ${outcome.cycle.join(' → ')}. The launcher has no guard and recurses until the shell gives up.`, { fixes: removeLineFix(directive, 'Remove this import') });
+    }
+  }
+
+  // First assignment wins: a later onload_set of the same name does nothing.
+  const seen = new Map<string, Assignment[]>();
+  for (const assignment of analysis.assignments) {
+    const earlier = seen.get(assignment.name);
+    if (earlier && assignment.via.length === 0) {
+      const blocking = earlier.find((candidate) => !candidate.conditional);
+      const directive = directives[assignment.rootIndex];
+      if (blocking && directive?.kind === 'set') {
+        const where = blocking.via.length === 0
+          ? `line ${blocking.line + 1}`
+          : `onload_import ${blocking.via.join(' → ')} (${blocking.uri.startsWith('onload-profile:') ? `shipped profile ${blocking.uri.slice('onload-profile:'.length)}` : profileNameOf(blocking.uri)}, line ${blocking.line + 1})`;
+        const value = blocking.dynamic ? 'a computed value' : `'${clip(blocking.value)}'`;
+        const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
+        push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`, {
+          fixes: removeLineFix(directive, 'Remove the ineffective line'),
+        });
+      }
+    }
+    if (earlier) earlier.push(assignment);
+    else seen.set(assignment.name, [assignment]);
+  }
+
+  // Relations between options, reported on a line of this document that sets one of them.
+  const entries = effectiveEntries(analysis.assignments);
+  for (const finding of checkRelations(entries, catalog)) {
+    const direct = finding.options
+      .map((name) => entries.get(name)?.winner)
+      .find((winner) => winner !== undefined && winner.via.length === 0);
+    const directive = direct ? directives[direct.rootIndex] : undefined;
+    if (directive?.kind !== 'set') continue;
+    push(finding.code, finding.severity, directive.nameSpan, finding.message);
+  }
+  return out;
+}
+
+function spanOrAfter(directive: SetDirective): Span {
+  return directive.valueSpan.end > directive.valueSpan.start ? directive.valueSpan : directive.nameSpan;
+}
+
+/** Quotes a value for the shell only when it needs quoting. */
+export function shellQuote(value: string): string {
+  if (/^[A-Za-z0-9_.,:\/=+-]+$/.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,66 @@
+// Hover: an option's facts and its effective value at that line once imports are counted; on an
+// import, where it resolves and what it sets.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { MarkupKind, type Hover } from 'vscode-languageserver-types';
+import type { OnloadCatalog } from './catalog';
+import type { Assignment, ProfileAnalysis } from './effectiveConfig';
+import { describeOrigin } from './effectiveConfiguration';
+import { optionMarkdown } from './optionFacts';
+import { contains, directiveAt } from './profileDocument';
+import { clip } from './values';
+
+export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog): Hover | null {
+  const found = directiveAt(analysis.parsed, offset);
+  if (!found) return null;
+  const { directive, index } = found;
+  const range = (start: number, end: number) => ({ start: document.positionAt(start), end: document.positionAt(end) });
+
+  if (directive.kind === 'import') {
+    if (!contains(directive.nameSpan, offset) || directive.name === '') return null;
+    const outcome = analysis.imports.get(index);
+    const target = outcome?.target;
+    const where = target?.kind === 'file' ? `\`${decodeURIComponent(target.uri.replace(/^file:\/\//, ''))}\``
+      : target?.kind === 'standard' ? `the profile Onload ships (\`${target.profile.file}\`)`
+      : target?.kind === 'dynamic' ? 'a name computed at run time' : 'nothing (the launcher would stop with exit code 3)';
+    const sets = analysis.assignments.filter((assignment) => assignment.rootIndex === index);
+    const lines = [`**onload_import ${clip(directive.name)}** resolves to ${where}.`];
+    if (sets.length > 0) {
+      lines.push('', `It sets ${sets.length} variable${sets.length > 1 ? 's' : ''}:`, '');
+      for (const assignment of sets.slice(0, 30)) lines.push(`- \`${assignment.name}\` = \`${clip(assignment.value)}\`${assignment.conditional ? ' (conditional)' : ''}`);
+      if (sets.length > 30) lines.push(`- … and ${sets.length - 30} more`);
+    }
+    return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+  }
+
+  if (!contains(directive.nameSpan, offset) && !contains(directive.valueSpan, offset)) return null;
+  if (directive.name === '') return null;
+  const option = catalog.option(directive.name);
+  const parts: string[] = [];
+  if (option) parts.push(optionMarkdown(option));
+  else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
+  parts.push('', '---', '', effectiveHere(directive.name, index, analysis));
+  return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+}
+
+/** What the variable holds once this line has run, counting imports before it. */
+function effectiveHere(name: string, index: number, analysis: ProfileAnalysis): string {
+  const before: Assignment[] = [];
+  let own: Assignment | undefined;
+  for (const assignment of analysis.assignments) {
+    if (assignment.name !== name || assignment.rootIndex > index) continue;
+    if (assignment.rootIndex === index && assignment.via.length === 0) own = assignment;
+    else before.push(assignment);
+  }
+  const show = (assignment: Assignment) => (assignment.dynamic ? `computed at run time (\`${clip(assignment.value)}\`)` : `\`${clip(assignment.value)}\``);
+  const certainEarlier = before.find((assignment) => !assignment.conditional);
+  if (certainEarlier) {
+    return `**Effective value here:** ${show(certainEarlier)} from ${describeOrigin(certainEarlier)}; this line has no effect (the first assignment wins).`;
+  }
+  const maybe = before.filter((assignment) => assignment.conditional);
+  const maybeText = maybe.length > 0 ? ` unless ${describeOrigin(maybe[0]!)} (conditional) set it first to ${show(maybe[0]!)}` : '';
+  if (own) {
+    const ownText = own.conditional ? `${show(own)} if this conditional line runs` : show(own);
+    return `**Effective value here:** ${ownText}${maybeText}, unless the environment already sets ${name}.`;
+  }
+  return `**Effective value here:** not set by this profile${maybeText}.`;
+}

@@ -1,0 +1,80 @@
+// The Onload profile language service: every feature behind the LanguageFeatures contract, plus
+// direct entry points (analyse, effective configuration) for the CLI, the engine and benchmarks.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
+import { neverCancelled, type Cancellation, type LanguageFeatures, type WorkspaceFiles } from '../common/languageFeatures';
+import type { EffectiveConfigurationResult } from '../protocol';
+import { onloadCatalog, type OnloadCatalog } from './catalog';
+import { quickFixes } from './codeActions';
+import { completeAt } from './completion';
+import { computeDiagnostics } from './diagnostics';
+import { analyseProfile, type ProfileAnalysis } from './effectiveConfig';
+import { effectiveConfiguration } from './effectiveConfiguration';
+import { hoverAt } from './hover';
+import { ImportResolver, isProfileUri, profileNameOf } from './imports';
+import { contains, directiveAt, parsedDocument } from './profileDocument';
+import { documentSymbols } from './symbols';
+
+export const onloadLanguageId = 'onload-profile';
+
+export class OnloadLanguageService implements LanguageFeatures {
+  readonly languageId = onloadLanguageId;
+
+  constructor(readonly catalog: OnloadCatalog = onloadCatalog()) {}
+
+  /** Parses the document (cached per version) and follows its imports. */
+  analyse(document: TextDocument, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<ProfileAnalysis> {
+    return analyseProfile(document.uri, parsedDocument(document), new ImportResolver(files, this.catalog), this.catalog, token);
+  }
+
+  async diagnostics(document: TextDocument, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<Diagnostic[]> {
+    const analysis = await this.analyse(document, files, token);
+    const hasUnresolved = [...analysis.imports.values()].some((outcome) => outcome.target.kind === 'unresolved');
+    const names = hasUnresolved ? await this.workspaceProfileNames(files) : [];
+    return computeDiagnostics(document, analysis, this.catalog, names);
+  }
+
+  async completion(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled): Promise<CompletionItem[]> {
+    return completeAt(document, position, this.catalog, async () => {
+      const own = profileNameOf(document.uri);
+      const names = new Set([...(await this.workspaceProfileNames(files)), ...this.catalog.standardProfiles.map((profile) => profile.name)]);
+      names.delete(own);
+      return [...names].sort();
+    });
+  }
+
+  async hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<Hover | null> {
+    const offset = document.offsetAt(position);
+    if (!directiveAt(parsedDocument(document), offset)) return null;
+    return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog);
+  }
+
+  async codeActions(document: TextDocument, _range: Range, diagnostics: Diagnostic[], _token: Cancellation = neverCancelled): Promise<CodeAction[]> {
+    return quickFixes(document.uri, diagnostics);
+  }
+
+  async documentSymbols(document: TextDocument, _token: Cancellation = neverCancelled): Promise<DocumentSymbol[]> {
+    return documentSymbols(document, parsedDocument(document));
+  }
+
+  async definition(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled): Promise<Location[]> {
+    const offset = document.offsetAt(position);
+    const found = directiveAt(parsedDocument(document), offset);
+    if (!found || found.directive.kind !== 'import' || !contains(found.directive.nameSpan, offset)) return [];
+    const target = await new ImportResolver(files, this.catalog).resolve(found.directive.name, document.uri, found.directive.nameDynamic);
+    if (target.kind !== 'file') return [];
+    return [{ uri: target.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
+  }
+
+  async effectiveConfiguration(document: TextDocument, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<EffectiveConfigurationResult> {
+    return effectiveConfiguration(await this.analyse(document, files, token), this.catalog);
+  }
+
+  private async workspaceProfileNames(files: WorkspaceFiles): Promise<string[]> {
+    return [...new Set((await files.find(isProfileUri)).map(profileNameOf))];
+  }
+}
+
+export function createOnloadLanguage(): OnloadLanguageService {
+  return new OnloadLanguageService();
+}

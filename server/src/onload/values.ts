@@ -1,0 +1,246 @@
+// Checks one literal value against what libonload's readers accept (FORMAT.md "valueSyntax"):
+// atoi for per-stack numbers, strict decimal for per-process ones, hex, names only, keyword and
+// port lists, the scalable-filters grammar, and ranges (clamped per stack, unchecked per process,
+// truncated to narrow bitfields). Pure: no LSP types.
+import type { OptionInfo } from './catalogTypes';
+
+export type IssueSeverity = 'error' | 'warning' | 'info';
+
+export interface ValueIssue {
+  code: string;
+  severity: IssueSeverity;
+  message: string;
+  /** Replacement values a quick fix may offer, best first. */
+  suggestions?: string[];
+}
+
+/** -1 is a documented idiom for these unsigned options ("for ever" / "never delay"). */
+const minusOneMeansMaximum = new Set(['EF_SPIN_USEC', 'EF_BUZZ_USEC', 'EF_POLL_USEC', 'EF_NONAGLE_INFLIGHT_MAX']);
+/** Legacy synonyms the enum parsers also accept. */
+const legacyNames: Record<string, string[]> = { EF_RX_TIMESTAMPING_ORDERING: ['cpacket'] };
+const decimal = /^[+-]?\d+$/;
+const maxDigits = 40;
+
+export function checkValue(option: OptionInfo, value: string): ValueIssue[] {
+  switch (option.syntax) {
+    case 'enum-name':
+      return checkEnumName(option, value);
+    case 'decimal-atoi':
+    case 'decimal-strict':
+    case 'strtol':
+      return checkDecimal(option, value);
+    case 'hex':
+    case 'hex-strict':
+      return checkHex(option, value);
+    case 'keyword-list':
+      return checkKeywords(option, value);
+    case 'port-list':
+    case 'signal-number-list':
+      return checkNumberList(option, value);
+    case 'scalable-filters-spec': {
+      const problem = scalableFiltersProblem(value);
+      return problem ? [{ code: 'scalable-filters-syntax', severity: 'error', message: `${option.name}: ${problem}; libonload disables scalable filters with a warning.` }] : [];
+    }
+    case 'ipv4-dotted':
+      return /^(\d{1,3})(\.\d{1,3}){3}$/.test(value) && value.split('.').every((part) => Number(part) <= 255)
+        ? []
+        : [{ code: 'value-not-accepted', severity: 'warning', message: `${option.name} expects a dotted IPv4 mask such as 255.255.255.0, not '${clip(value)}'.` }];
+    case 'string':
+      return checkString(option, value);
+    default:
+      return [];
+  }
+}
+
+/** The number libonload ends up with for a literal value, when it is a plain number option. */
+export function numericValue(option: OptionInfo | undefined, value: string): bigint | undefined {
+  const trimmed = value.trim();
+  if (trimmed.length > maxDigits) return undefined;
+  if (option?.syntax === 'hex' || option?.syntax === 'hex-strict') {
+    return /^(0x)?[0-9a-f]+$/i.test(trimmed) ? BigInt(trimmed.toLowerCase().startsWith('0x') ? trimmed : `0x${trimmed}`) : undefined;
+  }
+  if (option?.syntax === 'enum-name') return undefined;
+  return decimal.test(trimmed) ? BigInt(trimmed) : undefined;
+}
+
+function checkEnumName(option: OptionInfo, value: string): ValueIssue[] {
+  const accepted = [...(option.acceptedNames ?? []), ...(legacyNames[option.name] ?? [])];
+  if (accepted.some((name) => name.toLowerCase() === value.toLowerCase())) return [];
+  const fallback = option.defaultLabel ?? option.acceptedNames?.[0] ?? 'the default';
+  if (decimal.test(value.trim())) {
+    const label = option.enumValues?.[value.trim()];
+    const suggestion = label && accepted.includes(label) ? [label] : accepted;
+    return [{
+      code: 'value-not-accepted',
+      severity: 'error',
+      message: `${option.name} takes a name (${accepted.join(', ')}), not a number: '${value}' is not recognised and '${fallback}' is used.`,
+      suggestions: suggestion,
+    }];
+  }
+  return [{
+    code: 'value-not-accepted',
+    severity: 'error',
+    message: `${option.name} does not accept '${clip(value)}' (accepted: ${accepted.join(', ')}); '${fallback}' is used instead.`,
+    suggestions: closestByPrefix(value, accepted),
+  }];
+}
+
+function checkDecimal(option: OptionInfo, value: string): ValueIssue[] {
+  const trimmed = value.trim();
+  const strict = option.syntax === 'decimal-strict';
+  const acceptsHexPrefix = option.syntax === 'strtol';
+  if (!decimal.test(trimmed) && !(acceptsHexPrefix && /^0x[0-9a-f]+$/i.test(trimmed))) {
+    const labels = Object.entries(option.enumValues ?? {});
+    const byLabel = labels.find(([, label]) => label.toLowerCase() === trimmed.toLowerCase());
+    const number = byLabel ? byLabel[0] : undefined;
+    const suggestions = number !== undefined ? [number] : option.default !== undefined ? [String(option.default)] : undefined;
+    const named = number !== undefined ? ` ('${trimmed}' is ${number})` : '';
+    if (strict) {
+      return [{
+        code: 'value-not-number',
+        severity: 'error',
+        message: `${option.name} must be a decimal integer${named}: libonload rejects '${clip(value)}' ("bad option") and keeps the default ${describeDefault(option)}.`,
+        suggestions,
+      }];
+    }
+    const leading = /^\s*[+-]?\d*/.exec(value)?.[0]?.trim() ?? '';
+    const becomes = decimal.test(leading) ? leading.replace(/^\+/, '') : '0';
+    return [{
+      code: 'value-not-number',
+      severity: number !== undefined ? 'error' : 'warning',
+      message: `${option.name} is read as a decimal number${named}: '${clip(value)}' silently becomes ${becomes}.`,
+      suggestions,
+    }];
+  }
+  const parsed = trimmed.length > maxDigits ? undefined : BigInt(trimmed);
+  return checkRange(option, value, parsed);
+}
+
+function checkHex(option: OptionInfo, value: string): ValueIssue[] {
+  const trimmed = value.trim();
+  if (!/^(0x)?[0-9a-f]+$/i.test(trimmed)) {
+    return [{ code: 'value-not-number', severity: option.syntax === 'hex-strict' ? 'error' : 'warning', message: `${option.name} is read as a hexadecimal number; '${clip(value)}' is not one.` }];
+  }
+  const issues: ValueIssue[] = [];
+  const parsed = numericValue(option, trimmed);
+  if (!/^0x/i.test(trimmed) && /^\d+$/.test(trimmed) && parsed !== undefined && parsed >= 10n) {
+    issues.push({
+      code: 'hex-value',
+      severity: 'info',
+      message: `${option.name} is read as hexadecimal: '${trimmed}' means ${parsed}. Write 0x${trimmed} to make that explicit.`,
+      suggestions: [`0x${trimmed}`],
+    });
+  }
+  return [...issues, ...checkRange(option, value, parsed)];
+}
+
+function checkRange(option: OptionInfo, value: string, parsed: bigint | undefined): ValueIssue[] {
+  if (parsed === undefined) {
+    return option.max !== undefined ? [{ code: 'value-out-of-range', severity: 'warning', message: `${option.name}: '${clip(value)}' has too many digits for any accepted value (maximum ${option.max}).`, suggestions: [String(option.max)] }] : [];
+  }
+  if (parsed === -1n && minusOneMeansMaximum.has(option.name)) return [];
+  const storage = option.storage;
+  if (storage) {
+    const low = BigInt(storage[0]);
+    const high = BigInt(storage[1]);
+    if (parsed < low || parsed > high) {
+      const width = option.bits ?? 32;
+      const modulus = 1n << BigInt(width);
+      let stored = ((parsed % modulus) + modulus) % modulus;
+      if (option.signed && stored >= modulus >> 1n) stored -= modulus;
+      const field = option.bits !== undefined && option.bits < 32 ? `a ${option.bits}-bit field` : `its ${width}-bit field`;
+      return [{
+        code: 'value-truncated',
+        severity: 'error',
+        message: `${option.name} is stored in ${field}: ${parsed} silently becomes ${stored}.`,
+        suggestions: option.max !== undefined ? [String(option.max)] : undefined,
+      }];
+    }
+  }
+  if (option.min === undefined || option.max === undefined) return [];
+  const min = BigInt(option.min);
+  const max = BigInt(option.max);
+  if (parsed >= min && parsed <= max) return [];
+  const bound = parsed < min ? min : max;
+  const range = `${option.min}..${option.max}${option.unit ? ` ${option.unit}` : ''}`;
+  const message = option.scope === 'process'
+    ? `${option.name} is outside its documented range ${range}; per-process options are not range-checked, so ${parsed} is used as is.`
+    : `${option.name} is outside ${range}: libonload clamps ${parsed} to ${bound} and logs a config error.`;
+  return [{ code: 'value-out-of-range', severity: 'warning', message, suggestions: [String(bound)] }];
+}
+
+function checkKeywords(option: OptionInfo, value: string): ValueIssue[] {
+  const keywords = option.keywords ?? [];
+  const unknown = value.split(',').map((token) => token.trim().replace(/^-/, '')).filter((token) => token.length > 0 && !keywords.some((keyword) => keyword.startsWith(token.toLowerCase())));
+  if (unknown.length === 0) return [];
+  return [{ code: 'value-not-accepted', severity: 'warning', message: `${option.name}: unknown keyword${unknown.length > 1 ? 's' : ''} ${unknown.map((token) => `'${clip(token)}'`).join(', ')} (known: ${keywords.join(', ')}); libonload logs "Invalid option" for them.` }];
+}
+
+function checkNumberList(option: OptionInfo, value: string): ValueIssue[] {
+  if (!/^\d+(,\d+)*$/.test(value.trim())) {
+    return [{ code: 'value-not-number', severity: 'warning', message: `${option.name} expects comma-separated numbers (e.g. 11210,11207), not '${clip(value)}'.` }];
+  }
+  if (option.syntax === 'port-list' && value.split(',').some((port) => Number(port) > 65535)) {
+    return [{ code: 'value-out-of-range', severity: 'warning', message: `${option.name}: port numbers go up to 65535.` }];
+  }
+  return [];
+}
+
+function checkString(option: OptionInfo, value: string): ValueIssue[] {
+  if (option.name === 'EF_CLUSTER_NAME' && value.length > 13) {
+    return [{ code: 'cluster-name-length', severity: 'warning', message: `EF_CLUSTER_NAME keeps only its first 13 characters ('${clip(value.slice(0, 13))}').`, suggestions: [value.slice(0, 13)] }];
+  }
+  if (option.name === 'EF_NAME' && value.length > 16) {
+    return [{ code: 'ef-name-length', severity: 'info', message: `EF_NAME uses only its first 16 characters ('${clip(value.slice(0, 16))}').`, suggestions: [value.slice(0, 16)] }];
+  }
+  if (option.maxLength !== undefined && value.length > option.maxLength) {
+    return [{ code: 'value-too-long', severity: 'warning', message: `${option.name} is cut to ${option.maxLength} characters.` }];
+  }
+  return [];
+}
+
+const modeTokens = new Set(['transparent_active', 'passive', 'active', 'rss']);
+const acceptedModes = new Set(['transparent_active', 'passive', 'active', 'passive+transparent_active', 'rss+transparent_active', 'active+rss', 'passive+rss', 'active+passive+rss']);
+
+/** The EF_SCALABLE_FILTERS grammar: IFNAME[=MODE[:MODE...]][,IFNAME[=MODE...]]. */
+export function scalableFiltersProblem(value: string): string | undefined {
+  if (value.trim() === '') return undefined;
+  const entries = value.split(',');
+  if (entries.length > 2) return 'at most two interfaces can be given';
+  const modes: string[] = [];
+  for (const entry of entries) {
+    const [interfaceName, modeText, ...rest] = entry.split('=');
+    if (!interfaceName) return `'${clip(entry)}' has no interface name (use an interface, 'any' or '.')`;
+    if (rest.length > 0) return `'${clip(entry)}' has more than one '='`;
+    if (modeText === undefined) continue;
+    const tokens = modeText.split(':');
+    const unknown = tokens.find((token) => !modeTokens.has(token));
+    if (unknown !== undefined) return `unknown mode '${clip(unknown)}' (modes: transparent_active, passive, active, rss)`;
+    const combination = [...new Set(tokens)].sort().join('+');
+    if (!acceptedModes.has(combination)) return `the mode combination '${modeText}' is not supported`;
+    modes.push(combination);
+  }
+  if (entries.length === 2) {
+    if (entries.some((entry) => entry.split('=')[0] === 'any')) return "'any' cannot be combined with a second interface";
+    const plain = modes.map((mode) => mode.replace(/\+?rss\+?/, ''));
+    if (!(plain.includes('active') && plain.includes('passive'))) return 'with two interfaces one must be active-only and the other passive-only';
+    if (modes.filter((mode) => mode.includes('rss')).length === 1) return 'with two interfaces both must agree on rss';
+  }
+  return undefined;
+}
+
+function describeDefault(option: OptionInfo): string {
+  if (option.default === undefined) return '(none)';
+  return option.defaultLabel ? `${option.default} (${option.defaultLabel})` : String(option.default);
+}
+
+function closestByPrefix(value: string, names: string[]): string[] {
+  const lower = value.toLowerCase();
+  const matches = names.filter((name) => name.startsWith(lower.slice(0, 2)) || lower.startsWith(name.slice(0, 2)));
+  return matches.length > 0 ? matches : names;
+}
+
+/** Long values are shortened in messages so a 1 MB line does not become a 1 MB message. */
+export function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
