@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
 import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
-import { profileNameOf } from './imports';
+import { describeOrigin } from './effectiveConfiguration';
 import type { Directive, ImportDirective, SetDirective, Span } from './parser';
 import { checkRelations } from './relations';
 import { closestMatches } from './similarity';
@@ -171,9 +171,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       const blocking = earlier.find((candidate) => !candidate.conditional);
       const directive = directives[assignment.rootIndex];
       if (blocking && directive?.kind === 'set') {
-        const where = blocking.via.length === 0
-          ? `line ${blocking.line + 1}`
-          : `onload_import ${blocking.via.join(' → ')} (${blocking.uri.startsWith('onload-profile:') ? `shipped profile ${blocking.uri.slice('onload-profile:'.length)}` : profileNameOf(blocking.uri)}, line ${blocking.line + 1})`;
+        const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
         const value = blocking.dynamic ? 'a computed value' : `'${clip(blocking.value)}'`;
         const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
         push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`, {
