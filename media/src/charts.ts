@@ -20,7 +20,8 @@ import { withAlpha, type ThemeColours } from './theme.js';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler);
 
-type LineDataset = ChartDataset<'line', (number | null)[]> & { stack?: string; role?: 'median' | 'min' | 'max' };
+// `stackName`, not `stack`: Chart.js reads a dataset's `stack` as a stacking group.
+type LineDataset = ChartDataset<'line', (number | null)[]> & { stackName?: string; role?: 'median' | 'min' | 'max' };
 
 /** Index of a stack's colour: kernel first, then the profiles in plan order. */
 export function colourFor(theme: ThemeColours, stacks: readonly string[], stack: string): string {
@@ -36,7 +37,7 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
     const isHidden = hidden.includes(series.stack);
     datasets.push({
       label: series.stack,
-      stack: series.stack,
+      stackName: series.stack,
       role: 'median',
       data: series.points.map((point) => point.median),
       borderColor: colour,
@@ -49,8 +50,8 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       fill: false,
     });
     if (series.points.some((point) => point.values.length >= 2)) {
-      const band = withAlpha(colour, 0.18);
-      const common = { stack: series.stack, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: band, borderColor: band };
+      // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
+      const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
       datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => point.min), fill: false });
       // Fill down to the previous dataset (the min line): the band between min and max.
       datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => point.max), fill: '-1' });
@@ -92,7 +93,7 @@ export function createChart(
           },
           onClick: (_event, item, legend) => {
             const datasets = legend.chart.data.datasets as LineDataset[];
-            const stack = datasets[item.datasetIndex ?? 0]?.stack;
+            const stack = datasets[item.datasetIndex ?? 0]?.stackName;
             if (stack === undefined) return;
             const hide = !datasets[item.datasetIndex ?? 0].hidden;
             onToggleStack(stack, hide);

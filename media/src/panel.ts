@@ -172,7 +172,8 @@ function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): H
       'section',
       { class: 'group', id: sectionId, 'data-group': group.id, 'data-interface': group.interface, 'aria-labelledby': `${sectionId}-heading` },
       h('h3', { id: `${sectionId}-heading` }, toggle),
-      h('div', { class: 'group-body', id: `${sectionId}-body` }, h('div', { class: 'charts' }), h('div', { class: 'tables' })),
+      // The cookbook's tables first (the answer), the charts after (the detail).
+      h('div', { class: 'group-body', id: `${sectionId}-body` }, h('div', { class: 'tables' }), h('div', { class: 'charts' })),
     );
     container.appendChild(section);
   }

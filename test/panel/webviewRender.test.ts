@@ -1,0 +1,214 @@
+// Renders the built webview script (dist/media/panel.js) in headless Chromium under the real CSP,
+// with a stub acquireVsCodeApi and the fixture run's model, and checks what a user sees: table
+// values, marks, the best-improvement highlight, theme-coloured chart pixels, kept toggles across a
+// live update, and exports posted to the host. Saves test-artifacts/panel.png for a human look.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { buildSync } from 'esbuild';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildPanelHtml } from '../../client/src/panel/panelHtml';
+import { applySweepEvent, emptyRunData } from '../../client/src/panel/runData';
+import { buildViewModel } from '../../client/src/panel/viewModel';
+import { fixtureManifest, fixtureResults } from './fixtureRun';
+
+const root = resolve(__dirname, '..', '..');
+const chromiumPath = '/usr/bin/chromium';
+const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
+
+/** The theme colours VS Code would set; the chart must draw with exactly these. */
+const theme: Record<string, string> = {
+  '--vscode-charts-blue': '#1a85ff',
+  '--vscode-charts-orange': '#ff8800',
+  '--vscode-charts-green': '#22aa44',
+  '--vscode-charts-purple': '#9955dd',
+  '--vscode-charts-red': '#ee3344',
+  '--vscode-charts-yellow': '#ddbb00',
+  '--vscode-editor-foreground': '#d4d4d4',
+  '--vscode-foreground': '#cccccc',
+  '--vscode-editor-background': '#1e1e1e',
+  '--vscode-font-family': 'sans-serif',
+  '--vscode-font-size': '13px',
+  '--vscode-descriptionForeground': '#9d9d9d',
+  '--vscode-button-background': '#0e639c',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-secondaryBackground': '#3a3d41',
+  '--vscode-button-secondaryForeground': '#ffffff',
+  '--vscode-widget-border': '#454545',
+  '--vscode-focusBorder': '#007fd4',
+  '--vscode-errorForeground': '#f48771',
+  '--vscode-editorWarning-foreground': '#cca700',
+  '--vscode-editor-findMatchHighlightBackground': 'rgba(234, 92, 0, 0.33)',
+};
+
+/**
+ * The webview bundle as scripts/build.mjs makes it. Rebuilt here (only this entry, same options)
+ * when missing or older than its sources, so the test never draws a stale script.
+ */
+function ensureBuilt(): string {
+  const script = join(root, 'dist', 'media', 'panel.js');
+  const sources = readdirSync(join(root, 'media', 'src')).map((name) => statSync(join(root, 'media', 'src', name)).mtimeMs);
+  if (!existsSync(script) || statSync(script).mtimeMs < Math.max(...sources)) {
+    buildSync({ entryPoints: [join(root, 'media', 'src', 'panel.ts')], outfile: script, bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', legalComments: 'linked' });
+  }
+  return script;
+}
+
+/** Serves the page and the two files it loads, as the webview's resource origin would. */
+function serve(files: () => Record<string, [string, string | Buffer]>): Promise<Server> {
+  const server = createServer((request, response) => {
+    const file = files()[request.url ?? ''];
+    if (!file) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+function fixtureModel(cells: number) {
+  const data = emptyRunData('/runs/run-fixture');
+  applySweepEvent(data, { type: 'run-started', runDir: data.runDir, manifest: fixtureManifest(), resumed: false, alreadyDone: 0 });
+  fixtureResults().slice(0, cells).forEach((result, index) => applySweepEvent(data, { type: 'cell-finished', result, index, total: 12 }));
+  return buildViewModel([data]);
+}
+
+async function postToWebview(page: Page, message: unknown): Promise<void> {
+  await page.evaluate((data) => window.postMessage(data, '*'), message);
+}
+
+/** Counts canvas pixels of exactly one colour (line and point interiors are drawn unblended). */
+async function countPixels(page: Page, canvasSelector: string, hex: string): Promise<number> {
+  return page.$eval(
+    canvasSelector,
+    (canvas, colour) => {
+      const c = canvas as HTMLCanvasElement;
+      const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+      let count = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === r && pixels[i + 1] === g && pixels[i + 2] === b && pixels[i + 3] === 255) count++;
+      return count;
+    },
+    hex,
+  );
+}
+
+test('the built webview draws the fixture run under the strict CSP', { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 }, async () => {
+  const script = ensureBuilt();
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  try {
+    let html = '';
+    server = await serve(() => ({
+      '/index.html': ['text/html', html],
+      '/dist/media/panel.js': ['text/javascript', readFileSync(script)],
+      '/media/panel.css': ['text/css', readFileSync(join(root, 'media', 'panel.css'))],
+    }));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    html = buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/dist/media/panel.js`, styleUri: `${origin}/media/panel.css`, nonce, title: 'Onload Bench Results: run-fixture' });
+
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
+    const remoteRequests: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(origin)) remoteRequests.push(request.url());
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // A string, not a function: tsx's transform would add helpers the page does not have.
+    // VS Code sets the theme variables on <html> before the webview's script runs; <html> does not
+    // exist yet when init scripts run, so they go on when the script asks for the API.
+    await page.addInitScript({
+      content: `
+        window.__posted = [];
+        window.__violations = [];
+        window.__state = undefined;
+        document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(event.violatedDirective + ' ' + event.blockedURI));
+        window.acquireVsCodeApi = () => {
+          for (const [name, value] of Object.entries(${JSON.stringify(theme)})) document.documentElement.style.setProperty(name, value);
+          return {
+            postMessage: (message) => window.__posted.push(message),
+            getState: () => window.__state,
+            setState: (state) => { window.__state = state; },
+          };
+        };`,
+    });
+    await page.goto(`${origin}/index.html`);
+    page.on('console', (message) => process.env.PANEL_DEBUG && console.log('[webview]', message.text()));
+    await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted ?? []).some((m) => m.type === 'ready'), undefined, { timeout: 10_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}; page errors: ${pageErrors.join(' | ')}`);
+    });
+
+    // Mid-run model first (4 of 12 cells), then the full run: as a live sweep would.
+    await postToWebview(page, { type: 'model', model: fixtureModel(4) });
+    await page.waitForSelector('#r0-g0-throughput-table');
+    assert.equal(await page.textContent('#run-0 .progress-text'), '4 of 12 cells finished');
+    assert.equal(await page.getAttribute('#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="20"]', 'data-mark'), 'missing');
+
+    // The reader switches the throughput chart to its table view; a live update must keep that.
+    await page.click('#chart-r0-g0-throughput button.view-toggle');
+    await postToWebview(page, { type: 'model', model: fixtureModel(12) });
+    await page.waitForFunction(() => document.querySelector('#run-0 .progress')?.getAttribute('data-finished') === '12');
+    assert.equal(await page.getAttribute('#chart-r0-g0-throughput button.view-toggle', 'aria-pressed'), 'true');
+    assert.equal(await page.isVisible('#chart-r0-g0-throughput .canvas-box'), false);
+    assert.equal(await page.isVisible('#r0-g0-throughput-data'), true);
+    const saved = await page.evaluate(() => (window as unknown as { __state: { views: Record<string, string>; runDirs: string[] } }).__state);
+    assert.deepEqual(saved.runDirs, ['/runs/run-fixture']);
+    assert.equal(saved.views['r0-g0-throughput'], 'table');
+
+    // What the user reads in the tables: the numbers of results.jsonl.
+    assert.equal(await page.textContent('h1#panel-title'), 'Onload Bench Results: run-fixture');
+    const kernel5 = '#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="5"]';
+    assert.equal(await page.getAttribute(kernel5, 'data-value'), '10500');
+    assert.equal(await page.textContent(kernel5), '10,500');
+    const onload10 = '#r0-g0-throughput-table td.delta[data-stack="latency-best"][data-threads="10"]';
+    assert.equal(Number(await page.getAttribute(onload10, 'data-delta')).toFixed(3), '59.459');
+    assert.match((await page.getAttribute(onload10, 'class')) ?? '', /\bbest\b/);
+    assert.equal(await page.textContent(onload10), '+59.5 % ★');
+    const onload20 = '#r0-g0-throughput-table td.value[data-stack="latency-best"][data-threads="20"]';
+    assert.equal(await page.getAttribute(onload20, 'data-mark'), 'not-accelerated');
+    assert.equal(await page.textContent(onload20), 'not accelerated');
+    assert.equal(await page.getAttribute('#r0-g0-read-avg-table td.value[data-stack="latency-best"][data-threads="5"]', 'data-value'), '260');
+    assert.equal(await page.textContent('#r0-g0-read-avg-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 %');
+    assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="kernel"][data-threads="5"]'), '10,500 (10,000–11,000)');
+    assert.equal(await page.textContent('#r0-g0-throughput-table caption'), 'Throughput: kernel vs Onload, 25G (127.0.0.1)');
+
+    // Charts drawn with the theme's colours: kernel blue, the profile orange.
+    const readCanvas = '#chart-r0-g0-read-avg-canvas';
+    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-blue'])) > 30, 'kernel series in charts-blue');
+    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-orange'])) > 30, 'profile series in charts-orange');
+    assert.equal(await countPixels(page, readCanvas, '#ee3344'), 0);
+
+    // A theme change recolours the charts.
+    await page.evaluate(() => document.documentElement.style.setProperty('--vscode-charts-blue', '#00ff00'));
+    await page.waitForTimeout(50);
+    assert.ok((await countPixels(page, readCanvas, '#00ff00')) > 30, 'kernel series recoloured');
+    await page.evaluate((blue) => document.documentElement.style.setProperty('--vscode-charts-blue', blue), theme['--vscode-charts-blue']);
+
+    // Export: the PNG button posts a validated-shape image message to the host.
+    await page.click('#chart-r0-g0-read-avg button.save-png');
+    await page.click('#run-0 button.export-csv');
+    const posted = await page.evaluate(() => (window as unknown as { __posted: Record<string, unknown>[] }).__posted);
+    const image = posted.find((message) => message.type === 'save-image');
+    assert.ok(image);
+    assert.equal(image.format, 'png');
+    assert.equal(image.name, 'run-fixture-25G-read-avg');
+    assert.match(String(image.data), /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(posted.find((message) => message.type === 'export-csv'), { type: 'export-csv', runIndex: 0 });
+
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(remoteRequests, []);
+
+    await page.click('#chart-r0-g0-throughput button.view-toggle');
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test-artifacts', 'panel.png'), fullPage: true });
+  } finally {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+  }
+});
