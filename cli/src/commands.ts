@@ -13,6 +13,7 @@ export interface CommandEntry {
 export const commands: CommandEntry[] = [
   { name: 'parse', usage: 'parse YCSB_LOG [--json]', summary: 'Print the final report of a YCSB log or JSON export (--json: every measurement)', load: () => import('./parse') },
   { name: 'report', usage: 'report RUN_DIR [--csv|--json] [--metric M]', summary: 'Print kernel vs Onload tables of a run (throughput, read latency, ...)', load: () => import('./report') },
+  { name: 'lint', usage: 'lint [--root DIR] FILE|DIR...', summary: 'Check Onload profiles and YCSB workloads (file:line:col severity code message; exit 1 on errors)', load: () => import('./lint') },
   // Each feature adds its own line here, e.g.
   // { name: 'lint', usage: 'lint FILE...', summary: '...', load: () => import('./lint') },
 ];
