@@ -1,0 +1,15 @@
+// Command ids and titles, kept stable: the real-editor tests and users' keybindings depend on
+// them. package.json `contributes.commands` must list exactly these (a test checks it).
+export const commands = {
+  runBenchmark: { id: 'onloadBench.runBenchmark', title: 'Run Couchbase benchmark' },
+  resumeRun: { id: 'onloadBench.resumeRun', title: 'Resume interrupted run' },
+  openResults: { id: 'onloadBench.openResults', title: 'Open results' },
+  compareRuns: { id: 'onloadBench.compareRuns', title: 'Compare two runs' },
+  showEffectiveConfiguration: { id: 'onloadBench.showEffectiveConfiguration', title: 'Show effective Onload configuration' },
+  setPassword: { id: 'onloadBench.setPassword', title: 'Set Couchbase password' },
+  clearPassword: { id: 'onloadBench.clearPassword', title: 'Clear Couchbase password' },
+  newPlan: { id: 'onloadBench.newPlan', title: 'New benchmark plan from template' },
+} as const;
+
+export const commandCategory = 'Onload Bench';
+export const logChannelName = 'Onload Bench';

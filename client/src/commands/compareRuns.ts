@@ -1,0 +1,13 @@
+// "Compare two runs": both runs side by side in one results panel.
+import type { ExtensionServices } from '../services';
+import { pickTwoRuns, runDirArgument, workspaceRuns } from './pickRun';
+
+export async function compareRunsCommand(services: ExtensionServices, first?: unknown, second?: unknown): Promise<[string, string] | undefined> {
+  // From the explorer with two folders selected, VS Code passes (clicked, [all selected]).
+  const selected = Array.isArray(second) ? second.map(runDirArgument).filter((dir): dir is string => dir !== undefined) : [];
+  const given = selected.length === 2 ? selected : [runDirArgument(first), runDirArgument(second)].filter((dir): dir is string => dir !== undefined);
+  const pair = given.length === 2 ? ([given[0]!, given[1]!] as [string, string]) : await pickTwoRuns(await workspaceRuns(services), 'Compare two runs');
+  if (!pair) return undefined;
+  services.results.compare(pair[0], pair[1]);
+  return pair;
+}

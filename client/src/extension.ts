@@ -1,0 +1,90 @@
+// The extension's entry point. Activation stays fast: it starts the language client, registers
+// commands and the task provider, and nothing else. The engine (and with it the Couchbase SDK)
+// is imported only when a command or task needs it (see engine.ts).
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { commands, logChannelName } from './commandIds';
+import { startLanguageClient } from './languageClient';
+import { PasswordStore } from './passwords';
+import { ResultsPanelManager } from './panel/resultsPanel';
+import type { CoreServices, ExtensionServices } from './services';
+import { RunTracker } from './tasks/runTracker';
+import { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
+import { benchmarkTaskType } from './tasks/taskDefinition';
+import type { RunOutcome } from '../../engine/src/events';
+
+/** What `activate` returns: hooks for the real-editor tests and other extensions. */
+export interface OnloadBenchApi {
+  /** Runs a plan as a `couchbase-benchmark` task; the password is used for this run only. */
+  runPlan(planPath: string, options?: { password?: string; resumeRunDir?: string }): Promise<RunOutcome>;
+  /** The language client once started (undefined if the server failed to start). */
+  languageClient(): Promise<LanguageClient | undefined>;
+  /** Run folders whose sweep is running now. */
+  activeRuns(): string[];
+}
+
+export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
+  const log = vscode.window.createOutputChannel(logChannelName, { log: true });
+  context.subscriptions.push(log);
+
+  const languageClient = startLanguageClient(context).then(
+    (client): LanguageClient | undefined => client,
+    (error: unknown) => {
+      log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage('Onload Bench: the language server did not start; see the "Onload Bench" output for details.');
+      return undefined;
+    },
+  );
+
+  const results = new ResultsPanelManager(context);
+  context.subscriptions.push(results.register());
+  const runs = new RunTracker(log, results);
+  context.subscriptions.push(runs);
+  const core: CoreServices = { context, log, passwords: new PasswordStore(context), languageClient, runs, results };
+  const tasks = new BenchmarkTaskProvider(core);
+  const services: ExtensionServices = { ...core, tasks };
+  context.subscriptions.push(vscode.tasks.registerTaskProvider(benchmarkTaskType, tasks));
+
+  // One file per command, loaded on first use.
+  const register = (id: string, load: () => Promise<(services: ExtensionServices, ...args: unknown[]) => unknown>) => {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          const run = await load();
+          return await run(services, ...args);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          log.error(`${id} failed: ${message}`);
+          void vscode.window.showErrorMessage(`Onload Bench: ${message}`);
+          return undefined;
+        }
+      }),
+    );
+  };
+  register(commands.runBenchmark.id, async () => (await import('./commands/runBenchmark.js')).runBenchmarkCommand);
+  register(commands.resumeRun.id, async () => (await import('./commands/resumeRun.js')).resumeRunCommand);
+  register(commands.openResults.id, async () => (await import('./commands/openResults.js')).openResultsCommand);
+  register(commands.compareRuns.id, async () => (await import('./commands/compareRuns.js')).compareRunsCommand);
+  register(commands.showEffectiveConfiguration.id, async () => (await import('./commands/showEffectiveConfiguration.js')).showEffectiveConfigurationCommand);
+  register(commands.setPassword.id, async () => (await import('./commands/setPassword.js')).setPasswordCommand);
+  register(commands.clearPassword.id, async () => (await import('./commands/clearPassword.js')).clearPasswordCommand);
+  register(commands.newPlan.id, async () => (await import('./commands/newPlan.js')).newPlanCommand);
+
+  // Offer to resume interrupted runs, after start-up so activation is not held up.
+  const offer = setTimeout(() => {
+    void import('./commands/resumeRun.js').then((module) => module.offerResumeOnStartup(services)).catch((error: unknown) => {
+      log.warn(`Could not look for interrupted runs: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }, 3000);
+  context.subscriptions.push({ dispose: () => clearTimeout(offer) });
+
+  return {
+    runPlan: (planPath, options = {}) => tasks.runPlan(planPath, options),
+    languageClient: () => languageClient,
+    activeRuns: () => runs.activeRunDirs(),
+  };
+}
+
+export function deactivate(): void {
+  // Disposables in context.subscriptions stop the language client and abort running sweeps.
+}

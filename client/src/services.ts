@@ -1,0 +1,25 @@
+// What every command and the task provider share, made once at activation. Heavy parts (the
+// engine, the Couchbase SDK) are not here: commands import them lazily when they run.
+import type * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { PasswordStore } from './passwords';
+import type { RunTracker } from './tasks/runTracker';
+import type { ResultsPanelManager } from './panel/resultsPanel';
+import type { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
+
+/** Services the task machinery needs (everything but the task provider itself). */
+export interface CoreServices {
+  context: vscode.ExtensionContext;
+  /** `Onload Bench` log channel: remote commands (without secrets), engine logs, failures. */
+  log: vscode.LogOutputChannel;
+  passwords: PasswordStore;
+  /** Resolves once the language server is up; undefined if it failed to start. */
+  languageClient: Promise<LanguageClient | undefined>;
+  runs: RunTracker;
+  results: ResultsPanelManager;
+}
+
+export interface ExtensionServices extends CoreServices {
+  tasks: BenchmarkTaskProvider;
+}
+

@@ -1,0 +1,139 @@
+// One benchmark run from a plan path to a RunOutcome: check the plan, find the password, pick
+// the run to resume, run the pre-flight checks, then the sweep. Prints through `print` (the task
+// terminal) and reports through the RunTracker. The engine is loaded here, lazily.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { PreflightCheck, RunOutcome, SweepEvent } from '../../../engine/src/events';
+import type { EngineError } from '../../../engine/src/model';
+import type { RunSweepOptions } from '../../../engine/src/options';
+import { currentSettings, resultsRootFor } from '../config';
+import { loadEngine } from '../engine';
+import type { CoreServices } from '../services';
+import { redact, terminalLines } from './eventText';
+import type { ResumeChoice } from './taskDefinition';
+import { latestUnfinishedRun } from './resumeChoice';
+
+export interface RunRequest {
+  planPath: string;
+  resume: ResumeChoice;
+  /** For this run only (tests, the API); otherwise the password store is asked. */
+  password?: string;
+}
+
+export interface RunOutput {
+  print(lines: string[]): void;
+  signal: AbortSignal;
+  abort: AbortController;
+}
+
+function stoppedBeforeStart(error: EngineError, cancelled = false): RunOutcome {
+  return { runDir: '', completed: 0, failed: 0, total: 0, cancelled, ...(cancelled ? {} : { error }) };
+}
+
+export async function runBenchmark(services: CoreServices, request: RunRequest, out: RunOutput): Promise<RunOutcome> {
+  const { log } = services;
+  const planPath = path.resolve(request.planPath);
+  if (services.runs.isRunning(planPath)) {
+    const error: EngineError = { code: 'preflight', step: 'start', message: `${path.basename(planPath)} is already running.`, action: 'Wait for it to finish or cancel it first.' };
+    out.print([error.message]);
+    return stoppedBeforeStart(error);
+  }
+
+  out.print([`Checking plan ${planPath}`]);
+  const engine = await loadEngine();
+  const loaded = await engine.loadPlan(planPath);
+  if (loaded.errors.length > 0) {
+    out.print(loaded.errors.map((problem) => `  ${planPath}:${problem.line}:${problem.column} ${problem.message}`));
+    return stoppedBeforeStart({
+      code: 'plan-invalid',
+      step: 'load-plan',
+      message: `The plan has ${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}.`,
+      action: 'Fix them (they are underlined in the plan file) and run again.',
+    });
+  }
+  const plan = loaded.plan;
+  const planUri = vscode.Uri.file(planPath);
+  const settings = currentSettings(log, planUri);
+  const resultsRoot = resultsRootFor(settings, planUri);
+
+  const password = request.password ?? (await services.passwords.passwordFor(plan, settings));
+  if (password === undefined) {
+    out.print(['No Couchbase password given; nothing was run.']);
+    return stoppedBeforeStart({ code: 'cancelled', step: 'password', message: 'No password given.', action: 'Run again and enter the password.' }, true);
+  }
+  const secrets = [password];
+  const print = (lines: string[]) => out.print(lines.map((line) => redact(line, secrets)));
+
+  let resumeRunDir: string | undefined;
+  if (request.resume.kind === 'runDir') resumeRunDir = request.resume.runDir;
+  if (request.resume.kind === 'latest') {
+    resumeRunDir = latestUnfinishedRun(await engine.listRuns(resultsRoot), planPath)?.runDir;
+    print([resumeRunDir ? `Resuming ${resumeRunDir}` : 'No unfinished run of this plan was found; starting a new run.']);
+  }
+
+  const handle = services.runs.begin(planPath, out.abort, secrets);
+  if (!handle) {
+    print([`${path.basename(planPath)} is already running.`]);
+    return stoppedBeforeStart({ code: 'preflight', step: 'start', message: 'Already running.', action: 'Wait for it to finish.' });
+  }
+  let sawPreflightEvent = false;
+  const onEvent = (event: SweepEvent) => {
+    if (event.type === 'preflight') sawPreflightEvent = true;
+    print(terminalLines(event));
+    handle.onEvent(event);
+  };
+  const options: RunSweepOptions = {
+    planPath,
+    plan,
+    resultsRoot,
+    password,
+    signal: out.signal,
+    onEvent,
+    ssh: {
+      binary: settings.ssh.binary,
+      extraOptions: settings.ssh.extraOptions,
+      ...(settings.ssh.configFile !== undefined ? { configFile: settings.ssh.configFile } : {}),
+    },
+    timeouts: definedTimeouts(settings.timeouts),
+    ...(resumeRunDir !== undefined ? { resumeRunDir } : {}),
+  };
+
+  let outcome: RunOutcome;
+  try {
+    print(['Running pre-flight checks…']);
+    const checks = await engine.runPreflight(options);
+    if (!sawPreflightEvent) print(terminalLines({ type: 'preflight', checks }));
+    const blocking = checks.filter((check: PreflightCheck) => check.blocking && !check.ok);
+    if (out.signal.aborted) {
+      outcome = stoppedBeforeStart({ code: 'cancelled', step: 'preflight', message: 'Cancelled.', action: 'Run again.' }, true);
+    } else if (blocking.length > 0) {
+      outcome = stoppedBeforeStart({
+        code: 'preflight',
+        step: 'preflight',
+        message: `${blocking.length} pre-flight check${blocking.length === 1 ? '' : 's'} failed: ${blocking.map((check) => check.id + (check.host ? ` (${check.host})` : '')).join(', ')}.`,
+        action: blocking[0]?.action ?? 'Fix the failed checks and run again.',
+      });
+      print([`Stopped before any cell ran: ${outcome.error?.message ?? ''}`]);
+    } else {
+      outcome = await engine.runSweep(options);
+    }
+  } catch (thrown) {
+    const error: EngineError =
+      thrown instanceof engine.EngineFailure
+        ? thrown.error
+        : { code: 'internal', step: 'run', message: thrown instanceof Error ? thrown.message : String(thrown), action: 'Look at the "Onload Bench" output; the results written so far are kept.' };
+    log.error(redact(engine.formatEngineError(error), secrets));
+    outcome = stoppedBeforeStart(error);
+    print(terminalLines({ type: 'run-finished', outcome }));
+  }
+  handle.end(outcome);
+  return outcome;
+}
+
+function definedTimeouts(timeouts: { serverStartSec: number | undefined; bucketReadySec: number | undefined; cellSec: number | undefined }) {
+  const out: { serverStartSec?: number; bucketReadySec?: number; cellSec?: number } = {};
+  if (timeouts.serverStartSec !== undefined) out.serverStartSec = timeouts.serverStartSec;
+  if (timeouts.bucketReadySec !== undefined) out.bucketReadySec = timeouts.bucketReadySec;
+  if (timeouts.cellSec !== undefined) out.cellSec = timeouts.cellSec;
+  return out;
+}

@@ -1,0 +1,179 @@
+// How a sweep's events read in the task terminal, the progress notification and the status bar.
+// Pure (no `vscode`): the pseudoterminal and the tracker only print what these functions return.
+import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/events';
+import type { CellKey, CellResult } from '../../../engine/src/model';
+import { formatEngineError } from '../../../engine/src/errors';
+
+/** What the edges show about a run so far; `reduceProgress` folds events into it. */
+export interface RunProgress {
+  runDir?: string;
+  total: number;
+  /** Cells finished in this run (ok or failed), including those a resume found already done. */
+  done: number;
+  failed: number;
+  currentCell?: string;
+  /** The engine's estimate of the time left, from its last `cell-finished`. */
+  remainingEstimateMs?: number;
+  finished: boolean;
+}
+
+export const initialProgress: RunProgress = { total: 0, done: 0, failed: 0, finished: false };
+
+export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgress {
+  switch (event.type) {
+    case 'run-started':
+      return { ...state, runDir: event.runDir, total: event.manifest.cells.length, done: event.alreadyDone };
+    case 'cell-started':
+      return { ...state, total: event.total, currentCell: cellLabel(event.key) };
+    case 'cell-finished': {
+      const next: RunProgress = {
+        ...state,
+        total: event.total,
+        done: state.done + 1,
+        failed: state.failed + (event.result.status === 'failed' ? 1 : 0),
+      };
+      if (event.remainingEstimateMs !== undefined) next.remainingEstimateMs = event.remainingEstimateMs;
+      return next;
+    }
+    case 'run-finished': {
+      const next: RunProgress = { ...state, runDir: event.outcome.runDir, finished: true };
+      delete next.currentCell;
+      delete next.remainingEstimateMs;
+      return next;
+    }
+    default:
+      return state;
+  }
+}
+
+/** `25G · onload-latency · 10 threads · fieldlength=1024 · rep 2` */
+export function cellLabel(key: CellKey): string {
+  const parts = [key.interface, key.stack, `${key.threads} thread${key.threads === 1 ? '' : 's'}`];
+  for (const [axis, value] of Object.entries(key.axes)) parts.push(`${axis}=${value}`);
+  if (key.repetition > 1) parts.push(`rep ${key.repetition}`);
+  return parts.join(' · ');
+}
+
+/** `45 s`, `12 min`, `1 h 05 min`: coarse on purpose, estimates are not precise. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** The progress notification's message: the current cell, the count and the time left. */
+export function progressMessage(state: RunProgress): string {
+  const parts: string[] = [];
+  if (state.total > 0) parts.push(`cell ${Math.min(state.done + 1, state.total)}/${state.total}`);
+  if (state.currentCell) parts.push(state.currentCell);
+  if (state.remainingEstimateMs !== undefined) parts.push(`about ${formatDuration(state.remainingEstimateMs)} left`);
+  if (state.failed > 0) parts.push(`${state.failed} failed`);
+  return parts.join(' — ');
+}
+
+/** The status bar item while a run is in progress. */
+export function statusBarText(state: RunProgress): string {
+  const count = state.total > 0 ? ` ${state.done}/${state.total}` : '';
+  const failed = state.failed > 0 ? ` (${state.failed} failed)` : '';
+  return `$(pulse) Couchbase benchmark${count}${failed}`;
+}
+
+/** Percent of the sweep done, for the progress bar's increments. */
+export function percentDone(state: RunProgress): number {
+  return state.total > 0 ? Math.min(100, (100 * state.done) / state.total) : 0;
+}
+
+const ansi = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
+type Colour = keyof typeof ansi;
+
+function paint(text: string, colour: Colour, useColour: boolean): string {
+  return useColour ? `${ansi[colour]}${text}${ansi.reset}` : text;
+}
+
+/** Lines (without line ends) the task terminal prints for one event. */
+export function terminalLines(event: SweepEvent, useColour = true): string[] {
+  const c = (text: string, colour: Colour) => paint(text, colour, useColour);
+  switch (event.type) {
+    case 'run-started':
+      return [
+        c(`${event.resumed ? 'Resuming' : 'Starting'} run ${event.manifest.runId}: ${event.manifest.cells.length} cells${event.resumed ? `, ${event.alreadyDone} already done` : ''}`, 'bold'),
+        c(`Results folder: ${event.runDir}`, 'dim'),
+      ];
+    case 'preflight':
+      return ['Pre-flight checks:', ...event.checks.map((check) => preflightLine(check, useColour))];
+    case 'cell-started':
+      return [c(`[${event.index + 1}/${event.total}] ${cellLabel(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`, 'cyan')];
+    case 'phase':
+      return [c(`  ${event.phase}`, 'dim')];
+    case 'status':
+      return [`  ${event.host} ${event.phase}: ${event.line.trim()}`];
+    case 'cell-finished':
+      return cellFinishedLines(event.result, event.remainingEstimateMs, useColour);
+    case 'log':
+      return logLines(event.level, event.message, useColour);
+    case 'run-finished': {
+      const { outcome } = event;
+      const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
+      if (outcome.cancelled) return [c(`Run cancelled: ${summary}. Resume it with "Resume interrupted run".`, 'yellow')];
+      if (outcome.error) return [c(`Run stopped: ${summary}.`, 'red'), c(formatEngineError(outcome.error), 'red')];
+      return [c(`Run finished: ${summary}.`, outcome.failed > 0 ? 'yellow' : 'green'), c(`Results: ${outcome.runDir}`, 'dim')];
+    }
+  }
+}
+
+function preflightLine(check: PreflightCheck, useColour: boolean): string {
+  const mark = check.ok ? paint('ok  ', 'green', useColour) : paint(check.blocking ? 'FAIL' : 'warn', check.blocking ? 'red' : 'yellow', useColour);
+  const where = check.host ? ` ${check.host}` : '';
+  const action = !check.ok && check.action ? ` Next: ${check.action}` : '';
+  return `  ${mark} ${check.id}${where}: ${check.detail}${action}`;
+}
+
+function cellFinishedLines(result: CellResult, remainingEstimateMs: number | undefined, useColour: boolean): string[] {
+  const left = remainingEstimateMs !== undefined ? paint(` (about ${formatDuration(remainingEstimateMs)} left)`, 'dim', useColour) : '';
+  if (result.status === 'failed') {
+    return [paint(`  failed${result.error ? `: ${formatEngineError(result.error)}` : ''}`, 'red', useColour) + left];
+  }
+  const parts: string[] = [];
+  if (result.run) {
+    parts.push(`${Math.round(result.run.throughputOpsPerSec).toLocaleString('en-US')} ops/s`);
+    const read = result.run.operations['READ'];
+    if (read?.averageUs !== undefined) parts.push(`read avg ${formatMicros(read.averageUs)}`);
+    const p99 = read?.percentilesUs['99'];
+    if (p99 !== undefined) parts.push(`p99 ${formatMicros(p99)}`);
+  }
+  if (result.accelerated === false) parts.push(paint('NOT accelerated', 'yellow', useColour));
+  return [paint('  done', 'green', useColour) + (parts.length > 0 ? `: ${parts.join(', ')}` : '') + left];
+}
+
+function formatMicros(us: number): string {
+  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`;
+}
+
+function logLines(level: LogLevel, message: string, useColour: boolean): string[] {
+  // Trace and debug (remote commands, raw output) go to the output channel only.
+  if (level === 'trace' || level === 'debug') return [];
+  const lines = message.split(/\r?\n/);
+  if (level === 'error') return lines.map((line) => paint(line, 'red', useColour));
+  if (level === 'warn') return lines.map((line) => paint(line, 'yellow', useColour));
+  return lines;
+}
+
+/** A terminal needs CRLF; event text may carry bare LFs. */
+export function toTerminalText(lines: string[]): string {
+  return lines.map((line) => line.replace(/\r?\n/g, '\r\n') + '\r\n').join('');
+}
+
+/**
+ * Replaces every occurrence of a secret with `***`. The engine never logs the password; this is
+ * the last line of defence before text reaches a terminal or the log.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    out = out.split(secret).join('***');
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+// Everything around a running sweep besides its terminal: the cancellable progress
+// notification (current cell, time left), the status bar item, the log channel and the results
+// panel. One run per plan at a time; disposing the tracker aborts every run.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
+import type { ResultsPanelManager } from '../panel/resultsPanel';
+import { commands } from '../commandIds';
+import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
+
+export interface RunHandle {
+  onEvent(event: SweepEvent): void;
+  end(outcome: RunOutcome): void;
+}
+
+interface ActiveRun {
+  planPath: string;
+  abort: AbortController;
+  progress: RunProgress;
+}
+
+export class RunTracker implements vscode.Disposable {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly statusBar = vscode.window.createStatusBarItem('onloadBench.run', vscode.StatusBarAlignment.Left, 10);
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly results: ResultsPanelManager,
+  ) {
+    this.statusBar.name = 'Onload Bench run';
+  }
+
+  isRunning(planPath: string): boolean {
+    return this.active.has(path.resolve(planPath));
+  }
+
+  activeRunDirs(): string[] {
+    return [...this.active.values()].flatMap((run) => (run.progress.runDir ? [run.progress.runDir] : []));
+  }
+
+  /** Starts tracking a run; undefined when the plan already runs. `secrets` are redacted from the log. */
+  begin(planPath: string, abort: AbortController, secrets: readonly string[]): RunHandle | undefined {
+    const key = path.resolve(planPath);
+    if (this.active.has(key)) return undefined;
+    const run: ActiveRun = { planPath: key, abort, progress: initialProgress };
+    this.active.set(key, run);
+    this.refreshStatusBar();
+
+    let report: ((message: string, percent: number) => void) | undefined;
+    let finish: (() => void) | undefined;
+    let reportedPercent = 0;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Couchbase benchmark ${path.basename(planPath)}`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => {
+          this.log.info(`Cancel requested for ${planPath}`);
+          abort.abort();
+        });
+        report = (message, percent) => {
+          progress.report({ message, increment: Math.max(0, percent - reportedPercent) });
+          reportedPercent = Math.max(reportedPercent, percent);
+        };
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+          if (!this.active.has(key)) resolve();
+        });
+      },
+    );
+
+    return {
+      onEvent: (event) => {
+        run.progress = reduceProgress(run.progress, event);
+        this.logEvent(event, secrets);
+        report?.(progressMessage(run.progress), percentDone(run.progress));
+        this.refreshStatusBar();
+        if (run.progress.runDir) this.results.onSweepEvent(run.progress.runDir, event);
+      },
+      end: (outcome) => {
+        this.active.delete(key);
+        finish?.();
+        this.refreshStatusBar();
+        void this.announce(outcome);
+      },
+    };
+  }
+
+  private logEvent(event: SweepEvent, secrets: readonly string[]): void {
+    if (event.type === 'log') {
+      this.log[event.level](redact(event.message, secrets));
+      return;
+    }
+    if (event.type === 'status') {
+      this.log.trace(redact(`${event.host} ${event.phase}: ${event.line.trim()}`, secrets));
+      return;
+    }
+    for (const line of terminalLines(event, false)) this.log.info(redact(line, secrets));
+  }
+
+  private refreshStatusBar(): void {
+    const runs = [...this.active.values()];
+    if (runs.length === 0) {
+      this.statusBar.hide();
+      return;
+    }
+    const first = runs[0]!;
+    this.statusBar.text = statusBarText(first.progress) + (runs.length > 1 ? ` +${runs.length - 1}` : '');
+    this.statusBar.tooltip = `${progressMessage(first.progress) || 'Starting'}\nClick to show the results panel.`;
+    this.statusBar.command = first.progress.runDir
+      ? { title: 'Show results', command: commands.openResults.id, arguments: [first.progress.runDir] }
+      : undefined;
+    this.statusBar.show();
+  }
+
+  private async announce(outcome: RunOutcome): Promise<void> {
+    if (!outcome.runDir) return;
+    const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
+    const text = outcome.cancelled
+      ? `Benchmark cancelled (${summary}). Its results so far are kept; resume it later.`
+      : outcome.error
+        ? `Benchmark stopped (${summary}): ${outcome.error.message}`
+        : `Benchmark finished: ${summary}.`;
+    const show = outcome.error || outcome.failed > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const choice = await show(`Onload Bench: ${text}`, 'Open results');
+    if (choice === 'Open results') this.results.showRun(outcome.runDir);
+  }
+
+  dispose(): void {
+    for (const run of this.active.values()) run.abort.abort();
+    this.active.clear();
+    this.statusBar.dispose();
+  }
+}
