@@ -195,7 +195,8 @@ export function parseProperties(text: string): PropertiesDocument {
       valueStart++;
     }
     const lineStart = offsets[0]!;
-    const lineEnd = offsets[limit - 1]! + 1;
+    // limit 0: a lone backslash at the very end of the file, which Java loads as an empty key.
+    const lineEnd = limit > 0 ? offsets[limit - 1]! + 1 : lineStart;
     const keyStart = lineStart;
     const keyEnd = keyLen > 0 ? offsets[keyLen - 1]! + 1 : lineStart;
     const valueOffset = valueStart < limit ? offsets[valueStart]! : lineEnd;
