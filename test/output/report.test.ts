@@ -1,0 +1,164 @@
+// Report tables from a hand-made run folder (test/fixtures/ycsb-output/run-cookbook): two
+// interfaces, kernel vs redis-balanced, 5 and 10 threads, two repetitions, with a failed
+// repetition, a cell whose repetitions all failed, a not-accelerated Onload cell and a torn last line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reportTablesToCsv, toCsv } from '../../engine/src/csv';
+import type { CellResult } from '../../engine/src/model';
+import { buildReportTable, buildReportTables, metricDefinition, renderReport } from '../../engine/src/report';
+import { parseResultsJsonl, parseRunFiles, readRunFolder } from '../../engine/src/resultsFile';
+
+const runDir = join('test', 'fixtures', 'ycsb-output', 'run-cookbook');
+
+async function cookbookRun() {
+  const run = await readRunFolder(runDir);
+  if (!run.ok) assert.fail(run.error.message);
+  return run;
+}
+
+test('the run folder reader keeps every whole line and reports the torn last line', async () => {
+  const run = await cookbookRun();
+  assert.equal(run.results.length, 15);
+  assert.equal(run.manifest?.cells.length, 16);
+  assert.deepEqual(run.warnings, [
+    'The last line of results.jsonl is incomplete (the run was still writing it or was interrupted); it was ignored and every earlier line was read.',
+  ]);
+  const viaFile = await readRunFolder(join(runDir, 'results.jsonl'));
+  assert.ok(viaFile.ok);
+  assert.equal(viaFile.results.length, 15);
+  assert.equal(viaFile.manifest?.runId, '20261202-120000-cookbook');
+});
+
+test('damaged lines, duplicates, other record kinds and a missing manifest', () => {
+  const good = readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n')[0];
+  const retried = JSON.stringify({ ...JSON.parse(good), attempts: 2 });
+  const text = [good, '{not json', JSON.stringify({ kind: 'event', note: 'ignored' }), JSON.stringify({ kind: 'cell', id: 'x' }), retried, ''].join('\n');
+  const warnings: string[] = [];
+  const results = parseResultsJsonl(text, warnings);
+  assert.equal(results.length, 1);
+  assert.equal(results[0].attempts, 2, 'the later line of a cell wins');
+  assert.deepEqual(warnings, [
+    'Line 2 of results.jsonl is not valid JSON; skipped.',
+    'Line 4 of results.jsonl is not a complete cell result; skipped.',
+    '1 cell(s) appear more than once in results.jsonl; the last line of each was used.',
+  ]);
+  const contents = parseRunFiles('/runs/x', undefined, text);
+  assert.equal(contents.manifest, undefined);
+  assert.match(contents.warnings[0], /^No manifest\.json in \/runs\/x/);
+  const badManifest = parseRunFiles('/runs/x', '{"kind":"manifest"', '');
+  assert.match(badManifest.warnings[0], /^manifest\.json is not valid JSON/);
+});
+
+test('a path that is not a run gives a clear error value', async () => {
+  const missing = await readRunFolder(join(runDir, 'no-such-folder'));
+  assert.equal(missing.ok, false);
+  if (!missing.ok) {
+    assert.equal(missing.error.code, 'results-read');
+    assert.match(missing.error.message, /^Cannot open /);
+  }
+  const empty = await readRunFolder(join('test', 'output'));
+  assert.equal(empty.ok, false);
+  if (!empty.ok) assert.match(empty.error.message, /holds neither manifest\.json nor results\.jsonl/);
+});
+
+test('throughput table: medians, spread, percent vs kernel, failed and not-accelerated cells, pending repetition', async () => {
+  const run = await cookbookRun();
+  const table = buildReportTable(run, 'throughput')!;
+  assert.deepEqual(table.stacks, ['kernel', 'redis-balanced']);
+  assert.deepEqual(table.groups.map((group) => group.title), ['25G (10.20.128.35)', '10G (10.20.129.35)']);
+  const [g25, g10] = table.groups;
+  assert.deepEqual(g25.rows.map((row) => row.threads), [5, 10]);
+
+  const [kernel5, onload5] = g25.rows[0].cells;
+  assert.deepEqual([kernel5.state, kernel5.value, kernel5.min, kernel5.max, kernel5.repetitions], ['ok', 10500, 10000, 11000, 2]);
+  assert.deepEqual([onload5.value, onload5.min, onload5.max], [12800, 12600, 13000]);
+  assert.equal(g25.rows[0].comparisons[0].percent!.toFixed(4), (((12800 - 10500) / 10500) * 100).toFixed(4));
+  assert.equal(g25.rows[0].comparisons[0].improvement, true);
+
+  // 25G, 10 threads: one kernel repetition failed, the other counts.
+  const kernel10 = g25.rows[1].cells[0];
+  assert.deepEqual([kernel10.state, kernel10.value, kernel10.repetitions, kernel10.failed, kernel10.finished], ['ok', 20000, 1, 1, 2]);
+  assert.equal(g25.rows[1].comparisons[0].percent, 32.5);
+  assert.equal(g25.rows[1].comparisons[0].best, true);
+  assert.equal(g25.rows[0].comparisons[0].best, false);
+
+  // 10G, 5 threads: Onload ran but was not verified: shown, not an improvement.
+  const unverified = g10.rows[0].cells[1];
+  assert.deepEqual([unverified.state, unverified.value, unverified.notAccelerated], ['not-accelerated', 9000, 2]);
+  assert.deepEqual(g10.rows[0].comparisons[0], { stack: 'redis-balanced', percent: 12.5, improvement: false, best: false });
+
+  // 10G, 10 threads: every Onload repetition failed; the kernel's second repetition is the torn line.
+  const [kernelPending, onloadFailed] = g10.rows[1].cells;
+  assert.deepEqual([kernelPending.state, kernelPending.value, kernelPending.finished, kernelPending.planned], ['ok', 9000, 1, 2]);
+  assert.deepEqual([onloadFailed.state, onloadFailed.value, onloadFailed.failed], ['failed', undefined, 2]);
+  assert.equal(g10.rows[1].comparisons[0].percent, undefined);
+
+  assert.deepEqual(table.bestImprovements.map((best) => [best.group, best.threads, best.stack, Math.round(best.percent * 10) / 10]), [
+    ['25G (10.20.128.35)', 10, 'redis-balanced', 32.5],
+    ['25G (10.20.128.35)', 5, 'redis-balanced', 21.9],
+  ]);
+});
+
+test('latency tables: lower is better, so a negative difference is the improvement', async () => {
+  const run = await cookbookRun();
+  const [read, p99, update] = buildReportTables(run, ['read-latency', 'read-p99', 'update-latency']);
+  assert.equal(read.metric.higherIsBetter, false);
+  assert.equal(read.groups[0].rows[0].cells[0].value, 490);
+  assert.equal(read.groups[0].rows[0].cells[1].value, 410);
+  assert.equal(read.groups[0].rows[1].comparisons[0].percent!.toFixed(2), '-23.33');
+  assert.equal(read.groups[0].rows[1].comparisons[0].best, true);
+  assert.equal(p99.groups[0].rows[0].cells[0].value, 1450);
+  assert.equal(update.groups[0].rows[0].cells[1].value, 605);
+  assert.equal(metricDefinition('bogus'), undefined);
+  assert.equal(metricDefinition('read-p99.9')?.title, 'Read p99.9 latency');
+  assert.equal(buildReportTable(run, 'scan-latency')!.groups[0].rows[0].cells[0].state, 'no-data');
+});
+
+test('further sweep axes get their own groups; a run without a kernel stack has no comparisons', () => {
+  const cell = (stack: string, fieldlength: number, throughput: number): CellResult => ({
+    kind: 'cell', id: `${stack}-${fieldlength}`, status: 'ok', accelerated: stack === 'kernel' ? null : true,
+    key: { interface: '25G', address: '127.0.0.1', stack, threads: 5, axes: { fieldlength }, repetition: 1 },
+    startedAt: '', finishedAt: '', attempts: 1, logs: [],
+    run: { runtimeMs: 1, throughputOpsPerSec: throughput, operations: {}, other: {}, warnings: [] },
+  });
+  const table = buildReportTable({ results: [cell('kernel', 128, 100), cell('tuned', 128, 150), cell('kernel', 16384, 50), cell('tuned', 16384, 40)] }, 'throughput')!;
+  assert.deepEqual(table.groups.map((group) => group.title), ['25G (127.0.0.1), fieldlength=128', '25G (127.0.0.1), fieldlength=16384']);
+  assert.equal(table.groups[0].rows[0].comparisons[0].percent, 50);
+  assert.equal(table.groups[1].rows[0].comparisons[0].percent, -20);
+  assert.equal(table.groups[1].rows[0].comparisons[0].improvement, false);
+  const noKernel = buildReportTable({ results: [cell('tuned', 128, 150)] }, 'throughput')!;
+  assert.equal(noKernel.hasBaseline, false);
+  assert.deepEqual(noKernel.groups[0].rows[0].comparisons, [{ stack: 'tuned', improvement: false, best: false }]);
+});
+
+test('text rendering shows the marks a user needs', async () => {
+  const run = await cookbookRun();
+  const text = renderReport(buildReportTables(run, ['throughput']), run.results);
+  const lines = text.split('\n');
+  assert.equal(lines[0], 'Throughput (ops/s, higher is better)');
+  assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9%'), text);
+  assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5% *'), text);
+  assert.ok(lines.includes('      5  8000             9000 !          +12.5%'), text);
+  assert.ok(lines.includes('     10  9000 (1/2 done)  FAILED          -'), text);
+  assert.ok(lines.includes('Failed cells (3):'), text);
+  assert.ok(lines.includes('  10G redis-balanced 10 threads, repetition 1: [ycsb-exit] client1: ycsb-run: ycsb exited with status 1. Next: Read the run log of the cell.'), text);
+});
+
+test('CSV follows RFC 4180 and holds the same numbers as the tables', async () => {
+  assert.equal(toCsv([['a', 'b,c', 'say "hi"', 'two\nlines', 3.5, undefined, '=cmd()']]), 'a,"b,c","say ""hi""","two\nlines",3.5,,\'=cmd()\r\n');
+  const run = await cookbookRun();
+  const csv = reportTablesToCsv(buildReportTables(run, ['throughput', 'read-latency']));
+  const lines = csv.split('\r\n');
+  assert.equal(lines.at(-1), '', 'ends with CRLF');
+  assert.equal(
+    lines[0],
+    'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,' +
+      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced vs kernel (%)',
+  );
+  assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,12800,12600,13000,2,0,ok,21.9');
+  assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,0,2,failed,');
+  assert.equal(lines[6], 'read-latency,µs,25G,10.20.128.35,10,600,600,600,1,1,ok,460,450,470,2,0,ok,-23.33');
+  assert.equal(lines.length, 10);
+});
