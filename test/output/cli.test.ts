@@ -1,0 +1,80 @@
+// `onload-bench parse` and `onload-bench report` as a user runs them: output and exit codes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const fixtures = join('test', 'fixtures', 'ycsb-output');
+
+function cli(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), ...args], {
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('parse prints the report table and GC summary; --json prints every measurement', () => {
+  const file = join(fixtures, 'constructed_ycsb-0.17.0_workloadb_run_hdrhistogram_failures.stdout.txt');
+  const text = cli(['parse', file]);
+  assert.equal(text.code, 0, text.stderr);
+  const lines = text.stdout.split('\n');
+  assert.equal(lines[0], 'YCSB report (text exporter): runtime 35011 ms, throughput 26070.2 ops/s');
+  assert.equal(lines[2], 'operation      operations  avg µs  min µs  max µs  p95 µs  p99 µs  return codes');
+  assert.equal(lines[3], 'READ               864869   576.9     119   35103     917    1248  OK=864869 NOT_FOUND=2057 ERROR=139');
+  assert.ok(lines.includes('2199 operation(s) did not return OK (see the return codes).'));
+  assert.ok(lines.includes('GC PS_Scavenge: 3 collections, 17 ms (0.05 % of the runtime)'));
+
+  const json = cli(['parse', '--json', file]);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.format, 'text');
+  assert.equal(parsed.operations['READ-FAILED'].operations, 2196);
+  assert.deepEqual(parsed.operations.READ.returnCodes, { OK: 864869, NOT_FOUND: 2057, ERROR: 139 });
+  assert.deepEqual(parsed.operations.UPDATE.percentilesUs, { '95': 1192, '99': 1590 });
+});
+
+test('parse reads stdin and JSON exports; no report exits 1 with the reason; bad usage exits 2', () => {
+  const fromStdin = cli(['parse', '-', '--json'], readFileSync(join(fixtures, 'constructed_ycsb-0.17.0_workloada_run_json-exporter.json'), 'utf8'));
+  assert.equal(fromStdin.code, 0, fromStdin.stderr);
+  assert.equal(JSON.parse(fromStdin.stdout).runtimeMs, 3216);
+
+  const stderrOnly = cli(['parse', join(fixtures, 'constructed_ycsb-0.17.0_workloadc_run_timeseries.stderr.txt')]);
+  assert.equal(stderrOnly.code, 1);
+  assert.equal(stderrOnly.stdout, '');
+  assert.match(stderrOnly.stderr, /No YCSB report found/);
+
+  const missing = cli(['parse', join(fixtures, 'nope.txt')]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot read .*nope\.txt/);
+
+  assert.equal(cli(['parse']).code, 2);
+  assert.equal(cli(['parse', '--bogus', 'x']).code, 2);
+});
+
+test('report prints the tables with warnings on stderr; --csv and --metric; bad metric exits 2; no run exits 1', () => {
+  const run = join(fixtures, 'run-cookbook');
+  const text = cli(['report', run]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.ok(text.stdout.startsWith('Throughput (ops/s, higher is better)\n'));
+  assert.ok(text.stdout.includes('\nRead average latency (µs, lower is better)\n'));
+  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5% *\n'));
+  assert.match(text.stderr, /^warning: The last line of results\.jsonl is incomplete/);
+
+  const csv = cli(['report', join(run, 'results.jsonl'), '--csv', '--metric', 'read-p95,update-p99']);
+  assert.equal(csv.code, 0, csv.stderr);
+  const rows = csv.stdout.split('\r\n');
+  assert.equal(rows.length, 10);
+  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,710,700,720,2,0,ok,-20.22');
+  assert.ok(rows[5].startsWith('update-p99,µs,25G,'));
+
+  const bad = cli(['report', run, '--metric', 'speed']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown metric 'speed'/);
+
+  const none = cli(['report', join(fixtures, 'no-such-run')]);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /Cannot open .*no-such-run/);
+});
