@@ -34,6 +34,8 @@ const contexts = [
     target: 'node20',
     format: 'cjs',
     external: ['vscode', 'couchbase', 'mocha'],
+    // Prefer ES module builds: jsonc-parser's UMD `main` loads its parts with requires esbuild cannot follow.
+    mainFields: ['module', 'main'],
   }),
 ];
 if (webviewEntries.length > 0) {
