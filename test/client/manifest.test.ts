@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { commandCategory, commands } from '../../client/src/commandIds';
+import { benchmarkTaskType } from '../../client/src/tasks/taskDefinition';
+
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+const contributes = manifest.contributes;
+
+test('package.json contributes exactly the commands the extension registers, with stable titles', () => {
+  const declared = contributes.commands
+    .filter((command: { command: string }) => command.command.startsWith('onloadBench.'))
+    .map((command: { command: string; title: string; category: string }) => [command.command, command.title, command.category]);
+  const registered = Object.values(commands).map((command) => [command.id, command.title, commandCategory]);
+  assert.deepEqual(new Set(declared.map(String)), new Set(registered.map(String)));
+  assert.equal(declared.length, registered.length);
+});
+
+test('menus only name declared commands; Run sits on a plan editor\'s title bar', () => {
+  const ids = new Set(contributes.commands.map((command: { command: string }) => command.command));
+  for (const [menu, entries] of Object.entries(contributes.menus as Record<string, { command: string }[]>)) {
+    for (const entry of entries) assert.ok(ids.has(entry.command), `${menu} names unknown command ${entry.command}`);
+  }
+  const run = contributes.menus['editor/title'].find((entry: { command: string }) => entry.command === commands.runBenchmark.id);
+  assert.match(run.when, /benchplan/);
+});
+
+test('the task definition matches the provider: a required plan and an optional resume', () => {
+  const definition = contributes.taskDefinitions.find((entry: { type: string }) => entry.type === benchmarkTaskType);
+  assert.deepEqual(definition.required, ['plan']);
+  assert.deepEqual(Object.keys(definition.properties).sort(), ['plan', 'resume']);
+});
+
+test('settings: the documented keys exist and no setting can hold a password', () => {
+  const keys = Object.keys(contributes.configuration.properties);
+  for (const key of ['onloadBench.ssh.binary', 'onloadBench.ssh.configFile', 'onloadBench.ssh.extraOptions', 'onloadBench.resultsFolder', 'onloadBench.couchbase.passwordEnvVar']) {
+    assert.ok(keys.includes(key), `missing setting ${key}`);
+  }
+  assert.equal(contributes.configuration.properties['onloadBench.resultsFolder'].default, 'bench-results');
+  assert.deepEqual(keys.filter((key) => /password/i.test(key)), ['onloadBench.couchbase.passwordEnvVar']);
+});
+
+test('the extension activates on its languages and plans, and the walkthrough media exist', () => {
+  for (const event of ['onLanguage:onload-profile', 'onLanguage:ycsb-workload', 'workspaceContains:**/*.benchplan.json']) {
+    assert.ok(manifest.activationEvents.includes(event), `missing activation event ${event}`);
+  }
+  assert.ok(!manifest.activationEvents.includes('*'), 'activation on "*" slows every window down');
+  const steps = contributes.walkthroughs[0].steps as { id: string; media: { markdown: string }; description: string }[];
+  assert.deepEqual(steps.map((step) => step.id), ['openExamples', 'profileDiagnostics', 'setPassword', 'runPlan', 'readResults']);
+  for (const step of steps) assert.ok(existsSync(step.media.markdown), `missing ${step.media.markdown}`);
+});
