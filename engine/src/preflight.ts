@@ -1,6 +1,217 @@
+// Before any cell: can every host be reached, are the binaries there (and which versions), is each
+// interface address configured on a server, does the bucket fit the memory quota, do the profiles
+// and the workload pass the language services' checks, and can results be written. Blocking
+// failures stop the run before anything is changed on the hosts.
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { clusterQuota } from './bucket';
+import { EngineFailure, toEngineError } from './errors';
 import type { PreflightCheck } from './events';
+import { clientFacts, serverFacts, type HostFacts } from './environment';
+import type { EngineError, HostEnvironment, RunEnvironment } from './model';
 import type { PreflightOptions } from './options';
+import { withDefaults, type ResolvedPlan } from './planSchema';
+import { effectiveProfileSettings, lintFile } from './profileFacts';
+import { restAnswers } from './serverControl';
+import { OpenSshSession, SessionPool } from './ssh';
+
+export interface PreflightReport {
+  checks: PreflightCheck[];
+  environment: RunEnvironment;
+  /** The error behind the first blocking failure (an SSH error keeps its own code). */
+  blockingError?: EngineError;
+}
+
+export function resolveLocal(planDir: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(planDir, path);
+}
+
+/** Public entry: the checks only, with its own SSH connections. */
 export async function runPreflight(options: PreflightOptions): Promise<PreflightCheck[]> {
-  void options;
-  throw new Error('runPreflight: not implemented yet');
+  const plan = withDefaults(options.plan);
+  const pool = new SessionPool(options.ssh ?? {});
+  try {
+    const report = await preflight({ plan, planDir: dirname(options.planPath), pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal });
+    options.onEvent({ type: 'preflight', checks: report.checks });
+    return report.checks;
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal }): Promise<PreflightReport> {
+  const { plan, planDir, pool, signal } = context;
+  const checks: PreflightCheck[] = [];
+  const environment: RunEnvironment = { hosts: {}, profiles: {} };
+  let blockingError: EngineError | undefined;
+  const add = (check: PreflightCheck, error?: EngineError): void => {
+    checks.push(check);
+    if (!check.ok && check.blocking && blockingError === undefined) {
+      blockingError = error ?? { code: 'preflight', ...(check.host ? { host: check.host } : {}), step: 'preflight', message: `${check.id}: ${check.detail}`, action: check.action ?? 'Fix the problem and start the run again.' };
+    }
+  };
+
+  // 1. reachability, in parallel
+  const hosts = [...new Set([...plan.servers.map((server) => server.host), ...plan.clients.map((client) => client.host)])];
+  const reachable = new Set<string>();
+  await Promise.all(
+    hosts.map(async (host) => {
+      const session = pool.get(host);
+      try {
+        if (session instanceof OpenSshSession) await session.connect('preflight', signal);
+        else await session.run('true', { step: 'preflight', signal });
+        reachable.add(host);
+        add({ id: 'reachable', host, ok: true, detail: 'SSH works (key login, host key verified)', blocking: true });
+      } catch (error) {
+        if (error instanceof EngineFailure && error.error.code === 'cancelled') throw error;
+        const engineError = toEngineError(error, 'preflight', host);
+        add({ id: 'reachable', host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+      }
+    }),
+  );
+
+  // 2. server facts: binaries, versions, interface addresses
+  const onloadStacks = plan.stacks.filter((stack) => stack.profile !== undefined);
+  const addresses = Object.values(plan.interfaces);
+  const found = new Map<string, string>(); // address -> "host device"
+  for (const server of plan.servers) {
+    if (!reachable.has(server.host)) continue;
+    let facts: HostFacts;
+    try {
+      facts = await serverFacts(pool.get(server.host), server, addresses, signal);
+    } catch (error) {
+      const engineError = toEngineError(error, 'preflight', server.host);
+      add({ id: 'server-facts', host: server.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+      continue;
+    }
+    mergeHost(environment, server.host, facts.environment);
+    const needsBinary = onloadStacks.length > 0 || server.kernelRunCommand !== undefined;
+    add({
+      id: 'couchbase-version',
+      host: server.host,
+      ok: facts.binaries.couchbase !== false,
+      detail: facts.binaries.couchbase === false ? `${server.couchbaseServerPath} is not an executable file` : `Couchbase ${facts.environment.couchbase ?? '(version unknown)'}`,
+      action: 'Set couchbaseServerPath in the plan to the couchbase-server binary.',
+      blocking: needsBinary,
+    });
+    if (onloadStacks.length > 0) {
+      add({
+        id: 'onload-version',
+        host: server.host,
+        ok: facts.binaries.onload === true,
+        detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? '(version unknown)'}` : 'onload is not on the PATH of the SSH user',
+        action: 'Install Onload on the server or put it on the PATH for non-interactive SSH logins.',
+        blocking: true,
+      });
+    }
+    for (const [address, entry] of Object.entries(facts.environment.interfaces ?? {})) {
+      if (entry.device) found.set(address, `${server.host} ${entry.device}`);
+    }
+  }
+  for (const [label, address] of Object.entries(plan.interfaces)) {
+    if (!plan.servers.some((server) => reachable.has(server.host))) break;
+    const where = found.get(address);
+    add({
+      id: 'interface-address',
+      ok: where !== undefined,
+      detail: where ? `${label} ${address} is on ${where}` : `${label}: ${address} is not configured on any server (ip -o addr)`,
+      action: `Fix the address of "${label}" in the plan or configure it on the server's NIC.`,
+      blocking: true,
+    });
+  }
+
+  // 3. client facts
+  for (const client of plan.clients) {
+    if (!reachable.has(client.host)) continue;
+    try {
+      const facts = await clientFacts(pool.get(client.host), client, signal);
+      mergeHost(environment, client.host, facts.environment);
+      add({ id: 'ycsb-version', host: client.host, ok: facts.binaries.ycsb === true, detail: facts.binaries.ycsb ? `YCSB ${facts.environment.ycsb ?? '(version unknown)'} in ${client.ycsbHome}` : `no bin/ycsb in ${client.ycsbHome}`, action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`, blocking: true });
+      add({ id: 'java-version', host: client.host, ok: facts.binaries.java === true, detail: facts.binaries.java ? (facts.environment.java ?? 'java') : 'java is not on the PATH', action: 'Install a Java runtime for YCSB.', blocking: false });
+      if (client.runUnderOnload !== false) {
+        add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? ''}`.trim() : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
+      }
+    } catch (error) {
+      const engineError = toEngineError(error, 'preflight', client.host);
+      add({ id: 'client-facts', host: client.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+    }
+  }
+
+  // 4. bucket quota (only when the server already answers; it may legitimately be stopped)
+  const first = plan.servers[0];
+  if (await restAnswers(first.address, first.restPort)) {
+    try {
+      const quota = await clusterQuota(first, context.password, plan.bucket.name, signal);
+      if (quota === undefined) {
+        add({ id: 'bucket-quota', host: first.host, ok: true, detail: 'the cluster reports no memory quota; not checked', blocking: false });
+      } else {
+        const free = quota.quotaMB - quota.usedByOthersMB;
+        add({ id: 'bucket-quota', host: first.host, ok: plan.bucket.ramQuotaMB <= free, detail: `bucket needs ${plan.bucket.ramQuotaMB} MiB, ${Math.floor(free)} MiB of ${quota.quotaMB} MiB free`, action: 'Lower bucket.ramQuotaMB or raise the cluster memory quota.', blocking: true });
+      }
+    } catch (error) {
+      const engineError = toEngineError(error, 'preflight', first.host);
+      add({ id: 'bucket-quota', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: engineError.code === 'bucket-auth' }, engineError);
+    }
+  } else {
+    add({ id: 'bucket-quota', host: first.host, ok: true, detail: `Couchbase REST ${first.address}:${first.restPort} does not answer yet; quota checked when the bucket is created`, blocking: false });
+  }
+
+  // 5. local files through the language services
+  const lintTargets: { path: string; languageId: 'onload-profile' | 'ycsb-workload'; id: string }[] = [
+    ...onloadStacks.map((stack) => ({ path: resolveLocal(planDir, stack.profile as string), languageId: 'onload-profile' as const, id: 'profile-lint' })),
+    { path: resolveLocal(planDir, plan.workload.path), languageId: 'ycsb-workload', id: 'workload-lint' },
+  ];
+  for (const target of lintTargets) {
+    try {
+      await access(target.path, fsConstants.R_OK);
+    } catch {
+      add({ id: target.id, ok: false, detail: `${target.path} cannot be read`, action: 'Fix the path in the plan (relative paths start at the plan file).', blocking: true });
+      continue;
+    }
+    try {
+      const problems = await lintFile(target.path, target.languageId);
+      if (problems === undefined) {
+        add({ id: target.id, ok: true, detail: `${target.path}: no language service for ${target.languageId}; not checked`, blocking: false });
+        continue;
+      }
+      const errors = problems.filter((problem) => problem.severity === 'error');
+      const warnings = problems.filter((problem) => problem.severity === 'warning');
+      const listed = [...errors, ...warnings].slice(0, 5).map((problem) => `line ${problem.line}: ${problem.message}`).join('; ');
+      add({
+        id: target.id,
+        ok: errors.length === 0,
+        detail: errors.length + warnings.length === 0 ? `${target.path}: no problems` : `${target.path}: ${errors.length} error(s), ${warnings.length} warning(s): ${listed}`,
+        action: `Open ${target.path} and fix the reported problems.`,
+        blocking: errors.length > 0,
+      });
+    } catch (error) {
+      add({ id: target.id, ok: true, detail: `${target.path}: the checker failed (${(error as Error).message}); not checked`, blocking: false });
+    }
+  }
+  for (const stack of onloadStacks) {
+    try {
+      environment.profiles[stack.name] = await effectiveProfileSettings(resolveLocal(planDir, stack.profile as string));
+    } catch {
+      // unreadable: already reported by the lint check
+    }
+  }
+
+  // 6. the results folder takes writes
+  try {
+    await mkdir(context.resultsRoot, { recursive: true });
+    const probe = join(context.resultsRoot, `.write-test-${process.pid}`);
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+    add({ id: 'results-writable', ok: true, detail: `${context.resultsRoot} is writable`, blocking: true });
+  } catch (error) {
+    add({ id: 'results-writable', ok: false, detail: `${context.resultsRoot} is not writable: ${(error as Error).message}`, action: 'Choose another results folder or free space.', blocking: true });
+  }
+
+  return { checks, environment, ...(blockingError ? { blockingError } : {}) };
+}
+
+function mergeHost(environment: RunEnvironment, host: string, facts: HostEnvironment): void {
+  const existing = environment.hosts[host];
+  environment.hosts[host] = existing ? { ...facts, ...existing, interfaces: { ...(facts.interfaces ?? {}), ...(existing.interfaces ?? {}) } } : facts;
 }

@@ -1,0 +1,155 @@
+// The bucket lifecycle through the official `couchbase` SDK (loaded lazily, it is a native
+// module): drop if present, create, wait until every KV endpoint answers a ping. Item counts and
+// the memory quota come from the REST API, which the SDK does not expose.
+import { EngineFailure } from './errors';
+import type { PlanBucket, ResolvedServer } from './planSchema';
+import { hostForUrl, sleep } from './serverControl';
+
+export interface BucketTarget {
+  server: ResolvedServer;
+  password: string;
+  signal?: AbortSignal;
+}
+
+type Couchbase = typeof import('couchbase');
+
+async function loadSdk(): Promise<Couchbase> {
+  return import('couchbase');
+}
+
+function connectionString(server: ResolvedServer): string {
+  return `couchbase://${hostForUrl(server.address)}:${server.kvPort}`;
+}
+
+/** Words an SDK error for the user; the SDK's own names are not helpful on their own. */
+export function describeSdkError(error: unknown, server: ResolvedServer, step: string, bucketName: string): EngineFailure {
+  const name = (error as Error)?.constructor?.name ?? 'Error';
+  const detail = (error as Error)?.message ?? String(error);
+  const host = server.host;
+  const at = `${server.address} (KV ${server.kvPort}, REST ${server.restPort})`;
+  switch (name) {
+    case 'AuthenticationFailureError':
+      return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the credentials of "${server.adminUser}".`, action: 'Check adminUser in the plan and the password you entered (CB_PASSWORD for the CLI).' }, { cause: error });
+    case 'InternalServerFailureError':
+      // a REST 401 surfaces as this error, so the password is the likely cause
+      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} refused the management request (often a wrong password or a user without the Cluster Admin role): ${detail}.`, action: `Check the password and that "${server.adminUser}" may manage buckets.` }, { cause: error });
+    case 'UnambiguousTimeoutError':
+    case 'AmbiguousTimeoutError':
+    case 'TimeoutError':
+      return new EngineFailure({ code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create', host, step, message: `Couchbase at ${at} did not answer in time (${name}).`, action: 'Check that the server runs and that this machine reaches its KV and REST ports (firewall, address in the plan).' }, { cause: error });
+    case 'InvalidArgumentError':
+      return new EngineFailure({ code: 'bucket-create', host, step, message: `Couchbase rejected the bucket settings for "${bucketName}": ${detail}.`, action: 'Check the bucket section of the plan (RAM quota against the cluster quota, replicas against the node count, eviction policy against the bucket type).' }, { cause: error });
+    case 'QuotaLimitedError':
+      return new EngineFailure({ code: 'bucket-create', host, step, message: `Couchbase has no memory quota left for "${bucketName}": ${detail}.`, action: 'Lower bucket.ramQuotaMB or drop other buckets.' }, { cause: error });
+    default:
+      return new EngineFailure({ code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create', host, step, message: `${name} from Couchbase at ${at}: ${detail}.`, action: 'Look at the Couchbase logs on the server; retry the cell.' }, { cause: error });
+  }
+}
+
+/** Drops `bucket` if it exists, creates it and waits until every KV endpoint is ready. */
+export async function recreateBucket(target: BucketTarget, bucket: Required<PlanBucket>, readyTimeoutSec: number): Promise<void> {
+  const sdk = await loadSdk();
+  const { server } = target;
+  const timeoutMs = readyTimeoutSec * 1000;
+  let cluster: import('couchbase').Cluster;
+  try {
+    cluster = await sdk.connect(connectionString(server), {
+      username: server.adminUser,
+      password: target.password,
+      timeouts: { connectTimeout: Math.min(timeoutMs, 10_000), bootstrapTimeout: Math.min(timeoutMs, 15_000), managementTimeout: Math.min(timeoutMs, 60_000), kvTimeout: 5_000 },
+    });
+  } catch (error) {
+    throw describeSdkError(error, server, 'connect-couchbase', bucket.name);
+  }
+  try {
+    const manager = cluster.buckets();
+    try {
+      await manager.dropBucket(bucket.name);
+    } catch (error) {
+      if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
+    }
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await manager.createBucket({
+          name: bucket.name,
+          ramQuotaMB: bucket.ramQuotaMB,
+          numReplicas: bucket.replicas,
+          bucketType: bucket.type === 'couchbase' ? sdk.BucketType.Couchbase : bucket.type === 'ephemeral' ? sdk.BucketType.Ephemeral : sdk.BucketType.Memcached,
+          evictionPolicy: bucket.evictionPolicy,
+          flushEnabled: bucket.flush,
+        });
+        break;
+      } catch (error) {
+        // a drop finishes asynchronously on real clusters: "already exists" for a little while
+        if (error instanceof sdk.BucketExistsError && Date.now() < deadline) {
+          await sleep(500, target.signal);
+          continue;
+        }
+        throw describeSdkError(error, server, 'create-bucket', bucket.name);
+      }
+    }
+    await waitForKv(sdk, cluster, target, bucket.name, deadline);
+  } finally {
+    await cluster.close().catch(() => undefined);
+  }
+}
+
+/** `waitUntilReady` can return early right after creation; a ping of every KV endpoint cannot. */
+async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, target: BucketTarget, bucketName: string, deadline: number): Promise<void> {
+  const handle = cluster.bucket(bucketName);
+  let lastProblem = 'no KV endpoint answered';
+  while (Date.now() < deadline) {
+    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step: 'bucket-ready', message: 'Cancelled.', action: 'Resume the run when ready.' });
+    try {
+      const result = await handle.ping({ serviceTypes: [sdk.ServiceType.KeyValue], timeout: 2000 });
+      const endpoints = Object.values(result.services).flat();
+      const notReady = endpoints.filter((endpoint) => endpoint.state !== sdk.PingState.Ok);
+      if (endpoints.length > 0 && notReady.length === 0) return;
+      lastProblem = endpoints.length === 0 ? 'no KV endpoint reported yet' : `${notReady.length} of ${endpoints.length} KV endpoints not ready (${notReady.map((endpoint) => `${endpoint.remote ?? '?'}: ${endpoint.state}`).join(', ')})`;
+    } catch (error) {
+      lastProblem = (error as Error)?.message ?? String(error);
+    }
+    await sleep(250, target.signal);
+  }
+  throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucketName}" was created but its KV endpoints did not become ready: ${lastProblem}.`, action: 'Look at the Couchbase logs (warmup, memory), or raise timeouts.bucketReadySec.' });
+}
+
+async function restGet(server: ResolvedServer, password: string, path: string, step: string, signal?: AbortSignal): Promise<unknown> {
+  const url = `http://${hostForUrl(server.address)}:${server.restPort}${path}`;
+  const authorization = `Basic ${Buffer.from(`${server.adminUser}:${password}`).toString('base64')}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { authorization }, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new EngineFailure({ code: 'item-count', host: server.host, step, message: `The REST API at ${server.address}:${server.restPort} did not answer: ${(error as Error).message}.`, action: 'Check that Couchbase runs and its REST port is reachable from this machine.' });
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw new EngineFailure({ code: 'bucket-auth', host: server.host, step, message: `Couchbase's REST API refused "${server.adminUser}" (HTTP ${response.status}).`, action: 'Check adminUser in the plan and the password.' });
+  }
+  if (!response.ok) {
+    throw new EngineFailure({ code: 'item-count', host: server.host, step, message: `GET ${path} answered HTTP ${response.status}.`, action: 'Look at the Couchbase logs on the server.' });
+  }
+  return response.json();
+}
+
+/** `basicStats.itemCount` of the bucket, from REST. */
+export async function bucketItemCount(server: ResolvedServer, password: string, bucketName: string, signal?: AbortSignal): Promise<number> {
+  const body = (await restGet(server, password, `/pools/default/buckets/${encodeURIComponent(bucketName)}`, 'item-count', signal)) as { basicStats?: { itemCount?: unknown } };
+  const count = body?.basicStats?.itemCount;
+  if (typeof count !== 'number') {
+    throw new EngineFailure({ code: 'item-count', host: server.host, step: 'item-count', message: `The bucket "${bucketName}" has no basicStats.itemCount in its REST answer.`, action: 'Check the Couchbase version (basicStats is present on every supported release).' });
+  }
+  return count;
+}
+
+/** Memory quota of the cluster and what other buckets use (MiB), for the pre-flight check. */
+export async function clusterQuota(server: ResolvedServer, password: string, ourBucket: string, signal?: AbortSignal): Promise<{ quotaMB: number; usedByOthersMB: number } | undefined> {
+  const pool = (await restGet(server, password, '/pools/default', 'preflight', signal)) as { memoryQuota?: unknown };
+  if (typeof pool?.memoryQuota !== 'number') return undefined;
+  const buckets = (await restGet(server, password, '/pools/default/buckets', 'preflight', signal)) as { name?: string; quota?: { rawRAM?: number } }[];
+  const usedByOthersMB = (Array.isArray(buckets) ? buckets : [])
+    .filter((entry) => entry.name !== ourBucket)
+    .reduce((sum, entry) => sum + (entry.quota?.rawRAM ?? 0) / (1024 * 1024), 0);
+  return { quotaMB: pool.memoryQuota, usedByOthersMB };
+}

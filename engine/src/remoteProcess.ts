@@ -1,0 +1,64 @@
+// Remote processes in their own process group (setsid) with a pid file holding the group id, so
+// cancelling or cleaning up after a crash kills the whole tree (YCSB's JVM, Couchbase's children).
+// The scripts are POSIX sh (dash and bash), every value quoted.
+import { EngineFailure } from './errors';
+import type { RemoteResult, RemoteRunOptions, RemoteSession } from './ssh';
+import { shellQuote } from './shellQuote';
+
+/** The body run inside the new session: records the group id, then becomes the command. */
+function groupBody(pidFile: string, command: string): string {
+  return `echo $$ > ${shellQuote(pidFile)} && exec ${command}`;
+}
+
+/** Starts `command` detached (output to logFile) and returns once it is running. */
+export async function startDetached(session: RemoteSession, options: { command: string; pidFile: string; logFile: string; step: string; signal?: AbortSignal }): Promise<void> {
+  const body = groupBody(options.pidFile, options.command);
+  const script = [
+    `rm -f ${shellQuote(options.pidFile)}`,
+    `setsid sh -c ${shellQuote(body)} > ${shellQuote(options.logFile)} 2>&1 < /dev/null &`,
+    // wait (max 5 s) for the pid file so a later kill finds the group
+    `i=0; while [ ! -s ${shellQuote(options.pidFile)} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done`,
+    `[ -s ${shellQuote(options.pidFile)} ]`,
+  ].join('\n');
+  const result = await session.run(script, { step: options.step, ...(options.signal ? { signal: options.signal } : {}) });
+  if (result.exitCode !== 0) {
+    throw new EngineFailure({ code: 'remote-command', host: session.host, step: options.step, message: `Could not start "${options.command}" on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check that setsid exists on ${session.host} and the work folder is writable.` });
+  }
+}
+
+/** Runs `command` in its own group in the foreground, streaming output; the pid file is removed at the end. */
+export async function runInGroup(session: RemoteSession, command: string, pidFile: string, options: RemoteRunOptions): Promise<RemoteResult> {
+  const script = `setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${shellQuote(pidFile)}; exit $rc`;
+  return session.run(script, options);
+}
+
+/** Whether the group of the pid file still has a live process. */
+export async function groupAlive(session: RemoteSession, pidFile: string, step: string): Promise<boolean> {
+  const quoted = shellQuote(pidFile);
+  const result = await session.run(`[ -s ${quoted} ] && kill -0 -$(cat ${quoted}) 2>/dev/null`, { step });
+  return result.exitCode === 0;
+}
+
+/**
+ * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
+ * nothing to kill. Returns whether a group was found.
+ */
+export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10): Promise<boolean> {
+  const quoted = shellQuote(pidFile);
+  const rounds = Math.max(1, Math.round(graceSec * 5));
+  const script = [
+    `[ -s ${quoted} ] || exit 3`,
+    `pg=$(cat ${quoted})`,
+    `case "$pg" in ''|*[!0-9]*) rm -f ${quoted}; exit 3;; esac`,
+    `kill -TERM -$pg 2>/dev/null || { rm -f ${quoted}; exit 3; }`,
+    `i=0; while kill -0 -$pg 2>/dev/null && [ $i -lt ${rounds} ]; do sleep 0.2; i=$((i+1)); done`,
+    `kill -KILL -$pg 2>/dev/null`,
+    `rm -f ${quoted}`,
+    `exit 0`,
+  ].join('\n');
+  const result = await session.run(script, { step });
+  if (result.exitCode !== 0 && result.exitCode !== 3) {
+    throw new EngineFailure({ code: 'remote-command', host: session.host, step, message: `Could not stop the process group in ${pidFile} on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${session.host} (kill the process group whose id is in ${pidFile}).` });
+  }
+  return result.exitCode === 0;
+}
