@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const fixtures = join('test', 'fixtures', 'ycsb-output');
@@ -77,4 +77,10 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   const none = cli(['report', join(fixtures, 'no-such-run')]);
   assert.equal(none.code, 1);
   assert.match(none.stderr, /Cannot open .*no-such-run/);
+});
+
+test('the bundled dist/cli.js parses JSON exports too (jsonc-parser must be bundled, not required at run time)', { skip: !existsSync(join('dist', 'cli.js')) && 'dist/cli.js not built' }, () => {
+  const result = spawnSync(process.execPath, [join('dist', 'cli.js'), 'parse', join(fixtures, 'constructed_ycsb-0.17.0_workloada_run_json-exporter.json')], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout.split('\n')[0], 'YCSB report (JSON exporter): runtime 3216 ms, throughput 6218.9 ops/s');
 });
