@@ -49,7 +49,7 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       hidden: isHidden,
       fill: false,
     });
-    if (series.points.some((point) => point.values.length >= 2)) {
+    if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
       const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
       datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => point.min), fill: false });

@@ -6,7 +6,7 @@ import { createChart, type ChartHandle } from './charts.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { chartPng, chartSvg, imageFileName } from './exportImage.js';
 import { formatDuration } from './format.js';
-import { chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
+import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
 
 interface VsCodeApi {
@@ -86,6 +86,10 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   const warnings = ensureChild<'ul'>(section, 'ul.warnings', () => h('ul', { class: 'warnings', 'aria-label': 'Warnings' }));
   replaceChildren(warnings, ...run.warnings.map((warning) => h('li', {}, warning)));
   warnings.hidden = run.warnings.length === 0;
+
+  const best = ensureChild<'section'>(section, 'section.best-box', () => h('section', { class: 'best-box', 'aria-label': 'Best improvements' }));
+  replaceChildren(best, bestImprovementsList(run));
+  best.hidden = run.bestImprovements.length === 0;
 }
 
 function chartView(chartId: string): 'chart' | 'table' {

@@ -1,44 +1,50 @@
 // The tables of the panel: the cookbook's kernel-vs-profile comparison, the data table behind
 // every chart (the screen-reader and keyboard view of it), and the run's environment. Every
 // value cell carries its unrounded number in data attributes for tests and for copying.
-import type { ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
+import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
 import { formatDelta, formatValue } from './format.js';
 
-const markText: Record<NonNullable<TableCell['mark']>, string> = {
+/** How a cell without a trustworthy number reads. */
+const stateText: Record<Exclude<CellState, 'ok'>, string> = {
   failed: 'failed',
   'not-accelerated': 'not accelerated',
-  missing: 'not run yet',
+  pending: 'not run yet',
+  'no-data': 'no data',
 };
 
-function repetitionsNote(cell: TableCell): string | undefined {
-  if (!cell.repetitions) return undefined;
-  const { ok, finished } = cell.repetitions;
-  const spread = cell.spreadPercent != null ? `, spread ${cell.spreadPercent.toFixed(1)} %` : '';
-  return `median of ${ok} of ${finished} repetitions${spread}`;
+function repetitionsNote(cell: TableCell): string {
+  const { counted, finished, planned, failed } = cell.repetitions;
+  const parts = [`median of ${counted} repetition${counted === 1 ? '' : 's'}`, `${finished} of ${planned} finished`];
+  if (failed > 0) parts.push(`${failed} failed`);
+  if (cell.spreadPercent != null) parts.push(`spread ${cell.spreadPercent.toFixed(1)} %`);
+  if (cell.state === 'not-accelerated') parts.push('Onload not verified: this is really the kernel stack');
+  return parts.join(', ');
 }
 
 function valueCell(cell: TableCell, table: ComparisonTable, stack: string, threads: number): HTMLTableCellElement {
-  const classes = ['value'];
-  if (cell.mark) classes.push(`mark-${cell.mark}`);
+  const text = cell.state === 'ok' ? formatValue(cell.value, table.unit) : stateText[cell.state];
   return h(
     'td',
     {
-      class: classes.join(' '),
+      class: `value state-${cell.state}`,
       'data-stack': stack,
       'data-threads': threads,
       'data-metric': table.metric,
       'data-value': cell.value ?? undefined,
-      'data-mark': cell.mark,
+      'data-state': cell.state,
       title: repetitionsNote(cell),
     },
-    cell.mark ? h('span', { class: 'mark' }, markText[cell.mark]) : formatValue(cell.value, table.unit),
+    cell.state === 'ok' ? text : null,
+    cell.state === 'not-accelerated' && cell.value !== null ? `${formatValue(cell.value, table.unit)} ` : null,
+    cell.state === 'ok' ? null : h('span', { class: 'mark' }, cell.state === 'not-accelerated' && cell.value !== null ? '(not accelerated)' : text),
   );
 }
 
 function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threads: number): HTMLTableCellElement {
   const classes = ['delta'];
-  if (cell.deltaPercent != null) classes.push(cell.improvement ? 'improvement' : 'regression');
+  // A not-accelerated difference compares the kernel with itself: neither better nor worse.
+  if (cell.deltaPercent != null && cell.state === 'ok') classes.push(cell.improvement ? 'improvement' : 'regression');
   if (cell.best) classes.push('best');
   const text = formatDelta(cell.deltaPercent);
   return h(
@@ -98,10 +104,8 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
   chart.threads.forEach((threads, index) => {
     const cells = chart.series.map((series) => {
       const point = series.points[index];
-      const spread = point && point.values.length >= 2 ? ` (${formatValue(point.min, chart.unit)}–${formatValue(point.max, chart.unit)})` : '';
-      let text = point && point.median !== null ? `${formatValue(point.median, chart.unit)}${spread}` : '–';
-      if (point && point.median === null && point.failed > 0) text = 'failed';
-      if (point && point.median === null && point.notAccelerated > 0) text = 'not accelerated';
+      const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, chart.unit)}–${formatValue(point.max, chart.unit)})` : '';
+      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, chart.unit)}${spread}` : stateText[point.state];
       return h(
         'td',
         {
@@ -110,7 +114,8 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
           'data-median': point?.median ?? undefined,
           'data-min': point?.min ?? undefined,
           'data-max': point?.max ?? undefined,
-          'data-repetitions': point?.values.length ?? 0,
+          'data-repetitions': point?.repetitions ?? 0,
+          'data-state': point?.state,
         },
         text,
       );
@@ -151,4 +156,18 @@ export function profilesList(run: RunView): HTMLElement | null {
     wrapper.appendChild(table);
   }
   return wrapper;
+}
+
+/** The run's largest improvements per cookbook metric, best first. */
+export function bestImprovementsList(run: RunView): HTMLElement | null {
+  if (run.bestImprovements.length === 0) return null;
+  const box = h('div', { class: 'best-improvements' }, h('h3', {}, 'Best improvements'));
+  for (const metric of run.bestImprovements) {
+    const list = h('ol', { 'aria-label': `Best ${metric.title} improvements`, 'data-metric': metric.metric });
+    for (const item of metric.items) {
+      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`));
+    }
+    box.appendChild(list);
+  }
+  return box;
 }

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SweepEvent } from '../../engine/src/events';
 import { applySweepEvent, emptyRunData, liveText, runDataFromFiles } from '../../client/src/panel/runData';
-import { parseResultsText } from '../../engine/src/resultsStore';
-import { loadRunFolder, manifestWarnings, resultsFromText } from '../../client/src/panel/runFolder';
+import { loadRunFolder } from '../../client/src/panel/runFolder';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,8 +39,9 @@ test('mid-run: missing cells are marked, progress counts what finished', () => {
   assert.equal(run.progress.total, 12);
   const throughput = run.groups[0].tables.find((table) => table.metric === 'throughput')!;
   assert.equal(throughput.rows[0].kernel.value, 10000);
-  assert.equal(throughput.rows[0].profiles[0].mark, 'missing');
-  assert.equal(throughput.rows[2].kernel.mark, 'missing');
+  assert.deepEqual(throughput.rows[0].kernel.repetitions, { counted: 1, finished: 1, planned: 2, failed: 0 });
+  assert.equal(throughput.rows[0].profiles[0].state, 'pending');
+  assert.equal(throughput.rows[2].kernel.state, 'pending');
 });
 
 test('status events become the live line without a redraw', () => {
@@ -51,13 +51,24 @@ test('status events become the live line without a redraw', () => {
   assert.equal(liveText(event), 'client1 run: 30 s, 300000 operations, 10000 ops/s');
 });
 
-test('a torn last line is skipped silently, damaged lines with one warning', () => {
-  const lines = fixtureFiles().results.trimEnd().split('\n');
-  const keyless = JSON.stringify({ kind: 'cell', id: 'x', status: 'ok' });
-  const text = [lines[0], '{"kind":"cell", broken', lines[1], '{"kind":"other"}', keyless, lines[2].slice(0, 40)].join('\n');
-  const parsed = resultsFromText(parseResultsText(text));
-  assert.deepEqual(parsed.results.map((result) => result.id), ['25G-kernel-t5-r1', '25G-kernel-t5-r2']);
-  assert.deepEqual(parsed.warnings, ['3 damaged lines of results.jsonl skipped.']);
+test('a torn last line and a damaged line are skipped with warnings; the rest shows', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'panel-'));
+  try {
+    const lines = fixtureFiles().results.trimEnd().split('\n');
+    await writeFile(join(dir, 'manifest.json'), fixtureFiles().manifest);
+    await writeFile(join(dir, 'results.jsonl'), [lines[0], '{"kind":"cell", broken', lines[1], lines[2].slice(0, 40)].join('\n'));
+    const data = await loadRunFolder(dir);
+    assert.deepEqual([...data.results.keys()], ['25G-kernel-t5-r1', '25G-kernel-t5-r2']);
+    assert.equal(data.warnings.length, 2);
+    assert.match(data.warnings[0], /Line 2 of results\.jsonl is not valid JSON/);
+    assert.match(data.warnings[1], /last line of results\.jsonl is incomplete/);
+    const run = buildViewModel([data]).runs[0];
+    assert.equal(run.warnings.length, 2);
+    assert.equal(run.groups[0].tables[0].rows[0].kernel.value, 10500);
+    assert.equal(run.groups[0].tables[0].rows[0].profiles[0].state, 'pending');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a folder without a manifest still shows its results, with a warning', async () => {
@@ -67,30 +78,27 @@ test('a folder without a manifest still shows its results, with a warning', asyn
     const data = await loadRunFolder(dir);
     assert.equal(data.results.size, 12);
     assert.equal(data.warnings.length, 1);
-    assert.match(data.warnings[0], /manifest\.json.*Showing the results without it\./);
+    assert.match(data.warnings[0], /No manifest\.json in /);
     const run = buildViewModel([data]).runs[0];
     assert.equal(run.groups[0].tables[0].rows[0].kernel.value, 10500);
     await writeFile(join(dir, 'manifest.json'), '{ damaged');
-    assert.match((await loadRunFolder(dir)).warnings[0], /not a valid run manifest/);
+    assert.match((await loadRunFolder(dir)).warnings[0], /manifest\.json is not valid JSON/);
+    await rm(join(dir, 'results.jsonl'));
+    await rm(join(dir, 'manifest.json'));
+    const empty = await loadRunFolder(dir);
+    assert.equal(empty.results.size, 0);
+    assert.match(empty.warnings[0], /holds neither manifest\.json nor results\.jsonl\. Give the path of a run folder/);
+    assert.deepEqual(buildViewModel([empty]).runs[0].groups, []);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 });
 
-test('a newer manifest format is reported, not fatal', () => {
-  assert.deepEqual(manifestWarnings({ ...fixtureManifest(), formatVersion: 99 }), [
-    'manifest.json has format version 99, newer than this extension reads (1); some fields may be missing.',
-  ]);
-  assert.deepEqual(manifestWarnings(fixtureManifest()), []);
-});
-
-test('CSV export lists each table with kernel, profile and difference columns', () => {
-  const run = buildViewModel([runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())]).runs[0];
-  const lines = runTablesCsv(run).split('\r\n');
-  assert.equal(lines[0], 'run,group,metric,unit,threads,kernel,latency-best,latency-best diff %');
-  assert.equal(lines[1], 'run-fixture,25G (127.0.0.1),throughput,ops/s,5,10500,15500,47.61904761904761');
-  assert.equal(lines[3], 'run-fixture,25G (127.0.0.1),throughput,ops/s,20,25000,not-accelerated,');
-  assert.equal(lines[4], '');
-  assert.equal(lines[5], 'run,group,metric,unit,threads,kernel,latency-best,latency-best diff %');
-  assert.equal(lines[6], 'run-fixture,25G (127.0.0.1),read-avg,µs,5,410,260,-36.58536585365854');
+test('CSV export is the engine report CSV of the cookbook tables', () => {
+  const lines = runTablesCsv(runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())).split('\r\n');
+  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best vs kernel (%)');
+  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,15500,15000,16000,2,0,ok,47.62');
+  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,26000,26000,26000,1,1,not-accelerated,4');
+  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,260,250,270,2,0,ok,-36.59');
+  assert.equal(lines.length, 8);
 });

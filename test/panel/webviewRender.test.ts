@@ -147,7 +147,8 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     await postToWebview(page, { type: 'model', model: fixtureModel(4) });
     await page.waitForSelector('#r0-g0-throughput-table');
     assert.equal(await page.textContent('#run-0 .progress-text'), '4 of 12 cells finished');
-    assert.equal(await page.getAttribute('#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="20"]', 'data-mark'), 'missing');
+    assert.equal(await page.getAttribute('#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="20"]', 'data-state'), 'pending');
+    assert.equal(await page.textContent('#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="20"]'), 'not run yet');
 
     // The reader switches the throughput chart to its table view; a live update must keep that.
     await page.click('#chart-r0-g0-throughput button.view-toggle');
@@ -170,15 +171,20 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.match((await page.getAttribute(onload10, 'class')) ?? '', /\bbest\b/);
     assert.equal(await page.textContent(onload10), '+59.5 % ★');
     const onload20 = '#r0-g0-throughput-table td.value[data-stack="latency-best"][data-threads="20"]';
-    assert.equal(await page.getAttribute(onload20, 'data-mark'), 'not-accelerated');
-    assert.equal(await page.textContent(onload20), 'not accelerated');
-    assert.equal(await page.getAttribute('#r0-g0-read-avg-table td.value[data-stack="latency-best"][data-threads="5"]', 'data-value'), '260');
-    assert.equal(await page.textContent('#r0-g0-read-avg-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 %');
+    assert.equal(await page.getAttribute(onload20, 'data-state'), 'not-accelerated');
+    assert.equal(await page.getAttribute(onload20, 'data-value'), '26000');
+    assert.equal(await page.textContent(onload20), '26,000 (not accelerated)');
+    const onloadDelta20 = '#r0-g0-throughput-table td.delta[data-stack="latency-best"][data-threads="20"]';
+    assert.doesNotMatch((await page.getAttribute(onloadDelta20, 'class')) ?? '', /improvement|best/);
+    assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="latency-best"][data-threads="20"]'), 'not accelerated');
+    assert.equal(await page.getAttribute('.best-box ol[data-metric="throughput"] li:first-child', 'data-percent'), '59.45945945945946');
+    assert.equal(await page.getAttribute('#r0-g0-read-latency-table td.value[data-stack="latency-best"][data-threads="5"]', 'data-value'), '260');
+    assert.equal(await page.textContent('#r0-g0-read-latency-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 %');
     assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="kernel"][data-threads="5"]'), '10,500 (10,000–11,000)');
     assert.equal(await page.textContent('#r0-g0-throughput-table caption'), 'Throughput: kernel vs Onload, 25G (127.0.0.1)');
 
     // Charts drawn with the theme's colours: kernel blue, the profile orange.
-    const readCanvas = '#chart-r0-g0-read-avg-canvas';
+    const readCanvas = '#chart-r0-g0-read-latency-canvas';
     assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-blue'])) > 30, 'kernel series in charts-blue');
     assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-orange'])) > 30, 'profile series in charts-orange');
     assert.equal(await countPixels(page, readCanvas, '#ee3344'), 0);
@@ -190,13 +196,13 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     await page.evaluate((blue) => document.documentElement.style.setProperty('--vscode-charts-blue', blue), theme['--vscode-charts-blue']);
 
     // Export: the PNG button posts a validated-shape image message to the host.
-    await page.click('#chart-r0-g0-read-avg button.save-png');
+    await page.click('#chart-r0-g0-read-latency button.save-png');
     await page.click('#run-0 button.export-csv');
     const posted = await page.evaluate(() => (window as unknown as { __posted: Record<string, unknown>[] }).__posted);
     const image = posted.find((message) => message.type === 'save-image');
     assert.ok(image);
     assert.equal(image.format, 'png');
-    assert.equal(image.name, 'run-fixture-25G-read-avg');
+    assert.equal(image.name, 'run-fixture-25G-read-latency');
     assert.match(String(image.data), /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
     assert.deepEqual(posted.find((message) => message.type === 'export-csv'), { type: 'export-csv', runIndex: 0 });
 

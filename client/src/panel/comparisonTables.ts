@@ -1,59 +1,70 @@
-// The cookbook's tables: per interface and thread count, the kernel against each Onload profile
-// and the difference in percent; the best improvement of each profile column flagged. Pure.
-import type { ChartModel, ComparisonTable, SeriesPoint, TableCell } from './protocol';
-import { metricDefinition } from './metrics';
+// The panel's view of the engine's report tables (engine/src/report.ts): the cookbook tables, per
+// interface and thread count the kernel against each Onload profile with the difference in percent,
+// and the chart series, both from the same computation the CLI's `report` prints. Pure.
+import type { ReportGroup, ReportTable, StackCell } from '../../../engine/src/report';
+import type { CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
 
-function cellOf(point: SeriesPoint | undefined): TableCell {
-  if (!point || point.finished === 0) return { value: null, mark: 'missing' };
-  const cell: TableCell = {
-    value: point.median,
-    repetitions: { ok: point.values.length, finished: point.finished },
-  };
-  if (point.median === null) cell.mark = point.notAccelerated > 0 ? 'not-accelerated' : 'failed';
-  else if (point.values.length >= 2 && point.median !== 0 && point.min !== null && point.max !== null) {
-    cell.spreadPercent = ((point.max - point.min) / point.median) * 100;
+export function unitOf(table: ReportTable): MetricUnit {
+  return table.metric.unit === 'ops/s' ? 'ops/s' : 'µs';
+}
+
+function repetitionsOf(cell: StackCell): TableCell['repetitions'] {
+  return { counted: cell.repetitions, finished: cell.finished, planned: cell.planned, failed: cell.failed };
+}
+
+export function tableCell(cell: StackCell): TableCell {
+  const value = cell.value ?? null;
+  const result: TableCell = { value, state: cell.state as CellState, repetitions: repetitionsOf(cell) };
+  if (value !== null && value !== 0 && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined) {
+    result.spreadPercent = ((cell.max - cell.min) / Math.abs(value)) * 100;
   }
-  return cell;
+  return result;
 }
 
-export function percentDifference(kernel: number | null, profile: number | null): number | null {
-  if (kernel === null || profile === null || kernel === 0) return null;
-  return ((profile - kernel) / kernel) * 100;
-}
-
-/** Builds the comparison table of one chart (same points, so charts and tables always agree). */
-export function comparisonTable(chart: ChartModel): ComparisonTable | undefined {
-  const kernel = chart.series.find((series) => series.stack === 'kernel');
-  const profiles = chart.series.filter((series) => series.stack !== 'kernel');
-  if (!kernel || profiles.length === 0) return undefined;
-  const higherIsBetter = metricDefinition(chart.metric).higherIsBetter;
-  const rows = chart.threads.map((threads) => {
-    const kernelCell = cellOf(kernel.points.find((point) => point.threads === threads));
-    const profileCells = profiles.map((series) => {
-      const cell = cellOf(series.points.find((point) => point.threads === threads));
-      const delta = percentDifference(kernelCell.value, cell.value);
-      cell.deltaPercent = delta;
-      if (delta !== null) cell.improvement = higherIsBetter ? delta > 0 : delta < 0;
-      return cell;
-    });
-    return { threads, kernel: kernelCell, profiles: profileCells };
-  });
-  // The best improvement of each profile column: the largest gain in the better direction.
-  profiles.forEach((_, column) => {
-    let best: TableCell | undefined;
-    for (const row of rows) {
-      const cell = row.profiles[column];
-      if (!cell.improvement || cell.deltaPercent == null) continue;
-      if (!best || Math.abs(cell.deltaPercent) > Math.abs(best.deltaPercent ?? 0)) best = cell;
-    }
-    if (best) best.best = true;
-  });
+export function seriesPoint(threads: number, cell: StackCell): SeriesPoint {
+  const counts = cell.state === 'ok';
   return {
-    id: `${chart.id}-table`,
-    metric: chart.metric,
-    title: `${chart.title}: kernel vs Onload`,
-    unit: chart.unit,
-    profiles: profiles.map((series) => series.stack),
-    rows,
+    threads,
+    median: counts ? cell.value ?? null : null,
+    min: counts ? cell.min ?? null : null,
+    max: counts ? cell.max ?? null : null,
+    state: cell.state as CellState,
+    repetitions: cell.repetitions,
+    finished: cell.finished,
+    planned: cell.planned,
+    failed: cell.failed,
+    notAccelerated: cell.notAccelerated,
+  };
+}
+
+/** One series per stack of the table for one of its groups (x = its thread counts). */
+export function chartSeries(table: ReportTable, group: ReportGroup): ChartSeries[] {
+  return table.stacks.map((stack, index) => ({
+    stack,
+    points: group.rows.map((row) => seriesPoint(row.threads, row.cells[index])),
+  }));
+}
+
+/** The cookbook table of one group; undefined without a kernel baseline or without profiles. */
+export function comparisonTable(table: ReportTable, group: ReportGroup, id: string): ComparisonTable | undefined {
+  if (!table.hasBaseline || table.profiles.length === 0) return undefined;
+  return {
+    id,
+    metric: table.metric.id as MetricId,
+    title: `${table.metric.title}: kernel vs Onload`,
+    unit: unitOf(table),
+    profiles: table.profiles,
+    rows: group.rows.map((row) => ({
+      threads: row.threads,
+      kernel: tableCell(row.cells[0]),
+      profiles: table.profiles.map((stack, column) => {
+        const cell = tableCell(row.cells[table.stacks.indexOf(stack)]);
+        const comparison = row.comparisons[column];
+        cell.deltaPercent = comparison.percent ?? null;
+        cell.improvement = comparison.improvement;
+        if (comparison.best) cell.best = true;
+        return cell;
+      }),
+    })),
   };
 }

@@ -2,31 +2,44 @@
 // imports these types only. The host computes everything from the run folder and posts a
 // ready-to-draw model, so the webview stays a renderer and never needs the engine's code.
 
-/** Which metric a chart or table shows. Throughput is better higher; latencies better lower. */
+/**
+ * Which metric a chart or table shows, named as `onload-bench report --metric` names them
+ * (engine/src/report.ts). Throughput is better higher; latencies better lower.
+ */
 export type MetricId =
   | 'throughput'
-  | 'read-avg'
+  | 'read-latency'
   | 'read-p95'
   | 'read-p99'
-  | 'update-avg'
+  | 'update-latency'
   | 'update-p95'
   | 'update-p99';
 
 export type MetricUnit = 'ops/s' | 'µs';
 
+/**
+ * How a stack did at one thread count (the engine report's cell state): `ok`; `not-accelerated`
+ * (Onload was not verified, so the number is really the kernel's); `failed` (every repetition);
+ * `pending` (not run yet); `no-data` (ran, but YCSB did not measure this).
+ */
+export type CellState = 'ok' | 'not-accelerated' | 'failed' | 'pending' | 'no-data';
+
 /** The repetitions of one (stack, threads) point, reduced to what a chart draws. */
 export interface SeriesPoint {
   threads: number;
-  /** Median of the successful repetitions; null when none succeeded (or none finished yet). */
+  /** Median of the repetitions; null unless the state is `ok` (a chart never draws a kernel number as Onload). */
   median: number | null;
   min: number | null;
   max: number | null;
-  /** Each successful repetition's value, in repetition order. */
-  values: number[];
-  /** Repetitions finished so far, failed ones included. */
+  state: CellState;
+  /** Repetitions in the median. */
+  repetitions: number;
+  /** Repetitions with a result so far, failed ones included. */
   finished: number;
+  /** Repetitions planned. */
+  planned: number;
   failed: number;
-  /** Onload repetitions where Couchbase was found running without acceleration. */
+  /** Onload repetitions where Couchbase was not verified to run accelerated. */
   notAccelerated: number;
 }
 
@@ -47,22 +60,18 @@ export interface ChartModel {
   series: ChartSeries[];
 }
 
-/** A mark on a table cell that has no trustworthy number. */
-export type CellMark = 'failed' | 'not-accelerated' | 'missing';
-
 export interface TableCell {
-  /** Median value; null when there is none. */
+  /** Median value (also shown for `not-accelerated`, marked); null when there is none. */
   value: number | null;
+  state: CellState;
   /** (profile - kernel) / kernel * 100; only on profile cells with both numbers. */
   deltaPercent?: number | null;
-  /** True when deltaPercent is an improvement (more throughput, less latency). */
+  /** True when deltaPercent is an improvement (more throughput, less latency, Onload verified). */
   improvement?: boolean;
-  /** The best improvement of its column (highlighted). */
+  /** The best improvement of its column within its group (highlighted). */
   best?: boolean;
-  mark?: CellMark;
-  /** Successful / finished repetitions, for the tooltip and screen readers. */
-  repetitions?: { ok: number; finished: number };
-  /** Spread of the repetitions (max - min) in percent of the median, when there are 2+. */
+  repetitions: { counted: number; finished: number; planned: number; failed: number };
+  /** Spread of the repetitions (max - min) in percent of the median, when 2+ are counted. */
   spreadPercent?: number | null;
 }
 
@@ -117,6 +126,8 @@ export interface RunView {
   /** Effective Onload options per profile. */
   profiles: { name: string; options: { name: string; value: string }[] }[];
   groups: ChartGroup[];
+  /** The largest improvements of each table metric anywhere in the run, best first. */
+  bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
   warnings: string[];
 }

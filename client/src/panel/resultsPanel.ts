@@ -11,7 +11,7 @@ import { buildPanelHtml, createNonce } from './panelHtml';
 import { applySweepEvent, emptyRunData, liveText, type RunData } from './runData';
 import { loadRunFolder, manifestFileName, resultsFileName } from './runFolder';
 import { runTablesCsv } from './tablesCsv';
-import { buildRunView, buildViewModel, panelTitle, runIdOf } from './viewModel';
+import { buildViewModel, panelTitle, runIdOf } from './viewModel';
 
 /** The webview panel type; package.json needs `onWebviewPanel:onloadBench.results` for restores. */
 export const resultsViewType = 'onloadBench.results';
@@ -209,14 +209,13 @@ class ResultsPanel implements vscode.Disposable {
       case 'export-csv': {
         const run = this.runs[message.runIndex];
         if (!run) return;
-        const view = buildRunView(run, message.runIndex);
         const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(run.runDir, `${view.runId}-tables.csv`)),
+          defaultUri: vscode.Uri.file(path.join(run.runDir, `${runIdOf(run)}-report.csv`)),
           filters: { CSV: ['csv'] },
           title: 'Export the comparison tables as CSV',
         });
         if (!target) return;
-        await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(view), 'utf8'));
+        await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(run), 'utf8'));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
         return;
       }

@@ -1,30 +1,18 @@
 // Turns what the panel knows about one or two runs into the model the webview draws. Pure: the
 // same input always gives the same model, which is what the tests compare with the files.
-import type { CellKey, CellResult, RunEnvironment } from '../../../engine/src/model';
-import type {
-  ChartGroup,
-  ChartModel,
-  EnvironmentRow,
-  MetricId,
-  PanelViewModel,
-  RunView,
-} from './protocol';
-import { comparisonTable } from './comparisonTables';
-import { metrics, reducePoint } from './metrics';
+import type { CellResult, RunEnvironment } from '../../../engine/src/model';
+import { buildReportTable, defaultMetrics, type ReportTable } from '../../../engine/src/report';
+import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, RunView } from './protocol';
+import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
 import type { RunData } from './runData';
 
 export const panelTitlePrefix = 'Onload Bench Results';
 
-/** Metrics that get a cookbook table (the charts cover all of them). */
-const tableMetrics: readonly MetricId[] = ['throughput', 'read-avg'];
+/** Every chart of a group, in order; the cookbook's tables are engine/src/report.ts defaultMetrics. */
+export const chartMetrics: readonly MetricId[] = ['throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99'];
 
-function axesKey(axes: Record<string, string | number>): string {
-  return JSON.stringify(Object.keys(axes).sort().map((name) => [name, axes[name]]));
-}
-
-function groupKey(key: Pick<CellKey, 'interface' | 'address' | 'axes'>): string {
-  return `${key.interface}\u0000${key.address}\u0000${axesKey(key.axes)}`;
-}
+/** Charts drawn even before any value exists, so a fresh run shows its frame at once. */
+const alwaysDrawn: readonly MetricId[] = ['throughput', 'read-latency'];
 
 function basename(path: string): string {
   const parts = path.split(/[\\/]/).filter((part) => part.length > 0);
@@ -39,58 +27,36 @@ export function panelTitle(runIds: readonly string[]): string {
   return runIds.length === 0 ? panelTitlePrefix : `${panelTitlePrefix}: ${runIds.join(' vs ')}`;
 }
 
-/** Every cell key the run knows: the manifest's plan of cells, plus any result it lacks. */
-function knownKeys(data: RunData): CellKey[] {
-  const keys = (data.manifest?.cells ?? []).map((cell) => cell.key);
-  const planned = new Set((data.manifest?.cells ?? []).map((cell) => cell.id));
-  for (const result of data.results.values()) if (!planned.has(result.id)) keys.push(result.key);
-  return keys;
+function reportTables(data: RunData): ReportTable[] {
+  const input = { results: [...data.results.values()], manifest: data.manifest };
+  return chartMetrics.map((metric) => buildReportTable(input, metric)!);
 }
 
-function uniqueInOrder<T>(values: Iterable<T>): T[] {
-  return [...new Set(values)];
-}
-
-function buildGroups(data: RunData, runIndex: number, stacks: string[]): ChartGroup[] {
-  const keys = knownKeys(data);
-  const groupKeys = uniqueInOrder(keys.map(groupKey));
-  const results = [...data.results.values()];
-  return groupKeys.map((key, groupIndex) => {
-    const sample = keys.find((candidate) => groupKey(candidate) === key)!;
-    const threads = uniqueInOrder(keys.filter((k) => groupKey(k) === key).map((k) => k.threads)).sort((a, b) => a - b);
-    const groupResults = results.filter((result) => groupKey(result.key) === key);
+function buildGroups(tables: readonly ReportTable[], runIndex: number): ChartGroup[] {
+  // Every table has the same groups in the same order (they come from the same cell keys).
+  return tables[0].groups.map((group, groupIndex) => {
     const id = `r${runIndex}-g${groupIndex}`;
     const charts: ChartModel[] = [];
-    for (const metric of metrics) {
-      const series = stacks.map((stack) => ({
-        stack,
-        points: threads.map((count) =>
-          reducePoint(
-            count,
-            groupResults.filter((result) => result.key.stack === stack && result.key.threads === count),
-            metric,
-          ),
-        ),
-      }));
-      // A latency chart for an operation the workload never ran (no UPDATE in workload c) is noise,
-      // but throughput is always drawn so a fresh run shows its empty frame at once.
-      const anyValue = series.some((s) => s.points.some((point) => point.values.length > 0));
-      if (!anyValue && metric.id !== 'throughput' && metric.id !== 'read-avg') continue;
-      charts.push({ id: `${id}-${metric.id}`, metric: metric.id, title: metric.title, unit: metric.unit, threads, series });
+    for (const table of tables) {
+      const metric = table.metric.id as MetricId;
+      const metricGroup = table.groups[groupIndex];
+      const series = chartSeries(table, metricGroup);
+      // A latency chart of an operation the workload never ran (no UPDATE in workload c) is noise.
+      const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
+      if (!anyValue && !alwaysDrawn.includes(metric)) continue;
+      charts.push({ id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), threads: metricGroup.rows.map((row) => row.threads), series });
     }
-    const tables = charts
-      .filter((chart) => tableMetrics.includes(chart.metric))
-      .map(comparisonTable)
-      .filter((table) => table !== undefined);
-    const axes = Object.entries(sample.axes).map(([name, value]) => `, ${name}=${value}`).join('');
+    const cookbook = tables.filter((table) => defaultMetrics.includes(table.metric.id));
     return {
       id,
-      interface: sample.interface,
-      address: sample.address,
-      axes: sample.axes,
-      label: `${sample.interface} (${sample.address})${axes}`,
+      interface: group.interface,
+      address: group.address ?? '',
+      axes: group.axes,
+      label: group.title,
       charts,
-      tables,
+      tables: cookbook
+        .map((table) => comparisonTable(table, table.groups[groupIndex], `${id}-${table.metric.id}-table`))
+        .filter((table) => table !== undefined),
     };
   });
 }
@@ -115,14 +81,9 @@ function environmentRows(environment: RunEnvironment | undefined): EnvironmentRo
   });
 }
 
-function stacksOf(data: RunData): string[] {
-  const stacks = uniqueInOrder(knownKeys(data).map((key) => key.stack));
-  // Kernel first: it is the baseline every table compares against.
-  return stacks.includes('kernel') ? ['kernel', ...stacks.filter((stack) => stack !== 'kernel')] : stacks;
-}
-
 export function buildRunView(data: RunData, runIndex: number): RunView {
-  const stacks = stacksOf(data);
+  const tables = reportTables(data);
+  const stacks = tables[0].stacks;
   const results: CellResult[] = [...data.results.values()];
   const warnings = [...data.warnings];
   const environment = data.manifest?.environment;
@@ -151,7 +112,10 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
       name,
       options: Object.entries(options).map(([option, value]) => ({ name: option, value })),
     })),
-    groups: buildGroups(data, runIndex, stacks),
+    groups: buildGroups(tables, runIndex),
+    bestImprovements: tables
+      .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
+      .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),
     warnings,
   };
 }
