@@ -44,18 +44,17 @@ function workloadKindOf(className: string | undefined): WorkloadKind | undefined
   return 'other';
 }
 
-/** A key that only one binding reads decides; keys shared by bindings do not. */
+/** The binding that reads the most of the file's binding keys; a tie leaves it open. */
 function bindingOf(document: PropertiesDocument, catalog: YcsbCatalog, db: string | undefined): Binding | undefined {
   if (db) {
     for (const [pattern, binding] of dbClassBindings) if (pattern.test(db)) return binding;
   }
-  const votes = new Map<Binding, number>();
+  const covered = new Map<Binding, number>();
   for (const key of document.effective.keys()) {
-    const bindings = new Set(catalog.entries(key).map((entry) => entry.binding).filter((b) => b !== undefined));
-    if (bindings.size !== 1) continue;
-    const [binding] = bindings as Set<Binding>;
-    votes.set(binding!, (votes.get(binding!) ?? 0) + 1);
+    const bindings = new Set(catalog.entries(key).map((entry) => entry.binding as Binding | undefined));
+    for (const binding of bindings) if (binding !== undefined) covered.set(binding, (covered.get(binding) ?? 0) + 1);
   }
-  if (votes.size !== 1) return undefined;
-  return [...votes.keys()][0];
+  const ranked = [...covered.entries()].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0 || (ranked.length > 1 && ranked[0]![1] === ranked[1]![1])) return undefined;
+  return ranked[0]![0];
 }
