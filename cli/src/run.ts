@@ -1,0 +1,194 @@
+// `onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE]`: runs a sweep
+// with a progress display. The Couchbase password comes from CB_PASSWORD or a prompt without echo.
+// Ctrl-C cancels cleanly (remote processes stopped, server back on the kernel stack); a second
+// Ctrl-C quits at once. Exit codes: 0 every cell ok, 1 failed cells or an error, 2 bad usage or
+// plan, 130 cancelled.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatEngineError } from '../../engine/src/errors';
+import type { SweepEvent } from '../../engine/src/events';
+import { listRuns, loadPlan, runSweep } from '../../engine/src/index';
+import type { CellKey } from '../../engine/src/model';
+
+const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE]
+  --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
+  --results DIR       folder for run folders (default: ./bench-results)
+  --ssh-config FILE   ssh_config file to use instead of ~/.ssh/config
+Password: set CB_PASSWORD, or type it at the prompt (not echoed).`;
+
+export async function run(args: string[]): Promise<number> {
+  // `--resume` takes an optional value: take it by hand before parseArgs
+  let resume: string | true | undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--resume') {
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith('-') && !next.endsWith('.json')) {
+        resume = next;
+        i++;
+      } else resume = true;
+    } else if (args[i].startsWith('--resume=')) resume = args[i].slice('--resume='.length);
+    else rest.push(args[i]);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, allowPositionals: true, options: { results: { type: 'string' }, 'ssh-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    console.error(`onload-bench run: ${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    console.log(usage);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) {
+    console.error(`onload-bench run: expected one plan file.\n${usage}`);
+    return 2;
+  }
+  const planPath = resolve(parsed.positionals[0]);
+  const resultsRoot = resolve(parsed.values.results ?? 'bench-results');
+  const { plan, errors } = await loadPlan(planPath);
+  if (errors.length > 0) {
+    for (const error of errors) console.error(`${planPath}:${error.line}:${error.column}: error ${error.code}: ${error.message}`);
+    return 2;
+  }
+
+  let resumeRunDir: string | undefined;
+  if (resume === true) {
+    const unfinished = (await listRuns(resultsRoot)).filter((entry) => !entry.finished && (entry.manifest.planPath === undefined || resolve(entry.manifest.planPath) === planPath));
+    if (unfinished.length === 0) {
+      console.error(`onload-bench run: no unfinished run of ${planPath} under ${resultsRoot}.`);
+      return 2;
+    }
+    resumeRunDir = unfinished[0].runDir;
+  } else if (typeof resume === 'string') {
+    resumeRunDir = resolve(resume);
+  }
+
+  const password = process.env.CB_PASSWORD ?? (process.stdin.isTTY ? await promptHidden('Couchbase password: ') : undefined);
+  if (password === undefined || password === '') {
+    console.error('onload-bench run: no password: set CB_PASSWORD or run in a terminal to be asked.');
+    return 2;
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      console.error('\nCancelling: stopping YCSB and putting Couchbase back on the kernel stack (Ctrl-C again to quit at once)...');
+      controller.abort();
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onInterrupt);
+  const progress = new ProgressDisplay(process.stderr.isTTY === true);
+  try {
+    const outcome = await runSweep({
+      planPath,
+      plan,
+      resultsRoot,
+      password,
+      signal: controller.signal,
+      onEvent: (event) => progress.show(event),
+      ...(resumeRunDir ? { resumeRunDir } : {}),
+      ...(parsed.values['ssh-config'] ? { ssh: { configFile: resolve(parsed.values['ssh-config']) } } : {}),
+    });
+    progress.clear();
+    console.log(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`);
+    if (outcome.error) console.error(formatEngineError(outcome.error));
+    if (outcome.cancelled) return 130;
+    return outcome.error || outcome.failed > 0 ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+function describeKey(key: CellKey): string {
+  const axes = Object.entries(key.axes).map(([name, value]) => ` ${name}=${value}`).join('');
+  return `${key.interface} ${key.stack} threads=${key.threads}${axes} rep ${key.repetition}`;
+}
+
+/** One line per cell on any terminal; a live status line overwritten in place on a TTY. */
+class ProgressDisplay {
+  private live = false;
+  constructor(private readonly tty: boolean) {}
+
+  show(event: SweepEvent): void {
+    switch (event.type) {
+      case 'run-started':
+        this.line(`Run folder ${event.runDir}${event.resumed ? ` (resumed, ${event.alreadyDone} cells already done)` : ''}`);
+        break;
+      case 'preflight':
+        for (const check of event.checks) {
+          this.line(`  ${check.ok ? 'ok  ' : check.blocking ? 'FAIL' : 'warn'} ${check.id}${check.host ? ` ${check.host}` : ''}: ${check.detail}${!check.ok && check.action ? ` -> ${check.action}` : ''}`);
+        }
+        break;
+      case 'cell-started':
+        this.line(`[${event.index + 1}/${event.total}] ${describeKey(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
+        break;
+      case 'phase':
+        if (this.tty) this.status(`    ${event.phase}...`);
+        break;
+      case 'status':
+        if (this.tty) this.status(`    ${event.host} ${event.phase}: ${event.status.elapsedSec} s, ${event.status.operations} ops, ${Math.round(event.status.currentOpsPerSec)} ops/s`);
+        break;
+      case 'cell-finished': {
+        const result = event.result;
+        const read = result.run?.operations.READ;
+        const figures = result.run ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}` : '';
+        const accelerated = result.accelerated === false ? ' NOT ACCELERATED' : '';
+        const left = event.remainingEstimateMs !== undefined ? ` (about ${Math.ceil(event.remainingEstimateMs / 60000)} min left)` : '';
+        this.line(`    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`);
+        break;
+      }
+      case 'log':
+        if (event.level !== 'debug' && event.level !== 'trace') this.line(`    ${event.level}: ${event.message}`);
+        break;
+      case 'run-finished':
+        break;
+    }
+  }
+
+  clear(): void {
+    if (this.live) process.stderr.write('\r\x1b[K');
+    this.live = false;
+  }
+
+  private line(text: string): void {
+    this.clear();
+    process.stderr.write(`${text}\n`);
+  }
+
+  private status(text: string): void {
+    process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns ?? 100) - 1)}`);
+    this.live = true;
+  }
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(question: string): Promise<string | undefined> {
+  return new Promise((resolvePrompt) => {
+    const input = process.stdin;
+    process.stderr.write(question);
+    let answer = '';
+    input.setRawMode(true);
+    input.resume();
+    input.setEncoding('utf8');
+    const done = (value: string | undefined): void => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      resolvePrompt(value);
+    };
+    const onData = (chunk: string): void => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') return done(answer);
+        if (char === '\u0003') return done(undefined);
+        if (char === '\u007f' || char === '\b') answer = answer.slice(0, -1);
+        else answer += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
