@@ -162,6 +162,22 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
     group.threads.add(key.threads);
     groupKeys.set(id, group);
   }
+  // Index once (the panel rebuilds every table on each finished cell of a sweep of thousands).
+  const slot = (key: CellKey, id = groupId(key)) => JSON.stringify([id, key.threads, key.stack]);
+  const resultsBySlot = new Map<string, CellResult[]>();
+  for (const result of input.results) {
+    const id = slot(result.key);
+    const list = resultsBySlot.get(id);
+    if (list) list.push(result);
+    else resultsBySlot.set(id, [result]);
+  }
+  const plannedBySlot = new Map<string, Set<number>>();
+  for (const key of plannedKeys ?? []) {
+    const id = slot(key);
+    const repetitions = plannedBySlot.get(id) ?? new Set<number>();
+    repetitions.add(key.repetition);
+    plannedBySlot.set(id, repetitions);
+  }
 
   const groups: ReportGroup[] = [];
   for (const [id, { key, threads }] of groupKeys) {
@@ -169,9 +185,9 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
     if (key.address) group.address = key.address;
     for (const count of [...threads].sort((a, b) => a - b)) {
       const cells = stacks.map((stack) => {
-        const matches = (candidate: CellKey) => groupId(candidate) === id && candidate.threads === count && candidate.stack === stack;
-        const planned = plannedKeys ? unique(plannedKeys.filter(matches).map((candidate) => candidate.repetition)).length : undefined;
-        return stackCell(stack, input.results.filter((result) => matches(result.key)), planned, read);
+        const at = slot({ ...key, threads: count, stack }, id);
+        const planned = plannedKeys ? plannedBySlot.get(at)?.size ?? 0 : undefined;
+        return stackCell(stack, resultsBySlot.get(at) ?? [], planned, read);
       });
       const kernel = hasBaseline ? cells[0] : undefined;
       const comparisons = profiles.map((stack) => compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter));
