@@ -2,7 +2,7 @@
 // user-data, extensions, config and XDG folders, no auth, bound to 127.0.0.1 on a free port.
 // Nothing is written into the user's home, and stop() kills the whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -134,8 +134,12 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
   child.stderr?.pipe(log);
   let exited = false;
   child.on('exit', () => (exited = true));
+  // scripts/e2e.sh and scripts/start.sh kill the groups listed here if this process dies first.
+  const pidFile = process.env.ONLOAD_BENCH_PGID_DIR && child.pid !== undefined ? join(process.env.ONLOAD_BENCH_PGID_DIR, String(child.pid)) : undefined;
+  if (pidFile) writeFileSync(pidFile, '');
 
   const stop = async () => {
+    if (pidFile) rmSync(pidFile, { force: true });
     if (child.pid === undefined || exited) return;
     try {
       process.kill(-child.pid, 'SIGTERM');

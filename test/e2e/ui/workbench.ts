@@ -1,0 +1,81 @@
+// A person's moves in the VS Code workbench, with the selectors that work on VS Code 1.139 and
+// bounded waits that fail with a message saying what did not appear.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { repoRoot } from '../support/workspace';
+
+export const selectors = {
+  workbench: '.monaco-workbench',
+  editorLines: '.editor-instance .monaco-editor .view-lines',
+  squiggle: '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning',
+  problemRows: '.markers-panel .monaco-list-row',
+  suggestLabels: '.editor-widget.suggest-widget.visible .monaco-list-row .label-name',
+  quickInput: '.quick-input-widget .quick-input-box input',
+  quickInputRows: '.quick-input-widget .monaco-list-row',
+  actionWidgetRows: '.action-widget .monaco-list-row.action',
+};
+
+export async function expectVisible(locator: Locator, what: string, timeout = 20_000): Promise<void> {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch {
+    throw new Error(`${what} did not appear within ${timeout / 1000} s`);
+  }
+}
+
+/** The editor's visible text; Monaco renders spaces as no-break spaces. */
+export async function editorText(page: Page): Promise<string> {
+  return (await page.locator(selectors.editorLines).first().innerText()).replace(/\u00a0/g, ' ');
+}
+
+export async function shot(page: Page, artifactsDir: string, name: string): Promise<void> {
+  await page.screenshot({ path: join(artifactsDir, `${name}.png`) });
+}
+
+export async function openWorkbench(page: Page, origin: string, folder: string): Promise<void> {
+  await page.goto(`${origin}/?folder=${encodeURIComponent(folder)}`);
+  await expectVisible(page.locator(selectors.workbench), 'the VS Code workbench', 60_000);
+  // The explorer lists files once the remote file system answers.
+  await expectVisible(page.locator('.explorer-folders-view .monaco-list-row'), 'the explorer', 30_000);
+}
+
+/** Quick Open (Ctrl+P) a workspace file and wait until its text shows in the editor. */
+export async function openFile(page: Page, relativePath: string, expectedText: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await expectVisible(page.locator(selectors.quickInput), 'the Quick Open box');
+  await page.locator(selectors.quickInput).fill(relativePath);
+  await expectVisible(page.locator(selectors.quickInputRows), `a Quick Open entry for ${relativePath}`);
+  await page.keyboard.press('Enter');
+  await expectVisible(page.locator(selectors.editorLines, { hasText: expectedText }), `the text "${expectedText}" of ${relativePath} in the editor`);
+}
+
+/** Runs a command from the palette (F1), reopening it while the extension host registers commands. */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await expectVisible(page.locator(selectors.quickInput), 'the command palette');
+    await page.locator(selectors.quickInput).fill(`>${title}`);
+    const row = page.locator(selectors.quickInputRows, { hasText: title });
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 3_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw new Error(`the command "${title}" is not in the palette after ${timeoutMs / 1000} s`);
+      await page.waitForTimeout(1_000);
+    }
+  }
+}
+
+/** The results webview's document: two nested iframes, the inner one titled like the panel. */
+export function resultsFrame(page: Page, titlePrefix: string): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator(`iframe#active-frame[title^="${titlePrefix}"]`);
+}
+
+export function repoFileMentions(file: string, text: string): boolean {
+  const path = join(repoRoot, file);
+  return existsSync(path) && readFileSync(path, 'utf8').includes(text);
+}
