@@ -1,0 +1,417 @@
+// The loopback lab: a benchmark "installation" on this machine for integration and fault tests.
+//
+//   const lab = await startLab();            // ~1-2 s
+//   try {
+//     // lab.sshConfigPath: ssh_config with hosts `cb-server` and `ycsb-client` (real OpenSSH sshd,
+//     //   per-run host and user keys, StrictHostKeyChecking yes, BatchMode yes). Give it to the
+//     //   engine as SshOptions.configFile.
+//     // lab.couchbase: { kvPort, restPort, username, password, version } of the test node.
+//     // lab.interfaces: [{ label, address }] the node listens on (127.0.0.x).
+//     const planPath = writeLabPlan(lab, { dir, stacks: ['kernel', 'latency'], threads: [1, 2] });
+//     ... run the engine with planPath, password lab.couchbase.password, ssh.configFile ...
+//     lab.faults.set({ ycsbCrashAfterOps: 100 });   // or killSshd, swapHostKey, killCouchbase...
+//     assert.deepEqual(await lab.processesLeft(), []);
+//   } finally {
+//     await lab.stop();                      // kills every lab process, removes the folder
+//   }
+//
+// What runs where. Each host alias is its own sshd (127.0.0.2 = cb-server, 127.0.0.3 = ycsb-client,
+// random ports) whose sessions get PATH = host root stand-ins first, HOME and working folder =
+// the host's own folder (lab.hosts[alias].home, so hosts share no state), and the lab markers
+// ONLOAD_BENCH_LAB / ONLOAD_BENCH_LAB_ID. The stand-ins (never on the product's PATH):
+// - `couchbase-server` (lab.couchbaseServerPath): `-- -noinput` runs the Couchbase test node in the
+//   foreground (process name `memcached`, pid in state/couchbase-server.pid), `-k` stops it,
+//   `--version` prints `Couchbase Server 7.6.2-3721 (EE)`. The node listens on every lab interface.
+// - `sudo -n CMD` runs CMD; `systemctl start|stop|restart|status|is-active couchbase-server` runs
+//   the node as a "system service" (clean environment, own session). So the plan's default kernel
+//   start/stop commands (`sudo -n systemctl start|stop couchbase-server`) work unchanged.
+//   startLab leaves the service running, like a real server.
+// - `onload [--profile=FILE|-p FILE|--profile=NAME] CMD ARGS`: checks options and profiles (exist,
+//   `sh -n`, sourced with onload_set/onload_import), exports ONLOAD_BENCH_LAB_ACCELERATED=1 and
+//   the EF_* settings, then execs CMD. `onload --version` prints `Onload <version>`.
+// - `onload_stackdump`: lists one stack per accelerated lab process, real layout:
+//   `#stack-id stack-name      pids` then `0         -               <pid>`.
+// - `<lab.ycsbHome>/bin/ycsb load|run couchbase2 -P workload -P props -p k=v -threads N -s`:
+//   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
+//   report on stdout or `exportfile`, text or JSON exporters). The password must be in a -P file
+//   (`-p couchbase.password=` is refused with exit 2); the KV port defaults to the lab node's;
+//   `couchbase.username` defaults to the bucket name (the node accepts the admin password for a
+//   user named like any existing bucket, the couchbase2-era convention). Workloads in
+//   `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
+// - `ip` adds the lab's extra 127.0.0.x addresses to `ip -o addr` listings; `ethtool -i` (only
+//   when ethtool is not installed) prints driver `lab-loopback`. `java`, `uname` are the real ones.
+//
+// Faults: `lab.faults.set({...})` (see LabFaults in labFiles.ts) takes effect within ~100 ms in
+// the running stand-ins; `killSshd(alias)` drops the daemon and its live connections, `startSshd`
+// brings it back; `swapHostKey(alias)` restarts it with another host key; `unknownHost` is an alias
+// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
+// `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
+// marker) except the couchbase "system service", which is expected to stay up.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildHostRoot } from './hostRoot';
+import { clearFaults, isAlive, labConfigFile, readFaults, readPidFile, writeFaults, type LabConfig, type LabFaults } from './labFiles';
+import { killQuietly, labProcesses } from './processes';
+import { freePort, startSshLab, type SshLab } from './sshd';
+
+export type { LabFaults } from './labFiles';
+
+export interface LabInterface {
+  label: string;
+  address: string;
+}
+
+export interface LabOptions {
+  /** Default: `lo-a` 127.0.0.2 and `lo-b` 127.0.0.12. All must be in 127.0.0.0/8. */
+  interfaces?: LabInterface[];
+  /** Couchbase admin; the password defaults to a random one. */
+  username?: string;
+  password?: string;
+  /** The test node's cluster RAM quota (MiB). Default 1024. */
+  memoryQuotaMB?: number;
+  /** Start couchbase-server as the system service at lab start (default true). */
+  startCouchbase?: boolean;
+  faults?: LabFaults;
+  /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
+  keep?: boolean;
+  /** sshd LogLevel (default ERROR); logs are in `<dir>/ssh/sshd-<alias>.log`. */
+  sshdLogLevel?: string;
+}
+
+export interface LabHost {
+  alias: string;
+  address: string;
+  port: number;
+  home: string;
+}
+
+export interface RemoteOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Lab {
+  id: string;
+  /** The lab's folder (temporary; removed by stop()). */
+  dir: string;
+  sshConfigPath: string;
+  knownHostsPath: string;
+  identityPath: string;
+  serverHost: string;
+  clientHost: string;
+  /** An alias that resolves to the server but whose host key is unknown. */
+  unknownHost: string;
+  hosts: Record<string, LabHost>;
+  couchbase: { kvPort: number; restPort: number; username: string; password: string; version: string };
+  interfaces: LabInterface[];
+  hostRoot: string;
+  couchbaseServerPath: string;
+  ycsbHome: string;
+  versions: { couchbase: string; onload: string; ycsb: string };
+  faults: LabFaultControls;
+  /** Runs a command on a lab host through the real ssh client and the lab's ssh_config. */
+  ssh(alias: string, command: string, options?: { timeoutMs?: number }): Promise<RemoteOutcome>;
+  /** Whether the test node runs, who started it and whether it runs under the onload stand-in. */
+  couchbaseState(): { running: boolean; pid?: number; service: boolean; accelerated: boolean };
+  /** Live lab processes as `PID COMMAND` (the couchbase system service excluded unless asked). */
+  processesLeft(options?: { includeService?: boolean }): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export interface LabFaultControls {
+  /** Sets switches (undefined/false clears one). */
+  set(faults: LabFaults): void;
+  clear(): void;
+  current(): LabFaults;
+  killSshd(alias: string, options?: { sessions?: boolean }): void;
+  startSshd(alias: string): Promise<void>;
+  /** Restarts the host's sshd with a host key that is not the one in known_hosts (`false` restores). */
+  swapHostKey(alias: string, swapped?: boolean): Promise<void>;
+  /** SIGKILLs the running couchbase-server (service or not). Returns whether one was running. */
+  killCouchbase(): boolean;
+  /** SIGKILLs every running stand-in ycsb. Returns how many. */
+  killYcsb(): number;
+}
+
+const couchbaseVersion = '7.6.2-3721-enterprise';
+const onloadVersion = '9.0.1.86';
+const ycsbVersion = '0.17.0';
+
+function isLoopback(address: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
+export async function startLab(options: LabOptions = {}): Promise<Lab> {
+  const interfaces = options.interfaces ?? [
+    { label: 'lo-a', address: '127.0.0.2' },
+    { label: 'lo-b', address: '127.0.0.12' },
+  ];
+  for (const item of interfaces) {
+    if (!isLoopback(item.address)) throw new Error(`lab interface ${item.label}: ${item.address} is not a 127.0.0.0/8 address`);
+  }
+  const id = randomBytes(6).toString('hex');
+  const dir = mkdtempSync(join(tmpdir(), 'obl-'));
+  const hostRoot = join(dir, 'root');
+  const stateDir = join(dir, 'state');
+  mkdirSync(stateDir, { recursive: true });
+  clearFaults(stateDir);
+  if (options.faults) writeFaults(stateDir, options.faults);
+  const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
+  let ssh: SshLab | undefined;
+
+  const config: LabConfig = {
+    labId: id,
+    labDir: dir,
+    hostRoot,
+    stateDir,
+    couchbase: {
+      addresses: interfaces.map((item) => item.address),
+      kvPort: await freePort(interfaces[0].address),
+      restPort: await freePort(interfaces[0].address),
+      username: options.username ?? 'Administrator',
+      password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
+      version: couchbaseVersion,
+      memoryQuotaMB: options.memoryQuotaMB ?? 1024,
+    },
+    versions: { onload: onloadVersion, ycsb: ycsbVersion },
+  };
+  writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
+
+  const cleanup = async (): Promise<void> => {
+    await ssh?.stop();
+    // Everything started on the hosts (the service too), then any straggler that respawned.
+    for (let round = 0; round < 3; round++) {
+      const left = labProcesses(id);
+      if (left.length === 0) break;
+      for (const info of left) killQuietly(info.pid);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await buildHostRoot({
+      root: hostRoot,
+      labDir: dir,
+      labId: id,
+      stateDir,
+      extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
+      onloadVersion,
+    });
+    const hostSpecs = [
+      { alias: 'cb-server', address: '127.0.0.2' },
+      { alias: 'ycsb-client', address: '127.0.0.3' },
+    ].map((host) => {
+      const home = join(dir, 'hosts', host.alias);
+      mkdirSync(home, { recursive: true });
+      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+      return {
+        ...host,
+        workDir: home,
+        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias },
+      };
+    });
+    ssh = await startSshLab(join(dir, 'ssh'), hostSpecs, options.sshdLogLevel ? { logLevel: options.sshdLogLevel } : {});
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  const sshLab = ssh;
+  const hosts: Record<string, LabHost> = {};
+  for (const host of sshLab.hosts) hosts[host.alias] = { alias: host.alias, address: host.address, port: host.port, home: join(dir, 'hosts', host.alias) };
+
+  const runSsh = (alias: string, command: string, runOptions: { timeoutMs?: number } = {}): Promise<RemoteOutcome> =>
+    new Promise((resolve) => {
+      execFile(
+        'ssh',
+        ['-F', sshLab.sshConfigPath, alias, command],
+        { timeout: runOptions.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+
+  const couchbaseState = (): { running: boolean; pid?: number; service: boolean; accelerated: boolean } => {
+    const pid = readPidFile(join(stateDir, 'couchbase-server.pid'));
+    if (pid === undefined || !isAlive(pid)) return { running: false, service: false, accelerated: false };
+    const info = labProcesses(id).find((candidate) => candidate.pid === pid);
+    return {
+      running: true,
+      pid,
+      service: info?.env.get('ONLOAD_BENCH_LAB_SERVICE') === '1',
+      accelerated: info?.env.get('ONLOAD_BENCH_LAB_ACCELERATED') === '1',
+    };
+  };
+
+  const lab: Lab = {
+    id,
+    dir,
+    sshConfigPath: sshLab.sshConfigPath,
+    knownHostsPath: sshLab.knownHostsPath,
+    identityPath: sshLab.identityPath,
+    serverHost: 'cb-server',
+    clientHost: 'ycsb-client',
+    unknownHost: sshLab.unknownHostAlias,
+    hosts,
+    couchbase: {
+      kvPort: config.couchbase.kvPort,
+      restPort: config.couchbase.restPort,
+      username: config.couchbase.username,
+      password: config.couchbase.password,
+      version: couchbaseVersion,
+    },
+    interfaces,
+    hostRoot,
+    couchbaseServerPath: join(hostRoot, 'opt', 'couchbase', 'bin', 'couchbase-server'),
+    ycsbHome: join(hostRoot, 'opt', 'ycsb'),
+    versions: { couchbase: couchbaseVersion, onload: onloadVersion, ycsb: ycsbVersion },
+    faults: {
+      set: (faults) => writeFaults(stateDir, faults),
+      clear: () => clearFaults(stateDir),
+      current: () => readFaults(stateDir),
+      killSshd: (alias, killOptions) => sshLab.kill(alias, killOptions),
+      startSshd: (alias) => sshLab.start(alias, 'main'),
+      swapHostKey: async (alias, swapped = true) => {
+        sshLab.kill(alias, { sessions: true });
+        await sshLab.start(alias, swapped ? 'other' : 'main');
+      },
+      killCouchbase: () => {
+        const state = couchbaseState();
+        if (state.pid !== undefined) killQuietly(state.pid);
+        return state.running;
+      },
+      killYcsb: () => {
+        const victims = labProcesses(id).filter((info) => info.command.includes('ycsb.cjs'));
+        for (const info of victims) killQuietly(info.pid);
+        return victims.length;
+      },
+    },
+    ssh: runSsh,
+    couchbaseState,
+    processesLeft: async ({ includeService = false } = {}) => {
+      // give processes that are exiting right now a moment to go
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return labProcesses(id)
+        .filter((info) => includeService || info.env.get('ONLOAD_BENCH_LAB_SERVICE') !== '1')
+        .map((info) => `${info.pid} ${info.command}`);
+    },
+    stop: cleanup,
+  };
+
+  if (options.startCouchbase !== false) {
+    const started = await runSsh('cb-server', 'sudo -n systemctl start couchbase-server');
+    if (started.code !== 0) {
+      await cleanup();
+      throw new Error(`lab: could not start the couchbase service: ${started.stderr.trim()}`);
+    }
+    await waitForPort(interfaces[0].address, config.couchbase.restPort, 15_000);
+  }
+  return lab;
+}
+
+/** Resolves once something accepts TCP connections on address:port; throws after timeoutMs. */
+export async function waitForPort(address: string, port: number, timeoutMs: number): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: address, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${address}:${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface LabPlanOptions {
+  /** Folder for the plan, its workload and profiles. */
+  dir: string;
+  /** `kernel` and/or names of lab profiles (`latency`, `throughput`) written as local .opf files. */
+  stacks?: string[];
+  threads?: number[];
+  repetitions?: number;
+  bucket?: string;
+  /** Workload properties (lab-sized defaults: recordcount 200, operationcount 400). */
+  properties?: Record<string, string | number | boolean>;
+  /** Workload mix: a, b, c or e (default a). */
+  workload?: 'a' | 'b' | 'c' | 'e';
+  /** Interfaces to sweep (default: all of the lab's). */
+  interfaces?: LabInterface[];
+  /** Extra top-level plan settings merged in last (e.g. `timeouts`, `axes`). */
+  extra?: Record<string, unknown>;
+}
+
+const labProfiles: Record<string, string> = {
+  latency: '# Lab profile\nonload_set EF_POLL_USEC 100000\nonload_set EF_TCP_FASTSTART_INIT 0\n',
+  throughput: '# Lab profile\nonload_set EF_HIGH_THROUGHPUT_MODE 1\n',
+};
+
+/**
+ * Writes `<dir>/lab.benchplan.json` for this lab (format: engine/src/planSchema.ts) plus the local
+ * workload and profile files it names, and returns the plan's path. The password is not in it:
+ * pass `lab.couchbase.password` to the engine, and `lab.sshConfigPath` as its ssh config file.
+ */
+export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
+  mkdirSync(options.dir, { recursive: true });
+  const mixes: Record<string, string> = {
+    a: 'readproportion=0.5\nupdateproportion=0.5\n',
+    b: 'readproportion=0.95\nupdateproportion=0.05\n',
+    c: 'readproportion=1\nupdateproportion=0\n',
+    e: 'readproportion=0\nupdateproportion=0\nscanproportion=0.95\ninsertproportion=0.05\nmaxscanlength=10\n',
+  };
+  const workloadName = `workload${options.workload ?? 'a'}`;
+  writeFileSync(
+    join(options.dir, workloadName),
+    `workload=site.ycsb.workloads.CoreWorkload\nrecordcount=200\noperationcount=400\nfieldcount=4\nfieldlength=32\nrequestdistribution=uniform\n${mixes[options.workload ?? 'a']}`,
+  );
+  const stacks = (options.stacks ?? ['kernel', 'latency']).map((name) => {
+    if (name === 'kernel') return 'kernel';
+    const profile = labProfiles[name];
+    if (!profile) throw new Error(`writeLabPlan: unknown lab profile ${name} (latency, throughput)`);
+    writeFileSync(join(options.dir, `${name}.opf`), profile);
+    return { name, profile: `${name}.opf` };
+  });
+  const plan = {
+    name: 'loopback-lab',
+    servers: [
+      {
+        host: lab.serverHost,
+        couchbaseServerPath: lab.couchbaseServerPath,
+        restPort: lab.couchbase.restPort,
+        kvPort: lab.couchbase.kvPort,
+        adminUser: lab.couchbase.username,
+      },
+    ],
+    interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
+    clients: [{ host: lab.clientHost, ycsbHome: lab.ycsbHome }],
+    bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
+    workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
+    stacks,
+    threads: options.threads ?? [1, 2],
+    repetitions: options.repetitions ?? 1,
+    timeouts: { serverStartSec: 20, bucketReadySec: 20, cellSec: 60 },
+    ...(options.extra ?? {}),
+  };
+  const path = join(options.dir, 'lab.benchplan.json');
+  writeFileSync(path, `${JSON.stringify(plan, null, 2)}\n`);
+  return path;
+}
+
+/** Lab folders left by crashed test processes (for a cleanup step); each is `obl-*` in tmpdir. */
+export function staleLabDirs(): string[] {
+  return readdirSync(tmpdir())
+    .filter((name) => name.startsWith('obl-'))
+    .map((name) => join(tmpdir(), name))
+    .filter((path) => existsSync(join(path, labConfigFile)));
+}

@@ -1,0 +1,140 @@
+// The files one lab run keeps under its folder, shared by the lab (test side) and the stand-in
+// executables (run on the "hosts" through sshd). Faults are one file per switch in `state/faults/`
+// so a shell script can test them with `[ -e ]` and Node reads them as JSON.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `lab.json`: what the stand-ins need to know about the run (mode 600: it holds the password). */
+export interface LabConfig {
+  labId: string;
+  labDir: string;
+  hostRoot: string;
+  stateDir: string;
+  couchbase: {
+    addresses: string[];
+    kvPort: number;
+    restPort: number;
+    username: string;
+    password: string;
+    version: string;
+    memoryQuotaMB: number;
+  };
+  /** Version strings the stand-ins print. */
+  versions: { onload: string; ycsb: string };
+}
+
+/** Every switch the stand-ins understand. Set them with `lab.faults.set({...})`. */
+export interface LabFaults {
+  // --- the Couchbase test node
+  /** `POST /pools/default/buckets` answers 400 with this message. */
+  refuseBucketCreation?: string;
+  /** Every KV document operation waits this long (ms). */
+  kvDelayMs?: number;
+  /** Every REST answer waits this long (ms). */
+  restDelayMs?: number;
+  /** Every Nth KV document operation of a bucket answers 0x82 (temporary failure; the SDK retries). */
+  temporaryFailureEvery?: number;
+  /** A fresh bucket answers "warming up" to SELECT_BUCKET for this long (ms). */
+  bucketWarmupMs?: number;
+  /** `couchbase-server` starts but never opens its ports ("never comes up"). */
+  couchbaseNeverReady?: boolean;
+  /** `couchbase-server` waits this long (ms) before opening its ports. */
+  couchbaseStartDelayMs?: number;
+  // --- onload
+  /** `onload` runs the command without acceleration (no marker, not listed by onload_stackdump). */
+  onloadNotAccelerating?: boolean;
+  // --- ycsb
+  /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
+  ycsbErrorEvery?: number;
+  /** ycsb dies (SIGKILL of itself, like an OOM-killed JVM) after this many operations. */
+  ycsbCrashAfterOps?: number;
+  /** ycsb stops doing work after this many operations and hangs until killed. */
+  ycsbHangAfterOps?: number;
+}
+
+export const labConfigFile = 'lab.json';
+
+export function faultsDir(stateDir: string): string {
+  return join(stateDir, 'faults');
+}
+
+export function writeFaults(stateDir: string, faults: LabFaults): void {
+  const dir = faultsDir(stateDir);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, value] of Object.entries(faults)) {
+    const file = join(dir, name);
+    if (value === undefined || value === false || value === null) rmSync(file, { force: true });
+    else writeFileSync(file, JSON.stringify(value));
+  }
+}
+
+export function clearFaults(stateDir: string): void {
+  rmSync(faultsDir(stateDir), { recursive: true, force: true });
+  mkdirSync(faultsDir(stateDir), { recursive: true });
+}
+
+export function readFaults(stateDir: string): LabFaults {
+  const faults: Record<string, unknown> = {};
+  let names: string[];
+  try {
+    names = readdirSync(faultsDir(stateDir));
+  } catch {
+    return {};
+  }
+  for (const name of names) {
+    try {
+      faults[name] = JSON.parse(readFileSync(join(faultsDir(stateDir), name), 'utf8'));
+    } catch {
+      // a half-written switch is read again next time
+    }
+  }
+  return faults as LabFaults;
+}
+
+/** readFaults, at most every `everyMs` (the test node asks for every request). */
+export function cachedFaults(stateDir: string, everyMs = 100): () => LabFaults {
+  let readAt = 0;
+  let value: LabFaults = {};
+  return () => {
+    const now = Date.now();
+    if (now - readAt >= everyMs) {
+      value = readFaults(stateDir);
+      readAt = now;
+    }
+    return value;
+  };
+}
+
+/** The lab config the stand-ins run under (from $ONLOAD_BENCH_LAB, set by their wrapper scripts). */
+export function loadLabConfigFromEnv(): LabConfig {
+  const labDir = process.env.ONLOAD_BENCH_LAB;
+  if (!labDir) throw new Error('ONLOAD_BENCH_LAB is not set: this is a loopback-lab stand-in, run it through the lab');
+  return JSON.parse(readFileSync(join(labDir, labConfigFile), 'utf8')) as LabConfig;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readPidFile(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function fileExists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
