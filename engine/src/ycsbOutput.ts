@@ -49,6 +49,9 @@ export function parseYcsbReport(text: string): YcsbParseResult {
     const format: YcsbReportFormat = start.startsWith('{') ? 'json' : 'json-array';
     const decoded = decodeJsonRecords(start, format);
     if (decoded.records.length === 0) {
+      // A merged log may begin with some other JSON (a log event); it may still hold a text report.
+      const asText = readTextRecords(source);
+      if (asText.records.length > 0) return buildReport(asText.records, asText.warnings, 'text');
       return {
         ok: false,
         error: {

@@ -70,6 +70,12 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,710,700,720,2,0,ok,-20.22');
   assert.ok(rows[5].startsWith('update-p99,µs,25G,'));
 
+  const json = cli(['report', run, '--json', '--metric', 'throughput']);
+  assert.equal(json.code, 0, json.stderr);
+  const [table] = JSON.parse(json.stdout);
+  assert.equal(table.metric.id, 'throughput');
+  assert.equal(table.groups[0].rows[1].comparisons[0].percent, 32.5);
+
   const bad = cli(['report', run, '--metric', 'speed']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /unknown metric 'speed'/);

@@ -155,6 +155,13 @@ test('JSON: NaN written as a string, a cut-off file, and garbage', () => {
   if (!broken.ok) assert.equal(broken.error.code, 'ycsb-bad-json');
 });
 
+test('a text log that happens to begin with a JSON log event is still read as text', () => {
+  const parsed = parseYcsbReport('{"event":"metrics","kv":3}\n[OVERALL], RunTime(ms), 900\n[OVERALL], Throughput(ops/sec), 10.0\n[READ], Operations, 9\n');
+  assert.ok(parsed.ok);
+  assert.equal(parsed.format, 'text');
+  assert.equal(parsed.report.operations.READ.operations, 9);
+});
+
 test('Windows line ends and a byte order mark parse like Unix text', () => {
   const unix = fixture('constructed_ycsb-0.17.0_workloadb_run_hdrhistogram_failures.stdout.txt');
   const windows = report('\ufeff' + unix.replace(/\n/g, '\r\n'));
