@@ -1,6 +1,8 @@
 // Parses YCSB's `-s` status lines (stderr, every `status.interval` seconds) for live progress.
 // Pure. The values in the `[...]` summaries cover the last interval only, in microseconds.
 //
+// Summaries of every measurement type are read: hdrhistogram (`[READ: Count=.., Max=.., ...]`),
+// histogram and timeseries (`[READ AverageLatency(us)=..]`) and raw (`READ count: .., average latency(us): ..`).
 // Shapes handled: an optional label before the timestamp, no timestamp (YCSB 0.1.x), no
 // `current ops/sec` (0 operations so far), no `est completion` (nothing left to do), `∞`, `NaN`,
 // U+FFFD or `?` for values Java could not print, decimal commas from non-English locales, the
@@ -65,6 +67,13 @@ export function parseStatusLine(text: string): YcsbStatus | undefined {
   for (const summary of groups.rest.matchAll(/\[([^\]]*)\]/g)) {
     const parsed = parseSummary(summary[1]);
     if (parsed) status.perOperation[parsed.name] = parsed.figures;
+  }
+  // The raw measurement type prints its summaries without brackets.
+  for (const [, name, count, average] of groups.rest.matchAll(/(?:^|\s)([^\s\[\]]+) count: (\d+), average latency\(us\): (\S+)/g)) {
+    const figures: StatusOperation = { count: Number(count), percentilesUs: {} };
+    const value = localeNumber(average);
+    if (value !== undefined && Number.isFinite(value)) figures.averageUs = value;
+    status.perOperation[name] = figures;
   }
   return status;
 }

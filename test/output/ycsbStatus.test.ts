@@ -67,6 +67,9 @@ test('locale and edge values: label, decimal commas, ∞, U+FFFD, stalled estima
   assert.equal(infinite?.estimatedRemainingSec, 5);
   assert.equal(parseStatusLine('0.1.4 label 10 sec: 5 operations; 0.5 current ops/sec; ')?.operations, 5);
 
+  const raw = parseStatusLine('2026-12-02 11:43:44:326 10 sec: 20 operations; 2 current ops/sec; READ count: 12, average latency(us): 612.50 UPDATE count: 8, average latency(us): 700,25 ');
+  assert.deepEqual(raw?.perOperation, { READ: { count: 12, averageUs: 612.5, percentilesUs: {} }, UPDATE: { count: 8, averageUs: 700.25, percentilesUs: {} } });
+
   assert.equal(parseStatusLine('DBWrapper: report latency for each error is false'), undefined);
   assert.equal(parseStatusLine('[OVERALL], RunTime(ms), 10'), undefined);
 });
