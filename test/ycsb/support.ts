@@ -1,6 +1,6 @@
 // Helpers for the YCSB tests: a freshly bundled server (only the server entry, so a half-written
 // file elsewhere in the tree cannot block these tests), fixture paths and position helpers.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
@@ -11,19 +11,27 @@ export const fixtures = 'test/fixtures/ycsb';
 
 let bundled: Promise<void> | undefined;
 
+/** Bundles server/src/main.ts to dist/server.js; written through a rename so test files running in
+ * parallel never start a half-written bundle. */
 async function bundleServer(): Promise<void> {
   try {
-    await build({
+    const result = await build({
+      write: false,
       entryPoints: { server: 'server/src/main.ts' },
       outdir: 'dist',
       bundle: true,
       platform: 'node',
       target: 'node20',
       format: 'cjs',
-      sourcemap: true,
       logLevel: 'silent',
       external: ['vscode', 'couchbase'],
     });
+    mkdirSync('dist', { recursive: true });
+    for (const file of result.outputFiles) {
+      const temporary = `${file.path}.${process.pid}.tmp`;
+      writeFileSync(temporary, file.contents);
+      renameSync(temporary, file.path);
+    }
   } catch (error) {
     if (!existsSync('dist/server.js')) throw error;
   }
