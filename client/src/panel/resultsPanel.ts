@@ -22,6 +22,11 @@ const redrawDelayMs = 150;
 const liveTextDelayMs = 500;
 /** A watched results.jsonl is re-read once writes settle. */
 const reloadDelayMs = 300;
+/**
+ * A run counts as fed by events while they keep coming (YCSB status lines arrive every few
+ * seconds); if a driver stops without `run-finished`, the file watcher takes over again.
+ */
+const liveQuietMs = 60_000;
 
 function normalise(runDir: string): string {
   return path.resolve(runDir);
@@ -50,6 +55,8 @@ class ResultsPanel implements vscode.Disposable {
   private readonly reloadTimers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
+  /** The first read of the folders; nothing is posted before it, so no empty panel flashes. */
+  private readonly firstLoad: Promise<void>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -71,7 +78,7 @@ class ResultsPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
     );
     for (const runDir of runDirs) this.watch(runDir);
-    void this.reloadAll();
+    this.firstLoad = this.reloadAll();
   }
 
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -201,6 +208,8 @@ class ResultsPanel implements vscode.Disposable {
   }
 
   private async handle(message: WebviewMessage): Promise<void> {
+    await this.firstLoad;
+    if (this.disposed) return;
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -246,8 +255,8 @@ class ResultsPanel implements vscode.Disposable {
 
 export class ResultsPanelManager {
   private readonly panels = new Map<string, ResultsPanel>();
-  /** Run folders a sweep is feeding right now (their files are not re-read on every write). */
-  private readonly liveRuns = new Set<string>();
+  /** Run folders a sweep is feeding right now, with the time of their last event. */
+  private readonly liveRuns = new Map<string, number>();
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -279,10 +288,8 @@ export class ResultsPanelManager {
   /** Feeds a running sweep's events; `run-started` opens the panel beside the terminal. */
   onSweepEvent(runDir: string, event: SweepEvent): void {
     const key = normalise(runDir);
-    if (event.type === 'run-started') {
-      this.liveRuns.add(key);
-      if (!this.panels.has(panelKey([runDir]))) this.open([runDir], true);
-    }
+    this.liveRuns.set(key, Date.now());
+    if (event.type === 'run-started' && !this.panels.has(panelKey([runDir]))) this.open([runDir], true);
     for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.applyEvent(runDir, event);
     if (event.type === 'run-finished') this.liveRuns.delete(key);
   }
@@ -329,7 +336,7 @@ export class ResultsPanelManager {
       panel,
       runDirs.map(normalise),
       this.context.extensionUri,
-      (runDir) => this.liveRuns.has(normalise(runDir)),
+      (runDir) => Date.now() - (this.liveRuns.get(normalise(runDir)) ?? -Infinity) < liveQuietMs,
       () => {
         if (this.panels.get(key) === results) this.panels.delete(key);
       },

@@ -1,0 +1,149 @@
+// The panel's host side against a fake `vscode`: what it sets on the webview (CSP, resource
+// roots, title), what it posts (the model of the run folder), how it treats messages from the
+// webview (validated, exports written), live events, and restoring after a reload.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, beforeEach, test } from 'node:test';
+import { fake, FakeUri, FakeWebviewPanel, installFakeVscode, resetFake, until } from './support/fakeVscode';
+import type { PanelViewModel } from '../../client/src/panel/protocol';
+import { fixtureManifest, fixtureResults } from './fixtureRun';
+
+installFakeVscode();
+// Imported after the fake is installed: the host requires `vscode` when it loads.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ResultsPanelManager, resultsViewType } = require('../../client/src/panel/resultsPanel') as typeof import('../../client/src/panel/resultsPanel');
+
+const fixtureDir = join(__dirname, 'fixtures', 'run-fixture');
+const extensionUri = FakeUri.file('/ext');
+const managers: { dispose(): void }[] = [];
+
+function newManager() {
+  const manager = new ResultsPanelManager({ extensionUri } as never);
+  managers.push(manager.register());
+  return manager;
+}
+
+beforeEach(() => {
+  for (const registration of managers.splice(0)) registration.dispose();
+  resetFake();
+});
+after(() => {
+  for (const registration of managers.splice(0)) registration.dispose();
+});
+
+async function readyModel(panel: FakeWebviewPanel, predicate: (model: PanelViewModel) => boolean = () => true): Promise<PanelViewModel> {
+  panel.fromWebview({ type: 'ready' });
+  await until(() => (panel.models() as unknown as PanelViewModel[]).some(predicate), 'a model message');
+  return (panel.models() as unknown as PanelViewModel[]).filter(predicate).at(-1)!;
+}
+
+test('showRun opens one panel with the strict CSP, local roots and the run title', async () => {
+  const manager = newManager();
+  manager.showRun(fixtureDir);
+  manager.showRun(fixtureDir);
+  assert.equal(fake.panels.length, 1, 'the second showRun reveals the same panel');
+  const panel = fake.panels[0];
+  assert.equal(panel.revealed, 1);
+  assert.equal(panel.viewType, resultsViewType);
+  assert.equal(panel.webview.options.enableScripts, true);
+  assert.deepEqual(panel.webview.options.localResourceRoots?.map((uri) => uri.fsPath), ['/ext/dist/media', '/ext/media']);
+  const nonce = /script-src 'nonce-([^']+)'/.exec(panel.webview.html.replace(/&#39;/g, "'"))?.[1];
+  assert.ok(nonce);
+  assert.match(panel.webview.html, new RegExp(`<script nonce="${nonce.replace(/[+/=]/g, '\\$&')}" src="https://fake\\.vscode-resource\\.test/ext/dist/media/panel\\.js"></script>`));
+  const model = await readyModel(panel);
+  assert.equal(model.title, 'Onload Bench Results: run-fixture');
+  assert.equal(panel.title, 'Onload Bench Results: run-fixture');
+  assert.equal(model.runs[0].groups[0].tables[0].rows[1].profiles[0].value, 29500);
+});
+
+test('messages from the webview are validated; exports are written where the user chose', async () => {
+  const manager = newManager();
+  manager.showRun(fixtureDir);
+  const panel = fake.panels[0];
+  await readyModel(panel);
+  const postedBefore = panel.posted.length;
+  panel.fromWebview({ type: 'save-image', format: 'png', name: '../../etc/evil', data: 'data:image/png;base64,AAAA' });
+  panel.fromWebview({ type: 'delete-everything' });
+  panel.fromWebview('ready');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(fake.saveDialogs.length, 0);
+  assert.equal(panel.posted.length, postedBefore);
+
+  fake.saveDialogAnswer = FakeUri.file('/out/report.csv');
+  panel.fromWebview({ type: 'export-csv', runIndex: 0 });
+  await until(() => fake.writes.length === 1, 'the CSV write');
+  assert.equal(fake.writes[0].path, '/out/report.csv');
+  const csv = Buffer.from(fake.writes[0].bytes).toString('utf8').split('\r\n');
+  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,15500,15000,16000,2,0,ok,47.62');
+  assert.equal((fake.saveDialogs[0] as { defaultUri: FakeUri }).defaultUri.fsPath, join(fixtureDir, 'run-fixture-report.csv'));
+
+  fake.saveDialogAnswer = FakeUri.file('/out/chart.png');
+  panel.fromWebview({ type: 'save-image', format: 'png', name: 'run-fixture-25G-throughput', data: 'data:image/png;base64,iVBORw0KGgo=' });
+  await until(() => fake.writes.length === 2, 'the PNG write');
+  assert.deepEqual([...fake.writes[1].bytes], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal((fake.saveDialogs[1] as { defaultUri: FakeUri }).defaultUri.fsPath, join(fixtureDir, 'run-fixture-25G-throughput.png'));
+
+  fake.saveDialogAnswer = undefined;
+  panel.fromWebview({ type: 'export-csv', runIndex: 0 });
+  await until(() => fake.saveDialogs.length === 3, 'the cancelled dialog');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(fake.writes.length, 2, 'a cancelled dialog writes nothing');
+});
+
+test('a sweep opens the panel beside the terminal and its events update the model', async () => {
+  const manager = newManager();
+  const runDir = '/nonexistent/runs/live-run';
+  const manifest = { ...fixtureManifest(), runId: 'live-run' };
+  manager.onSweepEvent(runDir, { type: 'log', level: 'info', message: 'before the run: no panel' });
+  assert.equal(fake.panels.length, 0);
+  manager.onSweepEvent(runDir, { type: 'run-started', runDir, manifest, resumed: false, alreadyDone: 0 });
+  assert.equal(fake.panels.length, 1);
+  const panel = fake.panels[0];
+  assert.deepEqual(panel.showOptions, { viewColumn: -2, preserveFocus: true });
+  const first = await readyModel(panel, (model) => model.title === 'Onload Bench Results: live-run');
+  assert.equal(first.runs[0].progress.finished, 0);
+  assert.equal(first.runs[0].progress.total, 12);
+  const [result] = fixtureResults();
+  manager.onSweepEvent(runDir, { type: 'cell-started', id: result.id, key: result.key, index: 0, total: 12, attempt: 1 });
+  manager.onSweepEvent(runDir, { type: 'cell-finished', result, index: 0, total: 12, remainingEstimateMs: 660000 });
+  const updated = await readyModel(panel, (model) => (model.runs[0] as PanelViewModel['runs'][0]).progress.finished === 1);
+  assert.equal(updated.runs[0].groups[0].tables[0].rows[0].kernel.value, 10000);
+  assert.deepEqual(updated.runs[0].progress.running, { cell: '25G kernel 5 threads #1', index: 0, total: 12, remainingEstimateMs: 660000 });
+  manager.onSweepEvent(runDir, { type: 'status', id: result.id, host: 'client1', phase: 'run', status: { elapsedSec: 10, operations: 100000, currentOpsPerSec: 10000 }, line: '' });
+  await until(() => panel.posted.some((message) => (message as { type: string }).type === 'live'), 'the live line');
+  assert.deepEqual(panel.posted.find((message) => (message as { type: string }).type === 'live'), { type: 'live', runDir, text: 'client1 run: 10 s, 100000 operations, 10000 ops/s' });
+});
+
+test('compare opens both runs in one panel; the serializer restores a panel from webview state', async () => {
+  const manager = newManager();
+  manager.compare(fixtureDir, fixtureDir);
+  assert.equal(fake.panels.length, 1, 'comparing a run with itself just shows it');
+  const otherDir = join(__dirname, 'fixtures');
+  manager.compare(fixtureDir, otherDir);
+  assert.equal(fake.panels.length, 2);
+  const compared = await readyModel(fake.panels[1], (model) => model.runs.length === 2 && model.title.startsWith('Onload Bench Results: run-fixture vs'));
+  assert.equal(compared.runs[1].runDir, otherDir);
+  assert.match((compared.runs[1] as PanelViewModel['runs'][0]).warnings[0], /holds neither manifest\.json nor results\.jsonl/);
+
+  const serializer = fake.serializers.get(resultsViewType);
+  assert.ok(serializer);
+  const restored = new FakeWebviewPanel(resultsViewType, 'old title', {});
+  await serializer.deserializeWebviewPanel(restored, { runDirs: [fixtureDir], scrollY: 300 });
+  assert.equal(restored.disposed, false);
+  assert.deepEqual(restored.webview.options.localResourceRoots?.map((uri) => uri.fsPath), ['/ext/dist/media', '/ext/media']);
+  assert.equal((await readyModel(restored)).title, 'Onload Bench Results: run-fixture');
+  const damaged = new FakeWebviewPanel(resultsViewType, 'old title', {});
+  await serializer.deserializeWebviewPanel(damaged, { runDirs: 'nope' });
+  assert.equal(damaged.disposed, true, 'a panel whose state is not ours is closed');
+});
+
+test('openResultsFile accepts results.jsonl or manifest.json and explains anything else', () => {
+  const manager = newManager();
+  manager.openResultsFile(FakeUri.file(join(fixtureDir, 'results.jsonl')) as never);
+  assert.equal(fake.panels.length, 1);
+  manager.openResultsFile(FakeUri.file(join(fixtureDir, 'manifest.json')) as never);
+  assert.equal(fake.panels.length, 1, 'same run folder, same panel');
+  manager.openResultsFile(FakeUri.file('/tmp/notes.txt') as never);
+  assert.equal(fake.panels.length, 1);
+  assert.match(fake.errors[0], /notes\.txt is not a results file; open the results\.jsonl or manifest\.json of a run folder/);
+});
