@@ -6,7 +6,7 @@ const plainWord = /^[A-Za-z0-9_@%+=:,./-]+$/;
 export function shellQuote(value: string | number): string {
   const text = String(value);
   if (text.includes('\0')) throw new Error('a shell argument cannot contain a NUL byte');
-  if (text !== '' && plainWord.test(text) && !text.startsWith('-') && !text.startsWith('=')) return text;
+  if (text !== '' && plainWord.test(text) && !text.startsWith('=')) return text;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -27,7 +27,8 @@ describe('shellQuote', () => {
     assert.equal(shellQuote('/opt/ycsb'), '/opt/ycsb');
     assert.equal(shellQuote('recordcount=1000'), 'recordcount=1000');
     assert.equal(shellQuote(''), "''");
-    assert.equal(shellQuote('-threads'), "'-threads'");
+    assert.equal(shellQuote('-threads'), '-threads');
+    assert.equal(shellQuote('=x'), "'=x'");
     assert.equal(shellQuote("it's"), `'it'\\''s'`);
     assert.equal(shellJoin(['echo', 'a b']), "echo 'a b'");
     assert.throws(() => shellQuote('a\0b'), /NUL/);
