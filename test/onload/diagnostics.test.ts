@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { TestClient } from '../support/lspClient';
-import { openProfile, range, startOnloadClient, summary } from './support';
+import { messageOf, openProfile, range, startOnloadClient, summary } from './support';
 
 const { Error, Warning, Information } = DiagnosticSeverity;
 let client: TestClient;
@@ -42,12 +42,12 @@ test('every diagnostic carries a stable code, the onload-bench source and a prec
     { code: 'not-read-from-env', severity: Warning, range: range(11, 11, 38) },
   ]);
   const unknown = diagnostics.find((diagnostic) => diagnostic.code === 'unknown-option')!;
-  assert.match(unknown.message, /Did you mean EF_POLL_USEC/);
+  assert.match(messageOf(unknown), /Did you mean EF_POLL_USEC/);
   assert.equal((unknown.data as { suggestions: string[] }).suggestions[0], 'EF_POLL_USEC');
   const clamped = diagnostics.find((diagnostic) => diagnostic.code === 'value-out-of-range')!;
-  assert.match(clamped.message, /clamps 5000 to 1024/);
+  assert.match(messageOf(clamped), /clamps 5000 to 1024/);
   const truncated = diagnostics.find((diagnostic) => diagnostic.code === 'value-truncated')!;
-  assert.match(truncated.message, /1-bit field: 2 silently becomes 0/);
+  assert.match(messageOf(truncated), /1-bit field: 2 silently becomes 0/);
 });
 
 test('per-process values outside the range are reported as unchecked, not clamped', async () => {
@@ -68,8 +68,8 @@ test('a later onload_set of the same name has no effect; an earlier import count
     { code: 'ineffective-assignment', severity: Warning, range: range(1, 11, 23) },
     { code: 'ineffective-assignment', severity: Warning, range: range(3, 11, 22) },
   ]);
-  assert.match(diagnostics[0]!.message, /base line 2 via onload_import base/);
-  assert.match(diagnostics.find((diagnostic) => diagnostic.range.start.line === 3)!.message, /line 3/);
+  assert.match(messageOf(diagnostics[0]!), /base line 2 via onload_import base/);
+  assert.match(messageOf(diagnostics.find((diagnostic) => diagnostic.range.start.line === 3)!), /line 3/);
 });
 
 test('conditional assignments never claim certainty', async () => {
@@ -92,7 +92,7 @@ test('conditional assignments never claim certainty', async () => {
 test('import cycles are reported on the import that starts them', async () => {
   const { diagnostics } = await openProfile(client, 'cycle-start.opf', 'onload_import cycle-a\n');
   assert.deepEqual(summary(diagnostics), [{ code: 'import-cycle', severity: Error, range: range(0, 14, 21) }]);
-  assert.match(diagnostics[0]!.message, /cycle-a → cycle-b → cycle-a/);
+  assert.match(messageOf(diagnostics[0]!), /cycle-a → cycle-b → cycle-a/);
 });
 
 test('relations that a static check can decide are reported with their relations.json id', async () => {

@@ -41,3 +41,7 @@ export function summary(diagnostics: Diagnostic[]): { code: string; severity: nu
     .map((diagnostic) => ({ code: String(diagnostic.code), severity: diagnostic.severity ?? 0, range: diagnostic.range }))
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code));
 }
+
+export function messageOf(diagnostic: Diagnostic): string {
+  return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+}

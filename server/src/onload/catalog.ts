@@ -11,6 +11,7 @@ export class OnloadCatalog {
   private readonly byName = new Map<string, OptionInfo>();
   private readonly removedByName = new Map<string, string>();
   private readonly profilesByName = new Map<string, StandardProfile>();
+  private readonly suggestionCache = new Map<string, string[]>();
 
   constructor(data: CatalogData) {
     this.options = data.options;
@@ -36,8 +37,15 @@ export class OnloadCatalog {
     return this.profilesByName.get(name);
   }
 
+  /** "Did you mean" names, remembered: a long profile repeats its typos. */
   suggestOptions(name: string): string[] {
-    return closestMatches(name, this.names);
+    let suggestions = this.suggestionCache.get(name);
+    if (!suggestions) {
+      suggestions = closestMatches(name, this.names);
+      if (this.suggestionCache.size > 5000) this.suggestionCache.clear();
+      this.suggestionCache.set(name, suggestions);
+    }
+    return suggestions;
   }
 }
 

@@ -43,7 +43,10 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
   const out: Diagnostic[] = [];
   const range = (span: Span): Range => ({ start: document.positionAt(span.start), end: document.positionAt(span.end) });
   const push = (code: string, severity: IssueSeverity, span: Span, message: string, data: Partial<OnloadDiagnosticData> = {}) => {
-    out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: { fixes: [], ...data } });
+    const payload: OnloadDiagnosticData = { fixes: data.fixes ?? [] };
+    if (data.suggestions) payload.suggestions = data.suggestions;
+    if (data.replacement) payload.replacement = data.replacement;
+    out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
   };
   const removeLineFix = (directive: Directive, title: string): FixData[] => {
     if (!directive.ownsLine) return [];
@@ -168,7 +171,13 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
   for (const assignment of analysis.assignments) {
     const earlier = seen.get(assignment.name);
     if (earlier && assignment.via.length === 0) {
-      const blocking = earlier.find((candidate) => !candidate.conditional);
+      let blocking: Assignment | undefined;
+      for (const candidate of earlier) {
+        if (!candidate.conditional) {
+          blocking = candidate;
+          break;
+        }
+      }
       const directive = directives[assignment.rootIndex];
       if (blocking && directive?.kind === 'set') {
         const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);

@@ -99,8 +99,8 @@ interface Frame {
   fn?: ShellFunction;
 }
 
-const reservedOpeners: Record<string, Frame['kind']> = { if: 'if', while: 'loop', until: 'loop', for: 'loop', case: 'case' };
-const reservedClosers: Record<string, Frame['kind'][]> = { fi: ['if'], done: ['loop'], esac: ['case'], '}': ['function', 'group'] };
+const reservedOpeners = new Map<string, Frame['kind']>([['if', 'if'], ['while', 'loop'], ['until', 'loop'], ['for', 'loop'], ['case', 'case']]);
+const reservedClosers = new Map<string, Frame['kind'][]>([['fi', ['if']], ['done', ['loop']], ['esac', ['case']], ['}', ['function', 'group']]]);
 const reservedContinuers = new Set(['then', 'else', 'elif', 'do', '!']);
 
 export function lineStartsOf(text: string): number[] {
@@ -224,44 +224,34 @@ class ProfileParser {
     const text = this.text;
     const length = text.length;
     const start = this.pos;
-    const pieces: string[] = [];
+    // Most words are plain: their value is a slice. Quotes and escapes switch to collecting pieces.
+    let pieces: string[] | undefined;
     let pieceStart = this.pos;
     let quoted = false;
     let expands = false;
-    const flush = (upTo: number) => {
-      if (upTo > pieceStart) pieces.push(text.slice(pieceStart, upTo));
-    };
     while (this.pos < length) {
       const code = text.charCodeAt(this.pos);
       if (code === Ch.Space || code === Ch.Tab || code === Ch.Lf || code === Ch.Cr) break;
       if (code === Ch.Semi || code === Ch.Amp || code === Ch.Pipe || code === Ch.LParen || code === Ch.RParen || code === Ch.Lt || code === Ch.Gt) break;
-      if (code === Ch.Backslash) {
-        flush(this.pos);
-        if (text.charCodeAt(this.pos + 1) === Ch.Lf) {
-          this.pos += 2;
+      if (code === Ch.Backslash || code === Ch.Apos || code === Ch.Quote) {
+        pieces ??= [];
+        if (this.pos > pieceStart) pieces.push(text.slice(pieceStart, this.pos));
+        quoted = true;
+        if (code === Ch.Backslash) {
+          if (text.charCodeAt(this.pos + 1) !== Ch.Lf) pieces.push(text.charAt(this.pos + 1));
+          this.pos = Math.min(this.pos + 2, length);
+        } else if (code === Ch.Apos) {
+          const close = text.indexOf("'", this.pos + 1);
+          pieces.push(text.slice(this.pos + 1, close === -1 ? length : close));
+          this.pos = close === -1 ? length : close + 1;
         } else {
-          pieces.push(text.charAt(this.pos + 1));
-          this.pos += 2;
+          const contentStart = this.pos + 1;
+          const inner = this.skipDoubleQuoted(contentStart);
+          if (inner.expands) expands = true;
+          pieces.push(unescapeDoubleQuoted(text.slice(contentStart, inner.end)));
+          this.pos = inner.end < length ? inner.end + 1 : length;
         }
-        pieceStart = Math.min(this.pos, length);
-        quoted = true;
-      } else if (code === Ch.Apos) {
-        flush(this.pos);
-        const close = text.indexOf("'", this.pos + 1);
-        const end = close === -1 ? length : close;
-        pieces.push(text.slice(this.pos + 1, end));
-        this.pos = close === -1 ? length : close + 1;
         pieceStart = this.pos;
-        quoted = true;
-      } else if (code === Ch.Quote) {
-        flush(this.pos);
-        const contentStart = this.pos + 1;
-        const inner = this.skipDoubleQuoted(contentStart);
-        if (inner.expands) expands = true;
-        pieces.push(unescapeDoubleQuoted(text.slice(contentStart, inner.end)));
-        this.pos = inner.end < length ? inner.end + 1 : length;
-        pieceStart = this.pos;
-        quoted = true;
       } else if (code === Ch.Dollar || code === Ch.Backtick) {
         const end = this.skipExpansion(this.pos);
         if (end > this.pos + 1 || code === Ch.Backtick) expands = true;
@@ -270,8 +260,14 @@ class ProfileParser {
         this.pos++;
       }
     }
-    flush(this.pos);
-    return { start, end: this.pos, value: pieces.join(''), quoted, expands };
+    let value: string;
+    if (pieces === undefined) {
+      value = text.slice(start, this.pos);
+    } else {
+      if (this.pos > pieceStart) pieces.push(text.slice(pieceStart, this.pos));
+      value = pieces.join('');
+    }
+    return { start, end: this.pos, value, quoted, expands };
   }
 
   /** From just inside an opening '"' to the offset of the closing '"' (or the end). */
@@ -312,8 +308,8 @@ class ProfileParser {
     if (following === Ch.LBrace) return this.skipBalanced(at + 1, Ch.LBrace, Ch.RBrace);
     let index = at + 1;
     // Special parameters: $1, $@, $#, $?, $$, $!, $*, $-
-    if (index < length && /[0-9@#?$!*-]/.test(text.charAt(index))) return index + 1;
-    while (index < length && /[A-Za-z0-9_]/.test(text.charAt(index))) index++;
+    if (index < length && isSpecialParameter(text.charCodeAt(index))) return index + 1;
+    while (index < length && isNameChar(text.charCodeAt(index))) index++;
     return index;
   }
 
@@ -395,13 +391,13 @@ class ProfileParser {
     }
     if (this.words.length === 0 && !word.quoted && !word.expands) {
       const value = word.value;
-      const opener = reservedOpeners[value];
+      const opener = reservedOpeners.get(value);
       if (opener) {
         this.frames.push({ kind: opener });
         if (value === 'for' || value === 'case') this.skipRest = true;
         return;
       }
-      const closer = reservedClosers[value];
+      const closer = reservedClosers.get(value);
       if (closer) {
         this.closeFrame(closer, word.end);
         return;
@@ -530,22 +526,38 @@ class ProfileParser {
   }
 }
 
+function isNameChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** $0-$9, $@, $#, $?, $$, $!, $*, $- */
+function isSpecialParameter(code: number): boolean {
+  return (code >= 48 && code <= 57) || code === 64 || code === 35 || code === 63 || code === 36 || code === 33 || code === 42 || code === 45;
+}
+
 function unescapeDoubleQuoted(raw: string): string {
   return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
+}
+
+function makeSet(base: DirectiveBase, fields: Omit<SetDirective, keyof DirectiveBase | 'kind'>): SetDirective {
+  // Built field by field (no object spread): profiles can hold 100,000 directives.
+  return {
+    kind: 'set', command: base.command, keyword: base.keyword, line: base.line, contexts: base.contexts, conditional: base.conditional, ownsLine: base.ownsLine,
+    name: fields.name, nameSpan: fields.nameSpan, form: fields.form, value: fields.value, valueSpan: fields.valueSpan,
+    valueDynamic: fields.valueDynamic, valueMissing: fields.valueMissing, cutFrom: fields.cutFrom, extraWords: fields.extraWords,
+  };
 }
 
 function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirective {
   const afterKeyword = { start: base.keyword.end, end: base.keyword.end };
   if (args.length === 0) {
-    return { ...base, kind: 'set', name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: [] };
+    return makeSet(base, { name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: [] });
   }
   const nameWord = args[0]!;
   if (args.length >= 2) {
     const valueWord = args[1]!;
     const valueMissing = !valueWord.expands && valueWord.value === '';
-    return {
-      ...base,
-      kind: 'set',
+    return makeSet(base, {
       name: nameWord.value,
       nameSpan: { start: nameWord.start, end: nameWord.end },
       form: 'words',
@@ -553,15 +565,15 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
       valueSpan: { start: valueWord.start, end: valueWord.end },
       valueDynamic: valueWord.expands,
       valueMissing,
-      extraWords: args.slice(2),
-    };
+      extraWords: args.length > 2 ? args.slice(2) : [],
+    });
   }
   // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
   const raw = text.slice(nameWord.start, nameWord.end);
   const equals = nameWord.value.indexOf('=');
   if (equals === -1) {
     const end = { start: nameWord.end, end: nameWord.end };
-    return { ...base, kind: 'set', name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: [] };
+    return makeSet(base, { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: [] });
   }
   const name = nameWord.value.slice(0, equals);
   const written = nameWord.value.slice(equals + 1);
@@ -573,9 +585,7 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
   const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
   const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
   const valueSpan = { start: valueStart, end: nameWord.end };
-  return {
-    ...base,
-    kind: 'set',
+  return makeSet(base, {
     name,
     nameSpan: { start: nameStart, end: Math.max(nameStart, nameEnd) },
     form: 'equals',
@@ -585,7 +595,7 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
     valueMissing: !nameWord.expands && value === '',
     cutFrom: secondEquals === -1 ? undefined : { written, span: valueSpan },
     extraWords: [],
-  };
+  });
 }
 
 function toImport(base: DirectiveBase, args: ShellWord[]): ImportDirective {
