@@ -141,7 +141,9 @@ for arg in "$@"; do
     *) if [ -z "$verb" ]; then verb="$arg"; elif [ -z "$unit" ]; then unit="$arg"; fi ;;
   esac
 done
-running() { [ -s "$service_pid" ] && kill -0 "$(cat "$service_pid")" 2>/dev/null; }
+# alive PID: runs and is not a zombie (this machine's pid 1 may never reap orphans)
+alive() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; }
+running() { [ -s "$service_pid" ] && alive "$(cat "$service_pid")"; }
 case "$unit" in
   couchbase-server|couchbase-server.service) ;;
   *) echo "Failed to $verb \${unit:-?}: Unit \${unit:-?} not found (loopback lab: only couchbase-server.service)." >&2; exit 5 ;;
@@ -156,8 +158,8 @@ case "$verb" in
   stop)
     if running; then
       pid=$(cat "$service_pid"); kill -TERM "$pid" 2>/dev/null
-      i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-      kill -KILL "$pid" 2>/dev/null
+      i=0; while alive "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+      alive "$pid" && kill -KILL "$pid" 2>/dev/null
     fi
     rm -f "$service_pid"; exit 0 ;;
   restart) "$0" stop "$unit"; exec "$0" start "$unit" ;;

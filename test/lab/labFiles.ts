@@ -32,7 +32,7 @@ export interface LabFaults {
   kvDelayMs?: number;
   /** Every REST answer waits this long (ms). */
   restDelayMs?: number;
-  /** Every Nth KV document operation of a bucket answers 0x82 (temporary failure; the SDK retries). */
+  /** Every Nth KV document operation of a bucket answers 0x82: the SDK does not retry it, it throws TemporaryFailureError (ycsb: Return=ERROR). */
   temporaryFailureEvery?: number;
   /** A fresh bucket answers "warming up" to SELECT_BUCKET for this long (ms). */
   bucketWarmupMs?: number;
@@ -46,7 +46,7 @@ export interface LabFaults {
   // --- ycsb
   /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
   ycsbErrorEvery?: number;
-  /** ycsb dies (SIGKILL of itself, like an OOM-killed JVM) after this many operations. */
+  /** ycsb dies after this many operations: no report, exit 247 (what bin/ycsb returns when its JVM is SIGKILLed). */
   ycsbCrashAfterOps?: number;
   /** ycsb stops doing work after this many operations and hangs until killed. */
   ycsbHangAfterOps?: number;
@@ -112,12 +112,13 @@ export function loadLabConfigFromEnv(): LabConfig {
   return JSON.parse(readFileSync(join(labDir, labConfigFile), 'utf8')) as LabConfig;
 }
 
+/** Whether pid runs. A zombie counts as gone: this machine's pid 1 may never reap orphans. */
 export function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
   }
 }
 

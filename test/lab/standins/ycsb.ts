@@ -8,7 +8,7 @@
 // (a `-p couchbase.password=...` is refused, exit 2); the KV port is `couchbase.kvPort` or the lab
 // node's; `requestdistribution` is always uniform; `-target` is accepted but not throttled; SCAN
 // reads up to `maxscanlength` keys one by one. Faults (LabFaults.ycsb*) add failed operations,
-// a crash (SIGKILL of itself, exit 137 to the caller) or a hang.
+// a crash (exit 247 with no report, as bin/ycsb when its JVM is SIGKILLed) or a hang.
 import * as couchbase from 'couchbase';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -237,6 +237,8 @@ async function run(argv: string[]): Promise<number> {
 
   const startedAt = Date.now();
   let totalOps = 0;
+  /** Operations begun (the fault switches count these, so "every Nth" is exact with many threads). */
+  let startedOps = 0;
   let stopRequested = false;
   const perThreadTarget = (index: number): number =>
     operationCount > 0 ? Math.floor(operationCount / threads) + (index < operationCount % threads ? 1 : 0) : 0;
@@ -353,7 +355,7 @@ async function run(argv: string[]): Promise<number> {
 
   async function oneOperation(): Promise<void> {
     const faultSet = faults();
-    const opNumber = totalOps + 1;
+    const opNumber = ++startedOps;
     const injectError = (faultSet.ycsbErrorEvery ?? 0) > 0 && opNumber % faultSet.ycsbErrorEvery! === 0;
     if (!transactions) {
       const key = keyOf(nextInsert++, ordered);
@@ -409,8 +411,9 @@ async function run(argv: string[]): Promise<number> {
     while (!stopRequested && (operationCount === 0 || doneByThread[index] < target)) {
       const faultSet = faults();
       if (faultSet.ycsbCrashAfterOps !== undefined && totalOps >= faultSet.ycsbCrashAfterOps) {
+        // bin/ycsb (python) exits with the JVM's status; a JVM killed by SIGKILL gives 256-9.
         crashed = true;
-        process.kill(process.pid, 'SIGKILL');
+        process.exit(247);
       }
       if (faultSet.ycsbHangAfterOps !== undefined && totalOps >= faultSet.ycsbHangAfterOps) {
         await new Promise(() => undefined);
@@ -422,7 +425,7 @@ async function run(argv: string[]): Promise<number> {
   }
 
   await Promise.all(Array.from({ length: threads }, (_, index) => clientThread(index)));
-  if (crashed) return 137;
+  if (crashed) return 247;
   clearTimeout(terminator);
   // each client thread's cleanup; the last one closes the shared environment
   for (let t = 0; t < threads; t++) {

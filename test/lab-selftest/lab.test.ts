@@ -1,0 +1,200 @@
+// The whole lab through real OpenSSH: host aliases and host-key checking, per-host folders, the
+// stand-ins as a user (or the engine) sees them over ssh, fault switches, and cleanup.
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startLab, type Lab } from '../lab/index';
+import { labProcesses } from '../lab/processes';
+
+const statusLinePattern =
+  /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} \d+ sec: \d+ operations; (\d+(\.\d+)? current ops\/sec; )?(est completion in (\d+ \w+ )+)?(\[[A-Z-]+: Count=\d+, Max=\d+, Min=\d+, Avg=(\d+(\.\d+)?|NaN), 90=\d+, 99=\d+, 99\.9=\d+, 99\.99=\d+\] )*$/;
+const dbWrapperLine = 'DBWrapper: report latency for each error is false and specific error codes to track for latency are: []';
+
+/** `[SECTION], measurement, value` lines as [section, measurement, value] triples. */
+function reportLines(stdout: string): [string, string, string][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('['))
+    .map((line) => {
+      const match = /^\[([^\]]+)\], (.+), ([^,]+)$/.exec(line);
+      assert.ok(match, `not a report line: ${line}`);
+      return [match[1], match[2], match[3]];
+    });
+}
+
+function value(lines: [string, string, string][], section: string, measurement: string): string | undefined {
+  return lines.find(([s, m]) => s === section && m === measurement)?.[2];
+}
+
+describe('loopback lab', () => {
+  let lab: Lab;
+  let ycsb: string;
+
+  before(async () => {
+    lab = await startLab();
+    ycsb = join(lab.ycsbHome, 'bin', 'ycsb');
+    // The ycsb client's credentials, the way the engine passes them: in a -P file only.
+    writeFileSync(
+      join(lab.hosts[lab.clientHost].home, 'cb.properties'),
+      `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=bench\ncouchbase.password=${lab.couchbase.password}\n`,
+      { mode: 0o600 },
+    );
+  });
+
+  after(async () => {
+    const { dir, id } = lab;
+    await lab.stop();
+    assert.deepEqual(labProcesses(id).map((info) => info.command), [], 'stop() leaves no lab process');
+    assert.equal(existsSync(dir), false, 'stop() removes the lab folder');
+  });
+
+  it('reaches cb-server through real sshd and runs the stand-in couchbase-server', async () => {
+    const result = await lab.ssh(lab.serverHost, 'couchbase-server --version');
+    assert.deepEqual(result, { code: 0, stdout: 'Couchbase Server 7.6.2-3721 (EE)\n', stderr: '' });
+    const where = await lab.ssh(lab.serverHost, 'pwd; command -v onload; echo "$ONLOAD_BENCH_LAB_HOST"');
+    assert.equal(where.stdout, `${lab.hosts[lab.serverHost].home}\n${join(lab.hostRoot, 'bin', 'onload')}\ncb-server\n`);
+    const client = await lab.ssh(lab.clientHost, 'pwd');
+    assert.equal(client.stdout, `${lab.hosts[lab.clientHost].home}\n`);
+  });
+
+  it('refuses a host whose key is not in known_hosts, and a host whose key changed', async () => {
+    const unknown = await lab.ssh(lab.unknownHost, 'true');
+    assert.equal(unknown.code, 255);
+    assert.match(unknown.stderr, /Host key verification failed/);
+    await lab.faults.swapHostKey(lab.serverHost);
+    try {
+      const changed = await lab.ssh(lab.serverHost, 'true');
+      assert.equal(changed.code, 255);
+      assert.match(changed.stderr, /REMOTE HOST IDENTIFICATION HAS CHANGED/);
+    } finally {
+      await lab.faults.swapHostKey(lab.serverHost, false);
+    }
+    assert.equal((await lab.ssh(lab.serverHost, 'true')).code, 0);
+  });
+
+  it('drops a host when its sshd is killed and brings it back', async () => {
+    lab.faults.killSshd(lab.clientHost);
+    const down = await lab.ssh(lab.clientHost, 'true');
+    assert.equal(down.code, 255);
+    assert.match(down.stderr, /Connection refused/);
+    await lab.faults.startSshd(lab.clientHost);
+    assert.equal((await lab.ssh(lab.clientHost, 'true')).code, 0);
+  });
+
+  it('runs couchbase as a system service and under onload, visible to onload_stackdump', async () => {
+    assert.equal(lab.couchbaseState().service, true);
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server')).code, 0);
+    assert.equal(lab.couchbaseState().running, false);
+    const empty = await lab.ssh(lab.serverHost, 'onload_stackdump');
+    assert.equal(empty.stdout, '#stack-id stack-name      pids\n');
+
+    const start = await lab.ssh(
+      lab.serverHost,
+      `setsid onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null & sleep 0.5; cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid"`,
+    );
+    const pid = Number(start.stdout.trim());
+    const state = lab.couchbaseState();
+    assert.deepEqual(state, { running: true, pid, service: false, accelerated: true });
+    const stacks = await lab.ssh(lab.serverHost, 'onload_stackdump');
+    assert.equal(stacks.stdout, `#stack-id stack-name      pids\n0         -               ${pid}\n`);
+    assert.deepEqual(await lab.processesLeft(), [`${pid} memcached`]);
+
+    assert.equal((await lab.ssh(lab.serverHost, `${lab.couchbaseServerPath} -k`)).code, 0);
+    assert.deepEqual(await lab.processesLeft(), []);
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
+    assert.equal((await lab.ssh(lab.serverHost, 'systemctl is-active couchbase-server')).stdout, 'active\n');
+  });
+
+  it('checks onload arguments and profiles like the real launcher', async () => {
+    const missing = await lab.ssh(lab.serverHost, 'onload --profile=/nonexistent.opf true');
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /Cannot find profile '\/nonexistent.opf'/);
+    const broken = await lab.ssh(lab.serverHost, "printf 'onload_set EF_POLL_USEC (\\n' > broken.opf; onload -p broken.opf true");
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /is not valid shell/);
+    const noCommand = await lab.ssh(lab.serverHost, 'onload --profile=latency');
+    assert.equal(noCommand.code, 1);
+    assert.match(noCommand.stderr, /missing command/);
+    const settings = await lab.ssh(lab.serverHost, "onload --profile=latency sh -c 'echo $EF_POLL_USEC $ONLOAD_BENCH_LAB_ACCELERATED'");
+    assert.equal(settings.stdout, '100000 1\n');
+  });
+
+  it('prints YCSB 0.17.0 output for a load: preamble, status lines, report, and stores the records', async () => {
+    const auth = `${lab.couchbase.username}:${lab.couchbase.password}`;
+    const address = lab.interfaces[0].address;
+    const create = await lab.ssh(
+      lab.clientHost,
+      `curl -s -o /dev/null -w '%{http_code}' -u '${auth}' -d name=bench -d ramQuotaMB=128 -d replicaNumber=0 http://${address}:${lab.couchbase.restPort}/pools/default/buckets`,
+    );
+    assert.equal(create.stdout, '202');
+
+    const load = await lab.ssh(lab.clientHost, `${ycsb} load couchbase2 -s -P ${lab.ycsbHome}/workloads/workloada -P cb.properties -p recordcount=120 -threads 3`);
+    assert.equal(load.code, 0, load.stderr);
+    const stderr = load.stderr.split('\n');
+    assert.match(stderr[0], /^\/usr\/bin\/java -cp \S+ site\.ycsb\.Client -db site\.ycsb\.db\.couchbase2\.Couchbase2Client -s -P \S+workloada -P cb\.properties -p recordcount=120 -threads 3 -load$/);
+    assert.equal(stderr[1], `Command line: -db site.ycsb.db.couchbase2.Couchbase2Client -s -P ${lab.ycsbHome}/workloads/workloada -P cb.properties -p recordcount=120 -threads 3 -load`);
+    assert.deepEqual(stderr.slice(2, 6), ['YCSB Client 0.17.0', '', 'Loading workload...', 'Starting test.']);
+    assert.equal(stderr.filter((line) => line === dbWrapperLine).length, 3);
+    const statusLines = stderr.filter((line) => / sec: /.test(line));
+    assert.ok(statusLines.length >= 2);
+    for (const line of statusLines) assert.match(line, statusLinePattern);
+    assert.match(statusLines[statusLines.length - 1], / sec: 120 operations; [\d.]+ current ops\/sec; \[/);
+    assert.ok(!load.stderr.includes(lab.couchbase.password) && !load.stdout.includes(lab.couchbase.password), 'the password is never printed');
+
+    const lines = reportLines(load.stdout);
+    assert.deepEqual(lines[0].slice(0, 2), ['OVERALL', 'RunTime(ms)']);
+    assert.match(lines[0][2], /^\d+$/);
+    assert.deepEqual(lines[1].slice(0, 2), ['OVERALL', 'Throughput(ops/sec)']);
+    assert.match(lines[1][2], /^\d+\.\d+(E\d+)?$/);
+    assert.deepEqual(lines.slice(2, 11).map(([section]) => section), [
+      'TOTAL_GCS_G1_Young_Generation', 'TOTAL_GC_TIME_G1_Young_Generation', 'TOTAL_GC_TIME_%_G1_Young_Generation',
+      'TOTAL_GCS_G1_Old_Generation', 'TOTAL_GC_TIME_G1_Old_Generation', 'TOTAL_GC_TIME_%_G1_Old_Generation',
+      'TOTAL_GCs', 'TOTAL_GC_TIME', 'TOTAL_GC_TIME_%',
+    ]);
+    assert.deepEqual(lines.filter(([section]) => section === 'INSERT').map(([, measurement]) => measurement), [
+      'Operations', 'AverageLatency(us)', 'MinLatency(us)', 'MaxLatency(us)', '95thPercentileLatency(us)', '99thPercentileLatency(us)', 'Return=OK',
+    ]);
+    assert.equal(value(lines, 'INSERT', 'Operations'), '120');
+    assert.equal(value(lines, 'INSERT', 'Return=OK'), '120');
+    assert.equal(value(lines, 'CLEANUP', 'Operations'), '3');
+
+    const stats = await lab.ssh(lab.clientHost, `curl -s -u '${auth}' http://${address}:${lab.couchbase.restPort}/pools/default/buckets/bench`);
+    assert.equal((JSON.parse(stats.stdout) as { basicStats: { itemCount: number } }).basicStats.itemCount, 120);
+  });
+
+  it('reports injected failures as Return=ERROR and -FAILED sections, and crashes on demand', async () => {
+    lab.faults.set({ ycsbErrorEvery: 10 });
+    try {
+      const run = await lab.ssh(
+        lab.clientHost,
+        `${ycsb} run couchbase2 -P ${lab.ycsbHome}/workloads/workloadc -P cb.properties -p recordcount=120 -p operationcount=200 -threads 2`,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const lines = reportLines(run.stdout);
+      assert.equal(value(lines, 'READ', 'Return=OK'), '180');
+      assert.equal(value(lines, 'READ', 'Return=ERROR'), '20');
+      assert.equal(value(lines, 'READ', 'Operations'), '180');
+      assert.equal(value(lines, 'READ-FAILED', 'Operations'), '20');
+      assert.equal(value(lines, 'READ-FAILED', 'Return=ERROR'), undefined);
+    } finally {
+      lab.faults.clear();
+    }
+
+    lab.faults.set({ ycsbCrashAfterOps: 30 });
+    try {
+      const crashed = await lab.ssh(lab.clientHost, `${ycsb} run couchbase2 -s -P ${lab.ycsbHome}/workloads/workloadc -P cb.properties -p recordcount=120 -p operationcount=200`);
+      assert.equal(crashed.code, 247);
+      assert.equal(crashed.stdout, '');
+    } finally {
+      lab.faults.clear();
+    }
+    assert.deepEqual(await lab.processesLeft(), []);
+  });
+
+  it('refuses a password on the command line', async () => {
+    const result = await lab.ssh(lab.clientHost, `${ycsb} run couchbase2 -P ${lab.ycsbHome}/workloads/workloadc -p couchbase.password=oops`);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /refusing couchbase\.password on the command line/);
+  });
+});
