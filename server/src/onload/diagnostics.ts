@@ -166,20 +166,14 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     }
   }
 
-  // First assignment wins: a later onload_set of the same name does nothing.
-  const seen = new Map<string, Assignment[]>();
+  // First assignment wins: a later onload_set of the same name does nothing. Only an earlier
+  // assignment that certainly runs (not conditional) makes a later one certainly ineffective.
+  const firstCertain = new Map<string, Assignment>();
   for (const assignment of analysis.assignments) {
-    const earlier = seen.get(assignment.name);
-    if (earlier && assignment.via.length === 0) {
-      let blocking: Assignment | undefined;
-      for (const candidate of earlier) {
-        if (!candidate.conditional) {
-          blocking = candidate;
-          break;
-        }
-      }
+    const blocking = firstCertain.get(assignment.name);
+    if (blocking && assignment.via.length === 0) {
       const directive = directives[assignment.rootIndex];
-      if (blocking && directive?.kind === 'set') {
+      if (directive?.kind === 'set') {
         const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
         const value = blocking.dynamic ? 'a computed value' : `'${clip(blocking.value)}'`;
         const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
@@ -188,8 +182,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
         });
       }
     }
-    if (earlier) earlier.push(assignment);
-    else seen.set(assignment.name, [assignment]);
+    if (!blocking && !assignment.conditional) firstCertain.set(assignment.name, assignment);
   }
 
   // Relations between options, reported on a line of this document that sets one of them.

@@ -99,6 +99,7 @@ interface Frame {
   fn?: ShellFunction;
 }
 
+const maxNesting = 64;
 const reservedOpeners = new Map<string, Frame['kind']>([['if', 'if'], ['while', 'loop'], ['until', 'loop'], ['for', 'loop'], ['case', 'case']]);
 const reservedClosers = new Map<string, Frame['kind'][]>([['fi', ['if']], ['done', ['loop']], ['esac', ['case']], ['}', ['function', 'group']]]);
 const reservedContinuers = new Set(['then', 'else', 'elif', 'do', '!']);
@@ -131,6 +132,8 @@ export function parseProfile(text: string): ParsedProfile {
 
 class ProfileParser {
   private pos = 0;
+  /** Depth of nested expansions being skipped; past a limit nesting is counted, not recursed into. */
+  private nesting = 0;
   private readonly directives: Directive[] = [];
   private readonly functions: ShellFunction[] = [];
   private readonly frames: Frame[] = [];
@@ -291,6 +294,16 @@ class ProfileParser {
 
   /** Skips `$name`, `${...}`, `$(...)`, `$((...))` or a backtick command; returns the end offset. */
   private skipExpansion(at: number): number {
+    if (this.nesting >= maxNesting) return at + 1; // the enclosing loop counts the brackets
+    this.nesting++;
+    try {
+      return this.skipExpansionAt(at);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private skipExpansionAt(at: number): number {
     const text = this.text;
     const length = text.length;
     if (text.charCodeAt(at) === Ch.Backtick) {
