@@ -115,10 +115,12 @@ export function createChart(
       chart.data.datasets = datasetsOf(next, nextStacks, nextTheme, nextHidden);
       applyTheme(chart, nextTheme);
       chart.update('none');
+      exposePlotArea(canvas, chart);
     },
   };
   applyTheme(chart, theme);
   chart.update('none');
+  exposePlotArea(canvas, chart);
   return handle;
 }
 
@@ -134,4 +136,13 @@ function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: Them
     scale.ticks = { ...(scale.ticks ?? {}), color: theme.foreground };
     if (scale.title) scale.title.color = theme.foreground;
   }
+}
+
+/**
+ * The plot area (inside the axes, without the legend) in CSS pixels as `left,top,right,bottom`,
+ * so tests can check the drawn series' pixels without counting the legend's swatches.
+ */
+function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
+  const area = chart.chartArea;
+  if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
 }

@@ -22,7 +22,16 @@ let model: PanelViewModel | undefined;
 let theme: ThemeColours = readTheme();
 let restoredScroll = false;
 let lastAnnouncement = '';
-const charts = new Map<string, { handle: ChartHandle; model: ChartModel; stacks: string[] }>();
+const charts = new Map<string, { handle: ChartHandle; model: ChartModel; stacks: string[]; runDir: string }>();
+
+/** Series hidden in one chart: its own legend toggles plus the run's stack filter. */
+function hiddenIn(chartId: string, runDir: string): string[] {
+  return [...new Set([...(uiState.hidden?.[chartId] ?? []), ...(uiState.hiddenStacks?.[runDir] ?? [])])];
+}
+
+function redrawCharts(): void {
+  for (const [id, entry] of charts) entry.handle.update(entry.model, entry.stacks, theme, hiddenIn(id, entry.runDir));
+}
 
 function saveState(patch: Partial<PanelUiState> = {}): void {
   uiState = { ...uiState, ...patch };
@@ -87,9 +96,35 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   replaceChildren(warnings, ...run.warnings.map((warning) => h('li', {}, warning)));
   warnings.hidden = run.warnings.length === 0;
 
+  renderStackFilter(section, run);
+
   const best = ensureChild<'section'>(section, 'section.best-box', () => h('section', { class: 'best-box', 'aria-label': 'Best improvements' }));
   replaceChildren(best, bestImprovementsList(run));
   best.hidden = run.bestImprovements.length === 0;
+}
+
+/** One checkbox per stack, in the series colour: show or hide it in every chart of the run. */
+function renderStackFilter(section: HTMLElement, run: RunView): void {
+  const filter = ensureChild<'fieldset'>(section, 'fieldset.stack-filter', () => h('fieldset', { class: 'stack-filter' }, h('legend', {}, 'Stacks shown in the charts')));
+  const known = Array.from(filter.querySelectorAll<HTMLInputElement>('input[data-stack]')).map((input) => input.dataset.stack);
+  if (known.join('\u0000') !== run.stacks.join('\u0000')) {
+    filter.querySelectorAll('label').forEach((label) => label.remove());
+    run.stacks.forEach((stack, index) => {
+      const input = h('input', { type: 'checkbox', 'data-stack': stack, id: `${section.id}-stack-${index}` });
+      input.addEventListener('change', () => {
+        const hidden = new Set(uiState.hiddenStacks?.[run.runDir] ?? []);
+        if (input.checked) hidden.delete(stack);
+        else hidden.add(stack);
+        saveState({ hiddenStacks: { ...uiState.hiddenStacks, [run.runDir]: [...hidden] } });
+        redrawCharts();
+      });
+      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stack));
+    });
+  }
+  const hidden = uiState.hiddenStacks?.[run.runDir] ?? [];
+  filter.querySelectorAll<HTMLInputElement>('input[data-stack]').forEach((input) => (input.checked = !hidden.includes(input.dataset.stack ?? '')));
+  // Swatch colours follow the theme; CSSOM writes are allowed under the CSP (style attributes are not).
+  filter.querySelectorAll<HTMLElement>('.swatch').forEach((swatch) => swatch.style.setProperty('background-color', theme.series[Number(swatch.dataset.index) % theme.series.length]));
 }
 
 function chartView(chartId: string): 'chart' | 'table' {
@@ -114,13 +149,13 @@ function toggleStack(chartId: string, stack: string, hide: boolean): void {
   else hidden.delete(stack);
   saveState({ hidden: { ...uiState.hidden, [chartId]: [...hidden] } });
   const entry = charts.get(chartId);
-  if (entry) entry.handle.update(entry.model, entry.stacks, theme, [...hidden]);
+  if (entry) entry.handle.update(entry.model, entry.stacks, theme, hiddenIn(chartId, entry.runDir));
 }
 
 function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGroup, run: RunView): HTMLElement {
   const figureId = `chart-${safeId(chart.id)}`;
   let figure = document.getElementById(figureId);
-  const hidden = uiState.hidden?.[chart.id] ?? [];
+  const hidden = hiddenIn(chart.id, run.runDir);
   if (!figure) {
     const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `${chart.title} (${chart.unit}) against YCSB threads for ${group.label}; the table view lists every value` });
     const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
@@ -146,7 +181,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
     );
     container.appendChild(figure);
     const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide));
-    charts.set(chart.id, { handle, model: chart, stacks: run.stacks });
+    charts.set(chart.id, { handle, model: chart, stacks: run.stacks, runDir: run.runDir });
   } else {
     const entry = charts.get(chart.id);
     if (entry) {
@@ -304,8 +339,7 @@ window.addEventListener('scroll', () => {
 
 onThemeChange(() => {
   theme = readTheme();
-  if (!model) return;
-  for (const [id, entry] of charts) entry.handle.update(entry.model, entry.stacks, theme, uiState.hidden?.[id] ?? []);
+  if (model) render(model);
 });
 
 vscode.postMessage({ type: 'ready' });

@@ -78,13 +78,18 @@ async function postToWebview(page: Page, message: unknown): Promise<void> {
   await page.evaluate((data) => window.postMessage(data, '*'), message);
 }
 
-/** Counts canvas pixels of exactly one colour (line and point interiors are drawn unblended). */
+/**
+ * Counts pixels of exactly one colour inside a chart's plot area (the canvas says where it is in
+ * `data-plot-area`), so legend swatches do not count. Line and point interiors are drawn unblended.
+ */
 async function countPixels(page: Page, canvasSelector: string, hex: string): Promise<number> {
   return page.$eval(
     canvasSelector,
     (canvas, colour) => {
       const c = canvas as HTMLCanvasElement;
-      const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const scale = c.width / c.clientWidth;
+      const [left, top, right, bottom] = (c.dataset.plotArea ?? '').split(',').map((value) => Math.round(Number(value) * scale));
+      const pixels = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
       const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
       let count = 0;
       for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === r && pixels[i + 1] === g && pixels[i + 2] === b && pixels[i + 3] === 255) count++;
@@ -195,6 +200,14 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.ok((await countPixels(page, readCanvas, '#00ff00')) > 30, 'kernel series recoloured');
     await page.evaluate((blue) => document.documentElement.style.setProperty('--vscode-charts-blue', blue), theme['--vscode-charts-blue']);
 
+    // Keyboard: Space on the kernel checkbox hides the kernel series in every chart of the run.
+    await page.focus('#run-0 fieldset.stack-filter input[data-stack="kernel"]');
+    await page.keyboard.press('Space');
+    assert.equal(await countPixels(page, readCanvas, theme['--vscode-charts-blue']), 0, 'kernel hidden');
+    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-orange'])) > 30, 'profile still drawn');
+    await page.keyboard.press('Space');
+    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-blue'])) > 30, 'kernel shown again');
+
     // Export: the PNG button posts a validated-shape image message to the host.
     await page.click('#chart-r0-g0-read-latency button.save-png');
     await page.click('#run-0 button.export-csv');
@@ -213,6 +226,19 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     await page.click('#chart-r0-g0-throughput button.view-toggle');
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'panel.png'), fullPage: true });
+
+    // Two runs side by side: both sections, their own ids, the title naming both.
+    const other = fixtureModel(12).runs[0];
+    const compare = { title: 'Onload Bench Results: run-fixture vs run-other', runs: [fixtureModel(12).runs[0], { ...JSON.parse(JSON.stringify(other).replace(/"r0-/g, '"r1-')), runDir: '/runs/run-other', runId: 'run-other' }] };
+    await postToWebview(page, { type: 'model', model: compare });
+    await page.waitForSelector('#run-1 #r1-g0-throughput-table');
+    assert.equal(await page.textContent('h1#panel-title'), 'Onload Bench Results: run-fixture vs run-other');
+    assert.match((await page.getAttribute('#runs', 'class')) ?? '', /\bcompare\b/);
+    assert.equal(await page.getAttribute('#run-1', 'data-run-id'), 'run-other');
+    assert.equal(await page.getAttribute('#r1-g0-throughput-table td.value[data-stack="kernel"][data-threads="10"]', 'data-value'), '18500');
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.screenshot({ path: join(root, 'test-artifacts', 'panel-compare.png') });
+    assert.deepEqual(pageErrors, []);
   } finally {
     await browser?.close();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));

@@ -161,6 +161,8 @@ export interface PanelUiState {
   views?: Record<string, 'chart' | 'table'>;
   /** Chart id -> hidden series (stack names). */
   hidden?: Record<string, string[]>;
+  /** Run folder -> stacks hidden in every chart of that run (the keyboard-usable filter). */
+  hiddenStacks?: Record<string, string[]>;
   /** Group ids the user collapsed. */
   collapsed?: string[];
 }
