@@ -65,8 +65,15 @@ export function ycsbDiagnostics(text: TextDocument, document: PropertiesDocument
   return context.diagnostics;
 }
 
+/** Did-you-mean costs an edit distance per catalog key: past this many unknown keys, skip it. */
+const maxSuggestions = 500;
+
+/** Keys and values quoted in messages, shortened so a huge line does not make a huge message. */
+const shown = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
 class Context {
   readonly diagnostics: Diagnostic[] = [];
+  suggestionsLeft = maxSuggestions;
   constructor(
     readonly text: TextDocument,
     readonly document: PropertiesDocument,
@@ -125,8 +132,8 @@ function checkDuplicates(context: Context): void {
       'duplicate-key',
       Warning,
       context.keyRange(entry),
-      `'${entry.key}' is set again on line ${line}; YCSB uses only the last value ('${last.value}') and ignores this one.`,
-      [context.deleteLine(entry, `Remove this overridden '${entry.key}' line`)],
+      `'${shown(entry.key)}' is set again on line ${line}; YCSB uses only the last value ('${shown(last.value)}') and ignores this one.`,
+      [context.deleteLine(entry, `Remove this overridden '${shown(entry.key)}' line`)],
     );
   }
 }
@@ -172,7 +179,7 @@ function checkUnknownKey(context: Context, entry: PropertyEntry): void {
     );
     return;
   }
-  const suggestion = closest(entry.key, context.catalog.keys(), (candidate) => candidate);
+  const suggestion = context.suggestionsLeft-- > 0 ? closest(entry.key, context.catalog.keys(), (candidate) => candidate) : undefined;
   const fixes = suggestion
     ? [{ title: `Change to '${suggestion}'`, edits: [{ range: context.keyRange(entry), newText: suggestion }] }]
     : [];
@@ -180,7 +187,7 @@ function checkUnknownKey(context: Context, entry: PropertyEntry): void {
     'unknown-key',
     Warning,
     context.keyRange(entry),
-    `YCSB does not read '${entry.key}' and ignores it.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
+    `YCSB does not read '${shown(entry.key)}' and ignores it.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
     fixes,
   );
 }
@@ -197,7 +204,7 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
           ? [context.replaceValue(entry, trimmed, 'Remove the white space around the number')]
           : [];
         context.add('invalid-integer', Error, context.valueRange(entry),
-          `'${entry.key}' must be a whole number: '${value}' ${parsed.reason}. YCSB stops with a NumberFormatException.`, fixes);
+          `'${entry.key}' must be a whole number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`, fixes);
         return;
       }
       checkRange(context, entry, property, parsed.value);
@@ -207,7 +214,7 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
       const parsed = parseJavaDouble(value);
       if (!parsed.ok) {
         context.add('invalid-number', Error, context.valueRange(entry),
-          `'${entry.key}' must be a number: '${value}' ${parsed.reason}. YCSB stops with a NumberFormatException.`);
+          `'${entry.key}' must be a number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`);
         return;
       }
       checkRange(context, entry, property, parsed.value);
@@ -225,7 +232,7 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
     case 'list<double>':
       if (value.split(',').some((part) => !parseJavaDouble(part).ok)) {
         context.add('invalid-percentiles', Warning, context.valueRange(entry),
-          `'${value}' is not a comma list of numbers: YCSB prints a warning and uses its default percentiles instead.`);
+          `'${shown(value)}' is not a comma list of numbers: YCSB prints a warning and uses its default percentiles instead.`);
       }
       return;
     default:
@@ -238,7 +245,7 @@ function checkRange(context: Context, entry: PropertyEntry, property: CatalogPro
   if (key === 'hotspotdatafraction' || key === 'hotspotopnfraction') {
     if (value < 0 || value > 1) {
       context.add('hotspot-fraction-reset', Warning, context.valueRange(entry),
-        `'${key}' must be between 0 and 1: YCSB prints a warning and uses 0.0 instead of ${entry.value}.`);
+        `'${key}' must be between 0 and 1: YCSB prints a warning and uses 0.0 instead of ${shown(entry.value)}.`);
     }
     return;
   }
@@ -261,11 +268,11 @@ function checkRange(context: Context, entry: PropertyEntry, property: CatalogPro
   const bounds = max === undefined ? `at least ${min}` : min === undefined ? `at most ${max}` : `between ${min} and ${max}`;
   if (property.rangeEnforced) {
     context.add('value-out-of-range', Error, context.valueRange(entry),
-      `'${key}' must be ${bounds}; YCSB refuses ${entry.value} and stops.`,
+      `'${key}' must be ${bounds}; YCSB refuses ${shown(entry.value)} and stops.`,
       [context.replaceValue(entry, String(below ? min : max))]);
   } else {
     context.add('value-out-of-range', Warning, context.valueRange(entry),
-      `'${key}' should be ${bounds}; YCSB does not check it and ${entry.value} gives wrong or no results.`,
+      `'${key}' should be ${bounds}; YCSB does not check it and ${shown(entry.value)} gives wrong or no results.`,
       [context.replaceValue(entry, String(below ? min : max))]);
   }
 }
@@ -276,7 +283,7 @@ function checkBoolean(context: Context, entry: PropertyEntry, property: CatalogP
   const lower = value.toLowerCase();
   if (property.boolean === 'exact-true' && lower === 'true') {
     context.add('boolean-case-false', Warning, context.valueRange(entry),
-      `'${entry.key}' is compared with exactly 'true': '${value}' counts as false.`,
+      `'${entry.key}' is compared with exactly 'true': '${shown(value)}' counts as false.`,
       [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')]);
     return;
   }
@@ -286,7 +293,7 @@ function checkBoolean(context: Context, entry: PropertyEntry, property: CatalogP
     ? [context.replaceValue(entry, trimmed, 'Remove the white space around the value')]
     : [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')];
   context.add('not-a-boolean', Warning, context.valueRange(entry),
-    `'${value}' is not 'true' or 'false'${trimmed !== value ? ' (YCSB keeps the white space)' : ''}: YCSB reads '${entry.key}' as false.`, fixes);
+    `'${shown(value)}' is not 'true' or 'false'${trimmed !== value ? ' (YCSB keeps the white space)' : ''}: YCSB reads '${entry.key}' as false.`, fixes);
 }
 
 function allowedValues(context: Context, property: CatalogProperty): readonly string[] {
@@ -303,7 +310,7 @@ function checkEnum(context: Context, entry: PropertyEntry, property: CatalogProp
       const fixes = [context.replaceValue(entry, 'ordered'), context.replaceValue(entry, 'hashed')];
       if (closest(value, ['hashed'], (v) => v)) fixes.reverse();
       context.add('insertorder-means-ordered', Warning, context.valueRange(entry),
-        `Only exactly 'hashed' selects hashed keys: YCSB treats '${value}' as 'ordered'.`, fixes);
+        `Only exactly 'hashed' selects hashed keys: YCSB treats '${shown(value)}' as 'ordered'.`, fixes);
     }
     return;
   }
@@ -318,7 +325,7 @@ function checkEnum(context: Context, entry: PropertyEntry, property: CatalogProp
   const workloadNote = property.valuesByWorkload && context.shape.workload ? ` with ${context.shape.workload}` : '';
   const spaceNote = javaTrim(value) !== value ? ' (YCSB keeps the white space around it)' : '';
   context.add('unknown-value', Error, context.valueRange(entry),
-    `'${value}'${spaceNote} is not a valid '${entry.key}'${workloadNote}: YCSB stops. Allowed: ${allowed.join(', ')}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
+    `'${shown(value)}'${spaceNote} is not a valid '${entry.key}'${workloadNote}: YCSB stops. Allowed: ${allowed.join(', ')}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
     suggestion ? [context.replaceValue(entry, suggestion)] : []);
 }
 

@@ -59,10 +59,20 @@ export function parseProperties(text: string): PropertiesDocument {
   const comments: CommentRange[] = [];
   const issues: ParseIssue[] = [];
   const length = text.length;
-  // One logical line at a time: its characters and, for each, its offset in the source.
-  let chars: number[] = [];
-  let offsets: number[] = [];
+  // One logical line at a time: its characters and, for each, its offset in the source (typed
+  // arrays, doubled when a line outgrows them).
+  let chars = new Uint16Array(256);
+  let offsets = new Int32Array(256);
+  let lineHasBackslash = false;
   let offset = 0;
+  const grow = () => {
+    const biggerChars = new Uint16Array(chars.length * 2);
+    biggerChars.set(chars);
+    chars = biggerChars;
+    const biggerOffsets = new Int32Array(offsets.length * 2);
+    biggerOffsets.set(offsets);
+    offsets = biggerOffsets;
+  };
 
   // Mirrors Properties.LineReader.readLine: returns the logical line's length, or -1 at the end.
   const readLine = (): number => {
@@ -70,6 +80,7 @@ export function parseProperties(text: string): PropertiesDocument {
     let skipWhiteSpace = true;
     let appendedLineBegin = false;
     let precedingBackslash = false;
+    lineHasBackslash = false;
     for (;;) {
       if (offset >= length) {
         if (len === 0) return -1;
@@ -94,10 +105,16 @@ export function parseProperties(text: string): PropertiesDocument {
         continue;
       }
       if (c !== LF && c !== CR) {
+        if (len === chars.length) grow();
         chars[len] = c;
         offsets[len] = offset - 1;
         len++;
-        precedingBackslash = c === BACKSLASH ? !precedingBackslash : false;
+        if (c === BACKSLASH) {
+          precedingBackslash = !precedingBackslash;
+          lineHasBackslash = true;
+        } else {
+          precedingBackslash = false;
+        }
         continue;
       }
       if (len === 0) {
@@ -117,13 +134,15 @@ export function parseProperties(text: string): PropertiesDocument {
 
   // Mirrors Properties.loadConvert over chars[from, to).
   const convert = (from: number, to: number): string => {
+    // Without backslashes there are no escapes and no continuations: the source text is the value.
+    if (!lineHasBackslash) return from < to ? text.slice(offsets[from]!, offsets[to - 1]! + 1) : '';
     let out = '';
     let runStart = from;
     let i = from;
     const flush = (end: number) => {
       // Chunked: spreading a huge line into one call would overflow the stack.
       for (let start = runStart; start < end; start += 8192) {
-        out += String.fromCharCode(...chars.slice(start, Math.min(end, start + 8192)));
+        out += String.fromCharCode(...chars.subarray(start, Math.min(end, start + 8192)));
       }
     };
     while (i < to) {
@@ -211,10 +230,10 @@ export function parseProperties(text: string): PropertiesDocument {
       lineEnd,
       hasSeparator,
     });
-    // Keep the buffers from growing without bound after one huge line.
+    // Give back the memory of one huge line.
     if (chars.length > 65_536) {
-      chars = [];
-      offsets = [];
+      chars = new Uint16Array(256);
+      offsets = new Int32Array(256);
     }
   }
 
