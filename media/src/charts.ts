@@ -83,7 +83,7 @@ export function createChart(
       interaction: { mode: 'index', intersect: false },
       scales: {
         x: { title: { display: true, text: 'YCSB threads' } },
-        y: { beginAtZero: true, title: { display: true, text: model.unit } },
+        y: { beginAtZero: true, suggestedMax: model.sharedMax, title: { display: true, text: model.unit } },
       },
       plugins: {
         legend: {
@@ -112,6 +112,7 @@ export function createChart(
     chart,
     update(next, nextStacks, nextTheme, nextHidden) {
       chart.data.labels = next.threads;
+      if (chart.options.scales?.y) chart.options.scales.y.suggestedMax = next.sharedMax;
       chart.data.datasets = datasetsOf(next, nextStacks, nextTheme, nextHidden);
       applyTheme(chart, nextTheme);
       chart.update('none');

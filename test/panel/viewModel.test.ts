@@ -128,4 +128,8 @@ test('two runs side by side: title names both, chart ids stay unique', async () 
   assert.equal(model.title, 'Onload Bench Results: run-fixture vs run-other');
   assert.equal(model.runs[1].groups[0].charts[0].id, 'r1-g0-throughput');
   assert.equal(model.runs[1].groups[0].tables[0].id, 'r1-g0-throughput-table');
+  // Same chart, same y axis top on both sides: the larger max of the two runs.
+  assert.equal(model.runs[0].groups[0].charts[0].sharedMax, 30000);
+  assert.equal(model.runs[1].groups[0].charts[0].sharedMax, 30000);
+  assert.equal(buildViewModel([data]).runs[0].groups[0].charts[0].sharedMax, undefined);
 });

@@ -58,6 +58,8 @@ export interface ChartModel {
   /** Every thread count of the sweep, ascending (x axis). */
   threads: number[];
   series: ChartSeries[];
+  /** When comparing runs: the top of the y axis shared by the same chart of both runs. */
+  sharedMax?: number;
 }
 
 export interface TableCell {

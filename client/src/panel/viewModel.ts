@@ -121,5 +121,23 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
 }
 
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
-  return { title: panelTitle(runs.map(runIdOf)), runs: runs.map(buildRunView) };
+  const views = runs.map(buildRunView);
+  if (views.length > 1) shareAxes(views);
+  return { title: panelTitle(runs.map(runIdOf)), runs: views };
+}
+
+/** Side by side, the same chart of both runs gets the same y axis so heights compare at a glance. */
+function shareAxes(views: RunView[]): void {
+  const charts = views.flatMap((view) => view.groups.flatMap((group) => group.charts.map((chart) => ({ key: `${group.label}\u0000${chart.metric}`, chart }))));
+  const maxima = new Map<string, number>();
+  for (const { key, chart } of charts) {
+    for (const series of chart.series) for (const point of series.points) {
+      const top = point.max ?? point.median;
+      if (top !== null) maxima.set(key, Math.max(maxima.get(key) ?? 0, top));
+    }
+  }
+  for (const { key, chart } of charts) {
+    const max = maxima.get(key);
+    if (max !== undefined && max > 0) chart.sharedMax = max;
+  }
 }
