@@ -1,5 +1,5 @@
 // Generates the Onload option catalog the language services load:
-//   npx tsx scripts/generate-onload-catalog.ts
+//   npx tsx scripts/generate-onload-catalog.ts   (ONLOAD_CATALOG_OUT=FILE writes elsewhere)
 // Reads the facts in ../shared/onload (override with ONLOAD_FACTS_DIR), merges the project's own
 // descriptions from scripts/onload-descriptions.json, and writes server/src/onload/data/catalog.json
 // (compact: only the fields the services need). Standard profile names and what they set are
@@ -12,7 +12,7 @@ import type { CatalogData, OptionInfo, StandardProfile } from '../server/src/onl
 
 const repo = resolve(__dirname, '..');
 const factsDir = resolve(process.env.ONLOAD_FACTS_DIR ?? join(repo, '..', 'shared', 'onload'));
-const out = join(repo, 'server', 'src', 'onload', 'data', 'catalog.json');
+const out = process.env.ONLOAD_CATALOG_OUT ?? join(repo, 'server', 'src', 'onload', 'data', 'catalog.json');
 
 type Raw = Record<string, any>;
 const readJson = (name: string): any => JSON.parse(readFileSync(join(factsDir, name), 'utf8'));
