@@ -46,6 +46,17 @@ test('the shipped profiles lint clean of errors', () => {
   assert.ok(stdout.every((line) => !line.includes(' error ')));
 });
 
+test('the example profiles: the Couchbase one is clean, the mistakes one shows each mistake once', () => {
+  const clean = lint('--root', 'examples/profiles', 'examples/profiles/couchbase-latency.opf');
+  assert.deepEqual([clean.status, clean.stdout], [0, []]);
+  const mistakes = lint('--root', 'examples/profiles', 'examples/profiles/mistakes.opf');
+  assert.equal(mistakes.status, 1);
+  assert.deepEqual(mistakes.stdout.map((line) => line.split(' ')[2]), [
+    'ineffective-assignment', 'unknown-option', 'deprecated-option', 'value-not-accepted', 'value-truncated',
+    'value-cut-at-equals', 'unquoted-multiword', 'empty-value', 'ul-epoll0-int-driven0', 'unresolved-import',
+  ]);
+});
+
 test('usage errors and unreadable files exit 2', () => {
   assert.equal(lint().status, 2);
   const missing = lint(join(scratch, 'missing.opf'));

@@ -38,7 +38,7 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
   const parts: string[] = [];
   if (option) parts.push(optionMarkdown(option));
   else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
-  parts.push('', '---', '', effectiveHere(directive.name, index, analysis));
+  parts.push('', '---', '', effectiveHere(directive.name, index, analysis), '', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
 }
 
