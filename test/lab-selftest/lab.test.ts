@@ -84,6 +84,9 @@ describe('loopback lab', () => {
 
   it('runs couchbase as a system service and under onload, visible to onload_stackdump', async () => {
     assert.equal(lab.couchbaseState().service, true);
+    // (by pid file: `pgrep -x memcached` would also see other labs' nodes on this machine)
+    const kernel = await lab.ssh(lab.serverHost, 'grep -c libonload.so /proc/$(cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid")/maps');
+    assert.equal(kernel.stdout, '0\n');
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server')).code, 0);
     assert.equal(lab.couchbaseState().running, false);
     const empty = await lab.ssh(lab.serverHost, 'onload_stackdump');
@@ -99,6 +102,10 @@ describe('loopback lab', () => {
     const stacks = await lab.ssh(lab.serverHost, 'onload_stackdump');
     assert.equal(stacks.stdout, `#stack-id stack-name      pids\n0         -               ${pid}\n`);
     assert.deepEqual(await lab.processesLeft(), [`${pid} memcached`]);
+    // what an acceleration check on a real server looks at: the memcached process maps libonload
+    const mapped = await lab.ssh(lab.serverHost, 'pid=$(pgrep -x memcached | grep -x ' + pid + ') && echo $pid && grep -c libonload.so /proc/$pid/maps');
+    assert.equal(mapped.stdout.split('\n')[0], String(pid));
+    assert.ok(Number(mapped.stdout.split('\n')[1]) > 0);
 
     assert.equal((await lab.ssh(lab.serverHost, `${lab.couchbaseServerPath} -k`)).code, 0);
     assert.deepEqual(await lab.processesLeft(), []);

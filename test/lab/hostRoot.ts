@@ -6,9 +6,9 @@
 //   ROOT/opt/couchbase/bin/couchbase-server
 //   ROOT/opt/ycsb/bin/ycsb, ROOT/opt/ycsb/workloads/workload{a,b,c,e}
 //   ROOT/usr/libexec/onload/profiles/{latency,throughput}.opf   (for `--profile=NAME`)
-//   ROOT/lib/*.cjs       the bundles
+//   ROOT/lib/*.cjs       the bundles; ROOT/lib/libonload.so, a do-nothing library onload preloads
 import { build } from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -52,6 +52,7 @@ function onloadScript(options: HostRootOptions): string {
 export ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)}
 state=${sq(options.stateDir)}
 profile_dir=${sq(join(options.root, 'usr', 'libexec', 'onload', 'profiles'))}
+libonload=${sq(join(options.root, 'lib', 'libonload.so'))}
 usage() {
   echo "usage: onload [options] <command> [command-args]" >&2
   echo "  -p, --profile=<profile>   apply an Onload profile (a name in $profile_dir or a file)" >&2
@@ -103,6 +104,8 @@ done
 IFS="$old_ifs"
 if [ ! -e "$state/faults/onloadNotAccelerating" ]; then
   export ONLOAD_BENCH_LAB_ACCELERATED=1 ONLOAD_BENCH_LAB_PROFILE="\${used# }"
+  # like the real launcher, preload libonload.so (here a do-nothing library, so /proc/PID/maps shows it)
+  if [ -f "$libonload" ]; then export LD_PRELOAD="$libonload\${LD_PRELOAD:+:$LD_PRELOAD}"; fi
   mkdir -p "$state/onload" && echo "$$ $*" > "$state/onload/$$"
 fi
 exec "$@"
@@ -260,6 +263,9 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb'), nodeWrapper(options, 'ycsb.cjs'));
   writeExecutable(join(root, 'bin', 'onload_stackdump'), nodeWrapper(options, 'onload-stackdump.cjs'));
   writeExecutable(join(root, 'bin', 'onload'), onloadScript(options));
+  // A "libonload.so" that does nothing: glibc's empty libdl stub (glibc >= 2.34) under that name.
+  const stub = ['/lib/x86_64-linux-gnu/libdl.so.2', '/usr/lib/x86_64-linux-gnu/libdl.so.2', '/lib64/libdl.so.2'].find((path) => existsSync(path) && statSync(path).size < 64 * 1024);
+  if (stub) copyFileSync(stub, join(lib, 'libonload.so'));
   writeExecutable(join(root, 'bin', 'sudo'), sudoScript());
   writeExecutable(join(root, 'bin', 'systemctl'), systemctlScript(options));
   writeExecutable(join(root, 'bin', 'ip'), ipScript(options));

@@ -49,12 +49,12 @@
 // marker) except the couchbase "system service", which is expected to stay up.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildHostRoot } from './hostRoot';
 import { clearFaults, isAlive, labConfigFile, readFaults, readPidFile, writeFaults, type LabConfig, type LabFaults } from './labFiles';
-import { killQuietly, labProcesses } from './processes';
+import { allProcesses, killQuietly, labProcesses, type ProcessInfo } from './processes';
 import { freePort, startSshLab, type SshLab } from './sshd';
 
 export type { LabFaults } from './labFiles';
@@ -163,8 +163,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
   let ssh: SshLab | undefined;
 
+  reapStaleLabs();
   const config: LabConfig = {
     labId: id,
+    ownerPid: process.pid,
     labDir: dir,
     hostRoot,
     stateDir,
@@ -181,7 +183,25 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   };
   writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
 
+  // If the test process ends without stop() (uncaught error, process.exit, SIGINT/SIGTERM from a
+  // runner's timeout), kill the lab's processes synchronously on the way out.
+  const cleanupSync = (): void => {
+    for (const pid of ssh?.pids() ?? []) killQuietly(pid);
+    for (const info of labProcesses(id)) killQuietly(info.pid);
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    cleanupSync();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  process.once('exit', cleanupSync);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
   const cleanup = async (): Promise<void> => {
+    process.off('exit', cleanupSync);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await ssh?.stop();
     // Everything started on the hosts (the service too), then any straggler that respawned.
     for (let round = 0; round < 3; round++) {
@@ -408,10 +428,32 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
   return path;
 }
 
-/** Lab folders left by crashed test processes (for a cleanup step); each is `obl-*` in tmpdir. */
-export function staleLabDirs(): string[] {
-  return readdirSync(tmpdir())
-    .filter((name) => name.startsWith('obl-'))
-    .map((name) => join(tmpdir(), name))
-    .filter((path) => existsSync(join(path, labConfigFile)));
+/**
+ * Removes labs whose owning test process is gone (killed before it could call stop()): kills the
+ * processes carrying their id and their sshd daemons, and deletes their folders. Labs without an
+ * owner pid, or whose owner still runs, are left alone.
+ */
+export function reapStaleLabs(): string[] {
+  const reaped: string[] = [];
+  let processes: ProcessInfo[] | undefined;
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith('obl-')) continue;
+    const dir = join(tmpdir(), name);
+    let config: LabConfig;
+    try {
+      config = JSON.parse(readFileSync(join(dir, labConfigFile), 'utf8')) as LabConfig;
+    } catch {
+      continue;
+    }
+    if (config.ownerPid === undefined || isAlive(config.ownerPid)) continue;
+    processes ??= allProcesses();
+    for (const info of processes) {
+      const ofLab = info.env.get('ONLOAD_BENCH_LAB_ID') === config.labId;
+      const daemon = info.command.startsWith('sshd:') && info.command.includes(join(dir, 'ssh'));
+      if ((ofLab || daemon) && info.state !== 'Z') killQuietly(info.pid);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    reaped.push(dir);
+  }
+  return reaped;
 }

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 /** `lab.json`: what the stand-ins need to know about the run (mode 600: it holds the password). */
 export interface LabConfig {
   labId: string;
+  /** The test process that owns the lab; a lab whose owner is gone is reaped by the next startLab. */
+  ownerPid?: number;
   labDir: string;
   hostRoot: string;
   stateDir: string;
