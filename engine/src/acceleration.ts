@@ -17,9 +17,10 @@ export function accelerationScript(processName: string, pidFile: string): string
   const name = shellQuote(processName);
   const pids = shellQuote(pidFile);
   return [
-    `pids=$(pgrep -x ${name} 2>/dev/null)`,
-    // the stand-in or a renamed binary: fall back to the server's own process group
-    `if [ -z "$pids" ] && [ -s ${pids} ]; then pids=$(pgrep -g "$(cat ${pids})" 2>/dev/null); fi`,
+    // the server's own process group first (other instances may run on the host), then by name
+    'pids=""',
+    `if [ -s ${pids} ]; then g=$(cat ${pids}); pids=$(pgrep -g "$g" -x ${name} 2>/dev/null); [ -n "$pids" ] || pids=$(pgrep -g "$g" 2>/dev/null); fi`,
+    `[ -n "$pids" ] || pids=$(pgrep -x ${name} 2>/dev/null)`,
     `for p in $pids; do echo "pid $p"; if grep -q libonload /proc/$p/maps 2>/dev/null; then echo "maps $p"; fi; done`,
     `if command -v onload_stackdump >/dev/null 2>&1; then onload_stackdump 2>/dev/null | sed 's/^/stackdump-line /'; else echo "no-stackdump"; fi`,
     'exit 0',

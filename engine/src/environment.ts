@@ -23,7 +23,8 @@ export function serverFactsScript(server: ResolvedServer, addresses: string[]): 
   for (const address of addresses) {
     const quoted = shellQuote(address);
     lines.push(
-      `dev=$(ip -o addr show to ${quoted} 2>/dev/null | awk 'NR==1 {print $2}')`,
+      // exact match on the address column (`show to` would also match a covering prefix)
+      `dev=$(ip -o addr 2>/dev/null | awk -v a=${quoted} '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')`,
       `echo "@iface ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} device=$dev"`,
       `if [ -n "$dev" ]; then ethtool -i "$dev" 2>/dev/null | sed -n 's/^driver: */@iface-driver ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} /p; s/^firmware-version: */@iface-firmware ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} /p'; fi`,
     );
@@ -42,6 +43,8 @@ export function clientFactsScript(client: ResolvedClient): string {
     `if [ -x ${home}/bin/ycsb ] || [ -f ${home}/bin/ycsb.sh ]; then echo "@ycsb-binary yes"; else echo "@ycsb-binary no"; fi`,
     `echo "@ycsb $(ls ${home}/lib 2>/dev/null | sed -n 's/^core-\\(.*\\)\\.jar$/\\1/p' | head -n 1)"`,
     `echo "@ycsb-version-file $(cat ${home}/VERSION 2>/dev/null | head -n 1)"`,
+    // release folders are named ycsb-0.17.0
+    `echo "@ycsb-folder $(cd ${home} 2>/dev/null && basename "$(pwd -P)" | sed -n 's/^ycsb-\\([0-9][0-9.]*[A-Za-z0-9-]*\\)$/\\1/p')"`,
     'echo "@onload $(onload --version 2>/dev/null | head -n 1)"',
     'if command -v onload >/dev/null 2>&1; then echo "@onload-binary yes"; else echo "@onload-binary no"; fi',
     'exit 0',
@@ -69,7 +72,7 @@ export function parseHostFacts(output: string, role: 'server' | 'client'): HostF
       binaries[tag.slice(0, -'-binary'.length)] = value === 'yes';
     } else if (tag === 'kernel' || tag === 'couchbase' || tag === 'java' || tag === 'onload') {
       set(tag, value);
-    } else if (tag === 'ycsb' || tag === 'ycsb-version-file') {
+    } else if (tag === 'ycsb' || tag === 'ycsb-version-file' || tag === 'ycsb-folder') {
       set('ycsb', value);
     } else if (tag === 'iface') {
       const [address, device] = value.split(/\s+device=/);

@@ -5,9 +5,9 @@ import { EngineFailure } from './errors';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 
-/** The body run inside the new session: records the group id, then becomes the command. */
+/** The body run inside the new session: records the group id, then runs the command line. */
 function groupBody(pidFile: string, command: string): string {
-  return `echo $$ > ${shellQuote(pidFile)} && exec ${command}`;
+  return `echo $$ > ${shellQuote(pidFile)} && ${command}`;
 }
 
 /** Starts `command` detached (output to logFile) and returns once it is running. */

@@ -48,6 +48,8 @@ class SweepRun {
   /** The stack Couchbase runs on now; undefined = unknown (restart before the next cell). */
   private currentStack: string | undefined;
   private serversTouched = false;
+  /** `YCSB Client <version>` as printed by each client, for the environment record. */
+  readonly ycsbVersions = new Map<string, string>();
 
   constructor(
     readonly plan: ResolvedPlan,
@@ -78,6 +80,15 @@ class SweepRun {
   /** Work folders, leftovers of an earlier crash, uploads of profiles and the workload. */
   async prepareHosts(): Promise<void> {
     const signal = this.signal;
+    // absolute work folders: YCSB runs from its own home, so relative paths would break
+    for (const host of [...this.plan.servers, ...this.plan.clients]) {
+      const result = await this.pool.get(host.host).run(`mkdir -p ${shellQuote(host.workDir)} && cd ${shellQuote(host.workDir)} && pwd`, { step: 'prepare', signal });
+      const absolute = result.stdout.trim().split('\n').pop() ?? '';
+      if (result.exitCode !== 0 || !absolute.startsWith('/')) {
+        throw new EngineFailure({ code: 'remote-command', host: host.host, step: 'prepare', message: `Cannot create the work folder ${host.workDir}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check permissions and free space on ${host.host}, or set workDir in the plan.` });
+      }
+      host.workDir = absolute;
+    }
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
@@ -219,6 +230,8 @@ class SweepRun {
       const file = `${cell.id}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}.log`;
       draft.logs.push(await writeLog(this.runDir, file, this.redact(text), this.io));
     }
+    const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];
+    if (version !== undefined) this.ycsbVersions.set(client.host, version);
     if (thrown) throw thrown;
     return outcome as PhaseOutcome;
   }
@@ -358,6 +371,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       }
       if (!result) continue;
       await writer.append(result);
+      if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);
       done.add(cell.id);
       if (result.status === 'failed') failedIds.add(cell.id);
       durations.push(Date.now() - started);
@@ -383,6 +397,19 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   outcome.failed = cells.filter((cell) => failedIds.has(cell.id)).length;
   outcome.completed = cells.filter((cell) => done.has(cell.id)).length - outcome.failed;
   return finish(outcome);
+}
+
+/** Fills in YCSB versions the client folder did not reveal; true when the manifest changed. */
+function recordYcsbVersions(manifest: RunManifest, versions: Map<string, string>): boolean {
+  let changed = false;
+  for (const [host, version] of versions) {
+    const entry = manifest.environment?.hosts[host];
+    if (entry && entry.ycsb === undefined) {
+      entry.ycsb = version;
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 function cancelled(): EngineFailure {

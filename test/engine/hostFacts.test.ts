@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAccelerationOutput } from '../../engine/src/acceleration';
-import { couchbaseHome, parseHostFacts } from '../../engine/src/environment';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clientFactsScript, couchbaseHome, parseHostFacts } from '../../engine/src/environment';
 import { credentialsProperties, escapePropertiesValue } from '../../engine/src/secrets';
 import { failedOperations, ycsbCommand } from '../../engine/src/ycsbRun';
 import { withDefaults } from '../../engine/src/planSchema';
@@ -22,6 +26,23 @@ describe('host facts', () => {
     });
     assert.deepEqual(facts.binaries, { couchbase: true, onload: true });
     assert.equal(couchbaseHome('/opt/couchbase/bin/couchbase-server'), '/opt/couchbase');
+  });
+
+  it('the client script finds YCSB and its version from a release folder with a real sh', () => {
+    const root = mkdtempSync(join(tmpdir(), 'facts-'));
+    try {
+      const home = join(root, "it's here", 'ycsb-0.17.0');
+      mkdirSync(join(home, 'bin'), { recursive: true });
+      writeFileSync(join(home, 'bin', 'ycsb'), '#!/bin/sh\n', { mode: 0o755 });
+      const plan = withDefaults({ servers: [{ host: 's' }], interfaces: { a: '1.1.1.1' }, clients: [{ host: 'c', ycsbHome: home }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] });
+      const output = execFileSync('sh', ['-c', clientFactsScript(plan.clients[0])], { encoding: 'utf8' });
+      const facts = parseHostFacts(output, 'client');
+      assert.equal(facts.environment.ycsb, '0.17.0');
+      assert.equal(facts.binaries.ycsb, true);
+      assert.match(facts.environment.kernel ?? '', /\d/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('decides acceleration from libonload mappings or onload_stackdump', () => {

@@ -28,7 +28,8 @@ function diskFullAfter(budget: number): ResultsIo {
         write: (async (data: Buffer | string) => {
           if (budget-- <= 0) {
             // a torn write: half the line reaches the disk, then the disk is full
-            await handle.write(typeof data === 'string' ? data.slice(0, 10) : data.subarray(0, 10));
+            if (typeof data === 'string') await handle.write(data.slice(0, 10));
+            else await handle.write(data.subarray(0, 10));
             throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
           }
           return handle.write(data as Buffer);

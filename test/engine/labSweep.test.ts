@@ -1,0 +1,76 @@
+// The engine against the loopback lab: real sshd, real OpenSSH client, the real Couchbase SDK
+// against the test node, and the stand-in couchbase-server / onload / ycsb.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadPlan, runSweep } from '../../engine/src/index';
+import type { SweepEvent } from '../../engine/src/events';
+import type { CellResult, RunManifest } from '../../engine/src/model';
+import { startLab, writeLabPlan, type Lab } from '../lab/index';
+
+const labAvailable = existsSync('/usr/sbin/sshd');
+
+function readRun(runDir: string): { manifest: RunManifest; results: CellResult[]; text: string } {
+  const text = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
+  return { manifest: JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')), results: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)), text };
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? allFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not installed (scripts/setup-system.sh)' }, () => {
+  let lab: Lab;
+  let work: string;
+  before(async () => {
+    lab = await startLab();
+    work = mkdtempSync(join(tmpdir(), 'engine-lab-'));
+  });
+  after(async () => {
+    await lab?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('runs a complete small sweep through real SSH and the real SDK', async () => {
+    const planPath = writeLabPlan(lab, { dir: join(work, 'full'), stacks: ['kernel', 'latency'], threads: [1, 2], interfaces: [lab.interfaces[0]] });
+    const { plan, errors } = await loadPlan(planPath);
+    assert.deepEqual(errors, []);
+    const events: SweepEvent[] = [];
+    const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+    const logs = events.filter((event) => event.type === 'log').map((event) => (event as { message: string }).message);
+    assert.equal(outcome.error, undefined, JSON.stringify({ error: outcome.error, logs }, null, 1));
+    const { manifest, results } = readRun(outcome.runDir);
+    assert.deepEqual({ completed: outcome.completed, failed: outcome.failed, total: outcome.total, cancelled: outcome.cancelled }, { completed: 4, failed: 0, total: 4, cancelled: false }, JSON.stringify({ errors: results.map((result) => result.error), logs }, null, 1));
+    assert.deepEqual(results.map((result) => [result.id, result.status, result.accelerated]), [
+      ['lo-a~kernel~t1~r1', 'ok', null],
+      ['lo-a~kernel~t2~r1', 'ok', null],
+      ['lo-a~latency~t1~r1', 'ok', true],
+      ['lo-a~latency~t2~r1', 'ok', true],
+    ]);
+    for (const result of results) {
+      assert.ok(result.run && result.run.throughputOpsPerSec > 0);
+      // workload a: reads and updates add up to operationcount
+      assert.equal((result.run.operations.READ?.operations ?? 0) + (result.run.operations.UPDATE?.operations ?? 0), 400);
+      assert.ok((result.run.operations.READ?.percentilesUs['99'] ?? 0) > 0);
+      assert.equal(result.load?.itemCount, 200);
+      assert.equal(result.load?.expectedItems, 200);
+      assert.deepEqual(result.clients?.map((client) => client.host), ['ycsb-client']);
+      assert.equal(result.logs.length, 2);
+    }
+    assert.equal(manifest.environment?.hosts['cb-server'].couchbase?.includes('7.6.2'), true, JSON.stringify(manifest.environment));
+    assert.equal(manifest.environment?.hosts['ycsb-client'].ycsb, '0.17.0');
+    assert.equal(manifest.environment?.profiles.latency.EF_POLL_USEC, '100000');
+    assert.ok(events.some((event) => event.type === 'status' && event.status.operations > 0), 'live status lines');
+    // the password is nowhere: results, manifest, logs, events
+    for (const file of allFiles(outcome.runDir)) assert.ok(!readFileSync(file, 'utf8').includes(lab.couchbase.password), file);
+    assert.ok(!JSON.stringify(events).includes(lab.couchbase.password));
+    // back on the kernel stack, nothing left running, no credentials file left
+    assert.equal(lab.couchbaseState().accelerated, false);
+    assert.equal(lab.couchbaseState().running, true);
+    assert.deepEqual(await lab.processesLeft(), []);
+    const secrets = await lab.ssh(lab.clientHost, 'ls .onload-bench');
+    assert.doesNotMatch(secrets.stdout, /secret/);
+  });
+});
