@@ -4,15 +4,19 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Directive, ParsedProfile, Span } from './parser';
 import { parseProfile } from './parser';
 
-const cache = new Map<string, { version: number; text?: string; parsed: ParsedProfile }>();
+const cache = new Map<string, { version: number; text: string; parsed: ParsedProfile }>();
 const maxCached = 64;
 
+/** The parse of this document version. The text is compared too (cheap for the same string),
+ * because callers outside the editor may reuse a URI and version number for new text. */
 export function parsedDocument(document: TextDocument): ParsedProfile {
+  const text = document.getText();
   const cached = cache.get(document.uri);
-  if (cached && cached.version === document.version) return cached.parsed;
-  const parsed = parseProfile(document.getText());
+  if (cached && cached.version === document.version && cached.text === text) return cached.parsed;
+  const parsed = parseProfile(text);
+  cache.delete(document.uri);
   if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string);
-  cache.set(document.uri, { version: document.version, parsed });
+  cache.set(document.uri, { version: document.version, text, parsed });
   return parsed;
 }
 
