@@ -113,6 +113,15 @@ test('status lines show the host and YCSB\'s own line; debug logs stay out of th
   assert.deepEqual(terminalLines({ type: 'log', level: 'info', message: 'one\ntwo' }, false), ['one', 'two']);
 });
 
+test('the start of a run names the run, its cell count, what a resume skips and the results folder', () => {
+  assert.deepEqual(terminalLines({ type: 'run-started', runDir: '/r/lab-1', manifest: manifest(40), resumed: true, alreadyDone: 12 }, false), [
+    'Resuming run lab-20261202-1405: 40 cells, 12 already done',
+    'Results folder: /r/lab-1',
+    'Running pre-flight checks on every host…',
+  ]);
+  assert.equal(terminalLines({ type: 'run-started', runDir: '/r/lab-1', manifest: manifest(2), resumed: false, alreadyDone: 0 }, false)[0], 'Starting run lab-20261202-1405: 2 cells');
+});
+
 test('the end of a run says what happened and how to go on', () => {
   const outcome = { runDir: '/r/lab-1', completed: 12, failed: 0, total: 40, cancelled: true };
   assert.deepEqual(terminalLines({ type: 'run-finished', outcome }, false), ['Run cancelled: 12 of 40 cells done, 0 failed. Resume it with "Resume interrupted run".']);

@@ -40,6 +40,14 @@ test('settings: the documented keys exist and no setting can hold a password', (
   assert.deepEqual(keys.filter((key) => /password/i.test(key)), ['onloadBench.couchbase.passwordEnvVar']);
 });
 
+test('an untrusted workspace cannot pick the ssh client, its options or the variable read as the password', () => {
+  const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+  const sensitive = Object.keys(contributes.configuration.properties).filter((key) => key.startsWith('onloadBench.ssh.') || key.endsWith('passwordEnvVar'));
+  assert.deepEqual([...sensitive].sort(), [...restricted].sort());
+  // Machine-scoped settings would be ignored from user settings in remote windows such as code-server.
+  for (const key of sensitive) assert.equal(contributes.configuration.properties[key].scope, 'window');
+});
+
 test('the extension activates on its languages and plans, and the walkthrough media exist', () => {
   for (const event of ['onLanguage:onload-profile', 'onLanguage:ycsb-workload', 'workspaceContains:**/*.benchplan.json']) {
     assert.ok(manifest.activationEvents.includes(event), `missing activation event ${event}`);

@@ -58,8 +58,9 @@ export async function offerResumeOnStartup(services: ExtensionServices): Promise
   if (!currentSettings(services.log).offerResumeOnStartup || !vscode.workspace.workspaceFolders?.length) return;
   const dismissed = new Set(services.context.workspaceState.get<string[]>(dismissedState) ?? []);
   const running = new Set(services.runs.activeRunDirs().map((dir) => path.resolve(dir)));
+  // A run that stopped before its first cell (e.g. a failed pre-flight) has nothing to resume.
   const candidates = unfinishedRuns(await workspaceRuns(services)).filter(
-    (run) => !dismissed.has(path.resolve(run.runDir)) && !running.has(path.resolve(run.runDir)),
+    (run) => run.done > 0 && !dismissed.has(path.resolve(run.runDir)) && !running.has(path.resolve(run.runDir)),
   );
   if (candidates.length === 0) return;
   const newest = candidates[0]!;

@@ -1,9 +1,10 @@
 // One benchmark run from a plan path to a RunOutcome: check the plan, find the password, pick
-// the run to resume, run the pre-flight checks, then the sweep. Prints through `print` (the task
-// terminal) and reports through the RunTracker. The engine is loaded here, lazily.
+// the run to resume, then the engine's sweep (pre-flight checks first, then the cells). Prints
+// through `print` (the task terminal) and reports through the RunTracker. The engine is loaded
+// here, lazily.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { PreflightCheck, RunOutcome, SweepEvent } from '../../../engine/src/events';
+import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { EngineError } from '../../../engine/src/model';
 import type { RunSweepOptions } from '../../../engine/src/options';
 import { currentSettings, resultsRootFor } from '../config';
@@ -76,9 +77,7 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     print([`${path.basename(planPath)} is already running.`]);
     return stoppedBeforeStart({ code: 'preflight', step: 'start', message: 'Already running.', action: 'Wait for it to finish.' });
   }
-  let sawPreflightEvent = false;
   const onEvent = (event: SweepEvent) => {
-    if (event.type === 'preflight') sawPreflightEvent = true;
     print(terminalLines(event));
     handle.onEvent(event);
   };
@@ -98,33 +97,26 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     ...(resumeRunDir !== undefined ? { resumeRunDir } : {}),
   };
 
+  log.info(
+    `Running ${planPath} with ssh ${settings.ssh.binary}${settings.ssh.configFile ? ` -F ${settings.ssh.configFile}` : ''}` +
+      `${settings.ssh.extraOptions.length > 0 ? ` ${settings.ssh.extraOptions.join(' ')}` : ''}, results in ${resultsRoot}` +
+      `${resumeRunDir ? `, resuming ${resumeRunDir}` : ''}.`,
+  );
+
+  // runSweep runs the pre-flight checks itself (on the same SSH connections) before any cell,
+  // and stops with a `preflight` error when a blocking check fails.
   let outcome: RunOutcome;
   try {
-    print(['Running pre-flight checks…']);
-    const checks = await engine.runPreflight(options);
-    if (!sawPreflightEvent) print(terminalLines({ type: 'preflight', checks }));
-    const blocking = checks.filter((check: PreflightCheck) => check.blocking && !check.ok);
-    if (out.signal.aborted) {
-      outcome = stoppedBeforeStart({ code: 'cancelled', step: 'preflight', message: 'Cancelled.', action: 'Run again.' }, true);
-    } else if (blocking.length > 0) {
-      outcome = stoppedBeforeStart({
-        code: 'preflight',
-        step: 'preflight',
-        message: `${blocking.length} pre-flight check${blocking.length === 1 ? '' : 's'} failed: ${blocking.map((check) => check.id + (check.host ? ` (${check.host})` : '')).join(', ')}.`,
-        action: blocking[0]?.action ?? 'Fix the failed checks and run again.',
-      });
-      print([`Stopped before any cell ran: ${outcome.error?.message ?? ''}`]);
-    } else {
-      outcome = await engine.runSweep(options);
-    }
+    outcome = await engine.runSweep(options);
   } catch (thrown) {
+    // runSweep reports failures as outcomes; this is the safety net for a bug.
     const error: EngineError =
       thrown instanceof engine.EngineFailure
         ? thrown.error
         : { code: 'internal', step: 'run', message: thrown instanceof Error ? thrown.message : String(thrown), action: 'Look at the "Onload Bench" output; the results written so far are kept.' };
     log.error(redact(engine.formatEngineError(error), secrets));
     outcome = stoppedBeforeStart(error);
-    print(terminalLines({ type: 'run-finished', outcome }));
+    onEvent({ type: 'run-finished', outcome });
   }
   handle.end(outcome);
   return outcome;

@@ -100,6 +100,7 @@ export function terminalLines(event: SweepEvent, useColour = true): string[] {
       return [
         c(`${event.resumed ? 'Resuming' : 'Starting'} run ${event.manifest.runId}: ${event.manifest.cells.length} cells${event.resumed ? `, ${event.alreadyDone} already done` : ''}`, 'bold'),
         c(`Results folder: ${event.runDir}`, 'dim'),
+        'Running pre-flight checks on every host…',
       ];
     case 'preflight':
       return ['Pre-flight checks:', ...event.checks.map((check) => preflightLine(check, useColour))];
