@@ -49,3 +49,15 @@ for (const file of files) {
     if (file.includes('couchbase3-branch') && /collectionenabled|transactionproportion/.test(text)) assert.ok(forkMarked.length > 0);
   });
 }
+
+test('the example workloads are clean: no diagnostics at all', async () => {
+  for (const name of ['workloada', 'workloade']) {
+    const path = resolve('examples/workloads', name);
+    const text = readFileSync(path, 'utf8');
+    const uri = fileUri(path);
+    await client.open(uri, languageId, text);
+    const diagnostics = await client.diagnostics(uri, 1);
+    await client.close(uri);
+    assert.deepEqual(diagnostics.map((d) => `${d.code}: ${d.message}`), [], name);
+  }
+});
