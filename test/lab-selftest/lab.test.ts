@@ -199,6 +199,21 @@ describe('loopback lab', () => {
     assert.deepEqual(await lab.processesLeft(), []);
   });
 
+  it('offers a tiny tmpfs that fills up (ENOSPC) for results-disk tests', (t) => {
+    const disk = lab.smallDisk(64);
+    if (!disk) {
+      t.skip('mounting a tmpfs is not allowed on this machine');
+      return;
+    }
+    try {
+      writeFileSync(join(disk.path, 'small'), Buffer.alloc(16 * 1024));
+      assert.throws(() => writeFileSync(join(disk.path, 'big'), Buffer.alloc(128 * 1024)), { code: 'ENOSPC' });
+    } finally {
+      disk.unmount();
+    }
+    assert.equal(existsSync(join(disk.path, 'small')), false, 'unmounted: the folder underneath is empty');
+  });
+
   it('refuses a password on the command line', async () => {
     const result = await lab.ssh(lab.clientHost, `${ycsb} run couchbase2 -P ${lab.ycsbHome}/workloads/workloadc -p couchbase.password=oops`);
     assert.equal(result.code, 2);

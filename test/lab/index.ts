@@ -47,7 +47,7 @@
 // whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
 // `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
 // marker) except the couchbase "system service", which is expected to stay up.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,6 +117,12 @@ export interface Lab {
   ssh(alias: string, command: string, options?: { timeoutMs?: number }): Promise<RemoteOutcome>;
   /** Whether the test node runs, who started it and whether it runs under the onload stand-in. */
   couchbaseState(): { running: boolean; pid?: number; service: boolean; accelerated: boolean };
+  /**
+   * A folder on a tiny tmpfs of `sizeKb` KiB inside the lab (for "results disk full" tests), or
+   * undefined when this machine does not allow mounting (then inject a write error instead).
+   * Unmounted by stop().
+   */
+  smallDisk(sizeKb?: number): { path: string; unmount(): void } | undefined;
   /** Live lab processes as `PID COMMAND` (the couchbase system service excluded unless asked). */
   processesLeft(options?: { includeService?: boolean }): Promise<string[]>;
   stop(): Promise<void>;
@@ -185,7 +191,17 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
 
   // If the test process ends without stop() (uncaught error, process.exit, SIGINT/SIGTERM from a
   // runner's timeout), kill the lab's processes synchronously on the way out.
+  const mounts = new Set<string>();
+  const unmount = (path: string): void => {
+    if (!mounts.delete(path)) return;
+    try {
+      execFileSync('umount', ['-l', path], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  };
   const cleanupSync = (): void => {
+    for (const path of [...mounts]) unmount(path);
     for (const pid of ssh?.pids() ?? []) killQuietly(pid);
     for (const info of labProcesses(id)) killQuietly(info.pid);
     if (!keep) rmSync(dir, { recursive: true, force: true });
@@ -202,6 +218,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     process.off('exit', cleanupSync);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    for (const path of [...mounts]) unmount(path);
     await ssh?.stop();
     // Everything started on the hosts (the service too), then any straggler that respawned.
     for (let round = 0; round < 3; round++) {
@@ -314,6 +331,17 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     },
     ssh: runSsh,
     couchbaseState,
+    smallDisk: (sizeKb = 64) => {
+      const path = join(dir, 'disks', String(mounts.size + 1));
+      mkdirSync(path, { recursive: true });
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k,mode=0700`, 'tmpfs', path], { stdio: 'ignore' });
+      } catch {
+        return undefined;
+      }
+      mounts.add(path);
+      return { path, unmount: () => unmount(path) };
+    },
     processesLeft: async ({ includeService = false } = {}) => {
       // give processes that are exiting right now a moment to go
       await new Promise((resolve) => setTimeout(resolve, 100));
