@@ -2,6 +2,7 @@
 // are off (live updates must not wobble and exported pixels must be exact), and the spread of the
 // repetitions is a min-max band filled under each median line.
 import {
+  BasicPlatform,
   CategoryScale,
   Chart,
   Filler,
@@ -11,9 +12,12 @@ import {
   LineElement,
   PointElement,
   Tooltip,
+  type ChartConfiguration,
   type ChartDataset,
   type LegendItem,
+  type Plugin,
 } from 'chart.js';
+import { Context as SvgContext } from 'svgcanvas';
 import { formatValue } from './format.js';
 import type { ChartModel } from '../../client/src/panel/protocol.js';
 import { withAlpha, type ThemeColours } from './theme.js';
@@ -65,15 +69,16 @@ export interface ChartHandle {
   update(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[]): void;
 }
 
-export function createChart(
-  canvas: HTMLCanvasElement,
+type LineConfig = ChartConfiguration<'line', (number | null)[], number>;
+
+function chartConfig(
   model: ChartModel,
   stacks: readonly string[],
   theme: ThemeColours,
   hidden: readonly string[],
-  onToggleStack: (stack: string, hidden: boolean) => void,
-): ChartHandle {
-  const chart = new Chart<'line', (number | null)[], number>(canvas, {
+  onToggleStack?: (stack: string, hidden: boolean) => void,
+): LineConfig {
+  return {
     type: 'line',
     data: { labels: model.threads, datasets: datasetsOf(model, stacks, theme, hidden) },
     options: {
@@ -94,9 +99,8 @@ export function createChart(
           onClick: (_event, item, legend) => {
             const datasets = legend.chart.data.datasets as LineDataset[];
             const stack = datasets[item.datasetIndex ?? 0]?.stackName;
-            if (stack === undefined) return;
-            const hide = !datasets[item.datasetIndex ?? 0].hidden;
-            onToggleStack(stack, hide);
+            if (stack === undefined || !onToggleStack) return;
+            onToggleStack(stack, !datasets[item.datasetIndex ?? 0].hidden);
           },
         },
         tooltip: {
@@ -107,7 +111,18 @@ export function createChart(
         },
       },
     },
-  });
+  };
+}
+
+export function createChart(
+  canvas: HTMLCanvasElement,
+  model: ChartModel,
+  stacks: readonly string[],
+  theme: ThemeColours,
+  hidden: readonly string[],
+  onToggleStack: (stack: string, hidden: boolean) => void,
+): ChartHandle {
+  const chart = new Chart<'line', (number | null)[], number>(canvas, chartConfig(model, stacks, theme, hidden, onToggleStack));
   const handle: ChartHandle = {
     chart,
     update(next, nextStacks, nextTheme, nextHidden) {
@@ -125,7 +140,56 @@ export function createChart(
   return handle;
 }
 
+/**
+ * The chart as vector SVG: Chart.js draws the same configuration once more into svgcanvas's
+ * recording 2D context (off screen, through Chart.js's DOM-less platform), on the theme background.
+ */
+export function chartSvg(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[], width: number, height: number, title: string): string {
+  const context = new SvgContext({ width, height });
+  // Chart.js asks a canvas for its context and size; svgcanvas is only the context.
+  const canvas = { width, height, getContext: () => context };
+  const background: Plugin<'line'> = {
+    id: 'svgBackground',
+    beforeDraw: (target) => {
+      target.ctx.save();
+      target.ctx.fillStyle = theme.background;
+      target.ctx.fillRect(0, 0, width, height);
+      target.ctx.restore();
+    },
+  };
+  const config = chartConfig(model, stacks, theme, hidden);
+  // Chart.js strokes lines through a cached Path2D, which svgcanvas cannot record; a `segment`
+  // option makes it draw each line with plain moveTo/lineTo calls instead.
+  config.data.datasets = config.data.datasets.map((dataset) => ({ ...dataset, segment: {} }));
+  config.platform = BasicPlatform;
+  config.plugins = [background];
+  config.options = { ...config.options, responsive: false, devicePixelRatio: 1 };
+  // svgcanvas learns each text's font by writing a `style` attribute on a scratch <span>, which the
+  // webview's CSP rightly blocks (the SVG would lose its fonts). For this synchronous draw only,
+  // HTML style attributes go through CSSOM instead, which the CSP allows.
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
+    if (name === 'style' && this instanceof HTMLElement) this.style.cssText = value;
+    else setAttribute.call(this, name, value);
+  };
+  let chart: Chart<'line', (number | null)[], number> | undefined;
+  try {
+    chart = new Chart<'line', (number | null)[], number>(canvas as unknown as HTMLCanvasElement, config);
+    applyTheme(chart, theme);
+    chart.update('none');
+    // A <title> names the chart for screen readers and file browsers.
+    const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return context.getSerializedSvg(true).replace(/<svg\b[^>]*>/, (open) => `${open}<title>${escaped}</title>`);
+  } finally {
+    Element.prototype.setAttribute = setAttribute;
+    chart?.destroy();
+  }
+}
+
 function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: ThemeColours): void {
+  // Chart.js takes the text font from its global defaults; the webview has one theme at a time.
+  Chart.defaults.font.family = theme.fontFamily;
+  Chart.defaults.color = theme.foreground;
   const options = chart.options;
   options.color = theme.foreground;
   options.font = { ...(options.font ?? {}), family: theme.fontFamily };

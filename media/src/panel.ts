@@ -2,9 +2,9 @@
 // reader's place (scroll, chart/table toggles, hidden series, collapsed groups) across live
 // updates and reloads, and asks the host to save exports. Nothing here talks to the network.
 import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
-import { createChart, type ChartHandle } from './charts.js';
+import { chartSvg, createChart, type ChartHandle } from './charts.js';
 import { h, replaceChildren, safeId } from './dom.js';
-import { chartPng, chartSvg, imageFileName } from './exportImage.js';
+import { chartPng, imageFileName } from './exportImage.js';
 import { formatDuration } from './format.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
@@ -165,7 +165,11 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
     });
     const save = (format: 'png' | 'svg') => {
       const title = `${chart.title}, ${group.label}, run ${run.runId}`;
-      const data = format === 'png' ? chartPng(canvas, theme.background) : chartSvg(canvas, theme.background, title);
+      const entry = charts.get(chart.id);
+      const data =
+        format === 'png' || !entry
+          ? chartPng(canvas, theme.background)
+          : chartSvg(entry.model, entry.stacks, theme, hiddenIn(chart.id, entry.runDir), canvas.clientWidth || 640, canvas.clientHeight || 260, title);
       vscode.postMessage({ type: 'save-image', format, name: imageFileName(run.runId, group.interface, chart.metric), data });
     };
     const png = h('button', { type: 'button', class: 'save-png', 'aria-label': `Save ${chart.title} chart of ${group.label} as PNG` }, 'PNG');

@@ -3,13 +3,14 @@
 // values, marks, the best-improvement highlight, theme-coloured chart pixels, kept toggles across a
 // live update, and exports posted to the host. Saves test-artifacts/panel.png for a human look.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { buildSync } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { validateWebviewMessage } from '../../client/src/panel/messageValidation';
 import { buildPanelHtml } from '../../client/src/panel/panelHtml';
 import { applySweepEvent, emptyRunData } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
@@ -200,6 +201,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.ok((await countPixels(page, readCanvas, '#00ff00')) > 30, 'kernel series recoloured');
     await page.evaluate((blue) => document.documentElement.style.setProperty('--vscode-charts-blue', blue), theme['--vscode-charts-blue']);
 
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     // Keyboard: Space on the kernel checkbox hides the kernel series in every chart of the run.
     await page.focus('#run-0 fieldset.stack-filter input[data-stack="kernel"]');
     await page.keyboard.press('Space');
@@ -210,6 +212,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
 
     // Export: the PNG button posts a validated-shape image message to the host.
     await page.click('#chart-r0-g0-read-latency button.save-png');
+    await page.click('#chart-r0-g0-read-latency button.save-svg');
     await page.click('#run-0 button.export-csv');
     const posted = await page.evaluate(() => (window as unknown as { __posted: Record<string, unknown>[] }).__posted);
     const image = posted.find((message) => message.type === 'save-image');
@@ -218,6 +221,18 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.equal(image.name, 'run-fixture-25G-read-latency');
     assert.match(String(image.data), /^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
     assert.deepEqual(posted.find((message) => message.type === 'export-csv'), { type: 'export-csv', runIndex: 0 });
+    // SVG is drawn as vectors: the series are stroked paths in the theme colours, the axes are text.
+    const svg = posted.find((message) => message.type === 'save-image' && message.format === 'svg');
+    assert.ok(svg);
+    assert.equal(validateWebviewMessage(svg).ok, true, 'the host accepts it');
+    const svgText = String(svg.data);
+    assert.match(svgText, /^<svg[^>]*><title>Read average latency, 25G \(127\.0\.0\.1\), run run-fixture<\/title>/);
+    // The median lines: unfilled paths through three (kernel) and two (profile) thread counts.
+    assert.match(svgText, /<path fill="none" stroke="#1a85ff"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){3}"/);
+    assert.match(svgText, /<path fill="none" stroke="#ff8800"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){2}"/);
+    assert.match(svgText, />YCSB threads<\/text>/);
+    assert.doesNotMatch(svgText, /<image/);
+    writeFileSync(join(root, 'test-artifacts', 'panel-chart.svg'), svgText);
 
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     assert.deepEqual(pageErrors, []);
