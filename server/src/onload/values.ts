@@ -3,6 +3,7 @@
 // port lists, the scalable-filters grammar, and ranges (clamped per stack, unchecked per process,
 // truncated to narrow bitfields). Pure: no LSP types.
 import type { OptionInfo } from './catalogTypes';
+import { closestMatches } from './similarity';
 
 export type IssueSeverity = 'error' | 'warning' | 'info';
 
@@ -81,7 +82,7 @@ function checkEnumName(option: OptionInfo, value: string): ValueIssue[] {
     code: 'value-not-accepted',
     severity: 'error',
     message: `${option.name} does not accept '${clip(value)}' (accepted: ${accepted.join(', ')}); '${fallback}' is used instead.`,
-    suggestions: closestByPrefix(value, accepted),
+    suggestions: closestOrAll(value, accepted),
   }];
 }
 
@@ -234,10 +235,9 @@ function describeDefault(option: OptionInfo): string {
   return option.defaultLabel ? `${option.default} (${option.defaultLabel})` : String(option.default);
 }
 
-function closestByPrefix(value: string, names: string[]): string[] {
-  const lower = value.toLowerCase();
-  const matches = names.filter((name) => name.startsWith(lower.slice(0, 2)) || lower.startsWith(name.slice(0, 2)));
-  return matches.length > 0 ? matches : names;
+function closestOrAll(value: string, names: string[]): string[] {
+  const close = closestMatches(value, names);
+  return close.length > 0 ? close : names;
 }
 
 /** Long values are shortened in messages so a 1 MB line does not become a 1 MB message. */
