@@ -80,6 +80,16 @@ test('warnings: what YCSB silently changes, saying what it really does', async (
   await expectOne(`${base}couchbase.host=10.0.0.1\ncouchbase.epoll=true\ncouchbase.url=http://x:8091/pools\n`, 'key-for-other-binding', Warning, 'couchbase.url', /couchbase binding, not by couchbase2/);
 });
 
+test('warnings: non-ASCII text, which YCSB reads as ISO-8859-1', async () => {
+  const diagnostic = await expectOne(`${base}label=café\n`, 'non-ascii-text', Warning, 'label=café', /ISO-8859-1/);
+  const data = diagnostic.data as { fixes: { edits: { newText: string }[] }[] };
+  assert.equal(data.fixes[0]!.edits[0]!.newText, 'caf\\u00e9');
+});
+
+test('information: keys only YCSB master reads', async () => {
+  await expectOne(`${base}readallfieldsbyname=true\n`, 'key-not-in-release', Information, 'readallfieldsbyname', /0\.17\.0 release ignores it/);
+});
+
 test('information: proportions that do not add up to 1 show the normalised mix', async () => {
   await expectOne(`${base}readproportion=0.5\nupdateproportion=0.6\n`, 'proportions-not-normalised', Information, 'readproportion',
     /add up to 1\.1.*update 54\.5% · read 45\.5%/);

@@ -38,7 +38,9 @@ export type YcsbDiagnosticCode =
   | 'negative-proportion'
   | 'min-above-max'
   | 'proportions-not-normalised'
-  | 'fork-only-key';
+  | 'fork-only-key'
+  | 'key-not-in-release'
+  | 'non-ascii-text';
 
 /** One quick fix: a title and the edits that apply it. */
 export interface QuickFix {
@@ -61,6 +63,7 @@ export function ycsbDiagnostics(text: TextDocument, document: PropertiesDocument
   }
   checkDuplicates(context);
   for (const entry of document.effective.values()) checkEntry(context, entry);
+  for (const entry of document.entries) checkEncoding(context, entry);
   checkWholeFile(context);
   return context.diagnostics;
 }
@@ -165,7 +168,35 @@ function checkEntry(context: Context, entry: PropertyEntry): void {
       `'${entry.key}' is read only by Couchbase's YCSB fork (${property.availability ?? 'couchbaselabs/YCSB'}); upstream YCSB ignores it.`,
     );
   }
+  if (property.since?.startsWith('master')) {
+    context.add(
+      'key-not-in-release',
+      Information,
+      context.keyRange(entry),
+      `'${entry.key}' exists only in YCSB's master branch (${property.since}); the 0.17.0 release ignores it.`,
+    );
+  }
   checkValue(context, entry, property);
+}
+
+/**
+ * YCSB loads -P files through an InputStream, which Java decodes as ISO-8859-1: a UTF-8 'é' is
+ * read as two characters. Only \uXXXX escapes say the same thing to both.
+ */
+function checkEncoding(context: Context, entry: PropertyEntry): void {
+  const raw = context.text.getText().slice(entry.lineStart, entry.lineEnd);
+  if (!/[^\x00-\x7f]/.test(raw)) return;
+  const escaped = (start: number, end: number) =>
+    context.text.getText().slice(start, end).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const edits: TextEdit[] = [];
+  for (const [start, end] of [[entry.keyStart, entry.keyEnd], [entry.valueStart, entry.valueEnd]] as const) {
+    if (end > start && /[^\x00-\x7f]/.test(context.text.getText().slice(start, end))) {
+      edits.push({ range: context.range(start, end), newText: escaped(start, end) });
+    }
+  }
+  context.add('non-ascii-text', Warning, context.range(entry.lineStart, entry.lineEnd),
+    'YCSB reads workload files as ISO-8859-1, so non-ASCII characters saved as UTF-8 arrive changed; write them as \\uXXXX escapes.',
+    edits.length > 0 ? [{ title: 'Write non-ASCII characters as \\uXXXX escapes', edits }] : []);
 }
 
 function checkUnknownKey(context: Context, entry: PropertyEntry): void {
