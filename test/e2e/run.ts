@@ -64,7 +64,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    const attempt = await startSimulatedLab(join(runDir, 'lab'));
+    const attempt = await startSimulatedLab({ interfaces: 'one' });
     let labReason: string | undefined;
     if ('lab' in attempt) lab = attempt.lab;
     else labReason = attempt.reason;

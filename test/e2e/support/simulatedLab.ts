@@ -2,7 +2,7 @@
 // couchbase-server/onload/ycsb) and writes a plan that targets it into a workspace folder,
 // labelled as a SIMULATED LAB so nobody mistakes its numbers for hardware results.
 // The lab module is loaded lazily: while it does not exist, callers get the reason instead.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { labInfoFile, type LabInfo } from './labInfo';
 import { repoRoot } from './workspace';
@@ -27,47 +27,49 @@ export type LabAttempt = { lab: RunningLab } | { reason: string };
 
 export const passwordEnvVar = 'ONLOAD_BENCH_SIMULATED_LAB_PASSWORD';
 
-interface LabModule {
-  startLab(options?: Record<string, unknown>): Promise<Record<string, unknown>>;
+export interface SimulatedLabOptions {
+  /** One interface keeps the e2e sweep short; `npm start` shows both. */
+  interfaces?: 'one' | 'all';
+  threads?: number[];
 }
 
-export async function startSimulatedLab(stateDir: string): Promise<LabAttempt> {
+export async function startSimulatedLab(options: SimulatedLabOptions = {}): Promise<LabAttempt> {
   const entry = join(repoRoot, 'test', 'lab', 'index.ts');
   if (!existsSync(entry)) return { reason: 'test/lab/index.ts (startLab) has not landed yet' };
-  const module = (await import(entry)) as Partial<LabModule>;
-  if (typeof module.startLab !== 'function') return { reason: 'test/lab/index.ts does not export startLab()' };
-  mkdirSync(stateDir, { recursive: true });
-  const lab = (await module.startLab({ dir: stateDir })) as any;
-  const password: string = lab.password ?? lab.couchbase?.password;
-  const sshConfig: string | undefined = lab.sshConfig ?? lab.sshConfigFile ?? lab.ssh?.configFile;
-  const plan: unknown = typeof lab.plan === 'function' ? lab.plan() : lab.plan;
-  if (!password || !sshConfig || !plan) {
-    await lab.stop?.();
-    return { reason: 'startLab() did not return the password, ssh config and plan the e2e tests expect (password, sshConfig, plan)' };
+  const labModule = (await import(entry)) as Partial<typeof import('../../lab/index')>;
+  if (typeof labModule.startLab !== 'function' || typeof labModule.writeLabPlan !== 'function') {
+    return { reason: 'test/lab/index.ts does not export startLab() and writeLabPlan()' };
   }
+  const lab = await labModule.startLab();
+  const writeLabPlan = labModule.writeLabPlan;
+  const interfaces = options.interfaces === 'one' ? lab.interfaces.slice(0, 1) : lab.interfaces;
+  const threads = options.threads ?? [1, 2];
+  const stacks = ['kernel', 'latency'];
+  const password = lab.couchbase.password;
   return {
     lab: {
       env: { [passwordEnvVar]: password },
-      settings: { 'onloadBench.ssh.configFile': sshConfig },
+      settings: { 'onloadBench.ssh.configFile': lab.sshConfigPath },
       password,
       writePlan(workspace: string): LabInfo {
         const folder = join(workspace, 'lab');
-        mkdirSync(folder, { recursive: true });
+        const written = writeLabPlan(lab, { dir: folder, stacks, threads, interfaces });
+        const plan = JSON.parse(readFileSync(written, 'utf8'));
+        rmSync(written);
         const planFile = `lab/${simulatedPlanName}.benchplan.json`;
-        const labelled = { ...(plan as object), name: simulatedPlanName, description: simulatedLabDescription };
+        const labelled = { name: simulatedPlanName, description: simulatedLabDescription, ...plan };
+        labelled.name = simulatedPlanName;
         writeFileSync(join(workspace, planFile), JSON.stringify(labelled, null, 2) + '\n');
         const info: LabInfo = {
           plan: planFile,
           planName: simulatedPlanName,
           resultsFolder: join(workspace, 'bench-results'),
-          cells: typeof lab.cellCount === 'number' ? lab.cellCount : Number(lab.cells ?? 0),
+          cells: stacks.length * threads.length * interfaces.length,
         };
         writeFileSync(join(workspace, labInfoFile), JSON.stringify(info, null, 2) + '\n');
         return info;
       },
-      stop: async () => {
-        await lab.stop?.();
-      },
+      stop: () => lab.stop(),
     },
   };
 }

@@ -1,0 +1,107 @@
+// "Run Couchbase benchmark" from the palette against the loopback lab, as a person would: pick
+// the SIMULATED LAB plan, type the password into the input box, watch the results panel fill,
+// then check from the webview's DOM and pixels that tables and charts show the values in the
+// run's results.jsonl. Screenshots go to test-artifacts/e2e/ (results-panel.png for the README).
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { openBrowser, type BrowserSession } from '../support/browser';
+import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
+import { uiContext } from './context';
+import { expectVisible, openWorkbench, repoFileMentions, resultsFrame, runCommand, selectors, shot } from './workbench';
+
+const context = uiContext();
+const missing = !repoFileMentions('package.json', 'onloadBench.runBenchmark')
+  ? 'package.json does not contribute onloadBench.runBenchmark yet'
+  : !context.lab
+    ? `no loopback lab: ${context.labMissingReason ?? 'unknown reason'}`
+    : undefined;
+
+interface CellLine { id: string; status: string; key: { interface: string; stack: string; threads: number }; run?: { throughputOpsPerSec: number } }
+
+function readCells(resultsFolder: string): CellLine[] {
+  if (!existsSync(resultsFolder)) return [];
+  const runs = readdirSync(resultsFolder).filter((name) => existsSync(join(resultsFolder, name, 'results.jsonl')));
+  if (runs.length !== 1) return [];
+  return readFileSync(join(resultsFolder, runs[0], 'results.jsonl'), 'utf8').split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => { try { return [JSON.parse(line) as CellLine]; } catch { return []; } });
+}
+
+describe('running a benchmark from the palette', { concurrency: false, skip: missing }, () => {
+  let server: CodeServer;
+  let session: BrowserSession;
+
+  before(async () => {
+    const stateDir = `${context.stateDir}-run`;
+    await installVsix(stateDir, context.vsix);
+    // The ssh config of the lab, but no password variable: the person types the password.
+    server = await startCodeServer(context.workspace, { stateDir, settings: context.lab?.settings });
+    session = await openBrowser();
+    await openWorkbench(session.page, server.origin, context.workspace);
+  });
+
+  after(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+
+  it('runs the simulated lab plan with the password typed into the input box, and the panel fills with the results', { timeout: 300_000 }, async () => {
+    const { page } = session;
+    const lab = context.lab!;
+    await runCommand(page, 'Run Couchbase benchmark', 60_000);
+    const planRow = page.locator(selectors.quickInputRows, { hasText: lab.info.planName });
+    await expectVisible(planRow, `the plan ${lab.info.planName} in the plan picker`);
+    await shot(page, context.artifactsDir, '10-plan-picker');
+    await planRow.first().click();
+
+    const passwordBox = page.locator('.quick-input-widget input[type="password"]');
+    await expectVisible(passwordBox, 'the password input box');
+    await passwordBox.fill(lab.password);
+    await shot(page, context.artifactsDir, '11-password-box');
+    await page.keyboard.press('Enter');
+
+    const panel = resultsFrame(page, 'Onload Bench Results');
+    await expectVisible(panel.locator('section.run'), 'the results panel', 60_000);
+    await shot(page, context.artifactsDir, '12-results-panel-filling');
+
+    // Wait (bounded) until every cell is on disk, then until the panel shows the last one.
+    const deadline = Date.now() + 240_000;
+    let cells = readCells(lab.info.resultsFolder);
+    while (cells.length < lab.info.cells) {
+      if (Date.now() > deadline) assert.fail(`only ${cells.length} of ${lab.info.cells} cells were written to ${lab.info.resultsFolder} within 240 s`);
+      await delay(1000);
+      cells = readCells(lab.info.resultsFolder);
+    }
+    for (const cell of cells) assert.equal(cell.status, 'ok', `cell ${cell.id} failed`);
+
+    for (const cell of cells) {
+      const td = panel.locator(
+        `section.group[data-interface="${cell.key.interface}"] td.value[data-metric="throughput"][data-stack="${cell.key.stack}"][data-threads="${cell.key.threads}"]`,
+      ).first();
+      await expectVisible(td, `the throughput cell for ${cell.id} in the panel`, 30_000);
+      await page.waitForTimeout(0);
+      const shown = Number(await td.getAttribute('data-value'));
+      const expected = cell.run!.throughputOpsPerSec;
+      assert.ok(Math.abs(shown - expected) <= Math.abs(expected) * 1e-9, `panel shows ${shown} ops/s for ${cell.id}, results.jsonl has ${expected}`);
+      const text = (await td.innerText()).replace(/[\s,\u00a0\u202f]/g, '');
+      assert.ok(text.length > 0 && /\d/.test(text), `the cell for ${cell.id} shows no number ("${text}")`);
+    }
+
+    // Pixels: the throughput chart's canvas has been drawn on (Chart.js leaves it transparent otherwise).
+    const canvas = panel.locator('figure.chart[data-metric="throughput"] canvas, .chart[data-metric="throughput"] canvas').first();
+    await expectVisible(canvas, 'the throughput chart');
+    const drawn = await canvas.evaluate((element) => {
+      const c = element as HTMLCanvasElement;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+      return { painted, total: c.width * c.height };
+    });
+    assert.ok(drawn.total > 0 && drawn.painted / drawn.total > 0.005, `the throughput chart is blank (${drawn.painted} of ${drawn.total} pixels painted)`);
+    await page.waitForTimeout(1000);
+    await shot(page, context.artifactsDir, 'results-panel');
+  });
+});
