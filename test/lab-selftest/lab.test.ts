@@ -27,7 +27,7 @@ function value(lines: [string, string, string][], section: string, measurement: 
   return lines.find(([s, m]) => s === section && m === measurement)?.[2];
 }
 
-describe('loopback lab', () => {
+describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH sshd is not installed (scripts/setup-system.sh installs it)' }, () => {
   let lab: Lab;
   let ycsb: string;
 

@@ -11,6 +11,7 @@ import {
   javaLongOfCeil,
   jsonReport,
   LatencySamples,
+  percentileLabel,
   remainingText,
   reportRecords,
   statusLine,
@@ -100,6 +101,14 @@ describe('ycsb stand-in formatting', () => {
     const stream = jsonReport(records, false);
     assert.ok(stream.includes('\n} {\n'));
     assert.ok(!stream.endsWith('\n'));
+  });
+
+  it('names report percentiles with English ordinals, as hdrhistogram.percentiles asks', () => {
+    assert.deepEqual([1, 2, 3, 11, 12, 13, 21, 50, 95, 99, 99.9].map(percentileLabel), ['1st', '2nd', '3rd', '11th', '12th', '13th', '21st', '50th', '95th', '99th', '99.9']);
+    const read: Measurement = { name: 'READ', total: new LatencySamples(), interval: new LatencySamples(), returnCodes: new Map([['OK', 1]]) };
+    read.total.add(42);
+    const names = reportRecords(1000, 1, [read], [50, 99.9]).filter((record) => record.metric === 'READ').map((record) => record.measurement);
+    assert.deepEqual(names, ['Operations', 'AverageLatency(us)', 'MinLatency(us)', 'MaxLatency(us)', '50thPercentileLatency(us)', '99.9PercentileLatency(us)', 'Return=OK']);
   });
 
   it('hashes record numbers to keys like YCSB (fnvhash64)', () => {

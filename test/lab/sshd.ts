@@ -4,7 +4,7 @@
 // Fault hooks: kill a daemon (and its live sessions) and start it again, or restart it with a
 // different host key so the client sees "REMOTE HOST IDENTIFICATION HAS CHANGED".
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { killQuietly, processTree } from './processes';
@@ -62,6 +62,14 @@ export async function freePort(address: string): Promise<number> {
   });
 }
 
+function readPidFileQuietly(file: string): number | undefined {
+  try {
+    return Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+}
+
 function canConnect(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: address, port });
@@ -95,41 +103,44 @@ export async function startSshLab(dir: string, specs: SshHostSpec[], options: { 
   }
 
   const knownHostsPath = join(dir, 'known_hosts');
-  writeFileSync(
-    knownHostsPath,
-    hosts
-      .map((host) => {
-        const publicKey = readFileSync(join(dir, `host-${host.alias}.pub`), 'utf8').trim().split(' ').slice(0, 2).join(' ');
-        return `[${host.address}]:${host.port} ${publicKey}\n`;
-      })
-      .join(''),
-  );
-
   const unknownHostAlias = 'lab-unknown-host';
   const sshConfigPath = join(dir, 'ssh_config');
-  const first = hosts[0];
-  const lines = [
-    '# Loopback lab: written per test run.',
-    ...hosts.flatMap((host) => [`Host ${host.alias}`, `  HostName ${host.address}`, `  Port ${host.port}`, '']),
-    `Host ${unknownHostAlias}`,
-    `  HostName ${first.address}`,
-    `  Port ${first.port}`,
-    `  HostKeyAlias ${unknownHostAlias}`,
-    '',
-    'Host *',
-    '  User root',
-    `  IdentityFile ${identityPath}`,
-    '  IdentitiesOnly yes',
-    `  UserKnownHostsFile ${knownHostsPath}`,
-    '  GlobalKnownHostsFile /dev/null',
-    '  StrictHostKeyChecking yes',
-    '  UpdateHostKeys no',
-    '  BatchMode yes',
-    '  ConnectTimeout 5',
-    '  LogLevel ERROR',
-    '',
-  ];
-  writeFileSync(sshConfigPath, lines.join('\n'));
+
+  /** known_hosts and ssh_config, written once the daemons have their final ports. */
+  function writeClientFiles(): void {
+    writeFileSync(
+      knownHostsPath,
+      hosts
+        .map((host) => {
+          const publicKey = readFileSync(join(dir, `host-${host.alias}.pub`), 'utf8').trim().split(' ').slice(0, 2).join(' ');
+          return `[${host.address}]:${host.port} ${publicKey}\n`;
+        })
+        .join(''),
+    );
+    const first = hosts[0];
+    const lines = [
+      '# Loopback lab: written per test run.',
+      ...hosts.flatMap((host) => [`Host ${host.alias}`, `  HostName ${host.address}`, `  Port ${host.port}`, '']),
+      `Host ${unknownHostAlias}`,
+      `  HostName ${first.address}`,
+      `  Port ${first.port}`,
+      `  HostKeyAlias ${unknownHostAlias}`,
+      '',
+      'Host *',
+      '  User root',
+      `  IdentityFile ${identityPath}`,
+      '  IdentitiesOnly yes',
+      `  UserKnownHostsFile ${knownHostsPath}`,
+      '  GlobalKnownHostsFile /dev/null',
+      '  StrictHostKeyChecking yes',
+      '  UpdateHostKeys no',
+      '  BatchMode yes',
+      '  ConnectTimeout 5',
+      '  LogLevel ERROR',
+      '',
+    ];
+    writeFileSync(sshConfigPath, lines.join('\n'));
+  }
 
   function configFor(host: SshHost): string {
     const file = join(dir, `sshd-${host.alias}.conf`);
@@ -174,6 +185,8 @@ export async function startSshLab(dir: string, specs: SshHostSpec[], options: { 
     if (daemons.has(alias)) throw new Error(`sshd for ${alias} is already running`);
     host.hostKey = hostKey;
     const logFile = join(dir, `sshd-${alias}.log`);
+    const pidFile = join(dir, `sshd-${alias}.pid`);
+    rmSync(pidFile, { force: true });
     const child = spawn(sshdBinary, ['-D', '-f', configFor(host), '-E', logFile], {
       stdio: 'ignore',
       detached: true,
@@ -185,8 +198,12 @@ export async function startSshLab(dir: string, specs: SshHostSpec[], options: { 
       exited = true;
       if (daemons.get(alias) === child) daemons.delete(alias);
     });
+    // Ready when sshd has written its pid file (after binding) and accepts connections; a port taken
+    // by someone else in the meantime makes it exit instead.
+    const ready = async (): Promise<boolean> =>
+      !exited && readPidFileQuietly(pidFile) === child.pid && (await canConnect(host.address, host.port)) && !exited;
     const deadline = Date.now() + 10_000;
-    while (!(await canConnect(host.address, host.port))) {
+    while (!(await ready())) {
       if (exited || Date.now() > deadline) {
         killQuietly(child.pid ?? -1);
         const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim() : '';
@@ -224,7 +241,18 @@ export async function startSshLab(dir: string, specs: SshHostSpec[], options: { 
   }
 
   try {
-    for (const host of hosts) await start(host.alias);
+    for (const host of hosts) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await start(host.alias);
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          host.port = await freePort(host.address); // lost a race for the port: try another one
+        }
+      }
+    }
+    writeClientFiles();
   } catch (error) {
     await stop();
     throw error;

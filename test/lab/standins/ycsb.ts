@@ -180,6 +180,10 @@ async function run(argv: string[]): Promise<number> {
   err(`YCSB Client ${lab.versions.ycsb}`);
   err('');
   err('Loading workload...');
+  const measurementType = props.get('measurementtype') ?? 'hdrhistogram';
+  if (measurementType !== 'hdrhistogram') {
+    throw new UsageExit(`lab ycsb: measurementtype=${measurementType} is not simulated (hdrhistogram only)\n`, 2);
+  }
   if (!props.has('workload')) {
     process.stdout.write(`Missing property: workload\n${usage()}`);
     return 0;
@@ -441,7 +445,8 @@ async function run(argv: string[]): Promise<number> {
 }
 
 function writeReport(props: Map<string, string>, runtimeMs: number, operations: number, measurements: Measurement[]): void {
-  const records = reportRecords(runtimeMs, operations, measurements);
+  const percentiles = (props.get('hdrhistogram.percentiles') ?? '95,99').split(',').map(Number).filter((value) => Number.isFinite(value));
+  const records = reportRecords(runtimeMs, operations, measurements, percentiles);
   const exporter = props.get('exporter') ?? 'site.ycsb.measurements.exporter.TextMeasurementsExporter';
   const text = exporter.endsWith('JSONArrayMeasurementsExporter')
     ? jsonReport(records, true)

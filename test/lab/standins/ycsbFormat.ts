@@ -126,8 +126,16 @@ export interface ReportRecord {
   value: string;
 }
 
+/** `95th`, `1st`, `22nd`, `13th`, `99.9`: how a report names a percentile (English ordinals for integers). */
+export function percentileLabel(percentile: number): string {
+  if (!Number.isInteger(percentile)) return javaDouble(percentile);
+  const lastTwo = percentile % 100;
+  const suffix = lastTwo >= 11 && lastTwo <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][percentile % 10] ?? 'th';
+  return `${percentile}${suffix}`;
+}
+
 /** Every record of the final report in the text exporter's order. */
-export function reportRecords(runtimeMs: number, operations: number, measurements: Measurement[]): ReportRecord[] {
+export function reportRecords(runtimeMs: number, operations: number, measurements: Measurement[], percentiles: number[] = [95, 99]): ReportRecord[] {
   const records: ReportRecord[] = [
     { metric: 'OVERALL', measurement: 'RunTime(ms)', value: String(runtimeMs) },
     { metric: 'OVERALL', measurement: 'Throughput(ops/sec)', value: javaDouble((1000 * operations) / runtimeMs) },
@@ -149,8 +157,7 @@ export function reportRecords(runtimeMs: number, operations: number, measurement
     add('AverageLatency(us)', javaDouble(samples.count === 0 ? NaN : samples.sum / samples.count));
     add('MinLatency(us)', samples.count === 0 ? String(longMax) : String(samples.min));
     add('MaxLatency(us)', samples.count === 0 ? '0' : String(samples.max));
-    add('95thPercentileLatency(us)', String(samples.percentile(95)));
-    add('99thPercentileLatency(us)', String(samples.percentile(99)));
+    for (const percentile of percentiles) add(`${percentileLabel(percentile)}PercentileLatency(us)`, String(samples.percentile(percentile)));
     for (const [status, count] of measurement.returnCodes) add(`Return=${status}`, String(count));
   }
   return records;
