@@ -2,11 +2,13 @@
 // roots, title), what it posts (the model of the run folder), how it treats messages from the
 // webview (validated, exports written), live events, and restoring after a reload.
 import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, test } from 'node:test';
 import { fake, FakeUri, FakeWebviewPanel, installFakeVscode, resetFake, until } from './support/fakeVscode';
 import type { PanelViewModel } from '../../client/src/panel/protocol';
-import { fixtureManifest, fixtureResults } from './fixtureRun';
+import { fixtureFiles, fixtureManifest, fixtureResults } from './fixtureRun';
 
 installFakeVscode();
 // Imported after the fake is installed: the host requires `vscode` when it loads.
@@ -146,4 +148,26 @@ test('openResultsFile accepts results.jsonl or manifest.json and explains anythi
   manager.openResultsFile(FakeUri.file('/tmp/notes.txt') as never);
   assert.equal(fake.panels.length, 1);
   assert.match(fake.errors[0], /notes\.txt is not a results file; open the results\.jsonl or manifest\.json of a run folder/);
+});
+
+test('without a sweep feeding it, the panel re-reads results.jsonl when it changes', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'panel-host-'));
+  try {
+    const lines = fixtureFiles().results.trimEnd().split('\n');
+    await writeFile(join(dir, 'manifest.json'), fixtureFiles().manifest);
+    await writeFile(join(dir, 'results.jsonl'), lines.slice(0, 2).join('\n') + '\n');
+    const manager = newManager();
+    manager.showRun(dir);
+    const panel = fake.panels[0];
+    const first = await readyModel(panel);
+    assert.equal(first.runs[0].progress.finished, 2);
+    assert.equal(fake.watchers.length, 1);
+    assert.equal((fake.watchers[0].pattern as { pattern: string }).pattern, '{results.jsonl,manifest.json}');
+    await appendFile(join(dir, 'results.jsonl'), lines.slice(2, 4).join('\n') + '\n');
+    fake.watchers[0].change.fire(FakeUri.file(join(dir, 'results.jsonl')));
+    const after = await readyModel(panel, (model) => model.runs[0].progress.finished === 4);
+    assert.equal(after.runs[0].groups[0].tables[0].rows[0].profiles[0].value, 15500);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -36,10 +36,14 @@ function panelKey(runDirs: readonly string[]): string {
   return runDirs.map(normalise).join('\u0000');
 }
 
-/** Merges what the files say with what events already told us (events are newer). */
+/**
+ * Merges a fresh read of the files with what the panel already knew: the file is the truth for
+ * every cell it holds (the engine writes a line before it reports the cell), events add the cells
+ * the read did not see yet; the live state only events know.
+ */
 function mergeRunData(fromFile: RunData, current: RunData): RunData {
   const merged: RunData = { ...fromFile, results: new Map(fromFile.results) };
-  for (const [id, result] of current.results) merged.results.set(id, result);
+  for (const [id, result] of current.results) if (!merged.results.has(id)) merged.results.set(id, result);
   merged.manifest = current.manifest ?? fromFile.manifest;
   merged.running = current.running;
   merged.outcome = current.outcome;
