@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import * as couchbase from 'couchbase';
+import { connect } from 'node:net';
+import { encodeRequest, Opcode, responseMagic } from '../lab/memcachedFrames';
 import { startCouchbaseTestNode, type CouchbaseTestNode, type TestNodeFaults } from '../lab/couchbaseTestNode';
 
 const username = 'Administrator';
@@ -26,6 +28,38 @@ async function kvReady(bucket: couchbase.Bucket): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('KV never became ready');
+}
+
+/** Sends raw frames and collects [opcode, status] of the responses until `count` arrive or the node closes. */
+function rawExchange(port: number, frames: Buffer[], count: number): Promise<{ responses: [number, number][]; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let buffer = Buffer.alloc(0);
+    const responses: [number, number][] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`only ${responses.length} of ${count} responses`));
+    }, 5000);
+    socket.on('connect', () => socket.write(Buffer.concat(frames)));
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      while (buffer.length >= 24 && buffer.length >= 24 + buffer.readUInt32BE(8)) {
+        assert.equal(buffer[0], responseMagic);
+        responses.push([buffer[1], buffer.readUInt16BE(6)]);
+        buffer = buffer.subarray(24 + buffer.readUInt32BE(8));
+      }
+      if (responses.length >= count) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ responses, closed: false });
+      }
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ responses, closed: true });
+    });
+    socket.on('error', () => undefined);
+  });
 }
 
 describe('Couchbase test node with the real SDK', () => {
@@ -71,6 +105,19 @@ describe('Couchbase test node with the real SDK', () => {
     await cluster.buckets().dropBucket('bench');
     assert.deepEqual(node.bucketNames(), []);
     await assert.rejects(cluster.buckets().dropBucket('bench'), couchbase.BucketNotFoundError);
+  });
+
+  it('answers raw KV frames: unknown command 0x81, no document access before login, closes on a bad frame', async () => {
+    const { responses } = await rawExchange(node.kvPort, [
+      encodeRequest({ opcode: 0x99, opaque: 1 }),
+      encodeRequest({ opcode: Opcode.get, key: Buffer.from('k'), opaque: 2 }),
+      encodeRequest({ opcode: Opcode.noop, opaque: 3 }),
+    ], 3);
+    assert.deepEqual(responses, [[0x99, 0x81], [Opcode.get, 0x20], [Opcode.noop, 0x00]]);
+    const bad = Buffer.alloc(24);
+    bad[0] = 0x08; // alternative-framing magic, never negotiated
+    const outcome = await rawExchange(node.kvPort, [bad], 1);
+    assert.deepEqual(outcome, { responses: [], closed: true });
   });
 
   it('refuses a wrong password at KV login and with HTTP 401 on REST', async () => {

@@ -46,7 +46,15 @@
 // brings it back; `swapHostKey(alias)` restarts it with another host key; `unknownHost` is an alias
 // whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
 // `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
-// marker) except the couchbase "system service", which is expected to stay up.
+// marker) except the couchbase "system service", which is expected to stay up. `smallDisk(kb)`
+// mounts a tiny tmpfs (results-disk-full tests; undefined where mounting is not allowed).
+//
+// Cleanup: stop() kills every lab process and sshd, unmounts, removes the folder (keep it with
+// `keep: true` or ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM
+// without stop(), the same happens synchronously; a lab whose owner was SIGKILLed is reaped by
+// the next startLab. Limits: the hosts share this machine's process table, so name lookups such as
+// `pgrep -x memcached` can also see another lab's node (use pid files / process groups); requests
+// are not throttled by `-target`; SCAN is a run of single gets; only hdrhistogram measurements.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
