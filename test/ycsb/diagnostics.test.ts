@@ -76,6 +76,7 @@ test('warnings: what YCSB silently changes, saying what it really does', async (
   await expectOne(`${base}minscanlength=50\nmaxscanlength=10\n`, 'min-above-max', Warning, '50');
   await expectOne(`${base}readproportion=-0.5\nupdateproportion=1\n`, 'negative-proportion', Warning, '-0.5');
   await expectOne(`${base}status.interval=0\n`, 'value-out-of-range', Warning, '0', /at least 1/);
+  await expectOne('workload=site.ycsb.workloads.CoreWorklod\nrecordcount=1\n', 'class-name-typo', Warning, 'site.ycsb.workloads.CoreWorklod', /did you mean 'site\.ycsb\.workloads\.CoreWorkload'/);
   await expectOne(`${base}hdrhistogram.percentiles=50,p99\n`, 'invalid-percentiles', Warning, '50,p99');
   await expectOne(`${base}couchbase.host=10.0.0.1\ncouchbase.epoll=true\ncouchbase.url=http://x:8091/pools\n`, 'key-for-other-binding', Warning, 'couchbase.url', /couchbase binding, not by couchbase2/);
 });

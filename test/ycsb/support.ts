@@ -23,6 +23,7 @@ async function bundleServer(): Promise<void> {
       platform: 'node',
       target: 'node20',
       format: 'cjs',
+      sourcemap: true,
       logLevel: 'silent',
       external: ['vscode', 'couchbase'],
     });

@@ -40,6 +40,7 @@ export type YcsbDiagnosticCode =
   | 'proportions-not-normalised'
   | 'fork-only-key'
   | 'key-not-in-release'
+  | 'class-name-typo'
   | 'non-ascii-text';
 
 /** One quick fix: a title and the edits that apply it. */
@@ -260,6 +261,20 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
     case 'list<int>':
       checkIntegerList(context, entry);
       return;
+    case 'class': {
+      // Any class on the class path is accepted, but one edit away from a YCSB class is a typo
+      // that ends in ClassNotFoundException.
+      const known = property.values ?? [];
+      const name = javaTrim(value);
+      if (name.length === 0 || known.includes(value)) return;
+      const suggestion = closest(name, known, (candidate) => candidate);
+      if (suggestion) {
+        context.add('class-name-typo', Warning, context.valueRange(entry),
+          `'${shown(value)}' is not a YCSB class; did you mean '${suggestion}'? An unknown class stops YCSB at start (ClassNotFoundException).`,
+          [context.replaceValue(entry, suggestion)]);
+      }
+      return;
+    }
     case 'list<double>':
       if (value.split(',').some((part) => !parseJavaDouble(part).ok)) {
         context.add('invalid-percentiles', Warning, context.valueRange(entry),
