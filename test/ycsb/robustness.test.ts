@@ -47,13 +47,13 @@ test('binary content (a gzip header and NULs) is just text with diagnostics', as
   assert.ok(diagnostics.some((d) => d.code === 'missing-workload'));
 });
 
-test('a 2 MB line and 100 000 short lines are handled', async () => {
+test('a 2 MB line and 20 000 short lines are handled', async () => {
   const huge = `workload=site.ycsb.workloads.CoreWorkload\nlabel=${'x'.repeat(2_000_000)}\n${'k'.repeat(1_000_000)}=1\n`;
   const diagnostics = await exercise(huge);
   assert.deepEqual(diagnostics.map((d) => d.code), ['unknown-key']);
-  const many = Array.from({ length: 100_000 }, (_, i) => `key${i}=${i}`).join('\n');
+  const many = Array.from({ length: 20_000 }, (_, i) => `key${i}=${i}`).join('\n');
   const manyDiagnostics = await service.diagnostics(TextDocument.create('file:///m', languageId, 1, many), noFiles, neverCancelled);
-  assert.equal(manyDiagnostics.filter((d) => d.code === 'unknown-key').length, 100_000);
+  assert.equal(manyDiagnostics.filter((d) => d.code === 'unknown-key').length, 20_000);
 });
 
 let client: TestClient;
