@@ -238,6 +238,12 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(remoteRequests, []);
 
+    // The run's environment: hosts with their versions, and each profile's effective options.
+    await page.click('#run-0 details.environment-box summary');
+    assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.1"][data-fact="Kernel"]'), '6.1.0-fixture');
+    assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.2"][data-fact="YCSB"]'), '0.17.0');
+    assert.equal(await page.textContent('#run-0 table.profile-options[data-profile="latency-best"] caption'), 'Onload profile latency-best: effective options');
+
     await page.click('#chart-r0-g0-throughput button.view-toggle');
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'panel.png'), fullPage: true });
