@@ -93,8 +93,10 @@ test('property: every key and value range lies inside the text and in order', ()
 
 const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
 test('property: the parser reads what java.util.Properties reads', { skip: java.status !== 0 ? 'java is not installed' : false }, () => {
-  const cases = fc.sample(propertiesText, { numRuns: 600, seed: 42 });
+  const cases = fc.sample(propertiesText, { numRuns: 1500, seed: 42 });
   cases.push('\\', '\\\n', '\\\n\n', 'a\\', '\\\n#x', ' \\\n  \\\n k = v \\\n', 'a=b\\\r\n\r\n  c');
+  // Malformed escapes: Java's load throws, the parser reports an issue.
+  cases.push('a=\\u12', 'a=\\u00zz\n', '\\uXYZW=1', 'a=\\u004', 'a=\\\\u12');
   const folder = mkdtempSync(join(tmpdir(), 'ycsb-oracle-'));
   try {
     const input = join(folder, 'cases.txt');
@@ -104,6 +106,12 @@ test('property: the parser reads what java.util.Properties reads', { skip: java.
     const lines = run.stdout.trimEnd().split('\n');
     assert.equal(lines.length, cases.length);
     cases.forEach((text, index) => {
+      const issues = parseProperties(text).issues;
+      if (lines[index] === 'ERROR') {
+        assert.ok(issues.length > 0, `Java rejects ${JSON.stringify(text)} but the parser reports no issue`);
+        return;
+      }
+      assert.deepEqual(issues, [], `case ${JSON.stringify(text)}`);
       const parts = Buffer.from(lines[index]!, 'base64').toString('utf8').split('\0');
       const expected = new Map<string, string>();
       for (let i = 0; i + 1 < parts.length; i += 2) expected.set(parts[i]!, parts[i + 1]!);
