@@ -92,7 +92,8 @@ const enum Ch {
 
 type Operator = ';' | ';;' | '&&' | '||' | '|' | '&' | '(' | ')' | '\n' | '<' | '>' | '>>' | '>&' | '<&' | '<<' | '<<-';
 
-type Token = { kind: 'word'; word: ShellWord } | { kind: 'op'; op: Operator; start: number; end: number };
+/** What `next()` found; the word or operator itself is left in fields (no wrapper object per token). */
+const enum TokenKind { End, Word, Operator }
 
 interface Frame {
   kind: 'if' | 'case' | 'loop' | 'function' | 'group' | 'subshell';
@@ -132,6 +133,8 @@ export function parseProfile(text: string): ParsedProfile {
 
 class ProfileParser {
   private pos = 0;
+  private operator: Operator = '\n';
+  private operatorStart = 0;
   /** Depth of nested expansions being skipped; past a limit nesting is counted, not recursed into. */
   private nesting = 0;
   private readonly directives: Directive[] = [];
@@ -159,10 +162,10 @@ class ProfileParser {
   parse(): ParsedProfile {
     const text = this.text;
     for (;;) {
-      const token = this.next();
-      if (token === undefined) break;
-      if (token.kind === 'word') this.onWord(token.word);
-      else this.onOperator(token.op, token.start);
+      const kind = this.next();
+      if (kind === TokenKind.End) break;
+      if (kind === TokenKind.Word) this.onWord(this.readWord());
+      else this.onOperator(this.operator, this.operatorStart);
     }
     this.endCommand(undefined);
     for (const frame of this.frames) if (frame.fn) frame.fn.span.end = text.length;
@@ -171,7 +174,7 @@ class ProfileParser {
 
   // ---- tokens -------------------------------------------------------------------------------
 
-  private next(): Token | undefined {
+  private next(): TokenKind {
     const text = this.text;
     const length = text.length;
     while (this.pos < length) {
@@ -188,18 +191,22 @@ class ProfileParser {
       } else if (code === Ch.Lf) {
         const start = this.pos++;
         if (this.pendingHeredocs.length > 0) this.skipHeredocBodies();
-        return { kind: 'op', op: '\n', start, end: start + 1 };
+        this.operator = '\n';
+        this.operatorStart = start;
+        return TokenKind.Operator;
       } else {
         const op = this.operatorAt(this.pos);
         if (op) {
           const start = this.pos;
           this.pos += op.length;
-          return { kind: 'op', op, start, end: this.pos };
+          this.operator = op;
+          this.operatorStart = start;
+          return TokenKind.Operator;
         }
-        return { kind: 'word', word: this.readWord() };
+        return TokenKind.Word; // the caller reads it with readWord()
       }
     }
-    return undefined;
+    return TokenKind.End;
   }
 
   private operatorAt(at: number): Operator | undefined {
