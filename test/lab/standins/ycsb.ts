@@ -166,7 +166,11 @@ async function run(argv: string[]): Promise<number> {
   const props = args.properties;
   const number = (name: string, fallback: number): number => {
     const value = props.get(name);
-    return value === undefined || value.trim() === '' ? fallback : Number(value);
+    if (value === undefined || value.trim() === '') return fallback;
+    const parsed = Number(value.trim());
+    // what the JVM prints for Integer.parseInt / Double.parseDouble of a bad value
+    if (!Number.isFinite(parsed)) throw new UsageExit(`Exception in thread "main" java.lang.NumberFormatException: For input string: "${value}"\n`, 1);
+    return parsed;
   };
   const transactions = args.command === 'run';
   const home = join(lab.hostRoot, 'opt', 'ycsb');
