@@ -39,10 +39,8 @@ export function benchmarkRunSuite(): void {
         ended,
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the benchmark task did not end within 200 s')), 200_000)),
       ]);
-      assert.equal(exitCode, 0, 'the benchmark task failed; see the terminal output in the code-server log');
-
       const created = runFolders(lab.resultsFolder).filter((path) => !before.has(path));
-      assert.equal(created.length, 1, `expected one new run folder in ${lab.resultsFolder}`);
+      assert.equal(created.length, 1, `expected one new run folder in ${lab.resultsFolder} (task exit code ${exitCode})`);
       const manifest = JSON.parse(readFileSync(join(created[0], 'manifest.json'), 'utf8'));
       const cells = readFileSync(join(created[0], 'results.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
       assert.equal(manifest.cells.length, lab.cells);
@@ -51,6 +49,7 @@ export function benchmarkRunSuite(): void {
         assert.equal(cell.status, 'ok', `cell ${cell.id} failed: ${JSON.stringify(cell.error)}`);
         assert.ok(cell.run.throughputOpsPerSec > 0, `cell ${cell.id} has no throughput`);
       }
+      assert.equal(exitCode, 0, 'the benchmark task ended with a failure although every cell is ok');
     });
   });
 }

@@ -17,6 +17,8 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** User settings for the test profile. */
   settings?: Record<string, unknown>;
+  /** A fixed port (default: a free one). */
+  port?: number;
 }
 
 export interface CodeServer {
@@ -101,7 +103,7 @@ export async function installVsix(stateDir: string, vsix: string): Promise<void>
 export async function startCodeServer(folder: string, options: CodeServerOptions): Promise<CodeServer> {
   const tools = toolPaths();
   const dirs = dirsFor(options.stateDir);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const configFile = join(options.stateDir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\ncert: false\n');
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });

@@ -19,7 +19,7 @@ const missing = !repoFileMentions('package.json', 'onloadBench.runBenchmark')
     ? `no loopback lab: ${context.labMissingReason ?? 'unknown reason'}`
     : undefined;
 
-interface CellLine { id: string; status: string; key: { interface: string; stack: string; threads: number }; run?: { throughputOpsPerSec: number } }
+interface CellLine { id: string; status: string; error?: { step?: string; message?: string }; key: { interface: string; stack: string; threads: number }; run?: { throughputOpsPerSec: number } }
 
 function readCells(resultsFolder: string): CellLine[] {
   if (!existsSync(resultsFolder)) return [];
@@ -75,7 +75,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       await delay(1000);
       cells = readCells(lab.info.resultsFolder);
     }
-    for (const cell of cells) assert.equal(cell.status, 'ok', `cell ${cell.id} failed`);
+    for (const cell of cells) assert.equal(cell.status, 'ok', `cell ${cell.id} failed at ${cell.error?.step}: ${cell.error?.message}`);
 
     for (const cell of cells) {
       const td = panel.locator(

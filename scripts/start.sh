@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm start`: builds and packages the extension, installs it into code-server, starts the
+# loopback lab, writes its plan into examples/lab/ (a SIMULATED LAB) and opens VS Code in the
+# browser on examples/ at a printed local URL. Stays in the foreground; Ctrl+C cleans up.
+# ONLOAD_BENCH_PORT picks the port (default 8080, or a free one when 8080 is taken).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+[ -d node_modules ] || npm ci || exit 1
+SKIP_E2E=0 bash scripts/setup-system.sh || { echo "npm start: could not install system packages (needs root)" >&2; exit 1; }
+# shellcheck source=tools.sh
+. scripts/tools.sh || exit 1
+echo "npm start: building and packaging the extension..."
+mkdir -p test-artifacts
+bash scripts/package.sh >test-artifacts/start-package.log 2>&1 || { cat test-artifacts/start-package.log >&2; exit 1; }
+vsix=$(ls -t dist/onload-bench-*.vsix | head -1)
+
+export ONLOAD_BENCH_PGID_DIR
+ONLOAD_BENCH_PGID_DIR=$(mktemp -d)
+runner_pid=
+cleanup() {
+  [ -n "$runner_pid" ] && kill -TERM "$runner_pid" 2>/dev/null && wait "$runner_pid" 2>/dev/null
+  for file in "$ONLOAD_BENCH_PGID_DIR"/*; do
+    [ -e "$file" ] && kill -KILL -- "-$(basename "$file")" 2>/dev/null
+  done
+  rm -rf "$ONLOAD_BENCH_PGID_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+node --import tsx test/e2e/start.ts "$vsix" &
+runner_pid=$!
+wait "$runner_pid"
+status=$?
+runner_pid=
+exit $status
