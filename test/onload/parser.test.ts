@@ -52,6 +52,11 @@ test('line continuations, heredocs, CRLF and multi-line strings', () => {
   assert.deepEqual(sets(text).map((directive) => [directive.name, directive.value, directive.line]), [['EF_A', '1', 0], ['EF_B', '2', 7]]);
 });
 
+test('redirections are not arguments', () => {
+  const [set] = sets('onload_set EF_A 1 2>/dev/null >>log\n');
+  assert.deepEqual([set!.value, set!.extraWords.length], ['1', 0]);
+});
+
 test('onload_import with arguments, and a dynamic name', () => {
   const directives = parseProfile('onload_import nginx-parse-config "$@"\nonload_import "$P"\n').directives as ImportDirective[];
   assert.deepEqual(directives.map((directive) => [directive.name, directive.args.length, directive.nameDynamic]), [['nginx-parse-config', 1, false], ['$P', 0, true]]);

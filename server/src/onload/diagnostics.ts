@@ -49,7 +49,9 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
   };
   const removeLineFix = (directive: Directive, title: string): FixData[] => {
-    if (!directive.ownsLine) return [];
+    // Inside if/case/loops/functions the line may be the only command of its block: removing it
+    // could leave `then fi`, so no fix is offered there.
+    if (!directive.ownsLine || directive.conditional) return [];
     const start = document.positionAt(directive.command.start);
     const endLine = document.positionAt(directive.command.end).line;
     return [{ title, edits: [{ range: { start: { line: start.line, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];

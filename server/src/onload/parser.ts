@@ -455,9 +455,13 @@ class ProfileParser {
       case '>':
       case '>>':
       case '>&':
-      case '<&':
+      case '<&': {
+        // `2>/dev/null`: the digits just before the operator name a file descriptor, not a word.
+        const last = this.words.at(-1);
+        if (last && last.end === start && !last.quoted && /^\d+$/.test(last.value)) this.words.pop();
         this.expectRedirectTarget = true;
         return;
+      }
       case '(':
         if (this.words.length === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
           // `name() {`: a function definition.
