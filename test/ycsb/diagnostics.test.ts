@@ -62,6 +62,9 @@ test('errors: what makes YCSB exit', async () => {
   await expectOne(`${base}couchbase.kv=false\ncouchbase.syncMutationResponse=false\n`, 'kv-off-needs-sync-mutation', Error, 'false');
   await expectOne(`${base}readproportion=0\nupdateproportion=0\n`, 'no-operations', Error, 'readproportion');
   await expectOne(`${base}measurementtype=hdr\n`, 'unknown-value', Error, 'hdr');
+  await expectOne('workload=site.ycsb.workloads.TimeSeriesWorkload\nfieldcount=4\nthreadcount=8\noperationcount=100\n', 'timeseries-fields-below-threads', Error, '8');
+  await expectOne('workload=site.ycsb.workloads.TimeSeriesWorkload\nrecordcount=10\ngroupbyfunction=SUM\n', 'missing-companion-key', Error, 'groupbyfunction', /groupbykeys/);
+  await expectOne(`${base}db=site.ycsb.db.CouchbaseClient\ncouchbase.view=v\nscanproportion=0.1\n`, 'missing-companion-key', Error, 'scanproportion', /couchbase\.ddoc/);
   await expectOne(`${base}label=caf\\u00zz\n`, 'malformed-unicode-escape', Error, '\\u00zz');
 });
 
@@ -75,6 +78,7 @@ test('warnings: what YCSB silently changes, saying what it really does', async (
   await expectOne(`${base}fieldcount=5\nfieldcount=6\n`, 'duplicate-key', Warning, 'fieldcount', /line 5.*'6'/);
   await expectOne(`${base}minscanlength=50\nmaxscanlength=10\n`, 'min-above-max', Warning, '50');
   await expectOne(`${base}readproportion=-0.5\nupdateproportion=1\n`, 'negative-proportion', Warning, '-0.5');
+  await expectOne(`${base}threadcount=5000\n`, 'threads-above-operations', Warning, '5000', /lowers the thread count to 1000/);
   await expectOne(`${base}status.interval=0\n`, 'value-out-of-range', Warning, '0', /at least 1/);
   await expectOne('workload=site.ycsb.workloads.CoreWorklod\nrecordcount=1\n', 'class-name-typo', Warning, 'site.ycsb.workloads.CoreWorklod', /did you mean 'site\.ycsb\.workloads\.CoreWorkload'/);
   await expectOne(`${base}hdrhistogram.percentiles=50,p99\n`, 'invalid-percentiles', Warning, '50,p99');

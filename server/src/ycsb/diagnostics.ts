@@ -41,6 +41,9 @@ export type YcsbDiagnosticCode =
   | 'fork-only-key'
   | 'key-not-in-release'
   | 'class-name-typo'
+  | 'threads-above-operations'
+  | 'missing-companion-key'
+  | 'timeseries-fields-below-threads'
   | 'non-ascii-text';
 
 /** One quick fix: a title and the edits that apply it. */
@@ -429,6 +432,8 @@ function checkWholeFile(context: Context): void {
       [context.replaceValue(sync, 'true')]);
   }
 
+  checkThreads(context);
+  checkCompanions(context);
   checkMinMax(context, 'minscanlength', 'maxscanlength');
   checkMinMax(context, 'minfieldlength', 'fieldlength');
 
@@ -465,6 +470,58 @@ function checkInsertRange(context: Context): void {
     context.add('insert-range-exceeds-recordcount', Error, context.valueRange(insertCountEntry),
       `insertstart + insertcount (${insertStart} + ${insertCount}) is more than recordcount (${effectiveRecords}): YCSB prints an error and exits.`,
       effectiveRecords - insertStart >= 0 ? [context.replaceValue(insertCountEntry, String(effectiveRecords - insertStart))] : []);
+  }
+}
+
+const integerOf = (context: Context, key: string): number | undefined => {
+  const text = context.value(key);
+  if (text === undefined) return undefined;
+  const parsed = parseJavaInteger(text, 'long');
+  return parsed.ok ? parsed.value : undefined;
+};
+
+/** More threads than operations: YCSB quietly runs fewer threads (rule 27); TimeSeriesWorkload refuses (rule 19). */
+function checkThreads(context: Context): void {
+  const threadEntry = context.document.effective.get('threadcount');
+  const threads = integerOf(context, 'threadcount');
+  if (!threadEntry || threads === undefined) return;
+  const operations = integerOf(context, 'operationcount');
+  if (operations !== undefined && operations > 0 && threads > operations) {
+    context.add('threads-above-operations', Warning, context.valueRange(threadEntry),
+      `threadcount ${threads} is above operationcount ${operations}: YCSB lowers the thread count to ${operations} for the run phase.`,
+      [context.replaceValue(threadEntry, String(operations))]);
+  }
+  const fields = integerOf(context, 'fieldcount');
+  if (context.shape.workload === 'TimeSeriesWorkload' && fields !== undefined && fields < threads) {
+    context.add('timeseries-fields-below-threads', Error, context.valueRange(threadEntry),
+      `TimeSeriesWorkload needs fieldcount (${fields}) to be at least threadcount (${threads}); it stops at start.`);
+  }
+}
+
+/** Keys that make YCSB stop unless another key is set too. */
+function checkCompanions(context: Context): void {
+  const { document, shape } = context;
+  const needs = (key: string, companion: string, why: string) => {
+    const entry = document.effective.get(key);
+    if (entry && javaTrim(entry.value).length > 0 && !document.effective.has(companion)) {
+      context.add('missing-companion-key', Error, context.keyRange(entry), `'${key}' needs '${companion}': ${why}`,
+        [context.insertLineAfter(entry, `${companion}=`, `Add '${companion}='`)]);
+    }
+  };
+  if (shape.workload === 'TimeSeriesWorkload') {
+    needs('groupbyfunction', 'groupbykeys', 'TimeSeriesWorkload stops without one 0/1 flag per tag key.');
+    needs('downsamplingfunction', 'downsamplinginterval', 'TimeSeriesWorkload stops without the interval.');
+  }
+  const scans = parseJavaDouble(context.value('scanproportion') ?? '0');
+  if (shape.binding === 'couchbase' && scans.ok && scans.value > 0) {
+    const scanEntry = document.effective.get('scanproportion')!;
+    for (const key of ['couchbase.ddoc', 'couchbase.view']) {
+      if (!document.effective.has(key)) {
+        context.add('missing-companion-key', Error, context.keyRange(scanEntry),
+          `Scans with the couchbase binding go through a view: '${key}' must name an existing one, or the binding fails at start.`,
+          [context.insertLineAfter(scanEntry, `${key}=`, `Add '${key}='`)]);
+      }
+    }
   }
 }
 
