@@ -38,6 +38,11 @@ test('ineffective assignment: remove the whole line', async () => {
   assert.deepEqual(editsOf(actions[0]!, uri), [{ range: range(1, 0, 0, 2), newText: '' }]);
 });
 
+test('inside an if block the ineffective line is reported but not removed (it may be the only command)', async () => {
+  const { actions } = await fixesFor('fix3b.opf', 'onload_set EF_RXQ_SIZE 512\nif true; then\n  onload_set EF_RXQ_SIZE 1024\nfi\n', 'ineffective-assignment');
+  assert.deepEqual(actions, []);
+});
+
 test('unquoted multi-word value: quote it', async () => {
   const { uri, actions } = await fixesFor('fix4.opf', 'onload_set EF_INTERFACE_WHITELIST eth0  eth1\n', 'unquoted-multiword');
   assert.deepEqual(editsOf(actions[0]!, uri), [{ range: range(0, 34, 44), newText: '"eth0 eth1"' }]);
