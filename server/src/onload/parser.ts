@@ -101,6 +101,9 @@ interface Frame {
 }
 
 const maxNesting = 64;
+/** Shared empty lists (never mutated) so unconditional, single-valued directives allocate less. */
+const noContexts: ConditionalContext[] = [];
+const noWords: ShellWord[] = [];
 const reservedOpeners = new Map<string, Frame['kind']>([['if', 'if'], ['while', 'loop'], ['until', 'loop'], ['for', 'loop'], ['case', 'case']]);
 const reservedClosers = new Map<string, Frame['kind'][]>([['fi', ['if']], ['done', ['loop']], ['esac', ['case']], ['}', ['function', 'group']]]);
 const reservedContinuers = new Set(['then', 'else', 'elif', 'do', '!']);
@@ -511,10 +514,13 @@ class ProfileParser {
     const first = words[0]!;
     if (first.quoted || first.expands) return;
     if (first.value !== 'onload_set' && first.value !== 'onload_import') return;
-    const contexts: ConditionalContext[] = [];
-    for (const frame of this.frames) if (frame.kind !== 'group') contexts.push(frame.kind);
-    if (inAndOr) contexts.push('and-or');
-    if (inPipeline) contexts.push('pipeline');
+    let contexts = noContexts; // shared by every unconditional directive: most of a profile
+    if (this.frames.length > 0 || inAndOr || inPipeline) {
+      contexts = [];
+      for (const frame of this.frames) if (frame.kind !== 'group') contexts.push(frame.kind);
+      if (inAndOr) contexts.push('and-or');
+      if (inPipeline) contexts.push('pipeline');
+    }
     const last = words.at(-1)!;
     const line = lineOf(this.lineStarts, first.start);
     const base: DirectiveBase = {
@@ -575,7 +581,7 @@ function makeSet(base: DirectiveBase, fields: Omit<SetDirective, keyof Directive
 function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirective {
   const afterKeyword = { start: base.keyword.end, end: base.keyword.end };
   if (args.length === 0) {
-    return makeSet(base, { name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: [] });
+    return makeSet(base, { name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: noWords });
   }
   const nameWord = args[0]!;
   if (args.length >= 2) {
@@ -589,7 +595,7 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
       valueSpan: { start: valueWord.start, end: valueWord.end },
       valueDynamic: valueWord.expands,
       valueMissing,
-      extraWords: args.length > 2 ? args.slice(2) : [],
+      extraWords: args.length > 2 ? args.slice(2) : noWords,
     });
   }
   // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
@@ -597,7 +603,7 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
   const equals = nameWord.value.indexOf('=');
   if (equals === -1) {
     const end = { start: nameWord.end, end: nameWord.end };
-    return makeSet(base, { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: [] });
+    return makeSet(base, { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: noWords });
   }
   const name = nameWord.value.slice(0, equals);
   const written = nameWord.value.slice(equals + 1);
@@ -618,7 +624,7 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
     valueDynamic: nameWord.expands,
     valueMissing: !nameWord.expands && value === '',
     cutFrom: secondEquals === -1 ? undefined : { written, span: valueSpan },
-    extraWords: [],
+    extraWords: noWords,
   });
 }
 
