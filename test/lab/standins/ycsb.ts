@@ -299,10 +299,11 @@ async function run(argv: string[]): Promise<number> {
     cluster = await couchbase.connect(`couchbase://${host}:${kvPort}`, {
       username: props.get('couchbase.username') ?? bucketName,
       password: props.get('couchbase.password') ?? '',
-      timeouts: { kvTimeout: 2500, connectTimeout: 10_000, bootstrapTimeout: 10_000 },
+      // short, so a dead node fails a lab run in seconds (the real binding waits longer)
+      timeouts: { kvTimeout: 2500, connectTimeout: 5000, bootstrapTimeout: 5000 },
     });
     const bucket = cluster.bucket(bucketName);
-    await bucket.waitUntilReady(10_000);
+    await bucket.waitUntilReady(5000);
     collection = bucket.defaultCollection();
   } catch (error) {
     initError = error;
