@@ -32,6 +32,11 @@ test('deprecated EF_CLUSTER_IGNORE 1: replaced by EF_CLUSTER_SIZE 0', async () =
   assert.deepEqual(editsOf(actions[0]!, uri), [{ range: range(0, 0, 30), newText: 'onload_set EF_CLUSTER_SIZE 0' }]);
 });
 
+test('deprecated EF_MULTICAST_LOOP_OFF: replaced by the inverted EF_MCAST_SEND', async () => {
+  const { uri, actions } = await fixesFor('fix2b.opf', 'onload_set EF_MULTICAST_LOOP_OFF 1\n', 'deprecated-option');
+  assert.deepEqual(editsOf(actions[0]!, uri), [{ range: range(0, 0, 34), newText: 'onload_set EF_MCAST_SEND 0' }]);
+});
+
 test('ineffective assignment: remove the whole line', async () => {
   const { uri, actions } = await fixesFor('fix3.opf', 'onload_set EF_RXQ_SIZE 512\nonload_set EF_RXQ_SIZE 1024  # too late\necho done\n', 'ineffective-assignment');
   assert.equal(actions[0]!.title, 'Remove the ineffective line');

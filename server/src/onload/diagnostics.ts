@@ -93,6 +93,10 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
         // EF_CLUSTER_IGNORE=1 means "no clustering", which EF_CLUSTER_SIZE=0 now says.
         if (directive.value.trim() === '1') fixes.push({ title: 'Replace with onload_set EF_CLUSTER_SIZE 0', edits: [{ range: range(directive.command), newText: 'onload_set EF_CLUSTER_SIZE 0' }], preferred: true });
         else fixes.push(...removeLineFix(directive, 'Remove the deprecated setting'));
+      } else if (target === 'EF_MCAST_SEND') {
+        // The old switch is inverted: EF_MULTICAST_LOOP_OFF 0 means EF_MCAST_SEND 1 and vice versa.
+        const inverted = directive.valueDynamic ? undefined : ({ '0': '1', '1': '0' } as Record<string, string>)[directive.value.trim()];
+        if (inverted !== undefined) fixes.push({ title: `Replace with onload_set EF_MCAST_SEND ${inverted}`, edits: [{ range: range(directive.command), newText: `onload_set EF_MCAST_SEND ${inverted}` }], preferred: true });
       } else if (target) {
         fixes.push({ title: `Use ${target}`, edits: [{ range: range(directive.nameSpan), newText: target }], preferred: true });
       }
