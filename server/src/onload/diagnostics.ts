@@ -181,7 +181,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       const directive = directives[assignment.rootIndex];
       if (directive?.kind === 'set') {
         const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
-        const value = blocking.dynamic ? 'a computed value' : `'${clip(blocking.value)}'`;
+        const value = blocking.dynamic ? 'a computed value' : blocking.value === '' ? `its own name (an empty value)` : `'${clip(blocking.value)}'`;
         const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
         push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`, {
           fixes: removeLineFix(directive, 'Remove the ineffective line'),
