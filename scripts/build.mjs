@@ -11,6 +11,8 @@ const nodeEntries = [
   { in: 'client/src/extension.ts', out: 'extension' },
   { in: 'server/src/main.ts', out: 'server' },
   { in: 'cli/src/main.ts', out: 'cli' },
+  // The engine process the extension forks for a sweep (the Couchbase SDK cannot load in the extension host).
+  { in: 'client/src/engineHost/main.ts', out: 'engineHost' },
   { in: 'test/e2e/integration/index.ts', out: 'test/index' },
 ].filter((entry) => existsSync(entry.in));
 

@@ -36,6 +36,11 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
     },
   );
 
+  stopLanguageClient = async () => {
+    const client = await languageClient;
+    if (client?.isRunning()) await client.stop(2000);
+  };
+
   const results = new ResultsPanelManager(context);
   context.subscriptions.push(results.register());
   const runs = new RunTracker(log, results);
@@ -85,6 +90,11 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   };
 }
 
-export function deactivate(): void {
-  // Disposables in context.subscriptions stop the language client and abort running sweeps.
+/** Set while active, so deactivate can wait for the server to shut down cleanly. */
+let stopLanguageClient: (() => Promise<void>) | undefined;
+
+export async function deactivate(): Promise<void> {
+  // Running sweeps are aborted by the RunTracker's disposal (context.subscriptions).
+  await stopLanguageClient?.();
+  stopLanguageClient = undefined;
 }

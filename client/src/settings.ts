@@ -27,6 +27,8 @@ export interface BenchSettings {
   };
   /** Offer to resume unfinished runs when a workspace with runs is opened. */
   offerResumeOnStartup: boolean;
+  /** The Node.js executable that runs the engine; undefined: chosen automatically. */
+  nodePath: string | undefined;
 }
 
 /** A setting that could not be used as written, worded for the user. */
@@ -91,6 +93,7 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
       },
       couchbase: { passwordEnvVar: envVar !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar) ? envVar : undefined },
       offerResumeOnStartup: typeof offer === 'boolean' ? offer : true,
+      nodePath: optionalText('nodePath'),
     },
     problems,
   };

@@ -40,9 +40,9 @@ test('settings: the documented keys exist and no setting can hold a password', (
   assert.deepEqual(keys.filter((key) => /password/i.test(key)), ['onloadBench.couchbase.passwordEnvVar']);
 });
 
-test('an untrusted workspace cannot pick the ssh client, its options or the variable read as the password', () => {
+test('an untrusted workspace cannot pick the ssh client, its options, the engine\'s Node.js or the variable read as the password', () => {
   const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-  const sensitive = Object.keys(contributes.configuration.properties).filter((key) => key.startsWith('onloadBench.ssh.') || key.endsWith('passwordEnvVar'));
+  const sensitive = Object.keys(contributes.configuration.properties).filter((key) => key.startsWith('onloadBench.ssh.') || key.endsWith('passwordEnvVar') || key === 'onloadBench.nodePath');
   assert.deepEqual([...sensitive].sort(), [...restricted].sort());
   // Machine-scoped settings would be ignored from user settings in remote windows such as code-server.
   for (const key of sensitive) assert.equal(contributes.configuration.properties[key].scope, 'window');

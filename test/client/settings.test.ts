@@ -13,6 +13,7 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
     timeouts: { serverStartSec: undefined, bucketReadySec: undefined, cellSec: undefined },
     couchbase: { passwordEnvVar: undefined },
     offerResumeOnStartup: true,
+    nodePath: undefined,
   });
 });
 
@@ -28,9 +29,11 @@ test('values the user set are used, trimmed; a 0 timeout means "the plan decides
       'timeouts.cellSec': 90,
       'couchbase.passwordEnvVar': 'CB_PASSWORD',
       offerResumeOnStartup: false,
+      nodePath: '/opt/node20/bin/node',
     }),
   );
   assert.deepEqual(problems, []);
+  assert.equal(settings.nodePath, '/opt/node20/bin/node');
   assert.equal(settings.ssh.binary, '/usr/local/bin/ssh');
   assert.equal(settings.ssh.configFile, '/home/me/.ssh/lab_config');
   assert.deepEqual(settings.ssh.extraOptions, ['-o', 'ConnectTimeout=5', '-v']);

@@ -6,9 +6,10 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { EngineError } from '../../../engine/src/model';
-import type { RunSweepOptions } from '../../../engine/src/options';
+import type { RunSweepRequest } from '../engineHost/protocol';
 import { currentSettings, resultsRootFor } from '../config';
 import { loadEngine } from '../engine';
+import { chooseNodeRuntime, runSweepInProcess } from '../engineProcess';
 import type { CoreServices } from '../services';
 import { redact, terminalLines } from './eventText';
 import type { ResumeChoice } from './taskDefinition';
@@ -77,17 +78,17 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     print([`${path.basename(planPath)} is already running.`]);
     return stoppedBeforeStart({ code: 'preflight', step: 'start', message: 'Already running.', action: 'Wait for it to finish.' });
   }
+  let sawRunFinished = false;
   const onEvent = (event: SweepEvent) => {
+    if (event.type === 'run-finished') sawRunFinished = true;
     print(terminalLines(event));
     handle.onEvent(event);
   };
-  const options: RunSweepOptions = {
+  const sweepRequest: RunSweepRequest = {
     planPath,
     plan,
     resultsRoot,
     password,
-    signal: out.signal,
-    onEvent,
     ssh: {
       binary: settings.ssh.binary,
       extraOptions: settings.ssh.extraOptions,
@@ -103,11 +104,22 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
       `${resumeRunDir ? `, resuming ${resumeRunDir}` : ''}.`,
   );
 
-  // runSweep runs the pre-flight checks itself (on the same SSH connections) before any cell,
-  // and stops with a `preflight` error when a blocking check fails.
+  // The sweep runs in its own Node process (see engineHost/main.ts). runSweep runs the pre-flight
+  // checks itself, on the same SSH connections, and stops before any cell if a blocking one fails.
+  const nodePath = chooseNodeRuntime({ setting: settings.nodePath, execPath: process.execPath, isElectron: process.versions['electron'] !== undefined });
+  log.debug(`Engine process: ${nodePath} ${engineModule(services)}`);
   let outcome: RunOutcome;
   try {
-    outcome = await engine.runSweep(options);
+    outcome = await runSweepInProcess({
+      modulePath: engineModule(services),
+      nodePath,
+      request: sweepRequest,
+      signal: out.signal,
+      onEvent,
+      onStderr: (text) => log.warn(`engine: ${redact(text.trimEnd(), secrets)}`),
+    });
+    // A process that died (or was stopped) before its run-finished event: say so in the terminal and the panel.
+    if (!sawRunFinished) onEvent({ type: 'run-finished', outcome });
   } catch (thrown) {
     // runSweep reports failures as outcomes; this is the safety net for a bug.
     const error: EngineError =
@@ -120,6 +132,10 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   }
   handle.end(outcome);
   return outcome;
+}
+
+function engineModule(services: CoreServices): string {
+  return vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'engineHost.js').fsPath;
 }
 
 function definedTimeouts(timeouts: { serverStartSec: number | undefined; bucketReadySec: number | undefined; cellSec: number | undefined }) {

@@ -23,6 +23,10 @@ export class BenchmarkTerminal implements vscode.Pseudoterminal {
   open(): void {
     if (this.started) return;
     this.started = true;
+    // Cancelling from the notification, Ctrl+C or closing the terminal all end up here.
+    this.abort.signal.addEventListener('abort', () => {
+      this.writeEmitter.fire(toTerminalText(['Cancelling: the run stops after the current step; finished cells are kept and the run can be resumed.']));
+    }, { once: true });
     void this.run();
   }
 
@@ -31,10 +35,7 @@ export class BenchmarkTerminal implements vscode.Pseudoterminal {
   }
 
   handleInput(data: string): void {
-    if (data === '\x03') {
-      this.writeEmitter.fire(toTerminalText(['^C — cancelling after the current step; finished cells are kept.']));
-      this.abort.abort();
-    }
+    if (data === '\x03') this.abort.abort();
   }
 
   private async run(): Promise<void> {

@@ -1,0 +1,15 @@
+// Messages between the extension host and the engine process (dist/engineHost.js) over Node's
+// IPC channel. Plain data; the password travels only here, never on a command line or in the
+// environment.
+import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
+import type { RunSweepOptions } from '../../../engine/src/options';
+
+/** RunSweepOptions without the parts that cannot cross a process boundary. */
+export type RunSweepRequest = Omit<RunSweepOptions, 'signal' | 'onEvent'>;
+
+export type ToEngine = { type: 'run'; request: RunSweepRequest } | { type: 'abort' };
+
+export type FromEngine =
+  | { type: 'event'; event: SweepEvent }
+  | { type: 'done'; outcome: RunOutcome }
+  | { type: 'failed'; message: string };
