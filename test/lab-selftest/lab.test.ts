@@ -32,7 +32,7 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
   let ycsb: string;
 
   before(async () => {
-    lab = await startLab();
+    lab = await startLab({ clients: 2 });
     ycsb = join(lab.ycsbHome, 'bin', 'ycsb');
     // The ycsb client's credentials, the way the engine passes them: in a -P file only.
     writeFileSync(
@@ -54,8 +54,12 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.deepEqual(result, { code: 0, stdout: 'Couchbase Server 7.6.2-3721 (EE)\n', stderr: '' });
     const where = await lab.ssh(lab.serverHost, 'pwd; command -v onload; echo "$ONLOAD_BENCH_LAB_HOST"');
     assert.equal(where.stdout, `${lab.hosts[lab.serverHost].home}\n${join(lab.hostRoot, 'bin', 'onload')}\ncb-server\n`);
-    const client = await lab.ssh(lab.clientHost, 'pwd');
-    assert.equal(client.stdout, `${lab.hosts[lab.clientHost].home}\n`);
+    assert.deepEqual(lab.clientHosts, ['ycsb-client', 'ycsb-client-2']);
+    for (const host of lab.clientHosts) {
+      const client = await lab.ssh(host, 'pwd');
+      assert.equal(client.stdout, `${lab.hosts[host].home}\n`, 'each host works in its own folder');
+    }
+    assert.notEqual(lab.hosts['ycsb-client'].home, lab.hosts['ycsb-client-2'].home);
   });
 
   it('refuses a host whose key is not in known_hosts, and a host whose key changed', async () => {

@@ -16,7 +16,7 @@
 //   }
 //
 // What runs where. Each host alias is its own sshd (127.0.0.2 = cb-server, 127.0.0.3 = ycsb-client,
-// random ports) whose sessions get PATH = host root stand-ins first, HOME and working folder =
+// with `clients: N` also ycsb-client-2 = 127.0.0.4 ...; random ports) whose sessions get PATH = host root stand-ins first, HOME and working folder =
 // the host's own folder (lab.hosts[alias].home, so hosts share no state), and the lab markers
 // ONLOAD_BENCH_LAB / ONLOAD_BENCH_LAB_ID. The stand-ins (never on the product's PATH):
 // - `couchbase-server` (lab.couchbaseServerPath): `-- -noinput` runs the Couchbase test node in the
@@ -80,6 +80,8 @@ export interface LabOptions {
   password?: string;
   /** The test node's cluster RAM quota (MiB). Default 1024. */
   memoryQuotaMB?: number;
+  /** How many YCSB client hosts (`ycsb-client`, `ycsb-client-2`, ...). Default 1. */
+  clients?: number;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
   faults?: LabFaults;
@@ -110,7 +112,9 @@ export interface Lab {
   knownHostsPath: string;
   identityPath: string;
   serverHost: string;
+  /** The first client host; `clientHosts` lists all of them. */
   clientHost: string;
+  clientHosts: string[];
   /** An alias that resolves to the server but whose host key is unknown. */
   unknownHost: string;
   hosts: Record<string, LabHost>;
@@ -178,6 +182,9 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   let ssh: SshLab | undefined;
 
   reapStaleLabs();
+  const clientCount = options.clients ?? 1;
+  if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > 8) throw new Error('lab: clients must be 1..8');
+  const clientAliases = Array.from({ length: clientCount }, (_, index) => (index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`));
   const config: LabConfig = {
     labId: id,
     ownerPid: process.pid,
@@ -249,7 +256,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },
-      { alias: 'ycsb-client', address: '127.0.0.3' },
+      ...clientAliases.map((alias, index) => ({ alias, address: `127.0.0.${3 + index}` })),
     ].map((host) => {
       const home = join(dir, 'hosts', host.alias);
       mkdirSync(home, { recursive: true });
@@ -301,7 +308,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     knownHostsPath: sshLab.knownHostsPath,
     identityPath: sshLab.identityPath,
     serverHost: 'cb-server',
-    clientHost: 'ycsb-client',
+    clientHost: clientAliases[0],
+    clientHosts: clientAliases,
     unknownHost: sshLab.unknownHostAlias,
     hosts,
     couchbase: {
@@ -402,6 +410,8 @@ export interface LabPlanOptions {
   properties?: Record<string, string | number | boolean>;
   /** Workload mix: a, b, c or e (default a). */
   workload?: 'a' | 'b' | 'c' | 'e';
+  /** Client hosts to use (default: all of the lab's). */
+  clients?: string[];
   /** Interfaces to sweep (default: all of the lab's). */
   interfaces?: LabInterface[];
   /** Extra top-level plan settings merged in last (e.g. `timeouts`, `axes`). */
@@ -450,7 +460,7 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
       },
     ],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
-    clients: [{ host: lab.clientHost, ycsbHome: lab.ycsbHome }],
+    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
     workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
     stacks,
