@@ -43,6 +43,8 @@ export interface EngineProcessOptions {
   onEvent: (event: SweepEvent) => void;
   /** stderr lines of the engine process (Node warnings, crashes). */
   onStderr?: (text: string) => void;
+  /** Each remote command or upload the engine makes, already redacted (for the log). */
+  onRemoteCommand?: (line: string) => void;
   /** Node flags for the engine process; default none (the extension host's own flags do not apply). */
   execArgv?: string[];
 }
@@ -92,6 +94,8 @@ export function runSweepInProcess(options: EngineProcessOptions): Promise<RunOut
         } catch {
           // a broken listener must not lose the run
         }
+      } else if (message.type === 'remote') {
+        options.onRemoteCommand?.(message.line);
       } else if (message.type === 'done') {
         settle(message.outcome);
       } else if (message.type === 'failed') {

@@ -79,9 +79,11 @@ test('an unreachable server stops the run in pre-flight, with the run folder and
     bucket: { name: 'bench' }, workload: { path: 'workloada' }, stacks: ['kernel'], threads: [1],
   } as Plan;
   const events: SweepEvent[] = [];
+  const commands: string[] = [];
   const outcome = await runSweepInProcess({
     modulePath: engineEntry, nodePath: process.execPath, execArgv: tsx,
     request: { ...request(dir, plan), ssh: { configFile: join(dir, 'ssh_config') } }, signal: new AbortController().signal, onEvent: (event) => events.push(event),
+    onRemoteCommand: (line) => commands.push(line),
   });
   assert.equal(outcome.error?.code, 'ssh-unreachable');
   assert.equal(outcome.error?.host, '127.0.0.1');
@@ -92,6 +94,9 @@ test('an unreachable server stops the run in pre-flight, with the run folder and
   assert.ok(types.includes('preflight'));
   assert.equal(types.at(-1), 'run-finished');
   assert.equal(JSON.stringify(events).includes('pw-Secret-42'), false);
+  // The reachability check's command reached the log, attributed to its host and step.
+  assert.ok(commands.some((line) => line.startsWith('127.0.0.1 [') && line.includes('$ ')), `no remote command logged: ${JSON.stringify(commands)}`);
+  assert.equal(JSON.stringify(commands).includes('pw-Secret-42'), false);
 });
 
 test('a missing Node.js or an engine that dies become outcomes that say what to do', async (t) => {

@@ -4,6 +4,8 @@
 // editor's event loop. When the extension goes away (IPC disconnect) the run is aborted, so the
 // engine still restores the hosts and closes the results file.
 import { runSweep } from '../../../engine/src/sweep';
+import { SessionPool } from '../../../engine/src/ssh';
+import { formatCommandLogLine, loggingSession, redactor } from './commandLog';
 import type { FromEngine, ToEngine } from './protocol';
 
 const abort = new AbortController();
@@ -28,7 +30,13 @@ process.on('message', (message: ToEngine) => {
   }
   if (message.type !== 'run' || started) return;
   started = true;
-  runSweep({ ...message.request, signal: abort.signal, onEvent: (event) => void send({ type: 'event', event }) })
+  // The engine's own pool (below) gets its sessions from this one, wrapped so every remote command
+  // reaches the log; this pool owns the SSH control sockets and is closed after the run.
+  const sessions = new SessionPool(message.request.ssh ?? {});
+  const redact = redactor(message.request.password);
+  const sessionFactory = (host: string) => loggingSession(sessions.get(host), (line) => void send({ type: 'remote', line: formatCommandLogLine(line) }), redact);
+  runSweep({ ...message.request, signal: abort.signal, onEvent: (event) => void send({ type: 'event', event }) }, { sessionFactory })
+    .finally(() => sessions.closeAll())
     .then(
       (outcome) => send({ type: 'done', outcome }),
       (error: unknown) => send({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),

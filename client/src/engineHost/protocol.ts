@@ -11,5 +11,7 @@ export type ToEngine = { type: 'run'; request: RunSweepRequest } | { type: 'abor
 
 export type FromEngine =
   | { type: 'event'; event: SweepEvent }
+  /** A remote command or upload (see commandLog.ts), for the log only. */
+  | { type: 'remote'; line: string }
   | { type: 'done'; outcome: RunOutcome }
   | { type: 'failed'; message: string };

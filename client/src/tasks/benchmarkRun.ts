@@ -117,6 +117,7 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
       signal: out.signal,
       onEvent,
       onStderr: (text) => log.warn(`engine: ${redact(text.trimEnd(), secrets)}`),
+      onRemoteCommand: (line) => log.info(redact(line, secrets)),
     });
     // A process that died (or was stopped) before its run-finished event: say so in the terminal and the panel.
     if (!sawRunFinished) onEvent({ type: 'run-finished', outcome });
