@@ -1,11 +1,20 @@
-// The one place the extension loads the benchmark engine. It is imported on first use (a
-// command or a task), never at activation: the engine pulls in SSH handling and, through it,
-// the Couchbase SDK with its native binary.
-export type Engine = typeof import('../../engine/src/index.js');
+// The parts of the benchmark engine the extension host itself uses: reading plans and listing
+// runs. They are imported on first use (a command or a task), never at activation. The sweep
+// itself, with SSH and the Couchbase SDK, runs in a separate process (engineProcess.ts).
+async function importEngine() {
+  const [plan, store, errors] = await Promise.all([
+    import('../../engine/src/plan.js'),
+    import('../../engine/src/resultsStore.js'),
+    import('../../engine/src/errors.js'),
+  ]);
+  return { loadPlan: plan.loadPlan, listRuns: store.listRuns, EngineFailure: errors.EngineFailure, formatEngineError: errors.formatEngineError };
+}
+
+export type Engine = Awaited<ReturnType<typeof importEngine>>;
 
 let loading: Promise<Engine> | undefined;
 
 export function loadEngine(): Promise<Engine> {
-  loading ??= import('../../engine/src/index.js');
+  loading ??= importEngine();
   return loading;
 }
