@@ -23,9 +23,20 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
     await showPlanProblems(planUri, errors);
     return undefined;
   }
-  const password = await services.passwords.passwordFor(plan, currentSettings(services.log, planUri));
+  const settings = currentSettings(services.log, planUri);
+  const password = await services.passwords.passwordFor(plan, settings);
   if (password === undefined) return undefined;
-  return services.tasks.runPlan(planUri.fsPath, { password });
+  const outcome = await services.tasks.runPlan(planUri.fsPath, { password });
+  if (outcome.error?.code === 'bucket-auth') {
+    const envVar = settings.couchbase.passwordEnvVar;
+    if (envVar && process.env[envVar]) {
+      void vscode.window.showErrorMessage(`Onload Bench: Couchbase refused the password from the environment variable ${envVar}. Correct it and restart VS Code, or clear onloadBench.couchbase.passwordEnvVar.`);
+    } else {
+      const again = 'Enter the password again';
+      if ((await vscode.window.showErrorMessage('Onload Bench: Couchbase refused the stored password.', again)) === again) await services.passwords.ask(plan);
+    }
+  }
+  return outcome;
 }
 
 export async function saveIfDirty(uri: vscode.Uri): Promise<void> {
