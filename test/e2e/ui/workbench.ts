@@ -45,8 +45,10 @@ export async function openFile(page: Page, relativePath: string, expectedText: s
   await page.keyboard.press('Control+P');
   await expectVisible(page.locator(selectors.quickInput), 'the Quick Open box');
   await page.locator(selectors.quickInput).fill(relativePath);
-  await expectVisible(page.locator(selectors.quickInputRows), `a Quick Open entry for ${relativePath}`);
-  await page.keyboard.press('Enter');
+  const name = relativePath.split('/').pop()!;
+  const row = page.locator(selectors.quickInputRows, { hasText: name });
+  await expectVisible(row, `a Quick Open entry for ${relativePath}`);
+  await row.first().click();
   await expectVisible(page.locator(selectors.editorLines, { hasText: expectedText }), `the text "${expectedText}" of ${relativePath} in the editor`);
 }
 
