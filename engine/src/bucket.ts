@@ -24,7 +24,7 @@ function connectionString(server: ResolvedServer): string {
 /** Words an SDK error for the user; the SDK's own names are not helpful on their own. */
 export function describeSdkError(error: unknown, server: ResolvedServer, step: string, bucketName: string): EngineFailure {
   const name = (error as Error)?.constructor?.name ?? 'Error';
-  const detail = (error as Error)?.message ?? String(error);
+  const detail = sdkDetail(error);
   const host = server.host;
   const at = `${server.address} (KV ${server.kvPort}, REST ${server.restPort})`;
   switch (name) {
@@ -44,6 +44,21 @@ export function describeSdkError(error: unknown, server: ResolvedServer, step: s
     default:
       return new EngineFailure({ code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create', host, step, message: `${name} from Couchbase at ${at}: ${detail}.`, action: 'Look at the Couchbase logs on the server; retry the cell.' }, { cause: error });
   }
+}
+
+/** The SDK's message plus what the server said (management errors carry the REST body). */
+export function sdkDetail(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  const body = (error as { context?: { response_body?: unknown } })?.context?.response_body;
+  if (typeof body !== 'string' || body.trim() === '') return message;
+  let said = body.trim();
+  try {
+    const parsed = JSON.parse(said) as { errors?: Record<string, unknown> | unknown[] };
+    if (parsed && typeof parsed === 'object' && parsed.errors) said = Object.values(parsed.errors).map(String).join('; ');
+  } catch {
+    // not JSON: keep the text
+  }
+  return `${message} (server: ${said.slice(0, 300)})`;
 }
 
 /** Drops `bucket` if it exists, creates it and waits until every KV endpoint is ready. */

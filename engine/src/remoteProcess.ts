@@ -26,16 +26,39 @@ export async function startDetached(session: RemoteSession, options: { command: 
   }
 }
 
-/** Runs `command` in its own group in the foreground, streaming output; the pid file is removed at the end. */
+/**
+ * Runs `command` in its own group in the foreground, streaming output; the pid file is removed at
+ * the end. On cancel or timeout the remote group is killed over a separate command: with SSH
+ * multiplexing the master holds the output pipes, so killing the local ssh alone would leave both
+ * the remote process and this call waiting.
+ */
 export async function runInGroup(session: RemoteSession, command: string, pidFile: string, options: RemoteRunOptions): Promise<RemoteResult> {
   const script = `setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${shellQuote(pidFile)}; exit $rc`;
-  return session.run(script, options);
+  let killing: Promise<unknown> | undefined;
+  const stop = (): void => {
+    killing ??= killGroup(session, pidFile, options.step, 5).catch(() => undefined);
+  };
+  const timer = options.timeoutMs ? setTimeout(stop, options.timeoutMs) : undefined;
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await session.run(script, { ...options, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs + 10_000 } : {}) });
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
+    await killing;
+  }
 }
+
+/**
+ * Shell function `live PGID`: true while the group has a process that is not a zombie (`kill -0`
+ * also sees zombies, which linger where PID 1 does not reap them, e.g. in containers).
+ */
+const liveFunction = `live() { ps -e -o pgid=,stat= 2>/dev/null | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n == 0 }'; }`;
 
 /** Whether the group of the pid file still has a live process. */
 export async function groupAlive(session: RemoteSession, pidFile: string, step: string): Promise<boolean> {
   const quoted = shellQuote(pidFile);
-  const result = await session.run(`[ -s ${quoted} ] && kill -0 -$(cat ${quoted}) 2>/dev/null`, { step });
+  const result = await session.run(`${liveFunction}\n[ -s ${quoted} ] && live "$(cat ${quoted})"`, { step });
   return result.exitCode === 0;
 }
 
@@ -47,11 +70,13 @@ export async function killGroup(session: RemoteSession, pidFile: string, step: s
   const quoted = shellQuote(pidFile);
   const rounds = Math.max(1, Math.round(graceSec * 5));
   const script = [
+    liveFunction,
     `[ -s ${quoted} ] || exit 3`,
     `pg=$(cat ${quoted})`,
     `case "$pg" in ''|*[!0-9]*) rm -f ${quoted}; exit 3;; esac`,
-    `kill -TERM -$pg 2>/dev/null || { rm -f ${quoted}; exit 3; }`,
-    `i=0; while kill -0 -$pg 2>/dev/null && [ $i -lt ${rounds} ]; do sleep 0.2; i=$((i+1)); done`,
+    `live "$pg" || { rm -f ${quoted}; exit 3; }`,
+    `kill -TERM -$pg 2>/dev/null`,
+    `i=0; while live "$pg" && [ $i -lt ${rounds} ]; do sleep 0.2; i=$((i+1)); done`,
     `kill -KILL -$pg 2>/dev/null`,
     `rm -f ${quoted}`,
     `exit 0`,

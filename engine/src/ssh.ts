@@ -166,6 +166,14 @@ export class OpenSshSession implements RemoteSession {
       child.stderr?.on('data', (chunk: string) => lines.push(chunk));
       child.stderr?.on('end', () => lines.end());
     }
+    // With multiplexing the master holds our pipes; once ssh itself is gone, stop waiting for them.
+    child.once('exit', (_code, signal) => {
+      if (signal === null) return;
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, 3000).unref();
+    });
     const result = await child;
     const stdout = String(result.stdout ?? '');
     const stderr = String(result.stderr ?? '');

@@ -352,9 +352,10 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (options.signal.aborted) throw cancelled();
       const started = Date.now();
       let result: CellResult | undefined;
+      const logs: string[] = []; // every attempt's raw logs stay listed in the final record
       for (let attempt = 1; attempt <= 2 && !result; attempt++) {
         emit({ type: 'cell-started', id: cell.id, key: cell.key, index: cell.index, total: cells.length, attempt });
-        const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date().toISOString(), finishedAt: '', attempts: attempt, logs: [] };
+        const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date().toISOString(), finishedAt: '', attempts: attempt, logs };
         try {
           await run.runCell(cell, attempt, draft);
           result = { ...draft, finishedAt: new Date().toISOString() };

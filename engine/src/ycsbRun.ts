@@ -104,7 +104,7 @@ export async function runYcsbPhase(
   const outcome: PhaseOutcome = { stdout, stderr, exitCode };
   const parsed = parseYcsbReport(stdout);
   if (parsed.ok) outcome.report = parsed.report;
-  if (exitCode === 127 || /bin\/ycsb(\.sh)?: (not found|No such file)|can't cd to|No such file or directory.*ycsb/i.test(stderr) && exitCode !== 0) {
+  if (exitCode === 127 || (exitCode !== 0 && /bin\/ycsb(\.sh)?: (not found|No such file)|can't cd to|No such file or directory.*ycsb/i.test(stderr))) {
     outcome.error = new EngineFailure({ code: 'ycsb-missing', host, step, message: `YCSB could not be started in ${invocation.client.ycsbHome} (exit ${exitCode}): ${lastLines(stderr)}`, action: `Check ycsbHome in the plan: ${invocation.client.ycsbHome}/bin/ycsb must exist on ${host} (and Java/Python it needs).` });
   } else if (exitCode !== 0) {
     outcome.error = new EngineFailure({ code: 'ycsb-exit', host, step, message: `YCSB ${phase} exited with ${exitCode}: ${lastLines(stderr || stdout)}`, action: `Read the cell's ${phase} log; check the binding "${invocation.client.binding}", the workload and that ${invocation.key.address} is reachable from ${host}.` });
@@ -112,7 +112,12 @@ export async function runYcsbPhase(
     outcome.error = new EngineFailure({ code: 'ycsb-output', host, step, message: `YCSB ${phase} finished but printed no report: ${parsed.error.message}`, action: `Read the cell's ${phase} log; the exporter settings may send the report elsewhere (exportfile).` });
   } else {
     const failed = failedOperations(parsed.report);
-    if (failed.length > 0) {
+    const completed = Object.values(parsed.report.operations)
+      .filter((stats) => stats.operation !== 'CLEANUP' && !stats.operation.endsWith('-FAILED'))
+      .reduce((sum, stats) => sum + stats.operations, 0);
+    if (failed.length === 0 && completed === 0) {
+      outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} completed no operations (it could not reach the bucket, or the workload does nothing).`, action: `Read the cell's ${phase} log; check that ${invocation.key.address} answers on the KV port from ${host} and that operationcount/recordcount are set.` });
+    } else if (failed.length > 0) {
       outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} reported failed operations: ${failed.join(', ')}.`, action: `Read the cell's ${phase} log and the Couchbase logs (timeouts, memory, a server that restarted).` });
     }
   }
