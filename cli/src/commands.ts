@@ -15,6 +15,4 @@ export const commands: CommandEntry[] = [
   { name: 'report', usage: 'report RUN_DIR [--csv|--json] [--metric M]', summary: 'Print kernel vs Onload tables of a run (throughput, read latency, ...)', load: () => import('./report.js') },
   { name: 'lint', usage: 'lint [--root DIR] FILE|DIR...', summary: 'Check Onload profiles and YCSB workloads (file:line:col severity code message; exit 1 on errors)', load: () => import('./lint.js') },
   { name: 'run', usage: 'run PLAN [--resume [RUN_DIR]] [--results DIR]', summary: 'Run a kernel-vs-Onload sweep over SSH (password from CB_PASSWORD or a prompt)', load: () => import('./run.js') },
-  // Each feature adds its own line here, e.g.
-  // { name: 'lint', usage: 'lint FILE...', summary: '...', load: () => import('./lint') },
 ];
