@@ -80,11 +80,18 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     }, delay));
   };
 
-  documents.onDidOpen((event) => schedule(event.document.uri, 0));
-  documents.onDidChangeContent((event) => schedule(event.document.uri));
+  // TextDocuments fires didChangeContent right after didOpen: check a just-opened document at
+  // once and debounce only the edits that follow.
+  const justOpened = new Set<string>();
+  documents.onDidOpen((event) => justOpened.add(event.document.uri));
+  documents.onDidChangeContent((event) => {
+    const uri = event.document.uri;
+    schedule(uri, justOpened.delete(uri) ? 0 : validationDelayMs);
+  });
   documents.onDidClose((event) => {
     clearTimeout(pending.get(event.document.uri));
     pending.delete(event.document.uri);
+    justOpened.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 
