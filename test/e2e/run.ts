@@ -29,7 +29,7 @@ function runUiTests(context: UiContext): Summary {
   const tapFile = join(artifactsDir, 'ui.tap');
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files],
     { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, ONLOAD_BENCH_UI_CONTEXT: contextFile } },
   );
