@@ -23,6 +23,8 @@ import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 export interface TestClient {
   connection: MessageConnection;
+  /** The server process, for memory figures. */
+  pid: number | undefined;
   open(uri: string, languageId: string, text: string): Promise<void>;
   change(uri: string, text: string): Promise<void>;
   close(uri: string): Promise<void>;
@@ -84,6 +86,7 @@ export async function startTestClient(workspaceFolders: string[] = []): Promise<
 
   return {
     connection,
+    pid: child.pid,
     async open(uri, languageId, text) {
       versions.set(uri, 1);
       await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });

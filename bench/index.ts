@@ -1,0 +1,27 @@
+// `npm run bench`: every figure of the project in one run, each beside its reference measured in
+// the same run. `npm run bench -- --json` prints one JSON object; `--only language|engine`.
+import { benchEngine, formatEngineFigures } from './engine';
+import { benchLanguage, formatLanguageFigures } from './language';
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const only = process.argv[process.argv.indexOf('--only') + 1];
+  const want = (part: string) => !process.argv.includes('--only') || only === part;
+  const figures: Record<string, unknown> = { machine: { cpus: require('node:os').cpus().length, node: process.version } };
+  if (want('language')) {
+    const language = await benchLanguage();
+    figures.language = language;
+    if (!json) console.log(formatLanguageFigures(language) + '\n');
+  }
+  if (want('engine')) {
+    const engine = await benchEngine();
+    figures.engine = engine;
+    if (!json) console.log(formatEngineFigures(engine));
+  }
+  if (json) console.log(JSON.stringify(figures));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
