@@ -100,6 +100,9 @@ export function lineSplitter(onLine: (line: string) => void): { push(chunk: stri
   };
 }
 
+/** Output kept per command (YCSB with timeseries measurements can print a lot; logs keep the rest). */
+const maxCollected = 256 * 1024 * 1024;
+
 export class OpenSshSession implements RemoteSession {
   private connected: Promise<void> | undefined;
 
@@ -146,26 +149,28 @@ export class OpenSshSession implements RemoteSession {
     if (options.signal?.aborted) throw cancelledFailure(this.host, options.step);
     const child = execa(this.binary, [...this.baseArgs, '--', this.host, command], {
       reject: false,
-      stripFinalNewline: false,
-      maxBuffer: 256 * 1024 * 1024,
+      // output is collected here rather than by execa: cheaper per command, and streamed lines come free
+      buffer: false,
       encoding: 'utf8',
       ...(options.stdin !== undefined ? { input: options.stdin } : { stdin: 'ignore' as const }),
       ...(options.signal ? { cancelSignal: options.signal } : {}),
       ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
       forceKillAfterDelay: 2000,
     });
-    if (options.onStdoutLine) {
-      const lines = lineSplitter(options.onStdoutLine);
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => lines.push(chunk));
-      child.stdout?.on('end', () => lines.end());
-    }
-    if (options.onStderrLine) {
-      const lines = lineSplitter(options.onStderrLine);
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => lines.push(chunk));
-      child.stderr?.on('end', () => lines.end());
-    }
+    const collected = { stdout: '', stderr: '' };
+    const collect = (name: 'stdout' | 'stderr', onLine: ((line: string) => void) | undefined): void => {
+      const stream = child[name];
+      if (!stream) return;
+      const lines = onLine ? lineSplitter(onLine) : undefined;
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        if (collected[name].length < maxCollected) collected[name] += chunk;
+        lines?.push(chunk);
+      });
+      stream.on('end', () => lines?.end());
+    };
+    collect('stdout', options.onStdoutLine);
+    collect('stderr', options.onStderrLine);
     // With multiplexing the master holds our pipes; once ssh itself is gone, stop waiting for them.
     child.once('exit', (_code, signal) => {
       if (signal === null) return;
@@ -175,8 +180,7 @@ export class OpenSshSession implements RemoteSession {
       }, 3000).unref();
     });
     const result = await child;
-    const stdout = String(result.stdout ?? '');
-    const stderr = String(result.stderr ?? '');
+    const { stdout, stderr } = collected;
     if (result.isCanceled || options.signal?.aborted) throw cancelledFailure(this.host, options.step);
     if (result.timedOut) {
       throw new EngineFailure({ code: 'remote-command', host: this.host, step: options.step, message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${this.host}.`, action: 'Raise the timeout in the plan (timeouts) or look at the logs for a stuck process.' });
