@@ -6,6 +6,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { commands, logChannelName } from './commandIds';
 import { startLanguageClient } from './languageClient';
 import { PasswordStore } from './passwords';
+import { registerPlanLinks } from './planLinks';
 import { ResultsPanelManager } from './panel/resultsPanel';
 import type { CoreServices, ExtensionServices } from './services';
 import { RunTracker } from './tasks/runTracker';
@@ -49,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   const tasks = new BenchmarkTaskProvider(core);
   const services: ExtensionServices = { ...core, tasks };
   context.subscriptions.push(vscode.tasks.registerTaskProvider(benchmarkTaskType, tasks));
+  // Plans are JSON (VS Code's language): their workload and profile paths get links here.
+  context.subscriptions.push(registerPlanLinks());
 
   // One file per command, loaded on first use.
   const register = (id: string, load: () => Promise<(services: ExtensionServices, ...args: unknown[]) => unknown>) => {
