@@ -32,8 +32,19 @@ export async function startDetached(session: RemoteSession, options: { command: 
  * multiplexing the master holds the output pipes, so killing the local ssh alone would leave both
  * the remote process and this call waiting.
  */
-export async function runInGroup(session: RemoteSession, command: string, pidFile: string, options: RemoteRunOptions): Promise<RemoteResult> {
-  const script = `setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${shellQuote(pidFile)}; exit $rc`;
+export async function runInGroup(
+  session: RemoteSession,
+  command: string,
+  pidFile: string,
+  options: RemoteRunOptions & {
+    /** Written (mode 600) from this command's stdin before the group starts, removed when it ends. */
+    privateFile?: string;
+  },
+): Promise<RemoteResult> {
+  // one round trip: write the private file from stdin, run the group, clean up, keep the exit code
+  const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) && ` : '';
+  const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
+  const script = `${prelude}setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${cleanup}; exit $rc`;
   let killing: Promise<unknown> | undefined;
   const stop = (): void => {
     killing ??= killGroup(session, pidFile, options.step, 5).catch(() => undefined);

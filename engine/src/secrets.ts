@@ -1,8 +1,7 @@
-// The Couchbase password reaches YCSB only through a properties file that is created with umask
-// 077 over SSH's stdin, used with `-P`, and deleted when the phase ends. It is never put on a
-// command line (visible in `ps`), in a log or in a results file.
+// The Couchbase password reaches YCSB only through a properties file written with umask 077 from
+// SSH's stdin by the same remote command that runs YCSB with `-P`, and deleted when YCSB ends
+// (see runInGroup). It is never put on a command line (visible in `ps`), in a log or a results file.
 import { randomBytes } from 'node:crypto';
-import type { RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 
 /** Escapes a value for java.util.Properties (read as ISO-8859-1, so anything else is \uXXXX). */
@@ -30,17 +29,6 @@ export function credentialsProperties(user: string, password: string): string {
 
 export function secretFileName(workDir: string): string {
   return `${workDir}/secret-${randomBytes(8).toString('hex')}.properties`;
-}
-
-/** Uploads the credentials file, runs `use(path)`, and always deletes the file. */
-export async function withCredentialsFile<T>(session: RemoteSession, workDir: string, user: string, password: string, step: string, use: (path: string) => Promise<T>): Promise<T> {
-  const path = secretFileName(workDir);
-  await session.upload(path, credentialsProperties(user, password), { step, mode: '600' });
-  try {
-    return await use(path);
-  } finally {
-    await session.run(`rm -f ${shellQuote(path)}`, { step }).catch(() => undefined);
-  }
 }
 
 /** Removes credentials files left behind by a crashed run. */

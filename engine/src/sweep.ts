@@ -18,7 +18,7 @@ import { withDefaults, type Plan, type ResolvedClient, type ResolvedPlan } from 
 import { preflight, resolveLocal } from './preflight';
 import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
-import { staleSecretsCleanup, withCredentialsFile } from './secrets';
+import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
 import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
@@ -213,14 +213,13 @@ class SweepRun {
     let outcome: PhaseOutcome | undefined;
     let thrown: unknown;
     try {
-      outcome = await withCredentialsFile(session, client.workDir, serverUser, this.options.password, step, async (credentials) => {
-        invocation.credentialsRemotePath = credentials;
-        return runYcsbPhase(session, invocation, {
-          timeoutSec: this.options.timeouts?.cellSec ?? this.plan.timeouts.cellSec,
-          signal: this.signal,
-          onStatus: (status, line) =>
-            this.emit({ type: 'status', id: cell.id, host: client.host, phase: name, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) }),
-        });
+      invocation.credentialsRemotePath = secretFileName(client.workDir);
+      outcome = await runYcsbPhase(session, invocation, {
+        timeoutSec: this.options.timeouts?.cellSec ?? this.plan.timeouts.cellSec,
+        signal: this.signal,
+        credentials: credentialsProperties(serverUser, this.options.password),
+        onStatus: (status, line) =>
+          this.emit({ type: 'status', id: cell.id, host: client.host, phase: name, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) }),
       });
     } catch (error) {
       thrown = error;

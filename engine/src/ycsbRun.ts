@@ -76,7 +76,13 @@ export function failedOperations(report: YcsbReport): string[] {
 export async function runYcsbPhase(
   session: RemoteSession,
   invocation: YcsbInvocation,
-  options: { timeoutSec: number; signal?: AbortSignal; onStatus?: (status: LiveStatus, line: string) => void },
+  options: {
+    timeoutSec: number;
+    signal?: AbortSignal;
+    onStatus?: (status: LiveStatus, line: string) => void;
+    /** Content of the credentials file at invocation.credentialsRemotePath, sent over stdin. */
+    credentials: string;
+  },
 ): Promise<PhaseOutcome> {
   const { phase } = invocation;
   const step = phase === 'load' ? 'ycsb-load' : 'ycsb-run';
@@ -90,13 +96,16 @@ export async function runYcsbPhase(
   try {
     result = await runInGroup(session, ycsbCommand(invocation), pidFile, {
       step,
+      stdin: options.credentials,
+      privateFile: invocation.credentialsRemotePath,
       onStderrLine: emit,
       timeoutMs: options.timeoutSec * 1000,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    // the local ssh is gone (cancel, timeout, dropped link): make sure YCSB is too
+    // the local ssh is gone (cancel, timeout, dropped link): make sure YCSB and the password file are too
     await killGroup(session, pidFile, step, 5).catch(() => undefined);
+    await session.run(`rm -f ${shellQuote(invocation.credentialsRemotePath)}`, { step }).catch(() => undefined);
     throw error;
   }
   for (const status of reader.end()) options.onStatus?.(status, '');
