@@ -1,7 +1,7 @@
 // The Onload option catalog, loaded once from the generated data file.
 import type { CatalogData, OptionInfo, StandardProfile } from './catalogTypes';
 import catalogJson from './data/catalog.json';
-import { closestMatches } from './similarity';
+import { closestMatches } from '../common/similarity';
 
 export class OnloadCatalog {
   readonly options: readonly OptionInfo[];

@@ -7,7 +7,7 @@ import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effec
 import { describeOrigin } from './effectiveConfiguration';
 import type { Directive, ImportDirective, SetDirective, Span } from './parser';
 import { checkRelations } from './relations';
-import { closestMatches } from './similarity';
+import { closestMatches } from '../common/similarity';
 import { checkValue, clip, type IssueSeverity } from './values';
 
 export const diagnosticSource = 'onload-bench';

@@ -3,7 +3,7 @@
 // port lists, the scalable-filters grammar, and ranges (clamped per stack, unchecked per process,
 // truncated to narrow bitfields). Pure: no LSP types.
 import type { OptionInfo } from './catalogTypes';
-import { closestMatches } from './similarity';
+import { closestMatches } from '../common/similarity';
 
 export type IssueSeverity = 'error' | 'warning' | 'info';
 

@@ -9,7 +9,7 @@ import { type Binding, type CatalogProperty, type YcsbCatalog } from './catalog'
 import { javaTrim, parseJavaDouble, parseJavaInteger } from './javaValues';
 import { formatMix, operationMix, proportionKeys } from './operationMix';
 import type { PropertiesDocument, PropertyEntry } from './propertiesParser';
-import { closest } from './similarity';
+import { closest } from '../common/similarity';
 import { type WorkloadShape, workloadShape } from './workloadShape';
 
 export const diagnosticSource = 'onload-bench';

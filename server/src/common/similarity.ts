@@ -1,5 +1,5 @@
-// Ranks "did you mean" candidates. Optimal-string-alignment distance (Levenshtein plus adjacent
-// transpositions), bounded so a long garbage word costs little.
+// Did-you-mean suggestions shared by every language: optimal-string-alignment distance
+// (Levenshtein plus adjacent transpositions), bounded so a long garbage word costs little.
 
 export function editDistance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
@@ -39,4 +39,21 @@ export function closestMatches(word: string, candidates: readonly string[], coun
   }
   scored.sort((x, y) => x.score - y.score || x.candidate.localeCompare(y.candidate));
   return scored.slice(0, count).map((entry) => entry.candidate);
+}
+
+/** The single closest candidate (case-insensitive), if it is close enough to be a plausible typo. */
+export function closest<T>(input: string, candidates: Iterable<T>, name: (candidate: T) => string): T | undefined {
+  const wanted = input.toLowerCase();
+  if (wanted.length === 0) return undefined;
+  const limit = Math.min(3, Math.max(1, Math.floor(wanted.length / 3)));
+  let best: T | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(wanted, name(candidate).toLowerCase(), bestDistance);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
