@@ -137,7 +137,7 @@ class ProgressDisplay {
         const read = result.run?.operations.READ;
         const figures = result.run ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}` : '';
         const accelerated = result.accelerated === false ? ' NOT ACCELERATED' : '';
-        const left = event.remainingEstimateMs !== undefined ? ` (about ${Math.ceil(event.remainingEstimateMs / 60000)} min left)` : '';
+        const left = event.remainingEstimateMs ? ` (about ${formatDuration(event.remainingEstimateMs)} left)` : '';
         this.line(`    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`);
         break;
       }
@@ -163,6 +163,13 @@ class ProgressDisplay {
     process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns ?? 100) - 1)}`);
     this.live = true;
   }
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 90 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** Reads a line from the terminal without echoing it. */

@@ -91,7 +91,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       id: 'couchbase-version',
       host: server.host,
       ok: facts.binaries.couchbase !== false,
-      detail: facts.binaries.couchbase === false ? `${server.couchbaseServerPath} is not an executable file` : `Couchbase ${facts.environment.couchbase ?? '(version unknown)'}`,
+      detail: facts.binaries.couchbase === false ? `${server.couchbaseServerPath} is not an executable file` : /^couchbase/i.test(facts.environment.couchbase ?? '') ? (facts.environment.couchbase as string) : `Couchbase ${facts.environment.couchbase ?? '(version unknown)'}`,
       action: 'Set couchbaseServerPath in the plan to the couchbase-server binary.',
       blocking: needsBinary,
     });

@@ -125,7 +125,8 @@ export async function runYcsbPhase(
       .filter((stats) => stats.operation !== 'CLEANUP' && !stats.operation.endsWith('-FAILED'))
       .reduce((sum, stats) => sum + stats.operations, 0);
     if (failed.length === 0 && completed === 0) {
-      outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} completed no operations (it could not reach the bucket, or the workload does nothing).`, action: `Read the cell's ${phase} log; check that ${invocation.key.address} answers on the KV port from ${host} and that operationcount/recordcount are set.` });
+      const cause = /^.*(Exception|Error)\b.*$/m.exec(`${stdout}\n${stderr}`)?.[0]?.trim();
+      outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} completed no operations${cause ? `: ${cause}` : ' (it could not reach the bucket, or the workload does nothing)'}.`, action: `Read the cell's ${phase} log; check that ${invocation.key.address} answers on the KV port from ${host} and that operationcount/recordcount are set.` });
     } else if (failed.length > 0) {
       outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} reported failed operations: ${failed.join(', ')}.`, action: `Read the cell's ${phase} log and the Couchbase logs (timeouts, memory, a server that restarted).` });
     }

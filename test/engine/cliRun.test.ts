@@ -1,0 +1,69 @@
+// `onload-bench run` end to end on the loopback lab, as a user runs it (password from CB_PASSWORD).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startLab, writeLabPlan, type Lab } from '../lab/index';
+
+const cli = join(__dirname, '..', '..', 'cli', 'src', 'main.ts');
+
+function onloadBench(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('onload-bench run', () => {
+  let work: string;
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'cli-run-'));
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('reports plan errors as file:line:col and exits 2', () => {
+    const planPath = join(work, 'bad.benchplan.json');
+    writeFileSync(planPath, '{\n  "servers": []\n}\n');
+    const result = onloadBench(['run', planPath], { CB_PASSWORD: 'x' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, new RegExp(`${planPath.replace(/[.]/g, '\\.')}:2:14: error schema: servers: must NOT have fewer than 1 items`));
+  });
+
+  it('refuses to run without a password when there is no terminal', () => {
+    const planPath = join(work, 'nopass.benchplan.json');
+    writeFileSync(join(work, 'w'), 'recordcount=1\n');
+    writeFileSync(planPath, JSON.stringify({ servers: [{ host: 'h' }], interfaces: { a: '127.0.0.9' }, clients: [{ host: 'c', ycsbHome: '/y' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] }));
+    const env = { ...process.env } as Record<string, string>;
+    delete env.CB_PASSWORD;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'run', planPath], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /set CB_PASSWORD/);
+  });
+
+  describe('on the lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+    let lab: Lab;
+    before(async () => {
+      lab = await startLab();
+    });
+    after(async () => {
+      await lab?.stop();
+    });
+
+    it('runs a sweep with a progress display, then --resume finds nothing left to do', { timeout: 120_000 }, () => {
+      const planPath = writeLabPlan(lab, { dir: join(work, 'lab'), stacks: ['kernel'], threads: [1, 2], interfaces: [lab.interfaces[0]] });
+      const results = join(work, 'results');
+      const run = onloadBench(['run', planPath, '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /^Finished: 2 ok, 0 failed, 2 cells\. Results: /m);
+      assert.match(run.stderr, /\[1\/2\] lo-a kernel threads=1 rep 1/);
+      assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
+      assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
+      assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));
+      const [runId] = readdirSync(results);
+      assert.equal(readFileSync(join(results, runId, 'results.jsonl'), 'utf8').trim().split('\n').length, 2);
+      const resume = onloadBench(['run', planPath, '--resume', '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });
+      assert.equal(resume.status, 2);
+      assert.match(resume.stderr, /no unfinished run/);
+    });
+  });
+});
