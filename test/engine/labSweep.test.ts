@@ -1,7 +1,7 @@
 // The engine against the loopback lab: real sshd, real OpenSSH client, the real Couchbase SDK
 // against the test node, and the stand-in couchbase-server / onload / ycsb.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,20 @@ const labAvailable = existsSync('/usr/sbin/sshd');
 function readRun(runDir: string): { manifest: RunManifest; results: CellResult[]; text: string } {
   const text = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
   return { manifest: JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')), results: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)), text };
+}
+
+/** Command lines of every process on this machine that mention `secret` (they never should). */
+function commandLinesWith(secret: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (command.includes(secret)) found.push(`${pid} ${command}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 function allFiles(dir: string): string[] {
@@ -33,12 +47,19 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('runs a complete small sweep through real SSH and the real SDK', async () => {
+  it('runs a complete small sweep through real SSH and the real SDK, and resumes after a torn write', { timeout: 120_000 }, async () => {
     const planPath = writeLabPlan(lab, { dir: join(work, 'full'), stacks: ['kernel', 'latency'], threads: [1, 2], interfaces: [lab.interfaces[0]] });
     const { plan, errors } = await loadPlan(planPath);
     assert.deepEqual(errors, []);
     const events: SweepEvent[] = [];
-    const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+    const leaks: string[] = [];
+    const onEvent = (event: SweepEvent): void => {
+      events.push(event);
+      // while YCSB runs with its credentials file, no command line anywhere carries the password
+      if (event.type === 'status' && leaks.length === 0) leaks.push(...commandLinesWith(lab.couchbase.password));
+    };
+    const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent, ssh: { configFile: lab.sshConfigPath } });
+    assert.deepEqual(leaks, []);
     const logs = events.filter((event) => event.type === 'log').map((event) => (event as { message: string }).message);
     assert.equal(outcome.error, undefined, JSON.stringify({ error: outcome.error, logs }, null, 1));
     const { manifest, results } = readRun(outcome.runDir);
@@ -72,5 +93,18 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     assert.deepEqual(await lab.processesLeft(), []);
     const secrets = await lab.ssh(lab.clientHost, 'ls .onload-bench');
     assert.doesNotMatch(secrets.stdout, /secret/);
+
+    // a crash while the last line was being written: resume trims it and runs that cell again
+    const resultsPath = join(outcome.runDir, 'results.jsonl');
+    truncateSync(resultsPath, statSync(resultsPath).size - 40);
+    const resumedEvents: SweepEvent[] = [];
+    const resumed = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, resumeRunDir: outcome.runDir, signal: new AbortController().signal, onEvent: (event) => resumedEvents.push(event), ssh: { configFile: lab.sshConfigPath } });
+    assert.equal(resumed.error, undefined);
+    assert.deepEqual(resumedEvents.filter((event) => event.type === 'cell-started').map((event) => (event as { id: string }).id), ['lo-a~latency~t2~r1']);
+    assert.ok(resumedEvents.some((event) => event.type === 'log' && /incomplete/.test(event.message)));
+    const again = readRun(outcome.runDir);
+    assert.deepEqual(again.results.map((result) => result.id), results.map((result) => result.id));
+    assert.ok(again.text.endsWith('\n'));
+    assert.deepEqual(await lab.processesLeft(), []);
   });
 });
