@@ -303,7 +303,12 @@ async function run(argv: string[]): Promise<number> {
       timeouts: { kvTimeout: 2500, connectTimeout: 5000, bootstrapTimeout: 5000 },
     });
     const bucket = cluster.bucket(bucketName);
-    await bucket.waitUntilReady(5000);
+    // The SDK's bucket readiness: every KV endpoint answers a ping (as the engine checks too).
+    const ping = await bucket.ping({ serviceTypes: [couchbase.ServiceType.KeyValue], timeout: 5000 });
+    const kv = ping.services.kv ?? [];
+    if (kv.length === 0 || kv.some((endpoint) => endpoint.state !== couchbase.PingState.Ok)) {
+      throw new Error(`bucket ${bucketName} not ready: ${kv.map((endpoint) => endpoint.error ?? endpoint.state).join(', ') || 'no KV endpoint'}`);
+    }
     collection = bucket.defaultCollection();
   } catch (error) {
     initError = error;
