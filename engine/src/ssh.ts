@@ -53,7 +53,7 @@ export function classifySshFailure(host: string, step: string, exitCode: number,
   if (exitCode !== 255) return undefined;
   const text = stderr;
   const fail = (code: 'ssh-unreachable' | 'ssh-auth' | 'ssh-host-key' | 'ssh-failed', message: string, action: string): EngineFailure =>
-    new EngineFailure({ code, host, step, message: `${message} (ssh: ${lastMeaningfulLine(text)})`, action });
+    new EngineFailure({ code, host, step, message: `${message} (ssh: ${lastMeaningfulLine(text).replace(/^ssh: /, '')})`, action });
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(text)) {
     return fail('ssh-host-key', `The host key of ${host} has CHANGED since it was recorded in known_hosts.`, `Find out why (reinstalled host or an attack). If legitimate, remove the old key with "ssh-keygen -R ${host}" and verify the new fingerprint.`);
   }

@@ -3,6 +3,7 @@
 // Results are appended (fsynced) one cell at a time, so stopping at any point loses nothing that
 // was written; resume skips the ids already in results.jsonl.
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { bucketItemCount, recreateBucket } from './bucket';
 import { cellId, expandCells } from './cells';
@@ -313,6 +314,8 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   let writer: ResultsWriter | undefined;
   let run: SweepRun | undefined;
   let cells: Cell[] = [];
+  let createdRunDir: string | undefined;
+  let anyCellStarted = false;
   try {
     if (manifest && options.resumeRunDir) {
       runDir = options.resumeRunDir;
@@ -326,6 +329,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (JSON.stringify(options.plan) !== JSON.stringify(manifest.plan)) emit({ type: 'log', level: 'warn', message: 'The plan changed since this run started; resuming with the plan recorded in the run folder.' });
     } else {
       runDir = await createRunDir(options.resultsRoot, newRunId(plan.name));
+      createdRunDir = runDir;
       manifest = { kind: 'manifest', formatVersion: resultsFormatVersion, runId: runDir.split(/[\\/]/).pop() as string, createdAt: new Date().toISOString(), plan: rawPlan, planPath, cells: expandCells(plan).map((key) => ({ id: cellId(key), key })) };
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
@@ -349,6 +353,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     for (const cell of cells) {
       if (done.has(cell.id)) continue;
       if (options.signal.aborted) throw cancelled();
+      anyCellStarted = true;
       const started = Date.now();
       let result: CellResult | undefined;
       const logs: string[] = []; // every attempt's raw logs stay listed in the final record
@@ -393,6 +398,12 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       await run.pool.closeAll().catch(() => undefined);
     }
     await writer?.close();
+    // a new run that stopped before its first cell (pre-flight, uploads, cancel) leaves no folder
+    // behind to be offered for resume
+    if (createdRunDir && !anyCellStarted) {
+      await rm(createdRunDir, { recursive: true, force: true }).catch(() => undefined);
+      outcome.runDir = '';
+    }
   }
   outcome.failed = cells.filter((cell) => failedIds.has(cell.id)).length;
   outcome.completed = cells.filter((cell) => done.has(cell.id)).length - outcome.failed;

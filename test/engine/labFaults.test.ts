@@ -155,6 +155,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
       assert.match(record.outcome.error?.message ?? '', /CHANGED/);
       assert.match(record.outcome.error?.action ?? '', /ssh-keygen -R/);
       assert.deepEqual(record.results, []);
+      assert.equal(record.outcome.runDir, '', 'no empty run folder is left to be offered for resume');
       const preflight = record.events.find((event) => event.type === 'preflight');
       assert.ok(preflight && preflight.type === 'preflight' && preflight.checks.some((check) => check.id === 'reachable' && check.host === 'cb-server' && !check.ok && check.blocking));
     } finally {
