@@ -237,15 +237,17 @@ class SweepRun {
   }
 
   /** Best effort after a cancel or a fatal error, and at the end: nothing left running, kernel stack back. */
-  async restoreHosts(): Promise<void> {
+  async restoreHosts(unreachable: Set<string>): Promise<void> {
+    // hosts that just failed at the SSH level are skipped: each try would wait for ConnectTimeout
+    // (a later resume cleans them up through their pid files)
     await Promise.all(
-      this.plan.clients.map(async (client) => {
+      this.plan.clients.filter((client) => !unreachable.has(client.host)).map(async (client) => {
         const session = this.pool.get(client.host);
         for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5).catch(() => undefined);
         await session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup' }).catch(() => undefined);
       }),
     );
-    if (this.serversTouched && this.currentStack !== 'kernel') {
+    if (this.serversTouched && this.currentStack !== 'kernel' && !this.plan.servers.some((server) => unreachable.has(server.host))) {
       try {
         await this.putServersOn('kernel');
         this.log('info', 'Couchbase is back on the kernel stack.');
@@ -394,7 +396,9 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     }
   } finally {
     if (run) {
-      await run.restoreHosts().catch(() => undefined);
+      const sshCodes = new Set(['ssh-unreachable', 'ssh-auth', 'ssh-host-key']);
+      const unreachable = new Set<string>(outcome.error?.host && sshCodes.has(outcome.error.code) ? [outcome.error.host] : []);
+      await run.restoreHosts(unreachable).catch(() => undefined);
       await run.pool.closeAll().catch(() => undefined);
     }
     await writer?.close();
