@@ -46,13 +46,23 @@ export async function runInGroup(
   const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
   const script = `${prelude}setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${cleanup}; exit $rc`;
   let killing: Promise<unknown> | undefined;
+  let timedOut = false;
   const stop = (): void => {
     killing ??= killGroup(session, pidFile, options.step, 5).catch(() => undefined);
   };
-  const timer = options.timeoutMs ? setTimeout(stop, options.timeoutMs) : undefined;
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, options.timeoutMs)
+    : undefined;
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    return await session.run(script, { ...options, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs + 10_000 } : {}) });
+    const result = await session.run(script, { ...options, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs + 10_000 } : {}) });
+    if (timedOut) {
+      throw new EngineFailure({ code: 'remote-command', host: session.host, step: options.step, message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${session.host} and was stopped.`, action: 'Look at the log for a stuck process, or raise timeouts.cellSec in the plan.' });
+    }
+    return result;
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);

@@ -191,6 +191,16 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
     lab.faults.clear();
   });
 
+  it('a YCSB that hangs is stopped at the cell time limit and the cell is recorded as failed', { timeout: 90_000 }, async () => {
+    lab.faults.set({ ycsbHangAfterOps: 20 });
+    const record = await sweep(plan({ threads: [1], extra: { timeouts: { serverStartSec: 20, bucketReadySec: 20, cellSec: 2 } } }));
+    assert.equal(record.results[0].status, 'failed');
+    assert.equal(record.results[0].error?.code, 'remote-command');
+    assert.equal(record.results[0].error?.host, 'ycsb-client');
+    assert.equal(record.results[0].error?.step, 'ycsb-load');
+    assert.match(record.results[0].error?.message ?? '', /did not finish within 2 s/);
+  });
+
   it('an Onload cell that is not accelerated is marked so', { timeout: 90_000 }, async () => {
     lab.faults.set({ onloadNotAccelerating: true });
     const record = await sweep(plan({ stacks: ['latency'], threads: [1] }));
