@@ -217,6 +217,8 @@ export class SessionPool {
       ...(options.configFile ? ['-F', options.configFile] : []),
       '-T',
       '-o', 'BatchMode=yes',
+      // wins over ~/.ssh/config: an unknown or changed host key is always an error, never accepted
+      '-o', 'StrictHostKeyChecking=yes',
       '-o', 'ControlMaster=auto',
       '-o', `ControlPath=${join(this.controlDir, '%C')}`,
       '-o', 'ControlPersist=120',
