@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadPlan, runSweep } from '../../engine/src/index';
+import { loadPlan, runPreflight, runSweep } from '../../engine/src/index';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
 import { startLab, writeLabPlan, type Lab } from '../lab/index';
@@ -45,6 +45,26 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
   after(async () => {
     await lab?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('pre-flight reports hosts, versions, interface addresses and lint, and blocks on a wrong address', async () => {
+    const planPath = writeLabPlan(lab, { dir: join(work, 'preflight'), stacks: ['kernel', 'latency'], threads: [1], interfaces: [lab.interfaces[0], { label: 'bogus', address: '127.0.0.99' }] });
+    const { plan } = await loadPlan(planPath);
+    const events: SweepEvent[] = [];
+    const checks = await runPreflight({ planPath, plan, resultsRoot: join(work, 'preflight-results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+    const find = (id: string, host?: string) => checks.find((check) => check.id === id && (host === undefined || check.host === host));
+    assert.equal(find('reachable', 'cb-server')?.ok, true);
+    assert.equal(find('reachable', 'ycsb-client')?.ok, true);
+    assert.match(find('couchbase-version')?.detail ?? '', /7\.6\.2/);
+    assert.match(find('onload-version', 'cb-server')?.detail ?? '', /9\.0\.1/);
+    assert.equal(find('ycsb-version')?.ok, true);
+    assert.equal(find('bucket-quota')?.ok, true);
+    assert.equal(find('profile-lint')?.ok, true);
+    assert.equal(find('workload-lint')?.ok, true);
+    const addresses = checks.filter((check) => check.id === 'interface-address');
+    assert.deepEqual(addresses.map((check) => [check.ok, check.blocking]), [[true, true], [false, true]]);
+    assert.match(addresses[1].detail, /bogus: 127\.0\.0\.99 is not configured/);
+    assert.equal(events.length, 1);
   });
 
   it('runs a complete small sweep through real SSH and the real SDK, and resumes after a torn write', { timeout: 120_000 }, async () => {
