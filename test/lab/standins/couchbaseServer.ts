@@ -72,6 +72,9 @@ async function main(argv: string[]): Promise<number> {
   const startup = readFaults(config.stateDir);
   if (startup.couchbaseNeverReady) {
     log('fault couchbaseNeverReady: not opening any port');
+    // a pending promise alone does not keep Node alive: hold a timer so the process really hangs
+    // (like a server stuck in its start-up) until it is killed
+    setInterval(() => undefined, 60_000);
     await new Promise(() => undefined);
   }
   if (startup.couchbaseStartDelayMs) await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
