@@ -21,13 +21,14 @@ const settings: [string, string][] = [
   ['EF_PACKET_BUFFER_MODE', '0'],
   ['EF_CTPIO', '1'],
   ['EF_HIGH_THROUGHPUT_MODE', '1'],
-  ['EF_POLL_TCP_LISTEN_UL_ONLY', '1'],
+  ['EF_TCP_ACCEPT_SPIN', '1'],
   ['EF_NAME', 'cb'],
   ['EF_POLL_USEC', '999999999999'],   // out of range
   ['EF_TCP_NODELAY_FORCE', 'maybe'],  // not a number
   ['EF_SPIN_USECS', '1000'],          // unknown: did you mean EF_SPIN_USEC?
 ];
 
+/** Worst case: every option line repeats an earlier one, so nearly every line gets a diagnostic. */
 export function onloadProfile(lines: number): string {
   const out: string[] = ['# synthetic benchmark profile'];
   for (let i = 1; i < lines; i++) {
@@ -49,5 +50,26 @@ export function equivalentYaml(lines: number): string {
       out.push(`- ${name}: ${/^\d+$/.test(value) ? value : JSON.stringify(value)}`);
     }
   }
+  return out.join('\n') + '\n';
+}
+
+/**
+ * A large profile shaped like real ones: one `case` arm per application, each setting its own
+ * options (conditional, so repeats across arms are not findings), with comments and shell logic
+ * between them, and a mistake now and then.
+ */
+export function typicalOnloadProfile(lines: number): string {
+  const out: string[] = ['# synthetic benchmark profile: one arm per application', 'app=${ONLOAD_APP:-default}', 'case "$app" in'];
+  for (let arm = 0; out.length < lines - 30; arm++) {
+    out.push(`  app${arm})`, `    # tuning for application ${arm}`);
+    for (let i = 0; i < settings.length - 3; i++) {
+      const [name, value] = settings[(i + arm) % (settings.length - 3)];
+      out.push(`    onload_set ${name} ${value}`);
+    }
+    if (arm % 25 === 0) out.push('    onload_set EF_SPIN_USECS 1000');
+    out.push('    if [ -n "$ONLOAD_DEBUG" ]; then', '      onload_set EF_NO_FAIL 0', '    fi', '    ;;');
+  }
+  while (out.length < lines - 1) out.push('# end of the application arms');
+  out.push('esac');
   return out.join('\n') + '\n';
 }

@@ -28,6 +28,12 @@ function printUsage(): void {
   for (const command of commands) console.log(`  ${command.usage.padEnd(width)}  ${command.summary}`);
 }
 
+// `onload-bench lint … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (error: unknown) => {
