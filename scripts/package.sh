@@ -53,7 +53,7 @@ fi
 
 # --no-rewrite-relative-links: the README's images ship inside the .vsix and resolve locally.
 npx --no-install vsce package --no-update-package-json --target "$target" --ignoreFile "$ignore_file" \
-  --out "$out" --allow-missing-repository --skip-license --no-rewrite-relative-links
+  --out "$out" --allow-missing-repository --no-rewrite-relative-links
 
 # Refuse a package that lacks the bundles or the SDK's native binding.
 python3 - "$out" extension/dist/extension.js extension/dist/server.js extension/node_modules/couchbase/dist/couchbase.js \

@@ -70,7 +70,7 @@ test('a plan the engine rejects comes back as a plan-invalid outcome with its ru
   assert.deepEqual(events.map((event) => event.type), ['run-finished']);
 });
 
-test('an unreachable server stops the run in pre-flight, with the run folder and its manifest kept', async (t) => {
+test('an unreachable server stops the run in pre-flight and leaves no half-made run folder behind', async (t) => {
   const dir = scratch(t);
   writeFileSync(join(dir, 'ssh_config'), 'Host *\n  Port 1\n  ConnectTimeout 5\n');
   writeFileSync(join(dir, 'workloada'), 'recordcount=10\noperationcount=10\nreadproportion=1\nupdateproportion=0\n');
@@ -88,7 +88,8 @@ test('an unreachable server stops the run in pre-flight, with the run folder and
   assert.equal(outcome.error?.code, 'ssh-unreachable');
   assert.equal(outcome.error?.host, '127.0.0.1');
   assert.equal(outcome.total, 1);
-  assert.ok(existsSync(join(outcome.runDir, 'manifest.json')));
+  // Nothing ran, so nothing is offered for resumption later.
+  assert.equal(existsSync(outcome.runDir), false);
   const types = events.map((event) => event.type);
   assert.equal(types[0], 'run-started');
   assert.ok(types.includes('preflight'));
