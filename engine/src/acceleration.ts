@@ -51,7 +51,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export async function checkAcceleration(session: RemoteSession, server: ResolvedServer): Promise<AccelerationCheck> {
-  const result = await session.run(accelerationScript(server.acceleratedProcess, serverPidFile(server)), { step: 'check-acceleration' });
+export async function checkAcceleration(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<AccelerationCheck> {
+  const result = await session.run(accelerationScript(server.acceleratedProcess, serverPidFile(server)), { step: 'check-acceleration', ...(signal ? { signal } : {}) });
   return parseAccelerationOutput(result.stdout, server.acceleratedProcess);
 }

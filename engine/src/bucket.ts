@@ -3,7 +3,8 @@
 // the memory quota come from the REST API, which the SDK does not expose.
 import { EngineFailure } from './errors';
 import type { PlanBucket, ResolvedServer } from './planSchema';
-import { hostForUrl, sleep } from './serverControl';
+import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
+import { untilAborted } from './ssh';
 
 export interface BucketTarget {
   server: ResolvedServer;
@@ -65,40 +66,48 @@ export function sdkDetail(error: unknown): string {
 export async function recreateBucket(target: BucketTarget, bucket: Required<PlanBucket>, readyTimeoutSec: number): Promise<void> {
   const sdk = await loadSdk();
   const { server } = target;
+  // SDK calls take no AbortSignal: stop waiting for them on cancel (the cluster is closed below)
+  const cancellable = <T>(promise: Promise<T>, step: string): Promise<T> =>
+    target.signal ? untilAborted(promise, target.signal, () => new EngineFailure({ code: 'cancelled', host: server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' })) : promise;
+  throwIfCancelled(target.signal, server.host, 'connect-couchbase');
   const timeoutMs = readyTimeoutSec * 1000;
   let cluster: import('couchbase').Cluster;
   try {
-    cluster = await sdk.connect(connectionString(server), {
+    cluster = await cancellable(sdk.connect(connectionString(server), {
       username: server.adminUser,
       password: target.password,
       timeouts: { connectTimeout: Math.min(timeoutMs, 10_000), bootstrapTimeout: Math.min(timeoutMs, 15_000), managementTimeout: Math.min(timeoutMs, 60_000), kvTimeout: 5_000 },
-    });
+    }), 'connect-couchbase');
   } catch (error) {
+    if (error instanceof EngineFailure) throw error;
     throw describeSdkError(error, server, 'connect-couchbase', bucket.name);
   }
   try {
     const manager = cluster.buckets();
     try {
-      await manager.dropBucket(bucket.name);
+      await cancellable(manager.dropBucket(bucket.name), 'drop-bucket');
     } catch (error) {
+      if (error instanceof EngineFailure) throw error;
       if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
     }
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       try {
-        await manager.createBucket({
+        await cancellable(manager.createBucket({
           name: bucket.name,
           ramQuotaMB: bucket.ramQuotaMB,
           numReplicas: bucket.replicas,
           bucketType: bucket.type === 'couchbase' ? sdk.BucketType.Couchbase : bucket.type === 'ephemeral' ? sdk.BucketType.Ephemeral : sdk.BucketType.Memcached,
           evictionPolicy: bucket.evictionPolicy,
           flushEnabled: bucket.flush,
-        });
+        }), 'create-bucket');
         break;
       } catch (error) {
+        if (error instanceof EngineFailure) throw error;
         // a drop finishes asynchronously on real clusters: "already exists" for a little while
         if (error instanceof sdk.BucketExistsError && Date.now() < deadline) {
           await sleep(500, target.signal);
+          throwIfCancelled(target.signal, server.host, 'create-bucket');
           continue;
         }
         throw describeSdkError(error, server, 'create-bucket', bucket.name);
@@ -115,7 +124,7 @@ async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, t
   const handle = cluster.bucket(bucketName);
   let lastProblem = 'no KV endpoint answered';
   while (Date.now() < deadline) {
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step: 'bucket-ready', message: 'Cancelled.', action: 'Resume the run when ready.' });
+    throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
     try {
       const result = await handle.ping({ serviceTypes: [sdk.ServiceType.KeyValue], timeout: 2000 });
       const endpoints = Object.values(result.services).flat();
@@ -127,6 +136,7 @@ async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, t
     }
     await sleep(250, target.signal);
   }
+  throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
   throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucketName}" was created but its KV endpoints did not become ready: ${lastProblem}.`, action: 'Look at the Couchbase logs (warmup, memory), or raise timeouts.bucketReadySec.' });
 }
 

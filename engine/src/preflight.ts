@@ -13,7 +13,7 @@ import type { EngineError, HostEnvironment, RunEnvironment } from './model';
 import type { PreflightOptions } from './options';
 import { withDefaults, type ResolvedPlan } from './planSchema';
 import { effectiveProfileSettings, lintFile } from './profileFacts';
-import { restAnswers } from './serverControl';
+import { restAnswers, throwIfCancelled } from './serverControl';
 import { OpenSshSession, SessionPool } from './ssh';
 
 export interface PreflightReport {
@@ -55,7 +55,8 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   // 1. reachability, in parallel
   const hosts = [...new Set([...plan.servers.map((server) => server.host), ...plan.clients.map((client) => client.host)])];
   const reachable = new Set<string>();
-  await Promise.all(
+  // allSettled: on a cancel, wait until every connect attempt (and its ssh child) has ended
+  const attempts = await Promise.allSettled(
     hosts.map(async (host) => {
       const session = pool.get(host);
       try {
@@ -64,12 +65,13 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
         reachable.add(host);
         add({ id: 'reachable', host, ok: true, detail: 'SSH works (key login, host key verified)', blocking: true });
       } catch (error) {
-        if (error instanceof EngineFailure && error.error.code === 'cancelled') throw error;
+        rethrowCancel(error, signal);
         const engineError = toEngineError(error, 'preflight', host);
         add({ id: 'reachable', host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
       }
     }),
   );
+  for (const attempt of attempts) if (attempt.status === 'rejected') throw attempt.reason;
 
   // 2. server facts: binaries, versions, interface addresses
   const onloadStacks = plan.stacks.filter((stack) => stack.profile !== undefined);
@@ -81,6 +83,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     try {
       facts = await serverFacts(pool.get(server.host), server, addresses, signal);
     } catch (error) {
+      rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', server.host);
       add({ id: 'server-facts', host: server.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
       continue;
@@ -122,6 +125,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   }
 
   // 3. client facts
+  throwIfCancelled(signal, undefined, 'preflight');
   for (const client of plan.clients) {
     if (!reachable.has(client.host)) continue;
     try {
@@ -133,14 +137,16 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
         add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? ''}`.trim() : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
       }
     } catch (error) {
+      rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', client.host);
       add({ id: 'client-facts', host: client.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
     }
   }
 
   // 4. bucket quota (only when the server already answers; it may legitimately be stopped)
+  throwIfCancelled(signal, undefined, 'preflight');
   const first = plan.servers[0];
-  if (await restAnswers(first.address, first.restPort)) {
+  if (await restAnswers(first.address, first.restPort, 2000, signal)) {
     try {
       const quota = await clusterQuota(first, context.password, plan.bucket.name, signal);
       if (quota === undefined) {
@@ -150,6 +156,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
         add({ id: 'bucket-quota', host: first.host, ok: plan.bucket.ramQuotaMB <= free, detail: `bucket needs ${plan.bucket.ramQuotaMB} MiB, ${Math.floor(free)} MiB of ${quota.quotaMB} MiB free`, action: 'Lower bucket.ramQuotaMB or raise the cluster memory quota.', blocking: true });
       }
     } catch (error) {
+      rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', first.host);
       add({ id: 'bucket-quota', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: engineError.code === 'bucket-auth' }, engineError);
     }
@@ -158,6 +165,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   }
 
   // 5. local files through the language services
+  throwIfCancelled(signal, undefined, 'preflight');
   const lintTargets: { path: string; languageId: 'onload-profile' | 'ycsb-workload'; id: string }[] = [
     ...onloadStacks.map((stack) => ({ path: resolveLocal(planDir, stack.profile as string), languageId: 'onload-profile' as const, id: 'profile-lint' })),
     { path: resolveLocal(planDir, plan.workload.path), languageId: 'ycsb-workload', id: 'workload-lint' },
@@ -209,6 +217,13 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   }
 
   return { checks, environment, ...(blockingError ? { blockingError } : {}) };
+}
+
+/** A cancel is not a failed check: it ends the pre-flight at once. */
+function rethrowCancel(error: unknown, signal: AbortSignal): void {
+  if (signal.aborted || (error instanceof EngineFailure && error.error.code === 'cancelled')) {
+    throw error instanceof EngineFailure && error.error.code === 'cancelled' ? error : new EngineFailure({ code: 'cancelled', step: 'preflight', message: 'Cancelled.', action: 'Start the run again when ready.' });
+  }
 }
 
 function mergeHost(environment: RunEnvironment, host: string, facts: HostEnvironment): void {

@@ -48,7 +48,8 @@ export async function runInGroup(
   let killing: Promise<unknown> | undefined;
   let timedOut = false;
   const stop = (): void => {
-    killing ??= killGroup(session, pidFile, options.step, 5).catch(() => undefined);
+    // not the run's signal (it may be the reason for this kill); a deadline for a host gone silent
+    killing ??= killGroup(session, pidFile, options.step, 5, AbortSignal.timeout(30_000)).catch(() => undefined);
   };
   const timer = options.timeoutMs
     ? setTimeout(() => {
@@ -77,17 +78,18 @@ export async function runInGroup(
 const liveFunction = `live() { ps -e -o pgid=,stat= 2>/dev/null | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n == 0 }'; }`;
 
 /** Whether the group of the pid file still has a live process. */
-export async function groupAlive(session: RemoteSession, pidFile: string, step: string): Promise<boolean> {
+export async function groupAlive(session: RemoteSession, pidFile: string, step: string, signal?: AbortSignal): Promise<boolean> {
   const quoted = shellQuote(pidFile);
-  const result = await session.run(`${liveFunction}\n[ -s ${quoted} ] && live "$(cat ${quoted})"`, { step });
+  const result = await session.run(`${liveFunction}\n[ -s ${quoted} ] && live "$(cat ${quoted})"`, { step, ...(signal ? { signal } : {}) });
   return result.exitCode === 0;
 }
 
 /**
  * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
- * nothing to kill. Returns whether a group was found.
+ * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
+ * kills that clean up after a cancel pass none (or a deadline) since they must still run.
  */
-export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10): Promise<boolean> {
+export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
   const quoted = shellQuote(pidFile);
   const rounds = Math.max(1, Math.round(graceSec * 5));
   const script = [
@@ -102,7 +104,7 @@ export async function killGroup(session: RemoteSession, pidFile: string, step: s
     `rm -f ${quoted}`,
     `exit 0`,
   ].join('\n');
-  const result = await session.run(script, { step });
+  const result = await session.run(script, { step, ...(signal ? { signal } : {}) });
   if (result.exitCode !== 0 && result.exitCode !== 3) {
     throw new EngineFailure({ code: 'remote-command', host: session.host, step, message: `Could not stop the process group in ${pidFile} on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${session.host} (kill the process group whose id is in ${pidFile}).` });
   }

@@ -20,7 +20,7 @@ export function remoteProfilePath(workDir: string, stackName: string): string {
 
 /** Stops Couchbase whichever way it was started. */
 export async function stopServer(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<void> {
-  await killGroup(session, serverPidFile(server), 'stop-server', 30);
+  await killGroup(session, serverPidFile(server), 'stop-server', 30, signal);
   if (server.kernelRunCommand === undefined) {
     const result = await session.run(server.kernelStopCommand, { step: 'stop-server', ...(signal ? { signal } : {}), timeoutMs: 300_000 });
     if (result.exitCode !== 0) {
@@ -33,7 +33,7 @@ export async function stopServer(session: RemoteSession, server: ResolvedServer,
 export async function startServer(session: RemoteSession, server: ResolvedServer, profileRemotePath: string | undefined, signal?: AbortSignal): Promise<void> {
   const pidFile = serverPidFile(server);
   const logFile = serverLogFile(server);
-  await session.run(`mkdir -p ${shellQuote(server.workDir)}`, { step: 'start-server' });
+  await session.run(`mkdir -p ${shellQuote(server.workDir)}`, { step: 'start-server', ...(signal ? { signal } : {}) });
   const values = { couchbaseServerPath: server.couchbaseServerPath, ...(profileRemotePath ? { profile: profileRemotePath } : {}) };
   if (profileRemotePath !== undefined) {
     await startDetached(session, { command: fillTemplate(server.onloadRunCommand, values), pidFile, logFile, step: 'start-server', ...(signal ? { signal } : {}) });
@@ -48,9 +48,10 @@ export async function startServer(session: RemoteSession, server: ResolvedServer
 }
 
 /** Any HTTP answer from the REST port (even 401) means the server is up. */
-export async function restAnswers(address: string, port: number, timeoutMs = 2000): Promise<boolean> {
+export async function restAnswers(address: string, port: number, timeoutMs = 2000, signal?: AbortSignal): Promise<boolean> {
   try {
-    const response = await fetch(`http://${hostForUrl(address)}:${port}/pools`, { signal: AbortSignal.timeout(timeoutMs) });
+    const limit = AbortSignal.timeout(timeoutMs);
+    const response = await fetch(`http://${hostForUrl(address)}:${port}/pools`, { signal: signal ? AbortSignal.any([signal, limit]) : limit });
     await response.arrayBuffer().catch(() => undefined);
     return true;
   } catch {
@@ -67,15 +68,21 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
   const deadline = Date.now() + timeoutSec * 1000;
   let round = 0;
   while (Date.now() < deadline) {
-    if (signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: session.host, step: 'start-server', message: 'Cancelled.', action: 'Resume the run when ready.' });
-    if (await restAnswers(server.address, server.restPort)) return;
-    if (detached && ++round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server'))) {
-      const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server' }).catch(() => undefined);
+    throwIfCancelled(signal, session.host, 'start-server');
+    if (await restAnswers(server.address, server.restPort, 2000, signal)) return;
+    throwIfCancelled(signal, session.host, 'start-server');
+    if (detached && ++round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
+      const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`, action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.` });
     }
     await sleep(Math.min(500, Math.max(0, deadline - Date.now())), signal);
   }
+  throwIfCancelled(signal, session.host, 'start-server');
   throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`, action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.` });
+}
+
+export function throwIfCancelled(signal: AbortSignal | undefined, host: string | undefined, step: string): void {
+  if (signal?.aborted) throw new EngineFailure({ code: 'cancelled', ...(host !== undefined ? { host } : {}), step, message: 'Cancelled.', action: 'Resume the run when ready.' });
 }
 
 export function tail(text: string, lines = 5): string {

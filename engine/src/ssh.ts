@@ -112,15 +112,24 @@ export class OpenSshSession implements RemoteSession {
     private readonly baseArgs: string[],
   ) {}
 
-  /** Opens the master connection once; later commands ride on it. */
+  /**
+   * Opens the master connection once; later commands ride on it. A caller whose signal fires stops
+   * waiting at once, even when it joined a connect that someone else started.
+   */
   connect(step: string, signal?: AbortSignal): Promise<void> {
-    this.connected ??= this.spawn('true', { step, signal }).then((result) => {
-      if (result.exitCode !== 0) {
-        throw new EngineFailure({ code: 'ssh-failed', host: this.host, step, message: `"true" exited with ${result.exitCode} on ${this.host}: ${result.stderr.trim()}`, action: `Check the login shell of the SSH user on ${this.host}.` });
-      }
-    });
-    this.connected.catch(() => { this.connected = undefined; });
-    return this.connected;
+    if (signal?.aborted) return Promise.reject(cancelledFailure(this.host, step));
+    if (!this.connected) {
+      const connected = this.spawn('true', { step, ...(signal ? { signal } : {}) }).then((result) => {
+        if (result.exitCode !== 0) {
+          throw new EngineFailure({ code: 'ssh-failed', host: this.host, step, message: `"true" exited with ${result.exitCode} on ${this.host}: ${result.stderr.trim()}`, action: `Check the login shell of the SSH user on ${this.host}.` });
+        }
+      });
+      this.connected = connected;
+      connected.catch(() => {
+        if (this.connected === connected) this.connected = undefined;
+      });
+    }
+    return signal ? untilAborted(this.connected, signal, () => cancelledFailure(this.host, step)) : this.connected;
   }
 
   async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
@@ -195,7 +204,26 @@ export class OpenSshSession implements RemoteSession {
   }
 }
 
-function cancelledFailure(host: string, step: string): EngineFailure {
+/** `promise`, or a rejection with `reason()` as soon as `signal` fires, whichever comes first. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(reason());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(reason());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export function cancelledFailure(host: string, step: string): EngineFailure {
   return new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
 }
 

@@ -36,6 +36,8 @@ export interface SweepSeams {
 }
 
 const workloadRemoteName = 'workload.properties';
+/** How long the cleanup after a cancel or failure may spend per step group (kills, restart). */
+const cleanupLimitMs = 60_000;
 
 interface Cell {
   id: string;
@@ -49,6 +51,8 @@ class SweepRun {
   /** The stack Couchbase runs on now; undefined = unknown (restart before the next cell). */
   private currentStack: string | undefined;
   private serversTouched = false;
+  /** Hosts the run has changed anything on (work folder, uploads, processes): only these need cleaning up. */
+  private readonly touchedHosts = new Set<string>();
   /** `YCSB Client <version>` as printed by each client, for the environment record. */
   readonly ycsbVersions = new Map<string, string>();
 
@@ -83,6 +87,7 @@ class SweepRun {
     const signal = this.signal;
     // absolute work folders: YCSB runs from its own home, so relative paths would break
     for (const host of [...this.plan.servers, ...this.plan.clients]) {
+      this.touchedHosts.add(host.host);
       const result = await this.pool.get(host.host).run(`mkdir -p ${shellQuote(host.workDir)} && cd ${shellQuote(host.workDir)} && pwd`, { step: 'prepare', signal });
       const absolute = result.stdout.trim().split('\n').pop() ?? '';
       if (result.exitCode !== 0 || !absolute.startsWith('/')) {
@@ -105,7 +110,7 @@ class SweepRun {
     await Promise.all(
       this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
-        for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5);
+        for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5, signal);
         await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, { step: 'prepare', signal });
         await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '644', signal });
         const profiles = this.clientProfiles(client);
@@ -160,7 +165,7 @@ class SweepRun {
     }
     if (key.stack !== 'kernel') {
       phase('check-acceleration');
-      const checks = await Promise.all(plan.servers.map(async (server) => ({ host: server.host, check: await checkAcceleration(this.pool.get(server.host), server) })));
+      const checks = await Promise.all(plan.servers.map(async (server) => ({ host: server.host, check: await checkAcceleration(this.pool.get(server.host), server, signal) })));
       draft.accelerated = checks.every((entry) => entry.check.accelerated);
       for (const entry of checks) this.log(entry.check.accelerated ? 'info' : 'warn', `${id}: ${entry.host}: ${entry.check.accelerated ? 'accelerated' : 'NOT accelerated'}: ${entry.check.evidence}`);
     }
@@ -238,18 +243,32 @@ class SweepRun {
 
   /** Best effort after a cancel or a fatal error, and at the end: nothing left running, kernel stack back. */
   async restoreHosts(unreachable: Set<string>): Promise<void> {
-    // hosts that just failed at the SSH level are skipped: each try would wait for ConnectTimeout
-    // (a later resume cleans them up through their pid files)
+    // Only hosts the run has touched (a cancel during the pre-flight leaves nothing to undo), and
+    // not those that failed at the SSH level, now or during this cleanup: each try would wait out
+    // ConnectTimeout (a later resume cleans them up through their pid files). The cleanup runs
+    // after a cancel, so it cannot use the run's signal; a deadline bounds it instead.
+    const sshCodes = new Set(['ssh-unreachable', 'ssh-auth', 'ssh-host-key', 'cancelled']);
+    const usable = (host: string): boolean => this.touchedHosts.has(host) && !unreachable.has(host);
+    const attempt = async (host: string, action: () => Promise<unknown>): Promise<void> => {
+      if (!usable(host)) return;
+      try {
+        await action();
+      } catch (error) {
+        if (error instanceof EngineFailure && sshCodes.has(error.error.code)) unreachable.add(host);
+      }
+    };
+    const clientDeadline = AbortSignal.timeout(cleanupLimitMs);
     await Promise.all(
-      this.plan.clients.filter((client) => !unreachable.has(client.host)).map(async (client) => {
+      this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
-        for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5).catch(() => undefined);
-        await session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup' }).catch(() => undefined);
+        for (const phase of ['load', 'run'] as const) await attempt(client.host, () => killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5, clientDeadline));
+        await attempt(client.host, () => session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup', signal: clientDeadline }));
       }),
     );
-    if (this.serversTouched && this.currentStack !== 'kernel' && !this.plan.servers.some((server) => unreachable.has(server.host))) {
+    if (this.serversTouched && this.currentStack !== 'kernel' && this.plan.servers.every((server) => usable(server.host))) {
       try {
-        await this.putServersOn('kernel');
+        const serverStartSec = this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec;
+        await this.putServersOn('kernel', AbortSignal.timeout(cleanupLimitMs + serverStartSec * 1000));
         this.log('info', 'Couchbase is back on the kernel stack.');
       } catch (error) {
         this.log('error', `Could not put Couchbase back on the kernel stack: ${formatEngineError(toEngineError(error, 'cleanup'))}`);

@@ -11,6 +11,7 @@ import type { RunOutcome, SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
 import { runSweep, type SweepSeams } from '../../engine/src/sweep';
 import { startLab, writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { allProcesses } from '../lab/processes';
 
 const labAvailable = existsSync('/usr/sbin/sshd');
 
@@ -45,7 +46,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
     assert.deepEqual(await lab.processesLeft(), [], 'no remote process left');
   });
 
-  async function sweep(planPath: string, options: { onEvent?: (event: SweepEvent, controller: AbortController) => void; resumeRunDir?: string; resultsRoot?: string; seams?: SweepSeams } = {}): Promise<SweepRecord> {
+  async function sweep(planPath: string, options: { onEvent?: (event: SweepEvent, controller: AbortController) => void; resumeRunDir?: string; resultsRoot?: string; seams?: SweepSeams; controlDir?: string } = {}): Promise<SweepRecord> {
     const { plan, errors } = await loadPlan(planPath);
     assert.deepEqual(errors, []);
     const controller = new AbortController();
@@ -61,7 +62,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
           events.push(event);
           options.onEvent?.(event, controller);
         },
-        ssh: { configFile: lab.sshConfigPath },
+        ssh: { configFile: lab.sshConfigPath, ...(options.controlDir ? { controlDir: options.controlDir } : {}) },
         ...(options.resumeRunDir ? { resumeRunDir: options.resumeRunDir } : {}),
       },
       options.seams,
@@ -123,6 +124,45 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
     assert.deepEqual(record.results, []);
     const state = lab.couchbaseState();
     assert.deepEqual([state.running, state.accelerated], [true, false], 'Couchbase back on the kernel stack');
+  });
+
+  // The bound is the test timeout, well under the three 15 s ConnectTimeouts the cleanup used to
+  // wait out on a host that never answered.
+  it('cancel during pre-flight with an sshd that accepts but never answers settles as cancelled and leaves no ssh process', { timeout: 20_000 }, async () => {
+    const sshdPid = Number(readFileSync(join(lab.dir, 'ssh', 'sshd-ycsb-client.pid'), 'utf8').trim());
+    const controlDir = mkdtempSync(join(tmpdir(), 'obc-'));
+    const sshChildren = (): string[] =>
+      allProcesses()
+        .filter((info) => info.command.startsWith('ssh ') && info.command.includes(controlDir))
+        .map((info) => `${info.pid} ${info.command}`);
+    // a stopped sshd still completes TCP handshakes (the kernel's backlog) but never sends its banner
+    process.kill(sshdPid, 'SIGSTOP');
+    let poller: NodeJS.Timeout | undefined;
+    try {
+      const record = await sweep(plan(), {
+        controlDir,
+        onEvent: (event, controller) => {
+          // abort once ssh is stuck connecting to the silent host, i.e. inside the pre-flight
+          if (event.type !== 'run-started') return;
+          poller = setInterval(() => {
+            if (sshChildren().some((line) => line.includes(' ycsb-client '))) {
+              clearInterval(poller);
+              controller.abort();
+            }
+          }, 50);
+        },
+      });
+      assert.equal(record.outcome.cancelled, true);
+      assert.equal(record.outcome.error, undefined);
+      assert.equal(record.outcome.runDir, '', 'a run cancelled before its first cell leaves no folder');
+      assert.ok(!record.events.some((event) => event.type === 'cell-started'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(sshChildren(), [], 'no local ssh process (command or ControlMaster) left');
+    } finally {
+      clearInterval(poller);
+      process.kill(sshdPid, 'SIGCONT');
+      rmSync(controlDir, { recursive: true, force: true });
+    }
   });
 
   it('sshd killed mid-run: a clear error, nothing lost, and resume completes the sweep', { timeout: 90_000 }, async () => {
