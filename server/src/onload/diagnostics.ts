@@ -6,6 +6,7 @@ import type { OnloadCatalog } from './catalog';
 import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
 import { describeOrigin } from './effectiveConfiguration';
 import type { Directive, ImportDirective, SetDirective, Span } from './parser';
+import { positionMapper } from './positions';
 import { checkRelations } from './relations';
 import { closestMatches } from '../common/similarity';
 import { checkValue, clip, type IssueSeverity } from './values';
@@ -39,22 +40,27 @@ const severities: Record<IssueSeverity, DiagnosticSeverity> = {
 
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Shared by every diagnostic without fixes (never mutated): a large profile has thousands. */
+const noFixes: FixData[] = Object.freeze([]) as unknown as FixData[];
+
 export function computeDiagnostics(document: TextDocument, analysis: ProfileAnalysis, catalog: OnloadCatalog, workspaceProfileNames: readonly string[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const range = (span: Span): Range => ({ start: document.positionAt(span.start), end: document.positionAt(span.end) });
-  const push = (code: string, severity: IssueSeverity, span: Span, message: string, data: Partial<OnloadDiagnosticData> = {}) => {
-    const payload: OnloadDiagnosticData = { fixes: data.fixes ?? [] };
-    if (data.suggestions) payload.suggestions = data.suggestions;
-    if (data.replacement) payload.replacement = data.replacement;
+  const positions = positionMapper(document, analysis.parsed);
+  const range = (span: Span): Range => ({ start: positions.positionAt(span.start), end: positions.positionAt(span.end) });
+  // Positional arguments rather than an options object: this runs once per diagnostic.
+  const push = (code: string, severity: IssueSeverity, span: Span, message: string, fixes: FixData[] = noFixes, suggestions?: string[], replacement?: string) => {
+    const payload: OnloadDiagnosticData = { fixes };
+    if (suggestions) payload.suggestions = suggestions;
+    if (replacement) payload.replacement = replacement;
     out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
   };
   const removeLineFix = (directive: Directive, title: string): FixData[] => {
     // Inside if/case/loops/functions the line may be the only command of its block: removing it
     // could leave `then fi`, so no fix is offered there.
-    if (!directive.ownsLine || directive.conditional) return [];
-    const start = document.positionAt(directive.command.start);
-    const endLine = document.positionAt(directive.command.end).line;
-    return [{ title, edits: [{ range: { start: { line: start.line, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];
+    if (!directive.ownsLine || directive.conditional) return noFixes;
+    const startLine = positions.lineAt(directive.command.start);
+    const endLine = positions.lineAt(directive.command.end);
+    return [{ title, edits: [{ range: { start: { line: startLine, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];
   };
 
   const directives = analysis.parsed.directives;
@@ -72,17 +78,13 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     const option = catalog.option(name);
     const replacement = catalog.removedReplacement(name);
     if (replacement) {
-      push('removed-option', 'error', directive.nameSpan, `${name} is no longer an option: libonload logs an error and ignores it; use ${replacement}.`, {
-        replacement,
-        fixes: [{ title: `Use ${replacement}`, edits: [{ range: range(directive.nameSpan), newText: replacement }], preferred: true }],
-      });
+      push('removed-option', 'error', directive.nameSpan, `${name} is no longer an option: libonload logs an error and ignores it; use ${replacement}.`,
+        [{ title: `Use ${replacement}`, edits: [{ range: range(directive.nameSpan), newText: replacement }], preferred: true }], undefined, replacement);
     } else if (!option && name.startsWith('EF_')) {
       const suggestions = catalog.suggestOptions(name);
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
-      push('unknown-option', 'warning', directive.nameSpan, `Unknown Onload option ${clip(name)}: libonload only logs "Unknown option" and ignores it.${hint}`, {
-        suggestions,
-        fixes: suggestions.map((suggestion, index) => ({ title: `Change to ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: index === 0 })),
-      });
+      push('unknown-option', 'warning', directive.nameSpan, `Unknown Onload option ${clip(name)}: libonload only logs "Unknown option" and ignores it.${hint}`,
+        suggestions.map((suggestion, index) => ({ title: `Change to ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: index === 0 })), suggestions);
     } else if (!shellName.test(name) && !directive.valueDynamic) {
       push('invalid-name', 'error', directive.nameSpan, `'${clip(name)}' is not a valid shell variable name: the launcher cannot export it.`);
     }
@@ -102,44 +104,41 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       }
       const severity: IssueSeverity = name === 'EF_TCP_LOSS_MIN_CWND' ? 'info' : 'warning';
       const how = target === 'EF_CLUSTER_SIZE' ? 'use EF_CLUSTER_SIZE (0 disables clustering)' : target ? `use ${target}` : 'remove it';
-      push('deprecated-option', severity, directive.nameSpan, `${name} is deprecated: ${how}.`, { replacement: target, fixes });
+      push('deprecated-option', severity, directive.nameSpan, `${name} is deprecated: ${how}.`, fixes, undefined, target);
     }
     if (option && !option.compiledInDefaultBuild) {
       const where = option.buildProfiles?.length ? `only in the ${option.buildProfiles.join(', ')} build profiles` : option.debugOnly ? 'only in debug builds' : `only when ${option.build ?? 'a build option'} is enabled`;
       push('compiled-out-name', 'info', directive.nameSpan, `${name} exists ${where}; a default Onload build reports it as an unknown option.`);
     }
     if (option?.notRead) {
-      push('not-read-from-env', 'warning', directive.nameSpan, `${name} has no effect: libonload knows the name but never reads it from the environment.`, { fixes: removeLineFix(directive, 'Remove this line') });
+      push('not-read-from-env', 'warning', directive.nameSpan, `${name} has no effect: libonload knows the name but never reads it from the environment.`, removeLineFix(directive, 'Remove this line'));
     }
 
     // The launcher's own pitfalls.
     if (directive.valueMissing) {
       const fallback = option?.default !== undefined ? String(option.default) : undefined;
-      push('empty-value', 'error', directive.form === 'equals' ? directive.valueSpan : spanOrAfter(directive), `Empty value: onload_set sets ${name} to its own name ('${name}=${name}'), not to an empty value.`, {
-        suggestions: fallback ? [fallback] : [],
-        fixes: fallback !== undefined ? [{ title: `Set the default value ${fallback}`, edits: [valueEdit(directive, fallback)] }] : [],
-      });
+      push('empty-value', 'error', directive.form === 'equals' ? directive.valueSpan : spanOrAfter(directive), `Empty value: onload_set sets ${name} to its own name ('${name}=${name}'), not to an empty value.`,
+        fallback !== undefined ? [{ title: `Set the default value ${fallback}`, edits: [valueEdit(directive, fallback)] }] : noFixes,
+        fallback ? [fallback] : []);
     }
     if (directive.cutFrom) {
       const kept = directive.value;
-      push('value-cut-at-equals', 'warning', directive.cutFrom.span, `onload_set ${name}=… keeps only the text up to the next '=': the value becomes '${clip(kept)}', not '${clip(directive.cutFrom.written)}'. Use the two-word form.`, {
-        fixes: [{ title: 'Use the two-word form with a quoted value', edits: [{ range: { start: document.positionAt(directive.nameSpan.start), end: document.positionAt(directive.cutFrom.span.end) }, newText: `${name} ${shellQuote(directive.cutFrom.written)}` }], preferred: true }],
-      });
+      push('value-cut-at-equals', 'warning', directive.cutFrom.span, `onload_set ${name}=… keeps only the text up to the next '=': the value becomes '${clip(kept)}', not '${clip(directive.cutFrom.written)}'. Use the two-word form.`,
+        [{ title: 'Use the two-word form with a quoted value', edits: [{ range: { start: positions.positionAt(directive.nameSpan.start), end: positions.positionAt(directive.cutFrom.span.end) }, newText: `${name} ${shellQuote(directive.cutFrom.written)}` }], preferred: true }]);
     }
     if (directive.extraWords.length > 0) {
       const last = directive.extraWords.at(-1)!;
       const whole = { start: directive.valueSpan.start, end: last.end };
-      const written = document.getText(range(whole));
+      const written = positions.textOf(whole);
       const words = written.split(/\s+/).filter((word) => word.length > 0);
       const canQuote = !/["'$`\\]/.test(written);
-      push('unquoted-multiword', 'warning', whole, `Only the first word '${clip(directive.value)}' is assigned to ${name}; the launcher drops the rest. Quote the whole value.`, {
-        fixes: canQuote ? [{ title: 'Quote the value', edits: [{ range: range(whole), newText: `"${words.join(' ')}"` }], preferred: true }] : [],
-      });
+      push('unquoted-multiword', 'warning', whole, `Only the first word '${clip(directive.value)}' is assigned to ${name}; the launcher drops the rest. Quote the whole value.`,
+        canQuote ? [{ title: 'Quote the value', edits: [{ range: range(whole), newText: `"${words.join(' ')}"` }], preferred: true }] : noFixes);
     }
     if (option && !directive.valueMissing && !directive.valueDynamic) {
       for (const issue of checkValue(option, directive.value)) {
         const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({ title: `Change the value to ${clip(suggestion)}`, edits: [valueEdit(directive, suggestion)], preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1 }));
-        push(issue.code, issue.severity, directive.valueSpan, issue.message, { suggestions: issue.suggestions, fixes });
+        push(issue.code, issue.severity, directive.valueSpan, issue.message, fixes, issue.suggestions);
       }
     }
   }
@@ -148,7 +147,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     const text = shellQuote(value);
     if (directive.form === 'words' && directive.valueSpan.end > directive.valueSpan.start) return { range: range(directive.valueSpan), newText: text };
     if (directive.form === 'equals') return { range: range(directive.valueSpan), newText: text };
-    const at = document.positionAt(directive.nameSpan.end);
+    const at = positions.positionAt(directive.nameSpan.end);
     return { range: { start: at, end: at }, newText: ` ${text}` };
   }
 
@@ -162,13 +161,11 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
       const suggestions = closestMatches(directive.name, known);
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
-      push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' in this folder, the workspace or the profiles Onload ships: the launcher stops with exit code 3.${hint}`, {
-        suggestions,
-        fixes: suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })),
-      });
+      push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' in this folder, the workspace or the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
+        suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })), suggestions);
     }
     if (outcome?.cycle) {
-      push('import-cycle', 'error', directive.nameSpan, `Import cycle: ${outcome.cycle.join(' → ')}. The launcher has no guard and recurses until the shell gives up.`, { fixes: removeLineFix(directive, 'Remove this import') });
+      push('import-cycle', 'error', directive.nameSpan, `Import cycle: ${outcome.cycle.join(' → ')}. The launcher has no guard and recurses until the shell gives up.`, removeLineFix(directive, 'Remove this import'));
     }
   }
 
@@ -183,9 +180,8 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
         const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
         const value = blocking.dynamic ? 'a computed value' : blocking.value === '' ? `its own name (an empty value)` : `'${clip(blocking.value)}'`;
         const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
-        push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`, {
-          fixes: removeLineFix(directive, 'Remove the ineffective line'),
-        });
+        push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`,
+          removeLineFix(directive, 'Remove the ineffective line'));
       }
     }
     if (!blocking && !assignment.conditional) firstCertain.set(assignment.name, assignment);
