@@ -21,6 +21,10 @@ const minusOneMeansMaximum = new Set(['EF_SPIN_USEC', 'EF_BUZZ_USEC', 'EF_POLL_U
 const legacyNames: Record<string, string[]> = { EF_RX_TIMESTAMPING_ORDERING: ['cpacket'] };
 const decimal = /^[+-]?\d+$/;
 const maxDigits = 40;
+/** Decimal strings this short (sign included) are exact as JavaScript numbers. */
+const maxExactDigits = 15;
+/** The answer for an accepted value, shared (never mutated): most lines of a profile are fine. */
+const noIssues: ValueIssue[] = Object.freeze([]) as unknown as ValueIssue[];
 
 export function checkValue(option: OptionInfo, value: string): ValueIssue[] {
   switch (option.syntax) {
@@ -113,8 +117,21 @@ function checkDecimal(option: OptionInfo, value: string): ValueIssue[] {
       suggestions,
     }];
   }
+  // Most values are short and accepted: decide those with plain numbers, exact below 2^53 (the
+  // catalog's bounds are integers), and leave every finding to the BigInt path.
+  if (trimmed.length <= maxExactDigits && acceptedAsNumber(option, Number(trimmed))) return noIssues;
   const parsed = trimmed.length > maxDigits ? undefined : BigInt(trimmed);
   return checkRange(option, value, parsed);
+}
+
+/** True when checkRange would find nothing for this value (an exact integer). */
+function acceptedAsNumber(option: OptionInfo, parsed: number): boolean {
+  if (parsed === -1 && minusOneMeansMaximum.has(option.name)) return true;
+  const storage = option.storage;
+  // Bounds past 2^53 round to doubles, which still order exactly against a value below 2^53.
+  if (storage && (parsed < Number(storage[0]) || parsed > Number(storage[1]))) return false;
+  if (option.min === undefined || option.max === undefined) return true;
+  return parsed >= Number(option.min) && parsed <= Number(option.max);
 }
 
 function checkHex(option: OptionInfo, value: string): ValueIssue[] {
