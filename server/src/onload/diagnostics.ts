@@ -171,20 +171,21 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
 
   // First assignment wins: a later onload_set of the same name does nothing. Only an earlier
   // assignment that certainly runs (not conditional) makes a later one certainly ineffective.
-  const firstCertain = new Map<string, Assignment>();
+  // The message depends only on the blocking assignment and on whether the later one is
+  // conditional (both set the same name), so each is built once per blocking assignment.
+  const firstCertain = new Map<string, { blocking: Assignment; hasNoEffect?: string; canNeverTakeEffect?: string }>();
   for (const assignment of analysis.assignments) {
-    const blocking = firstCertain.get(assignment.name);
-    if (blocking && assignment.via.length === 0) {
+    const first = firstCertain.get(assignment.name);
+    if (first && assignment.via.length === 0) {
       const directive = directives[assignment.rootIndex];
       if (directive?.kind === 'set') {
-        const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
-        const value = blocking.dynamic ? 'a computed value' : blocking.value === '' ? `its own name (an empty value)` : `'${clip(blocking.value)}'`;
-        const certainty = assignment.conditional ? 'can never take effect' : 'has no effect';
-        push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, `This onload_set ${certainty}: ${assignment.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`,
-          removeLineFix(directive, 'Remove the ineffective line'));
+        const message = assignment.conditional
+          ? (first.canNeverTakeEffect ??= ineffectiveMessage(first.blocking, 'can never take effect'))
+          : (first.hasNoEffect ??= ineffectiveMessage(first.blocking, 'has no effect'));
+        push('ineffective-assignment', assignment.conditional ? 'info' : 'warning', directive.nameSpan, message, removeLineFix(directive, 'Remove the ineffective line'));
       }
     }
-    if (!blocking && !assignment.conditional) firstCertain.set(assignment.name, assignment);
+    if (!first && !assignment.conditional) firstCertain.set(assignment.name, { blocking: assignment });
   }
 
   // Relations between options, reported on a line of this document that sets one of them.
@@ -198,6 +199,12 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     push(finding.code, finding.severity, directive.nameSpan, finding.message);
   }
   return out;
+}
+
+function ineffectiveMessage(blocking: Assignment, certainty: string): string {
+  const where = blocking.via.length === 0 ? `line ${blocking.line + 1}` : describeOrigin(blocking);
+  const value = blocking.dynamic ? 'a computed value' : blocking.value === '' ? `its own name (an empty value)` : `'${clip(blocking.value)}'`;
+  return `This onload_set ${certainty}: ${blocking.name} is already set to ${value} by ${where}, and onload_set only sets unset variables (the first assignment wins).`;
 }
 
 function spanOrAfter(directive: SetDirective): Span {
