@@ -17,6 +17,7 @@ import type { RunSweepOptions } from './options';
 import { checkPlanText } from './plan';
 import { withDefaults, type Plan, type ResolvedClient, type ResolvedPlan } from './planSchema';
 import { preflight, resolveLocal } from './preflight';
+import { bundleProfile, type ProfileBundle } from './profileBundle';
 import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
 import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
@@ -101,8 +102,7 @@ class SweepRun {
         await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles`, { step: 'prepare', signal });
         for (const stack of this.plan.stacks) {
           if (stack.profile === undefined) continue;
-          const content = readFileSync(resolveLocal(this.planDir, stack.profile));
-          await session.upload(remoteProfilePath(server.workDir, stack.name), content, { step: 'upload-profile', mode: '644', signal });
+          await this.uploadProfile(session, stack.profile, remoteProfilePath(server.workDir, stack.name));
         }
       }),
     );
@@ -114,11 +114,24 @@ class SweepRun {
         await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, { step: 'prepare', signal });
         await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '644', signal });
         const profiles = this.clientProfiles(client);
-        for (const [name, path] of profiles) {
-          await session.upload(remoteProfilePath(client.workDir, name), readFileSync(resolveLocal(this.planDir, path)), { step: 'upload-profile', mode: '644', signal });
-        }
+        for (const [name, path] of profiles) await this.uploadProfile(session, path, remoteProfilePath(client.workDir, name));
       }),
     );
+  }
+
+  /** A profile and the workspace profiles it imports, rewritten so the launcher finds those copies. */
+  private async uploadProfile(session: RemoteSession, profile: string, remotePath: string): Promise<void> {
+    const localPath = resolveLocal(this.planDir, profile);
+    let bundle: ProfileBundle;
+    try {
+      bundle = await bundleProfile(localPath, remotePath, [this.planDir]);
+    } catch (error) {
+      throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `Cannot prepare the profile ${localPath} for upload: ${(error as Error).message}.`, action: 'Check the profile and the files it imports (onload_import) in the editor.' });
+    }
+    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '644', signal: this.signal });
+    const imported = bundle.files.slice(1).map((file) => file.localPath);
+    if (imported.length > 0) this.log('info', `${session.host}: ${profile} imports ${imported.join(', ')}: uploaded beside it.`);
+    if (bundle.standardImports.length > 0) this.log('info', `${session.host}: ${profile} imports Onload's own profile(s) ${bundle.standardImports.join(', ')}: left to the server's Onload.`);
   }
 
   /** Profiles a client needs when YCSB itself runs under Onload. */

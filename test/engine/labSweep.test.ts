@@ -1,7 +1,7 @@
 // The engine against the loopback lab: real sshd, real OpenSSH client, the real Couchbase SDK
 // against the test node, and the stand-in couchbase-server / onload / ycsb.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import { loadPlan, runPreflight, runSweep } from '../../engine/src/index';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
 import { startLab, writeLabPlan, type Lab } from '../lab/index';
+import { labProcesses } from '../lab/processes';
 
 const labAvailable = existsSync('/usr/sbin/sshd');
 
@@ -126,5 +127,44 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     assert.deepEqual(again.results.map((result) => result.id), results.map((result) => result.id));
     assert.ok(again.text.endsWith('\n'));
     assert.deepEqual(await lab.processesLeft(), []);
+  });
+  it('a stack profile that imports workspace profiles runs Couchbase with exactly the settings the editor resolved', { timeout: 90_000 }, async () => {
+    const dir = join(work, 'imports');
+    const planPath = writeLabPlan(lab, { dir, stacks: ['kernel'], threads: [1], interfaces: [lab.interfaces[0]] });
+    mkdirSync(join(dir, 'profiles'), { recursive: true });
+    mkdirSync(join(dir, 'shared'), { recursive: true });
+    // `latency` is also the name of a profile the (lab's) Onload ships: the local file must win;
+    // `throughput` exists only on the server and stays Onload's own
+    writeFileSync(join(dir, 'profiles', 'tuned.opf'), 'onload_import common\nonload_import latency\nonload_import throughput\n');
+    writeFileSync(join(dir, 'profiles', 'common.opf'), 'onload_import deep\nonload_set EF_SPIN_USEC 7\n');
+    writeFileSync(join(dir, 'profiles', 'latency.opf'), 'onload_set EF_POLL_USEC 5\n');
+    writeFileSync(join(dir, 'shared', 'deep.opf-fragment'), 'onload_set EF_TCP_FASTSTART_INIT 9\n');
+    const text = JSON.parse(readFileSync(planPath, 'utf8'));
+    text.stacks = [{ name: 'tuned', profile: 'profiles/tuned.opf' }];
+    writeFileSync(planPath, JSON.stringify(text));
+    const { plan, errors } = await loadPlan(planPath);
+    assert.deepEqual(errors, []);
+    let serverEnv: Map<string, string> | undefined;
+    const outcome = await runSweep({
+      planPath,
+      plan,
+      resultsRoot: join(work, 'imports-results'),
+      password: lab.couchbase.password,
+      signal: new AbortController().signal,
+      onEvent: (event) => {
+        // the node runs under onload while YCSB runs: read its environment then
+        if (event.type !== 'phase' || event.phase !== 'ycsb-run') return;
+        const state = lab.couchbaseState();
+        serverEnv = labProcesses(lab.id).find((info) => info.pid === state.pid)?.env;
+      },
+      ssh: { configFile: lab.sshConfigPath },
+    });
+    assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));
+    const { results } = readRun(outcome.runDir);
+    assert.deepEqual(results.map((result) => [result.key.stack, result.status, result.accelerated]), [['tuned', 'ok', true]]);
+    const settings = ['EF_SPIN_USEC', 'EF_POLL_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_HIGH_THROUGHPUT_MODE'].map((name) => serverEnv?.get(name));
+    assert.deepEqual(settings, ['7', '5', '9', '1'], 'imports resolved to the uploaded workspace files, throughput to the server\'s Onload');
+    const home = lab.hosts[lab.serverHost].home;
+    assert.deepEqual(readdirSync(join(home, '.onload-bench', 'profiles', 'tuned.imports')).sort(), ['common.opf', 'deep.opf-fragment', 'latency.opf']);
   });
 });

@@ -1,8 +1,8 @@
 // The whole lab through real OpenSSH: host aliases and host-key checking, per-host folders, the
 // stand-ins as a user (or the engine) sees them over ssh, fault switches, and cleanup.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLab, type Lab } from '../lab/index';
 import { labProcesses } from '../lab/processes';
@@ -123,7 +123,7 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
 
   it('checks onload arguments and profiles like the real launcher', async () => {
     const missing = await lab.ssh(lab.serverHost, 'onload --profile=/nonexistent.opf true');
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 3);
     assert.match(missing.stderr, /Cannot find profile '\/nonexistent.opf'/);
     const broken = await lab.ssh(lab.serverHost, "printf 'onload_set EF_POLL_USEC (\\n' > broken.opf; onload -p broken.opf true");
     assert.equal(broken.code, 1);
@@ -133,6 +133,41 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.match(noCommand.stderr, /missing command/);
     const settings = await lab.ssh(lab.serverHost, "onload --profile=latency sh -c 'echo $EF_POLL_USEC $ONLOAD_BENCH_LAB_ACCELERATED'");
     assert.equal(settings.stdout, '100000 1\n');
+  });
+
+  it('resolves onload_import like the real launcher: home profiles, the profile folder, then a literal path, never beside the importer', async () => {
+    const home = lab.hosts[lab.serverHost].home;
+    const files: Record<string, string> = {
+      'imports/sibling.opf': 'onload_set EF_SIBLING 1\n',
+      'imports/by-name.opf': 'onload_import sibling\n',
+      'imports/by-path.opf': 'onload_import imports/sibling.opf\nonload_import imports/args.opf-fragment one two\n',
+      'imports/args.opf-fragment': 'onload_set EF_ARGS "$*"\n',
+      'imports/std.opf': 'onload_import latency\nonload_import frag\n',
+      '.openonload/profiles/latency.opf': 'onload_set EF_POLL_USEC 7\n',
+      '.openonload/profiles/frag.opf-fragment': 'onload_set EF_FRAG 1\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(home, path)), { recursive: true });
+      writeFileSync(join(home, path), text);
+    }
+    try {
+      const script = [
+        // a sibling of the importing profile is NOT found by name (the launcher does not look there)
+        'onload -p imports/by-name.opf true; echo "rc=$?"',
+        // a literal path (relative to the working folder) is; an import's arguments become its "$@"
+        `onload -p imports/by-path.opf sh -c 'echo $EF_SIBLING $EF_ARGS'`,
+        // a name in ~/.openonload/profiles wins over Onload's own profile; fragments only when nested
+        `onload -p imports/std.opf sh -c 'echo $EF_POLL_USEC $EF_FRAG'`,
+        'onload -p frag true; echo "rc=$?"',
+      ].join('\n');
+      const result = await lab.ssh(lab.serverHost, script);
+      assert.equal(result.stdout, 'rc=3\n1 one two\n7 1\nrc=3\n', result.stderr);
+      assert.match(result.stderr, /Cannot find profile 'sibling'/);
+      assert.match(result.stderr, /Cannot find profile 'frag'/);
+    } finally {
+      rmSync(join(home, 'imports'), { recursive: true, force: true });
+      rmSync(join(home, '.openonload'), { recursive: true, force: true });
+    }
   });
 
   it('prints YCSB 0.17.0 output for a load: preamble, status lines, report, and stores the records', async () => {

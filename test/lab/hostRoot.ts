@@ -58,14 +58,24 @@ usage() {
   echo "  -p, --profile=<profile>   apply an Onload profile (a name in $profile_dir or a file)" >&2
   echo "  --version                 print the version" >&2
 }
+# The real launcher's search (scripts/onload:314-330): ~/.openonload/profiles, then the profile
+# folder, .opf before .opf-fragment (fragments not for the very first lookup), then NAME as a literal
+# path relative to the working folder. Never the importing profile's own folder. Missing: exit 3.
+toplevel=1
 find_profile() {
-  case "$1" in
-    */*|*.opf) candidate="$1" ;;
-    *) candidate="$profile_dir/$1.opf" ;;
-  esac
-  if [ ! -f "$candidate" ]; then
+  user_dir="$HOME/.openonload/profiles"
+  candidate=""
+  if [ -f "$user_dir/$1.opf" ]; then candidate="$user_dir/$1.opf"
+  elif [ -z "$toplevel" ] && [ -f "$user_dir/$1.opf-fragment" ]; then candidate="$user_dir/$1.opf-fragment"
+  elif [ -f "$profile_dir/$1.opf" ]; then candidate="$profile_dir/$1.opf"
+  elif [ -z "$toplevel" ] && [ -f "$profile_dir/$1.opf-fragment" ]; then candidate="$profile_dir/$1.opf-fragment"
+  elif [ -f "$1" ]; then candidate="$1"
+  fi
+  toplevel=""
+  if [ -z "$candidate" ]; then
     echo "onload: ERROR: Cannot find profile '$1'" >&2
-    exit 1
+    echo "onload: looked for $user_dir/$1.opf, $profile_dir/$1.opf and the file '$1'" >&2
+    exit 3
   fi
   if ! sh -n "$candidate" 2>/dev/null; then
     echo "onload: ERROR: profile '$1' is not valid shell:" >&2
