@@ -100,6 +100,13 @@ interface Frame {
   fn?: ShellFunction;
 }
 
+/** How readWord treats an ASCII character (anything else is part of the word). */
+const enum WordChar { Plain, Break, Quote, Expansion }
+const wordCharKinds = new Uint8Array(128);
+for (const code of [Ch.Space, Ch.Tab, Ch.Lf, Ch.Cr, Ch.Semi, Ch.Amp, Ch.Pipe, Ch.LParen, Ch.RParen, Ch.Lt, Ch.Gt]) wordCharKinds[code] = WordChar.Break;
+for (const code of [Ch.Backslash, Ch.Apos, Ch.Quote]) wordCharKinds[code] = WordChar.Quote;
+for (const code of [Ch.Dollar, Ch.Backtick]) wordCharKinds[code] = WordChar.Expansion;
+
 const maxNesting = 64;
 /** Shared empty lists (never mutated) so unconditional, single-valued directives allocate less. */
 const noContexts: ConditionalContext[] = [];
@@ -144,6 +151,8 @@ class ProfileParser {
   private readonly functions: ShellFunction[] = [];
   private readonly frames: Frame[] = [];
   private readonly lineStarts: number[];
+  /** The line of the last directive found (see lineOfKeyword). */
+  private lastLine = 0;
   /** Heredoc delimiters waiting for the end of the current line. */
   private pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
 
@@ -244,9 +253,13 @@ class ProfileParser {
     let expands = false;
     while (this.pos < length) {
       const code = text.charCodeAt(this.pos);
-      if (code === Ch.Space || code === Ch.Tab || code === Ch.Lf || code === Ch.Cr) break;
-      if (code === Ch.Semi || code === Ch.Amp || code === Ch.Pipe || code === Ch.LParen || code === Ch.RParen || code === Ch.Lt || code === Ch.Gt) break;
-      if (code === Ch.Backslash || code === Ch.Apos || code === Ch.Quote) {
+      const kind = code < 128 ? wordCharKinds[code]! : WordChar.Plain;
+      if (kind === WordChar.Plain) {
+        this.pos++;
+        continue;
+      }
+      if (kind === WordChar.Break) break;
+      if (kind === WordChar.Quote) {
         pieces ??= [];
         if (this.pos > pieceStart) pieces.push(text.slice(pieceStart, this.pos));
         quoted = true;
@@ -265,12 +278,11 @@ class ProfileParser {
           this.pos = inner.end < length ? inner.end + 1 : length;
         }
         pieceStart = this.pos;
-      } else if (code === Ch.Dollar || code === Ch.Backtick) {
+      } else {
+        // '$' or '`'
         const end = this.skipExpansion(this.pos);
         if (end > this.pos + 1 || code === Ch.Backtick) expands = true;
         this.pos = Math.max(end, this.pos + 1);
-      } else {
-        this.pos++;
       }
     }
     let value: string;
@@ -412,7 +424,8 @@ class ProfileParser {
       }
       return; // pattern words until ')'
     }
-    if (this.words.length === 0 && !word.quoted && !word.expands) {
+    // Reserved words are at most 8 characters ('function'): longer words skip the lookups.
+    if (this.words.length === 0 && !word.quoted && !word.expands && word.value.length <= 8) {
       const value = word.value;
       const opener = reservedOpeners.get(value);
       if (opener) {
@@ -503,7 +516,7 @@ class ProfileParser {
 
   private endCommand(terminator: Operator | undefined): void {
     const words = this.words;
-    this.words = [];
+    if (words.length > 0) this.words = []; // blank and comment lines keep the same empty list
     this.skipRest = terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&' ? false : this.skipRest;
     const inPipeline = this.afterPipe || terminator === '|';
     const inAndOr = this.andOr;
@@ -521,18 +534,25 @@ class ProfileParser {
       if (inAndOr) contexts.push('and-or');
       if (inPipeline) contexts.push('pipeline');
     }
-    const last = words.at(-1)!;
-    const line = lineOf(this.lineStarts, first.start);
-    const base: DirectiveBase = {
-      command: { start: first.start, end: last.end },
-      keyword: { start: first.start, end: first.end },
-      line,
-      contexts,
-      conditional: contexts.length > 0,
-      ownsLine: this.onlyBlanksBefore(first.start) && this.onlyCommentAfter(last.end, terminator),
-    };
-    if (first.value === 'onload_set') this.directives.push(toSet(base, words.slice(1), this.text));
-    else this.directives.push(toImport(base, words.slice(1)));
+    const last = words[words.length - 1]!;
+    const line = this.lineOfKeyword(first.start);
+    const command: Span = { start: first.start, end: last.end };
+    const keyword: Span = { start: first.start, end: first.end };
+    const ownsLine = this.onlyBlanksBefore(first.start) && this.onlyCommentAfter(last.end, terminator);
+    // The words after the keyword are read in place (no copy of the command's word list).
+    if (first.value === 'onload_set') this.directives.push(toSet(command, keyword, line, contexts, ownsLine, words, this.text));
+    else this.directives.push(toImport(command, keyword, line, contexts, ownsLine, words));
+  }
+
+  /** lineOf(lineStarts, offset), walking on from the previous directive's line: directives come
+   * in text order, so the whole parse visits each line start once instead of a search per directive. */
+  private lineOfKeyword(offset: number): number {
+    const starts = this.lineStarts;
+    let line = this.lastLine;
+    if (starts[line]! > offset) line = lineOf(starts, offset);
+    else while (line + 1 < starts.length && starts[line + 1]! <= offset) line++;
+    this.lastLine = line;
+    return line;
   }
 
   private onlyBlanksBefore(offset: number): boolean {
@@ -569,42 +589,40 @@ function unescapeDoubleQuoted(raw: string): string {
   return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
 }
 
-function makeSet(base: DirectiveBase, fields: Omit<SetDirective, keyof DirectiveBase | 'kind'>): SetDirective {
-  // Built field by field (no object spread): profiles can hold 100,000 directives.
-  return {
-    kind: 'set', command: base.command, keyword: base.keyword, line: base.line, contexts: base.contexts, conditional: base.conditional, ownsLine: base.ownsLine,
-    name: fields.name, nameSpan: fields.nameSpan, form: fields.form, value: fields.value, valueSpan: fields.valueSpan,
-    valueDynamic: fields.valueDynamic, valueMissing: fields.valueMissing, cutFrom: fields.cutFrom, extraWords: fields.extraWords,
-  };
+function setDirective(
+  command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean,
+  name: string, nameSpan: Span, form: SetDirective['form'], value: string, valueSpan: Span,
+  valueDynamic: boolean, valueMissing: boolean, cutFrom: SetDirective['cutFrom'], extraWords: ShellWord[],
+): SetDirective {
+  // One literal with every field, in one order: profiles can hold 100,000 directives, all of one shape.
+  return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
 }
 
-function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirective {
-  const afterKeyword = { start: base.keyword.end, end: base.keyword.end };
-  if (args.length === 0) {
-    return makeSet(base, { name: '', nameSpan: afterKeyword, form: 'words', value: '', valueSpan: afterKeyword, valueDynamic: false, valueMissing: true, extraWords: noWords });
+/** `words[0]` is the keyword; the arguments follow it. */
+function toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], text: string): SetDirective {
+  const argumentCount = words.length - 1;
+  if (argumentCount === 0) {
+    const afterKeyword = { start: keyword.end, end: keyword.end };
+    return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, 'words', '', afterKeyword, false, true, undefined, noWords);
   }
-  const nameWord = args[0]!;
-  if (args.length >= 2) {
-    const valueWord = args[1]!;
+  const nameWord = words[1]!;
+  if (argumentCount >= 2) {
+    const valueWord = words[2]!;
     const valueMissing = !valueWord.expands && valueWord.value === '';
-    return makeSet(base, {
-      name: nameWord.value,
-      nameSpan: { start: nameWord.start, end: nameWord.end },
-      form: 'words',
-      value: valueWord.value,
-      valueSpan: { start: valueWord.start, end: valueWord.end },
-      valueDynamic: valueWord.expands,
-      valueMissing,
-      extraWords: args.length > 2 ? args.slice(2) : noWords,
-    });
+    return setDirective(
+      command, keyword, line, contexts, ownsLine,
+      nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words',
+      valueWord.value, { start: valueWord.start, end: valueWord.end }, valueWord.expands, valueMissing,
+      undefined, argumentCount > 2 ? words.slice(3) : noWords,
+    );
   }
   // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
-  const raw = text.slice(nameWord.start, nameWord.end);
   const equals = nameWord.value.indexOf('=');
   if (equals === -1) {
     const end = { start: nameWord.end, end: nameWord.end };
-    return makeSet(base, { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, form: 'words', value: '', valueSpan: end, valueDynamic: false, valueMissing: true, extraWords: noWords });
+    return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words', '', end, false, true, undefined, noWords);
   }
+  const raw = text.slice(nameWord.start, nameWord.end);
   const name = nameWord.value.slice(0, equals);
   const written = nameWord.value.slice(equals + 1);
   const secondEquals = written.indexOf('=');
@@ -615,31 +633,28 @@ function toSet(base: DirectiveBase, args: ShellWord[], text: string): SetDirecti
   const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
   const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
   const valueSpan = { start: valueStart, end: nameWord.end };
-  return makeSet(base, {
-    name,
-    nameSpan: { start: nameStart, end: Math.max(nameStart, nameEnd) },
-    form: 'equals',
-    value,
-    valueSpan,
-    valueDynamic: nameWord.expands,
-    valueMissing: !nameWord.expands && value === '',
-    cutFrom: secondEquals === -1 ? undefined : { written, span: valueSpan },
-    extraWords: noWords,
-  });
+  return setDirective(
+    command, keyword, line, contexts, ownsLine,
+    name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, 'equals',
+    value, valueSpan, nameWord.expands, !nameWord.expands && value === '',
+    secondEquals === -1 ? undefined : { written, span: valueSpan }, noWords,
+  );
 }
 
-function toImport(base: DirectiveBase, args: ShellWord[]): ImportDirective {
-  if (args.length === 0) {
-    const at = { start: base.keyword.end, end: base.keyword.end };
-    return { ...base, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
+/** `words[0]` is the keyword; the arguments follow it. */
+function toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[]): ImportDirective {
+  const conditional = contexts.length > 0;
+  if (words.length === 1) {
+    const at = { start: keyword.end, end: keyword.end };
+    return { command, keyword, line, contexts, conditional, ownsLine, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
   }
-  const nameWord = args[0]!;
+  const nameWord = words[1]!;
   return {
-    ...base,
+    command, keyword, line, contexts, conditional, ownsLine,
     kind: 'import',
     name: nameWord.value,
     nameSpan: { start: nameWord.start, end: nameWord.end },
     nameDynamic: nameWord.expands,
-    args: args.slice(1),
+    args: words.slice(2),
   };
 }
