@@ -157,7 +157,10 @@ class ProfileParser {
   private pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
 
   // The command being assembled.
-  private words: ShellWord[] = [];
+  /** The command's words are words[0..wordCount): one list reused by every command (entries past
+   * wordCount are stale), as a fresh list per line costs a growing backing store each time. */
+  private readonly words: ShellWord[] = [];
+  private wordCount = 0;
   private skipRest = false;
   private expectHeredocWord: { stripTabs: boolean } | undefined;
   private expectRedirectTarget = false;
@@ -425,7 +428,7 @@ class ProfileParser {
       return; // pattern words until ')'
     }
     // Reserved words are at most 8 characters ('function'): longer words skip the lookups.
-    if (this.words.length === 0 && !word.quoted && !word.expands && word.value.length <= 8) {
+    if (this.wordCount === 0 && !word.quoted && !word.expands && word.value.length <= 8) {
       const value = word.value;
       const opener = reservedOpeners.get(value);
       if (opener) {
@@ -447,7 +450,7 @@ class ProfileParser {
       }
       if (value === 'function') return; // ksh-style `function name {`; the name follows
     }
-    this.words.push(word);
+    this.words[this.wordCount++] = word;
   }
 
   private closeFrame(kinds: Frame['kind'][], end: number): void {
@@ -473,23 +476,23 @@ class ProfileParser {
       case '>&':
       case '<&': {
         // `2>/dev/null`: the digits just before the operator name a file descriptor, not a word.
-        const last = this.words.at(-1);
-        if (last && last.end === start && !last.quoted && /^\d+$/.test(last.value)) this.words.pop();
+        const last = this.wordCount > 0 ? this.words[this.wordCount - 1] : undefined;
+        if (last && last.end === start && !last.quoted && /^\d+$/.test(last.value)) this.wordCount--;
         this.expectRedirectTarget = true;
         return;
       }
       case '(':
-        if (this.words.length === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
+        if (this.wordCount === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
           // `name() {`: a function definition.
           const nameWord = this.words[0]!;
-          this.words = [];
+          this.wordCount = 0;
           this.pos = this.nextNonBlank(start + 1) + 1;
           const fn: ShellFunction = { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, span: { start: nameWord.start, end: nameWord.end } };
           this.functions.push(fn);
           this.pendingFunction = fn;
           return;
         }
-        if (this.words.length === 0 && !this.casePattern) this.frames.push({ kind: 'subshell' });
+        if (this.wordCount === 0 && !this.casePattern) this.frames.push({ kind: 'subshell' });
         return;
       case ')':
         if (this.casePattern) {
@@ -516,14 +519,15 @@ class ProfileParser {
 
   private endCommand(terminator: Operator | undefined): void {
     const words = this.words;
-    if (words.length > 0) this.words = []; // blank and comment lines keep the same empty list
+    const count = this.wordCount;
+    this.wordCount = 0; // toSet and toImport copy what they keep
     this.skipRest = terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&' ? false : this.skipRest;
     const inPipeline = this.afterPipe || terminator === '|';
     const inAndOr = this.andOr;
     if (terminator === '&&' || terminator === '||') this.andOr = true;
     else if (terminator !== '|') this.andOr = false;
     this.afterPipe = terminator === '|';
-    if (words.length === 0) return;
+    if (count === 0) return;
     const first = words[0]!;
     if (first.quoted || first.expands) return;
     if (first.value !== 'onload_set' && first.value !== 'onload_import') return;
@@ -534,14 +538,14 @@ class ProfileParser {
       if (inAndOr) contexts.push('and-or');
       if (inPipeline) contexts.push('pipeline');
     }
-    const last = words[words.length - 1]!;
+    const last = words[count - 1]!;
     const line = this.lineOfKeyword(first.start);
     const command: Span = { start: first.start, end: last.end };
     const keyword: Span = { start: first.start, end: first.end };
     const ownsLine = this.onlyBlanksBefore(first.start) && this.onlyCommentAfter(last.end, terminator);
     // The words after the keyword are read in place (no copy of the command's word list).
-    if (first.value === 'onload_set') this.directives.push(toSet(command, keyword, line, contexts, ownsLine, words, this.text));
-    else this.directives.push(toImport(command, keyword, line, contexts, ownsLine, words));
+    if (first.value === 'onload_set') this.directives.push(toSet(command, keyword, line, contexts, ownsLine, words, count, this.text));
+    else this.directives.push(toImport(command, keyword, line, contexts, ownsLine, words, count));
   }
 
   /** lineOf(lineStarts, offset), walking on from the previous directive's line: directives come
@@ -598,9 +602,9 @@ function setDirective(
   return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
 }
 
-/** `words[0]` is the keyword; the arguments follow it. */
-function toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], text: string): SetDirective {
-  const argumentCount = words.length - 1;
+/** `words[0]` is the keyword; the arguments follow it, up to `count`. */
+function toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], count: number, text: string): SetDirective {
+  const argumentCount = count - 1;
   if (argumentCount === 0) {
     const afterKeyword = { start: keyword.end, end: keyword.end };
     return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, 'words', '', afterKeyword, false, true, undefined, noWords);
@@ -613,7 +617,7 @@ function toSet(command: Span, keyword: Span, line: number, contexts: Conditional
       command, keyword, line, contexts, ownsLine,
       nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words',
       valueWord.value, { start: valueWord.start, end: valueWord.end }, valueWord.expands, valueMissing,
-      undefined, argumentCount > 2 ? words.slice(3) : noWords,
+      undefined, argumentCount > 2 ? words.slice(3, count) : noWords,
     );
   }
   // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
@@ -641,10 +645,10 @@ function toSet(command: Span, keyword: Span, line: number, contexts: Conditional
   );
 }
 
-/** `words[0]` is the keyword; the arguments follow it. */
-function toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[]): ImportDirective {
+/** `words[0]` is the keyword; the arguments follow it, up to `count`. */
+function toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], count: number): ImportDirective {
   const conditional = contexts.length > 0;
-  if (words.length === 1) {
+  if (count === 1) {
     const at = { start: keyword.end, end: keyword.end };
     return { command, keyword, line, contexts, conditional, ownsLine, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
   }
@@ -655,6 +659,6 @@ function toImport(command: Span, keyword: Span, line: number, contexts: Conditio
     name: nameWord.value,
     nameSpan: { start: nameWord.start, end: nameWord.end },
     nameDynamic: nameWord.expands,
-    args: words.slice(2),
+    args: words.slice(2, count),
   };
 }
