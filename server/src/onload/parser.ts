@@ -107,6 +107,9 @@ for (const code of [Ch.Space, Ch.Tab, Ch.Lf, Ch.Cr, Ch.Semi, Ch.Amp, Ch.Pipe, Ch
 for (const code of [Ch.Backslash, Ch.Apos, Ch.Quote]) wordCharKinds[code] = WordChar.Quote;
 for (const code of [Ch.Dollar, Ch.Backtick]) wordCharKinds[code] = WordChar.Expansion;
 
+const quotedFlag = 1;
+const expandsFlag = 2;
+
 const maxNesting = 64;
 /** Shared empty lists (never mutated) so unconditional, single-valued directives allocate less. */
 const noContexts: ConditionalContext[] = [];
@@ -157,9 +160,17 @@ class ProfileParser {
   private pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
 
   // The command being assembled.
-  /** The command's words are words[0..wordCount): one list reused by every command (entries past
-   * wordCount are stale), as a fresh list per line costs a growing backing store each time. */
-  private readonly words: ShellWord[] = [];
+  /** The word readWord just read: from wordStart to pos. */
+  private wordStart = 0;
+  private wordValue = '';
+  private wordQuoted = false;
+  private wordExpands = false;
+  /** The command's words, 0..wordCount, as columns reused by every command (entries past
+   * wordCount are stale): an object and a fresh list per word and line cost most of the parse. */
+  private readonly wordStarts: number[] = [];
+  private readonly wordEnds: number[] = [];
+  private readonly wordValues: string[] = [];
+  private readonly wordFlags: number[] = [];
   private wordCount = 0;
   private skipRest = false;
   private expectHeredocWord: { stripTabs: boolean } | undefined;
@@ -179,7 +190,10 @@ class ProfileParser {
     for (;;) {
       const kind = this.next();
       if (kind === TokenKind.End) break;
-      if (kind === TokenKind.Word) this.onWord(this.readWord());
+      if (kind === TokenKind.Word) {
+        this.readWord();
+        this.onWord();
+      }
       else this.onOperator(this.operator, this.operatorStart);
     }
     this.endCommand(undefined);
@@ -244,8 +258,9 @@ class ProfileParser {
     }
   }
 
-  /** Reads one shell word starting at `pos`; stops at blanks and operators outside quotes. */
-  private readWord(): ShellWord {
+  /** Reads one shell word starting at `pos` into the word* fields (no object per word); stops at
+   * blanks and operators outside quotes. */
+  private readWord(): void {
     const text = this.text;
     const length = text.length;
     const start = this.pos;
@@ -295,7 +310,10 @@ class ProfileParser {
       if (this.pos > pieceStart) pieces.push(text.slice(pieceStart, this.pos));
       value = pieces.join('');
     }
-    return { start, end: this.pos, value, quoted, expands };
+    this.wordStart = start;
+    this.wordValue = value;
+    this.wordQuoted = quoted;
+    this.wordExpands = expands;
   }
 
   /** From just inside an opening '"' to the offset of the closing '"' (or the end). */
@@ -402,9 +420,12 @@ class ProfileParser {
 
   // ---- commands -----------------------------------------------------------------------------
 
-  private onWord(word: ShellWord): void {
+  /** The word just read (wordStart..pos). */
+  private onWord(): void {
+    const value = this.wordValue;
+    const quoted = this.wordQuoted;
     if (this.expectHeredocWord) {
-      this.pendingHeredocs.push({ delimiter: word.value, stripTabs: this.expectHeredocWord.stripTabs });
+      this.pendingHeredocs.push({ delimiter: value, stripTabs: this.expectHeredocWord.stripTabs });
       this.expectHeredocWord = undefined;
       return;
     }
@@ -413,7 +434,7 @@ class ProfileParser {
       return;
     }
     if (this.skipRest) {
-      if (this.frames.at(-1)?.kind === 'case' && word.value === 'in' && !word.quoted) {
+      if (this.frames.at(-1)?.kind === 'case' && value === 'in' && !quoted) {
         // `case WORD in`: what follows are pattern lists.
         this.skipRest = false;
         this.casePattern = true;
@@ -421,15 +442,14 @@ class ProfileParser {
       return;
     }
     if (this.casePattern) {
-      if (word.value === 'esac' && !word.quoted) {
+      if (value === 'esac' && !quoted) {
         this.casePattern = false;
-        this.closeFrame(['case'], word.end);
+        this.closeFrame(['case'], this.pos);
       }
       return; // pattern words until ')'
     }
     // Reserved words are at most 8 characters ('function'): longer words skip the lookups.
-    if (this.wordCount === 0 && !word.quoted && !word.expands && word.value.length <= 8) {
-      const value = word.value;
+    if (this.wordCount === 0 && !quoted && !this.wordExpands && value.length <= 8) {
       const opener = reservedOpeners.get(value);
       if (opener) {
         this.frames.push({ kind: opener });
@@ -438,7 +458,7 @@ class ProfileParser {
       }
       const closer = reservedClosers.get(value);
       if (closer) {
-        this.closeFrame(closer, word.end);
+        this.closeFrame(closer, this.pos);
         return;
       }
       if (reservedContinuers.has(value)) return;
@@ -450,7 +470,23 @@ class ProfileParser {
       }
       if (value === 'function') return; // ksh-style `function name {`; the name follows
     }
-    this.words[this.wordCount++] = word;
+    const index = this.wordCount++;
+    this.wordStarts[index] = this.wordStart;
+    this.wordEnds[index] = this.pos;
+    this.wordValues[index] = value;
+    this.wordFlags[index] = (quoted ? quotedFlag : 0) | (this.wordExpands ? expandsFlag : 0);
+  }
+
+  /** Word `index` of the current command as an object (only for the few words a directive keeps). */
+  private wordAt(index: number): ShellWord {
+    const flags = this.wordFlags[index]!;
+    return { start: this.wordStarts[index]!, end: this.wordEnds[index]!, value: this.wordValues[index]!, quoted: (flags & quotedFlag) !== 0, expands: (flags & expandsFlag) !== 0 };
+  }
+
+  private wordsFrom(first: number, count: number): ShellWord[] {
+    const words: ShellWord[] = [];
+    for (let index = first; index < count; index++) words.push(this.wordAt(index));
+    return words;
   }
 
   private closeFrame(kinds: Frame['kind'][], end: number): void {
@@ -476,15 +512,15 @@ class ProfileParser {
       case '>&':
       case '<&': {
         // `2>/dev/null`: the digits just before the operator name a file descriptor, not a word.
-        const last = this.wordCount > 0 ? this.words[this.wordCount - 1] : undefined;
-        if (last && last.end === start && !last.quoted && /^\d+$/.test(last.value)) this.wordCount--;
+        const last = this.wordCount - 1;
+        if (last >= 0 && this.wordEnds[last] === start && (this.wordFlags[last]! & quotedFlag) === 0 && /^\d+$/.test(this.wordValues[last]!)) this.wordCount--;
         this.expectRedirectTarget = true;
         return;
       }
       case '(':
         if (this.wordCount === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
           // `name() {`: a function definition.
-          const nameWord = this.words[0]!;
+          const nameWord = this.wordAt(0);
           this.wordCount = 0;
           this.pos = this.nextNonBlank(start + 1) + 1;
           const fn: ShellFunction = { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, span: { start: nameWord.start, end: nameWord.end } };
@@ -518,9 +554,8 @@ class ProfileParser {
   }
 
   private endCommand(terminator: Operator | undefined): void {
-    const words = this.words;
     const count = this.wordCount;
-    this.wordCount = 0; // toSet and toImport copy what they keep
+    this.wordCount = 0; // toSet and toImport read the columns before the next word overwrites them
     this.skipRest = terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&' ? false : this.skipRest;
     const inPipeline = this.afterPipe || terminator === '|';
     const inAndOr = this.andOr;
@@ -528,9 +563,9 @@ class ProfileParser {
     else if (terminator !== '|') this.andOr = false;
     this.afterPipe = terminator === '|';
     if (count === 0) return;
-    const first = words[0]!;
-    if (first.quoted || first.expands) return;
-    if (first.value !== 'onload_set' && first.value !== 'onload_import') return;
+    if (this.wordFlags[0] !== 0) return; // quoted or expanding: not a directive keyword
+    const keywordText = this.wordValues[0];
+    if (keywordText !== 'onload_set' && keywordText !== 'onload_import') return;
     let contexts = noContexts; // shared by every unconditional directive: most of a profile
     if (this.frames.length > 0 || inAndOr || inPipeline) {
       contexts = [];
@@ -538,14 +573,76 @@ class ProfileParser {
       if (inAndOr) contexts.push('and-or');
       if (inPipeline) contexts.push('pipeline');
     }
-    const last = words[count - 1]!;
-    const line = this.lineOfKeyword(first.start);
-    const command: Span = { start: first.start, end: last.end };
-    const keyword: Span = { start: first.start, end: first.end };
-    const ownsLine = this.onlyBlanksBefore(first.start) && this.onlyCommentAfter(last.end, terminator);
-    // The words after the keyword are read in place (no copy of the command's word list).
-    if (first.value === 'onload_set') this.directives.push(toSet(command, keyword, line, contexts, ownsLine, words, count, this.text));
-    else this.directives.push(toImport(command, keyword, line, contexts, ownsLine, words, count));
+    const start = this.wordStarts[0]!;
+    const end = this.wordEnds[count - 1]!;
+    const line = this.lineOfKeyword(start);
+    const command: Span = { start, end };
+    const keyword: Span = { start, end: this.wordEnds[0]! };
+    const ownsLine = this.onlyBlanksBefore(start) && this.onlyCommentAfter(end, terminator);
+    if (keywordText === 'onload_set') this.directives.push(this.toSet(command, keyword, line, contexts, ownsLine, count));
+    else this.directives.push(this.toImport(command, keyword, line, contexts, ownsLine, count));
+  }
+
+  /** Word 0 is the keyword; the arguments follow it, up to `count`. */
+  private toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, count: number): SetDirective {
+    const argumentCount = count - 1;
+    if (argumentCount === 0) {
+      const afterKeyword = { start: keyword.end, end: keyword.end };
+      return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, 'words', '', afterKeyword, false, true, undefined, noWords);
+    }
+    if (argumentCount >= 2) {
+      const value = this.wordValues[2]!;
+      const valueDynamic = (this.wordFlags[2]! & expandsFlag) !== 0;
+      return setDirective(
+        command, keyword, line, contexts, ownsLine,
+        this.wordValues[1]!, { start: this.wordStarts[1]!, end: this.wordEnds[1]! }, 'words',
+        value, { start: this.wordStarts[2]!, end: this.wordEnds[2]! }, valueDynamic, !valueDynamic && value === '',
+        undefined, argumentCount > 2 ? this.wordsFrom(3, count) : noWords,
+      );
+    }
+    const nameWord = this.wordAt(1);
+    const text = this.text;
+    // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
+    const equals = nameWord.value.indexOf('=');
+    if (equals === -1) {
+      const end = { start: nameWord.end, end: nameWord.end };
+      return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words', '', end, false, true, undefined, noWords);
+    }
+    const raw = text.slice(nameWord.start, nameWord.end);
+    const name = nameWord.value.slice(0, equals);
+    const written = nameWord.value.slice(equals + 1);
+    const secondEquals = written.indexOf('=');
+    const value = secondEquals === -1 ? written : written.slice(0, secondEquals);
+    // Map the '=' back into the raw text (quotes may sit around parts of the word).
+    const rawEquals = raw.indexOf('=');
+    const valueStart = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals + 1);
+    const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
+    const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
+    const valueSpan = { start: valueStart, end: nameWord.end };
+    return setDirective(
+      command, keyword, line, contexts, ownsLine,
+      name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, 'equals',
+      value, valueSpan, nameWord.expands, !nameWord.expands && value === '',
+      secondEquals === -1 ? undefined : { written, span: valueSpan }, noWords,
+    );
+  }
+
+  /** Word 0 is the keyword; the arguments follow it, up to `count`. */
+  private toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, count: number): ImportDirective {
+    const conditional = contexts.length > 0;
+    if (count === 1) {
+      const at = { start: keyword.end, end: keyword.end };
+      return { command, keyword, line, contexts, conditional, ownsLine, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
+    }
+    const nameWord = this.wordAt(1);
+    return {
+      command, keyword, line, contexts, conditional, ownsLine,
+      kind: 'import',
+      name: nameWord.value,
+      nameSpan: { start: nameWord.start, end: nameWord.end },
+      nameDynamic: nameWord.expands,
+      args: this.wordsFrom(2, count),
+    };
   }
 
   /** lineOf(lineStarts, offset), walking on from the previous directive's line: directives come
@@ -602,63 +699,3 @@ function setDirective(
   return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
 }
 
-/** `words[0]` is the keyword; the arguments follow it, up to `count`. */
-function toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], count: number, text: string): SetDirective {
-  const argumentCount = count - 1;
-  if (argumentCount === 0) {
-    const afterKeyword = { start: keyword.end, end: keyword.end };
-    return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, 'words', '', afterKeyword, false, true, undefined, noWords);
-  }
-  const nameWord = words[1]!;
-  if (argumentCount >= 2) {
-    const valueWord = words[2]!;
-    const valueMissing = !valueWord.expands && valueWord.value === '';
-    return setDirective(
-      command, keyword, line, contexts, ownsLine,
-      nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words',
-      valueWord.value, { start: valueWord.start, end: valueWord.end }, valueWord.expands, valueMissing,
-      undefined, argumentCount > 2 ? words.slice(3, count) : noWords,
-    );
-  }
-  // One argument: the launcher splits it with `cut -d=`: field 1 is the name, field 2 the value.
-  const equals = nameWord.value.indexOf('=');
-  if (equals === -1) {
-    const end = { start: nameWord.end, end: nameWord.end };
-    return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words', '', end, false, true, undefined, noWords);
-  }
-  const raw = text.slice(nameWord.start, nameWord.end);
-  const name = nameWord.value.slice(0, equals);
-  const written = nameWord.value.slice(equals + 1);
-  const secondEquals = written.indexOf('=');
-  const value = secondEquals === -1 ? written : written.slice(0, secondEquals);
-  // Map the '=' back into the raw text (quotes may sit around parts of the word).
-  const rawEquals = raw.indexOf('=');
-  const valueStart = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals + 1);
-  const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
-  const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
-  const valueSpan = { start: valueStart, end: nameWord.end };
-  return setDirective(
-    command, keyword, line, contexts, ownsLine,
-    name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, 'equals',
-    value, valueSpan, nameWord.expands, !nameWord.expands && value === '',
-    secondEquals === -1 ? undefined : { written, span: valueSpan }, noWords,
-  );
-}
-
-/** `words[0]` is the keyword; the arguments follow it, up to `count`. */
-function toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, words: readonly ShellWord[], count: number): ImportDirective {
-  const conditional = contexts.length > 0;
-  if (count === 1) {
-    const at = { start: keyword.end, end: keyword.end };
-    return { command, keyword, line, contexts, conditional, ownsLine, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
-  }
-  const nameWord = words[1]!;
-  return {
-    command, keyword, line, contexts, conditional, ownsLine,
-    kind: 'import',
-    name: nameWord.value,
-    nameSpan: { start: nameWord.start, end: nameWord.end },
-    nameDynamic: nameWord.expands,
-    args: words.slice(2, count),
-  };
-}
