@@ -136,7 +136,10 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
         canQuote ? [{ title: 'Quote the value', edits: [{ range: range(whole), newText: `"${words.join(' ')}"` }], preferred: true }] : noFixes);
     }
     if (option && !directive.valueMissing && !directive.valueDynamic) {
-      for (const issue of checkValue(option, directive.value)) {
+      // An indexed loop: for-of here allocated an iterator per directive (checkValue is not inlined).
+      const issues = checkValue(option, directive.value);
+      for (let index = 0; index < issues.length; index++) {
+        const issue = issues[index]!;
         const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({ title: `Change the value to ${clip(suggestion)}`, edits: [valueEdit(directive, suggestion)], preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1 }));
         push(issue.code, issue.severity, directive.valueSpan, issue.message, fixes, issue.suggestions);
       }
