@@ -153,6 +153,8 @@ class ProfileParser {
   private readonly directives: Directive[] = [];
   private readonly functions: ShellFunction[] = [];
   private readonly frames: Frame[] = [];
+  /** Contexts lists for the current frames, by and-or (1) and pipeline (2); reset when frames change. */
+  private sharedContexts: (ConditionalContext[] | undefined)[] = [];
   private readonly lineStarts: number[];
   /** The line of the last directive found (see lineOfKeyword). */
   private lastLine = 0;
@@ -452,7 +454,7 @@ class ProfileParser {
     if (this.wordCount === 0 && !quoted && !this.wordExpands && value.length <= 8) {
       const opener = reservedOpeners.get(value);
       if (opener) {
-        this.frames.push({ kind: opener });
+        this.pushFrame({ kind: opener });
         if (value === 'for' || value === 'case') this.skipRest = true;
         return;
       }
@@ -465,7 +467,7 @@ class ProfileParser {
       if (value === '{') {
         const fn = this.pendingFunction;
         this.pendingFunction = undefined;
-        this.frames.push(fn ? { kind: 'function', fn } : { kind: 'group' });
+        this.pushFrame(fn ? { kind: 'function', fn } : { kind: 'group' });
         return;
       }
       if (value === 'function') return; // ksh-style `function name {`; the name follows
@@ -489,10 +491,16 @@ class ProfileParser {
     return words;
   }
 
+  private pushFrame(frame: Frame): void {
+    this.frames.push(frame);
+    this.sharedContexts = [];
+  }
+
   private closeFrame(kinds: Frame['kind'][], end: number): void {
     for (let index = this.frames.length - 1; index >= 0; index--) {
       if (kinds.includes(this.frames[index]!.kind)) {
         const [closed] = this.frames.splice(index);
+        this.sharedContexts = [];
         if (closed?.fn) closed.fn.span.end = end;
         return;
       }
@@ -528,7 +536,7 @@ class ProfileParser {
           this.pendingFunction = fn;
           return;
         }
-        if (this.wordCount === 0 && !this.casePattern) this.frames.push({ kind: 'subshell' });
+        if (this.wordCount === 0 && !this.casePattern) this.pushFrame({ kind: 'subshell' });
         return;
       case ')':
         if (this.casePattern) {
@@ -568,10 +576,17 @@ class ProfileParser {
     if (keywordText !== 'onload_set' && keywordText !== 'onload_import') return;
     let contexts = noContexts; // shared by every unconditional directive: most of a profile
     if (this.frames.length > 0 || inAndOr || inPipeline) {
-      contexts = [];
-      for (const frame of this.frames) if (frame.kind !== 'group') contexts.push(frame.kind);
-      if (inAndOr) contexts.push('and-or');
-      if (inPipeline) contexts.push('pipeline');
+      // Shared (never mutated) by the directives of one block, like noContexts outside blocks.
+      const key = (inAndOr ? 1 : 0) | (inPipeline ? 2 : 0);
+      let shared = this.sharedContexts[key];
+      if (!shared) {
+        shared = [];
+        for (const frame of this.frames) if (frame.kind !== 'group') shared.push(frame.kind);
+        if (inAndOr) shared.push('and-or');
+        if (inPipeline) shared.push('pipeline');
+        this.sharedContexts[key] = shared;
+      }
+      contexts = shared;
     }
     const start = this.wordStarts[0]!;
     const end = this.wordEnds[count - 1]!;
