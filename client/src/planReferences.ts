@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export type PlanReferenceKind = 'workload' | 'stack-profile' | 'client-profile';
 
@@ -50,7 +51,8 @@ export function findPlanFileReferences(text: string, planPath: string): PlanFile
   if (root === undefined || errors.length > 0 || root.type !== 'object') return [];
   const tree = root;
 
-  const lines = new LineStarts(text);
+  // Line breaks as VS Code counts them (LF, CRLF and lone CR), positions in UTF-16 units.
+  const lines = TextDocument.create(planPath, 'json', 0, text);
   const baseDir = dirname(planPath);
   const found: PlanFileReference[] = [];
   const add = (kind: PlanReferenceKind, jsonPath: (string | number)[]): void => {
@@ -62,7 +64,7 @@ export function findPlanFileReferences(text: string, planPath: string): PlanFile
       jsonPath,
       value,
       resolvedPath: isAbsolute(value) ? value : resolve(baseDir, value),
-      range: { start: lines.position(node.offset + 1), end: lines.position(node.offset + node.length - 1) },
+      range: { start: lines.positionAt(node.offset + 1), end: lines.positionAt(node.offset + node.length - 1) },
     });
   };
 
@@ -97,23 +99,3 @@ function forEachIndex(array: JsonNode | undefined, visit: (index: number) => voi
 }
 
 /** Offsets to positions, with the same line breaks VS Code counts: \n, \r\n and a lone \r. */
-class LineStarts {
-  private readonly starts: number[] = [0];
-  constructor(text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 13 && text.charCodeAt(i + 1) === 10) i++;
-      if (code === 10 || code === 13) this.starts.push(i + 1);
-    }
-  }
-  position(offset: number): TextPosition {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.starts[mid] <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low, character: offset - this.starts[low] };
-  }
-}

@@ -7,6 +7,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import planSchema from '../../schemas/benchplan.schema.json';
 import type { Plan } from './planSchema';
 import { expandValues } from './cells';
@@ -50,10 +51,15 @@ export async function loadPlan(path: string): Promise<{ plan: Plan; errors: Plan
 export function checkPlanText(text: string, baseDir?: string): { plan: Plan; errors: PlanError[] } {
   const parseErrors: ParseError[] = [];
   const root = parseTree(text, parseErrors, { allowTrailingComma: false, disallowComments: true });
-  const positions = new LineIndex(text);
+  const lines = TextDocument.create('plan.json', 'json', 0, text);
+  /** 1-based line and column, as editors and compilers print them. */
+  const at = (offset: number) => {
+    const position = lines.positionAt(offset);
+    return { line: position.line + 1, column: position.character + 1 };
+  };
   if (parseErrors.length > 0 || root === undefined) {
     const errors = parseErrors.map((error) => {
-      const { line, column } = positions.at(error.offset);
+      const { line, column } = at(error.offset);
       return { code: 'json-syntax', message: `JSON syntax: ${describeParseError(printParseErrorCode(error.error))}`, path: '', line, column, offset: error.offset, length: error.length };
     });
     if (errors.length === 0) errors.push({ code: 'json-syntax', message: 'JSON syntax: the file is empty', path: '', line: 1, column: 1, offset: 0, length: 0 });
@@ -63,7 +69,7 @@ export function checkPlanText(text: string, baseDir?: string): { plan: Plan; err
   const locate = (segments: (string | number)[], message: string, code: string, onKey = false): PlanError => {
     const node = nearestNode(root, segments);
     const target = onKey && node.parent?.type === 'property' && node.parent.children?.[0] ? node.parent.children[0] : node;
-    const { line, column } = positions.at(target.offset);
+    const { line, column } = at(target.offset);
     const path = formatPath(segments);
     return { code, message: path ? `${path}: ${message}` : message, path, line, column, offset: target.offset, length: target.length };
   };
@@ -220,21 +226,4 @@ function describeParseError(code: string): string {
     InvalidCharacter: 'invalid character in a string',
   };
   return words[code] ?? code;
-}
-
-class LineIndex {
-  private readonly starts: number[] = [0];
-  constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-  }
-  at(offset: number): { line: number; column: number } {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.starts[mid] <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, column: offset - this.starts[low] + 1 };
-  }
 }
