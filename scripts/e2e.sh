@@ -14,19 +14,8 @@ fail() {
   exit 1
 }
 
-# Process groups of code-server instances (one empty file per group id), killed on any exit.
-export ONLOAD_BENCH_PGID_DIR
-ONLOAD_BENCH_PGID_DIR=$(mktemp -d)
-runner_pid=
-cleanup() {
-  [ -n "$runner_pid" ] && kill -TERM "$runner_pid" 2>/dev/null && wait "$runner_pid" 2>/dev/null
-  for file in "$ONLOAD_BENCH_PGID_DIR"/*; do
-    [ -e "$file" ] && kill -KILL -- "-$(basename "$file")" 2>/dev/null
-  done
-  rm -rf "$ONLOAD_BENCH_PGID_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=process-groups.sh
+. scripts/process-groups.sh
 
 bash scripts/setup-system.sh || fail "could not install chromium / libkrb5-dev (needs root)"
 # shellcheck source=tools.sh
@@ -35,9 +24,4 @@ bash scripts/package.sh >test-artifacts/e2e/package.log 2>&1 || { cat test-artif
 vsix=$(ls -t dist/onload-bench-*.vsix 2>/dev/null | head -1)
 [ -n "$vsix" ] || fail "scripts/package.sh made no .vsix"
 
-node --import tsx test/e2e/run.ts "$vsix" &
-runner_pid=$!
-wait "$runner_pid"
-status=$?
-runner_pid=
-exit $status
+run_foreground test/e2e/run.ts "$vsix"

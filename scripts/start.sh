@@ -15,22 +15,7 @@ mkdir -p test-artifacts
 bash scripts/package.sh >test-artifacts/start-package.log 2>&1 || { cat test-artifacts/start-package.log >&2; exit 1; }
 vsix=$(ls -t dist/onload-bench-*.vsix | head -1)
 
-export ONLOAD_BENCH_PGID_DIR
-ONLOAD_BENCH_PGID_DIR=$(mktemp -d)
-runner_pid=
-cleanup() {
-  [ -n "$runner_pid" ] && kill -TERM "$runner_pid" 2>/dev/null && wait "$runner_pid" 2>/dev/null
-  for file in "$ONLOAD_BENCH_PGID_DIR"/*; do
-    [ -e "$file" ] && kill -KILL -- "-$(basename "$file")" 2>/dev/null
-  done
-  rm -rf "$ONLOAD_BENCH_PGID_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=process-groups.sh
+. scripts/process-groups.sh
 
-node --import tsx test/e2e/start.ts "$vsix" &
-runner_pid=$!
-wait "$runner_pid"
-status=$?
-runner_pid=
-exit $status
+run_foreground test/e2e/start.ts "$vsix"
