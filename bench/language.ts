@@ -128,7 +128,8 @@ async function completion(): Promise<Pick<LanguageFigures, 'completionInProcess'
   const completionInProcess = await time(positions.length, (i) => service.completion(document, positions[Math.max(0, i)], noFiles, neverCancelled), 20);
 
   const spawnedAt = performance.now();
-  const client = await startTestClient();
+  // Like VS Code: descriptions are fetched when an item is focused, not sent with every list.
+  const client = await startTestClient([], { resolveDocumentation: true });
   const startupMs = performance.now() - spawnedAt;
   try {
     const uri = 'file:///bench/completion.opf';

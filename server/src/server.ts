@@ -13,6 +13,7 @@ import type { LanguageFeatures } from './common/languageFeatures';
 import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
 import { createLanguages } from './languages';
 import { registerCustomRequests } from './customRequests';
+import { DeferredDocumentation } from './deferredDocumentation';
 
 /** Delay between the last keystroke and re-validation, so typing is never blocked by diagnostics. */
 const validationDelayMs = 150;
@@ -24,6 +25,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   const files = new NodeWorkspaceFiles(() => roots, (uri) => documents.get(uri)?.getText());
   const pending = new Map<string, NodeJS.Timeout>();
   let canWatchFiles = false;
+  let deferred: DeferredDocumentation | undefined;
 
   const featuresOf = (uri: string) => {
     const document = documents.get(uri);
@@ -35,10 +37,12 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     roots = (params.workspaceFolders ?? []).map((folder) => folder.uri);
     if (roots.length === 0 && params.rootUri) roots = [params.rootUri];
     canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const lazy = params.capabilities.textDocument?.completion?.completionItem?.resolveSupport?.properties ?? [];
+    if (lazy.includes('documentation')) deferred = new DeferredDocumentation();
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        completionProvider: { triggerCharacters: ['_', '=', ' ', '.', '-'], resolveProvider: false },
+        completionProvider: { triggerCharacters: ['_', '=', ' ', '.', '-'], resolveProvider: deferred !== undefined },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix'] },
         documentSymbolProvider: true,
@@ -103,8 +107,12 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
 
   connection.onCompletion(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    return target ? target.features.completion(target.document, params.position, files, token) : [];
+    if (!target) return [];
+    const items = await target.features.completion(target.document, params.position, files, token);
+    return deferred ? deferred.defer(items) : items;
   });
+
+  connection.onCompletionResolve((item) => (deferred ? deferred.resolve(item) : item));
 
   connection.onHover(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);

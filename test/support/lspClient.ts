@@ -31,6 +31,7 @@ export interface TestClient {
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
   diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
+  resolveCompletion(item: CompletionItem): Promise<CompletionItem>;
   hover(uri: string, position: Position): Promise<Hover | null>;
   codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]>;
   documentSymbols(uri: string): Promise<DocumentSymbol[]>;
@@ -42,8 +43,13 @@ export function fileUri(path: string): string {
   return pathToFileURL(path).toString();
 }
 
+export interface TestClientOptions {
+  /** Advertise lazy resolution of completion documentation, as VS Code does. */
+  resolveDocumentation?: boolean;
+}
+
 /** Starts the server with the given workspace folders (absolute paths). */
-export async function startTestClient(workspaceFolders: string[] = []): Promise<TestClient> {
+export async function startTestClient(workspaceFolders: string[] = [], options: TestClientOptions = {}): Promise<TestClient> {
   const child: ChildProcess = spawn(process.execPath, ['dist/server.js', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(
     new StreamMessageReader(child.stdout!),
@@ -70,7 +76,13 @@ export async function startTestClient(workspaceFolders: string[] = []): Promise<
     workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
     capabilities: {
       textDocument: {
-        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+        completion: {
+          completionItem: {
+            snippetSupport: true,
+            documentationFormat: ['markdown', 'plaintext'],
+            ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
+          },
+        },
         hover: { contentFormat: ['markdown', 'plaintext'] },
         publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
         codeAction: { dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
@@ -114,6 +126,7 @@ export async function startTestClient(workspaceFolders: string[] = []): Promise<
       const result = await connection.sendRequest<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: textDocument(uri), position });
       return Array.isArray(result) ? result : result?.items ?? [];
     },
+    resolveCompletion: (item) => connection.sendRequest('completionItem/resolve', item),
     hover: (uri, position) => connection.sendRequest('textDocument/hover', { textDocument: textDocument(uri), position }),
     codeActions: (uri, range, diagnostics) =>
       connection.sendRequest('textDocument/codeAction', { textDocument: textDocument(uri), range, context: { diagnostics } }),
