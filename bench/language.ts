@@ -128,8 +128,9 @@ async function completion(): Promise<Pick<LanguageFigures, 'completionInProcess'
   const completionInProcess = await time(positions.length, (i) => service.completion(document, positions[Math.max(0, i)], noFiles, neverCancelled), 20);
 
   const spawnedAt = performance.now();
-  // Like VS Code: descriptions are fetched when an item is focused, not sent with every list.
-  const client = await startTestClient([], { resolveDocumentation: true });
+  // Like VS Code: descriptions are fetched when an item is focused, and a list's shared edit range
+  // is sent once.
+  const client = await startTestClient([], { resolveDocumentation: true, itemDefaults: true });
   const startupMs = performance.now() - spawnedAt;
   try {
     const uri = 'file:///bench/completion.opf';

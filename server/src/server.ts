@@ -14,6 +14,7 @@ import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
 import { createLanguages } from './languages';
 import { registerCustomRequests } from './customRequests';
 import { DeferredDocumentation } from './deferredDocumentation';
+import { compactCompletionList } from './completionList';
 
 /** Delay between the last keystroke and re-validation, so typing is never blocked by diagnostics. */
 const validationDelayMs = 150;
@@ -26,6 +27,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   const pending = new Map<string, NodeJS.Timeout>();
   let canWatchFiles = false;
   let deferred: DeferredDocumentation | undefined;
+  let clientKnowsEditRange = false;
 
   const featuresOf = (uri: string) => {
     const document = documents.get(uri);
@@ -39,6 +41,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const lazy = params.capabilities.textDocument?.completion?.completionItem?.resolveSupport?.properties ?? [];
     if (lazy.includes('documentation')) deferred = new DeferredDocumentation();
+    clientKnowsEditRange = params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -109,7 +112,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     const target = featuresOf(params.textDocument.uri);
     if (!target) return [];
     const items = await target.features.completion(target.document, params.position, files, token);
-    return deferred ? deferred.defer(items) : items;
+    return compactCompletionList(deferred ? deferred.defer(items) : items, clientKnowsEditRange);
   });
 
   connection.onCompletionResolve((item) => (deferred ? deferred.resolve(item) : item));

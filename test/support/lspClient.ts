@@ -31,6 +31,8 @@ export interface TestClient {
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
   diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
+  /** The completion answer as sent: an array or a CompletionList. */
+  completionAnswer(uri: string, position: Position): Promise<CompletionItem[] | CompletionList | null>;
   resolveCompletion(item: CompletionItem): Promise<CompletionItem>;
   hover(uri: string, position: Position): Promise<Hover | null>;
   codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]>;
@@ -46,6 +48,8 @@ export function fileUri(path: string): string {
 export interface TestClientOptions {
   /** Advertise lazy resolution of completion documentation, as VS Code does. */
   resolveDocumentation?: boolean;
+  /** Advertise LSP 3.17 completion list item defaults (a shared edit range), as VS Code does. */
+  itemDefaults?: boolean;
 }
 
 /** Starts the server with the given workspace folders (absolute paths). */
@@ -82,6 +86,7 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
             documentationFormat: ['markdown', 'plaintext'],
             ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
           },
+          ...(options.itemDefaults && { completionList: { itemDefaults: ['editRange'] } }),
         },
         hover: { contentFormat: ['markdown', 'plaintext'] },
         publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
@@ -126,6 +131,7 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
       const result = await connection.sendRequest<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: textDocument(uri), position });
       return Array.isArray(result) ? result : result?.items ?? [];
     },
+    completionAnswer: (uri, position) => connection.sendRequest('textDocument/completion', { textDocument: textDocument(uri), position }),
     resolveCompletion: (item) => connection.sendRequest('completionItem/resolve', item),
     hover: (uri, position) => connection.sendRequest('textDocument/hover', { textDocument: textDocument(uri), position }),
     codeActions: (uri, range, diagnostics) =>
