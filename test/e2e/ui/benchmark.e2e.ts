@@ -5,12 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { uiContext } from './context';
-import { expectVisible, openWorkbench, repoFileMentions, resultsFrame, runCommand, selectors, shot } from './workbench';
+import { expectVisible, openWorkbench, repoFileMentions, resultsFrame, runCommand, selectors, shot, endStateHooks } from './workbench';
 
 const context = uiContext();
 const missing = !repoFileMentions('package.json', 'onloadBench.runBenchmark')
@@ -43,16 +43,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await openWorkbench(session.page, server.origin, context.workspace);
   });
 
-  // The end state of every test (the moment of failure when one fails).
-  afterEach(async (t) => {
-    const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
-    await session?.page.screenshot({ path: `${context.artifactsDir}/after-${slug}.png` }).catch(() => undefined);
-  });
-
-  after(async () => {
-    await session?.close();
-    await server?.stop();
-  });
+  endStateHooks(context.artifactsDir, () => ({ session, server }));
 
   it('runs the simulated lab plan with the password typed into the input box, and the panel fills with the results', { timeout: 300_000 }, async () => {
     const { page } = session;

@@ -2,11 +2,11 @@
 // installed: squiggle and Problems entry for a wrong option, the quick fix (Ctrl+.), completion
 // of an EF_ name (Ctrl+Space). Screenshots of each step go to test-artifacts/e2e/.
 import * as assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { uiContext } from './context';
-import { editorText, expectVisible, openFile, openWorkbench, repoFileMentions, selectors, shot } from './workbench';
+import { editorText, expectVisible, openFile, openWorkbench, repoFileMentions, selectors, shot, endStateHooks } from './workbench';
 
 const context = uiContext();
 const profileServiceMissing = repoFileMentions('server/src/languages.ts', 'onload')
@@ -24,16 +24,7 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
     await openWorkbench(session.page, server.origin, context.workspace);
   });
 
-  // The end state of every test (the moment of failure when one fails).
-  afterEach(async (t) => {
-    const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
-    await session?.page.screenshot({ path: `${context.artifactsDir}/after-${slug}.png` }).catch(() => undefined);
-  });
-
-  after(async () => {
-    await session?.close();
-    await server?.stop();
-  });
+  endStateHooks(context.artifactsDir, () => ({ session, server }));
 
   it('opens the profile with its text', async () => {
     const { page } = session;

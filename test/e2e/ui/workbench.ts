@@ -1,5 +1,6 @@
 // A person's moves in the VS Code workbench, with the selectors that work on VS Code 1.139 and
 // bounded waits that fail with a message saying what did not appear.
+import { after, afterEach } from 'node:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -80,4 +81,20 @@ export function resultsFrame(page: Page, titlePrefix: string): FrameLocator {
 export function repoFileMentions(file: string, text: string): boolean {
   const path = join(repoRoot, file);
   return existsSync(path) && readFileSync(path, 'utf8').includes(text);
+}
+
+/**
+ * The hooks every UI suite shares: a screenshot of each test's end state (the moment of failure
+ * when one fails), and closing the browser and code-server after the suite.
+ */
+export function endStateHooks(artifactsDir: string, opened: () => { session?: { page: Page; close(): Promise<void> }; server?: { stop(): Promise<void> } }): void {
+  afterEach(async (t) => {
+    const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
+    await opened().session?.page.screenshot({ path: `${artifactsDir}/after-${slug}.png` }).catch(() => undefined);
+  });
+  after(async () => {
+    const { session, server } = opened();
+    await session?.close();
+    await server?.stop();
+  });
 }
