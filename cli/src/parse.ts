@@ -2,24 +2,15 @@
 // prints its final report, as a table or, with --json, as the full parsed report.
 // Exit codes: 0 report printed, 1 no report in the file or the file cannot be read, 2 bad usage.
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { YcsbReport } from '../../engine/src/model';
 import { parseYcsbReport } from '../../engine/src/ycsbOutput';
+import { commandArguments } from './arguments';
 
 const usage = 'Usage: onload-bench parse YCSB_LOG [--json]   (YCSB_LOG may be - for stdin)';
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    console.error(`onload-bench parse: ${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const parsed = commandArguments('parse', usage, args, { json: { type: 'boolean' } });
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     console.error(`onload-bench parse: expected one YCSB log file.\n${usage}`);
     return 2;

@@ -1,10 +1,10 @@
 // `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json] [--metric NAME]...`: the cookbook's
 // tables (kernel vs each Onload profile, difference in percent) from a run folder or its
 // results.jsonl. Exit codes: 0 tables printed, 1 nothing readable, 2 bad usage.
-import { parseArgs } from 'node:util';
 import { reportTablesToCsv } from '../../engine/src/csv';
 import { buildReportTables, commonMetrics, defaultMetrics, metricDefinition, renderReport } from '../../engine/src/report';
 import { readRunFolder } from '../../engine/src/resultsFile';
+import { commandArguments } from './arguments';
 
 const usage =
   'Usage: onload-bench report RUN_DIR_OR_RESULTS [--csv | --json] [--metric NAME]...\n' +
@@ -12,26 +12,12 @@ const usage =
   `  Default: ${defaultMetrics.join(' and ')}. --metric may be repeated or comma-separated.`;
 
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        csv: { type: 'boolean' },
-        json: { type: 'boolean' },
-        metric: { type: 'string', short: 'm', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    console.error(`onload-bench report: ${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const parsed = commandArguments('report', usage, args, {
+    csv: { type: 'boolean' },
+    json: { type: 'boolean' },
+    metric: { type: 'string', short: 'm', multiple: true },
+  });
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1 || (parsed.values.csv && parsed.values.json)) {
     console.error(`onload-bench report: expected one run folder or results file, and at most one of --csv and --json.\n${usage}`);
     return 2;

@@ -4,11 +4,11 @@
 // Ctrl-C quits at once. Exit codes: 0 every cell ok, 1 failed cells or an error, 2 bad usage or
 // plan, 130 cancelled.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatEngineError } from '../../engine/src/errors';
 import type { SweepEvent } from '../../engine/src/events';
 import { listRuns, loadPlan, runSweep } from '../../engine/src/index';
 import type { CellKey } from '../../engine/src/model';
+import { commandArguments } from './arguments';
 
 const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE]
   --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
@@ -30,17 +30,8 @@ export async function run(args: string[]): Promise<number> {
     } else if (args[i].startsWith('--resume=')) resume = args[i].slice('--resume='.length);
     else rest.push(args[i]);
   }
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, options: { results: { type: 'string' }, 'ssh-config': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    console.error(`onload-bench run: ${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(usage);
-    return 0;
-  }
+  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' } });
+  if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     console.error(`onload-bench run: expected one plan file.\n${usage}`);
     return 2;
