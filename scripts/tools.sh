@@ -32,7 +32,9 @@ install_tools() {
       rm -rf "$CODE_SERVER_PREFIX"
       # Node 24 first on PATH and its own headers: the machine's npmrc may point nodedir at
       # Node 20's headers, which breaks code-server's native modules.
-      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+      # npm 11.19+ blocks dependencies' install scripts unless allowed; code-server's postinstall
+      # runs nested installs that build native modules, so they must run (this pinned tool only).
+      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm_config_dangerously_allow_all_scripts=true \
         npm install --silent --no-save --no-package-lock --no-fund --no-audit \
         --prefix "$CODE_SERVER_PREFIX" "code-server@$CODE_SERVER_VERSION" >"$CACHE_DIR/code-server-install.log" 2>&1 \
         || { echo "tools: code-server install failed, see $CACHE_DIR/code-server-install.log" >&2; exit 1; }
