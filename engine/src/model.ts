@@ -89,6 +89,55 @@ export interface CellResult {
   error?: EngineError;
   /** Raw logs of the cell, relative to the run folder. */
   logs: string[];
+  /**
+   * Why this cell's numbers may not mean what its key says (not accelerated, wrong NIC, arms that
+   * differ in more than the stack, a client-bound client...). Absent or empty: nothing found.
+   * Readers show every mark and never count a marked repetition as an improvement; see marks.ts.
+   */
+  marks?: CellMark[];
+  /** What the engine observed on the hosts that backs the numbers; every part optional. */
+  evidence?: CellEvidence;
+}
+
+/**
+ * One reason to doubt a cell. Codes are stable (tests, filters, the panel's legend); the message
+ * is worded for the user and names what was seen. A mark is a fact about the cell, not a failure:
+ * the cell keeps its numbers.
+ */
+export interface CellMark {
+  code: CellMarkCode;
+  message: string;
+  host?: string;
+}
+
+/** Known codes; readers show an unknown code by its message. */
+export type CellMarkCode =
+  | 'not-accelerated'
+  | 'accelerated-kernel'
+  | 'acceleration-unverified'
+  | 'wrong-interface'
+  | 'arms-differ'
+  | 'environment-differs'
+  | 'client-bound'
+  | 'warmup-too-short'
+  | (string & {});
+
+/**
+ * The observations behind a cell, grouped by what observes them. Each group is filled by its own
+ * engine file (named in the comment) and is optional, so an older record or a step that could not
+ * observe simply leaves it out.
+ */
+export interface CellEvidence {
+  /** How Couchbase was started and what memcached really runs with (server side). */
+  server?: Record<string, unknown>;
+  /** Bucket lifecycle facts: drop/create timing, warm-up, item count polls, write queue. */
+  bucket?: Record<string, unknown>;
+  /** YCSB on each client: launcher, binding, the keys it was given (never secrets). */
+  ycsb?: Record<string, unknown>;
+  /** CPU, context switches, interrupts per host during the run phase. */
+  cpu?: Record<string, unknown>;
+  /** Time series and HDR histogram summaries. */
+  timeseries?: Record<string, unknown>;
 }
 
 /** `manifest.json` of a run folder: what was run, where, on what. */
