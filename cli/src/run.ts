@@ -5,6 +5,7 @@
 // plan, 130 cancelled.
 import { resolve } from 'node:path';
 import { formatEngineError } from '../../engine/src/errors';
+import { cellMarks } from '../../engine/src/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { listRuns, loadPlan, runSweep } from '../../engine/src/index';
 import type { CellKey } from '../../engine/src/model';
@@ -127,7 +128,8 @@ class ProgressDisplay {
         const result = event.result;
         const read = result.run?.operations.READ;
         const figures = result.run ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}` : '';
-        const accelerated = result.accelerated === false ? ' NOT ACCELERATED' : '';
+        const marks = cellMarks(result);
+        const accelerated = marks.length > 0 ? ` MARKED ${marks.map((mark) => mark.code).join(', ')}` : '';
         const left = event.remainingEstimateMs ? ` (about ${formatDuration(event.remainingEstimateMs)} left)` : '';
         this.line(`    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`);
         break;

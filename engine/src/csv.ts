@@ -24,6 +24,11 @@ function rounded(value: number | undefined, decimals: number): number | undefine
   return Math.round(value * factor) / factor;
 }
 
+/** `code:repetitions` per mark, `;`-separated, e.g. `not-accelerated:2;client-bound:1`. */
+function marksField(cell: StackCell): string {
+  return cell.marks.map((mark) => `${mark.code}:${mark.repetitions}`).join(';');
+}
+
 /**
  * The report tables as one CSV: one line per metric, group and thread count, with each stack's
  * median, spread, repetitions and state, then each profile's difference from the kernel in percent.
@@ -34,7 +39,7 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
   const axisNames = [...new Set(tables.flatMap((table) => table.groups.flatMap((group) => Object.keys(group.axes))))];
   const header: CsvValue[] = [
     'metric', 'unit', 'interface', 'address', ...axisNames, 'threads',
-    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`]),
+    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`, `${stack} marks`]),
     ...profiles.map((stack) => `${stack} vs kernel (%)`),
   ];
   const rows: CsvValue[][] = [header];
@@ -44,7 +49,7 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
         const line: CsvValue[] = [table.metric.id, table.metric.unit, group.interface, group.address, ...axisNames.map((name) => group.axes[name]), row.threads];
         for (const stack of stacks) {
           const cell: StackCell | undefined = row.cells.find((candidate) => candidate.stack === stack);
-          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state);
+          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state, cell ? marksField(cell) : undefined);
         }
         for (const stack of profiles) line.push(rounded(row.comparisons.find((comparison) => comparison.stack === stack)?.percent, 2));
         rows.push(line);

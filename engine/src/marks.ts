@@ -16,3 +16,18 @@ export function addMark(result: Pick<CellResult, 'marks'>, mark: CellMark): void
   const marks = (result.marks ??= []);
   if (!marks.some((existing) => existing.code === mark.code && existing.host === mark.host)) marks.push(mark);
 }
+
+/** Short words for a mark code, for badges and legends; an unknown code reads as itself. */
+export function markLabel(code: string): string {
+  const labels: Record<string, string> = {
+    'not-accelerated': 'not accelerated',
+    'accelerated-kernel': 'kernel arm accelerated',
+    'acceleration-unverified': 'acceleration unverified',
+    'wrong-interface': 'wrong interface',
+    'arms-differ': 'arms differ',
+    'environment-differs': 'environment differs',
+    'client-bound': 'client-bound',
+    'warmup-too-short': 'warm-up too short',
+  };
+  return labels[code] ?? code;
+}

@@ -4,10 +4,13 @@
 // terminal; csv.ts exports the same tables.
 //
 // Repetitions of a cell are summarised by their median with the min-max spread. A cell whose
-// repetitions all failed is marked `failed`; an Onload cell that ran but was not verified to be
-// accelerated is marked `not-accelerated` (its numbers are really the kernel stack's) and is never
-// counted as an improvement. Accelerated repetitions are preferred over unverified ones.
+// repetitions all failed is `failed`. A repetition with marks (marks.ts: not accelerated, wrong
+// NIC, client-bound...) may not measure what its key says: when unmarked repetitions exist the
+// marked ones are left out of the median (and counted, so the reader sees it); when every
+// repetition is marked the cell is `marked`, shows its number with the marks, and no comparison
+// involving it is ever an improvement.
 import { summariseRepetitions } from './combine';
+import { cellMarks } from './marks';
 import type { CellKey, CellResult, RunManifest, YcsbReport } from './model';
 
 export const baselineStack = 'kernel';
@@ -61,10 +64,24 @@ function metricReader(id: string): MetricReader | undefined {
 }
 
 /** How one stack did at one thread count of one group. */
+/** One mark code over the repetitions of a table cell. */
+export interface MarkSummary {
+  code: string;
+  /** The distinct messages, in the order met. */
+  messages: string[];
+  /** Repetitions (that ran) carrying this mark. */
+  repetitions: number;
+  /** Hosts named by the marks, if any. */
+  hosts: string[];
+}
+
+export type StackCellState = 'ok' | 'marked' | 'failed' | 'pending' | 'no-data';
+
 export interface StackCell {
   stack: string;
-  state: 'ok' | 'not-accelerated' | 'failed' | 'pending' | 'no-data';
-  /** Median of the repetitions that count (absent unless state is ok or not-accelerated). */
+  /** `marked`: every repetition that gave a value carries a mark; the value is shown, never an improvement. */
+  state: StackCellState;
+  /** Median of the repetitions that count (absent unless state is ok or marked). */
   value?: number;
   min?: number;
   max?: number;
@@ -75,7 +92,12 @@ export interface StackCell {
   /** Repetitions planned (from the manifest; the finished count without one). */
   planned: number;
   failed: number;
-  notAccelerated: number;
+  /** Repetitions that ran and carry at least one mark. */
+  marked: number;
+  /** Marked repetitions left out of the median because unmarked ones exist. */
+  markedLeftOut: number;
+  /** Every mark of the repetitions that ran, by code. */
+  marks: MarkSummary[];
   /** The cells behind this entry, for drill-down (logs, errors). */
   cellIds: string[];
 }
@@ -85,8 +107,10 @@ export interface StackComparison {
   stack: string;
   /** (profile - kernel) / kernel * 100; absent when either side has no value. */
   percent?: number;
-  /** The change goes the better way for this metric (more throughput, less latency). */
+  /** The change goes the better way for this metric (more throughput, less latency), neither side marked. */
   improvement: boolean;
+  /** Either side is marked: the difference is shown but proves nothing. */
+  marked?: boolean;
   /** The largest improvement of this profile in this group. */
   best: boolean;
 }
@@ -211,41 +235,58 @@ function stackCell(stack: string, results: CellResult[], planned: number | undef
   const finished = unique(results.map((result) => result.key.repetition)).length;
   const cell: StackCell = {
     stack, state: 'pending', repetitions: 0, finished, planned: Math.max(planned ?? finished, finished),
-    failed: 0, notAccelerated: 0, cellIds: results.map((result) => result.id),
+    failed: 0, marked: 0, markedLeftOut: 0, marks: [], cellIds: results.map((result) => result.id),
   };
-  const accelerated: number[] = [];
-  const unverified: number[] = [];
+  const clean: number[] = [];
+  const marked: number[] = [];
   for (const result of results) {
     if (result.status === 'failed') {
       cell.failed += 1;
       continue;
     }
-    if (result.accelerated === false) cell.notAccelerated += 1;
+    const marks = cellMarks(result);
+    if (marks.length > 0) cell.marked += 1;
+    addMarkSummaries(cell.marks, marks);
     const value = result.run ? read(result.run) : undefined;
     if (value === undefined || !Number.isFinite(value)) continue;
-    (result.accelerated === false ? unverified : accelerated).push(value);
+    (marks.length > 0 ? marked : clean).push(value);
   }
-  const counted = accelerated.length > 0 ? accelerated : unverified;
+  const counted = clean.length > 0 ? clean : marked;
   const summary = summariseRepetitions(counted);
   if (summary) {
-    cell.state = accelerated.length > 0 ? 'ok' : 'not-accelerated';
+    cell.state = clean.length > 0 ? 'ok' : 'marked';
     cell.value = summary.median;
     cell.min = summary.min;
     cell.max = summary.max;
     cell.repetitions = summary.count;
+    if (clean.length > 0) cell.markedLeftOut = marked.length;
   } else if (finished > 0) {
     cell.state = cell.failed === results.length ? 'failed' : 'no-data';
   }
   return cell;
 }
 
+function addMarkSummaries(summaries: MarkSummary[], marks: readonly { code: string; message: string; host?: string }[]): void {
+  const seen = new Set<string>();
+  for (const mark of marks) {
+    let summary = summaries.find((candidate) => candidate.code === mark.code);
+    if (!summary) summaries.push((summary = { code: mark.code, messages: [], repetitions: 0, hosts: [] }));
+    if (!seen.has(mark.code)) summary.repetitions += 1;
+    seen.add(mark.code);
+    if (!summary.messages.includes(mark.message)) summary.messages.push(mark.message);
+    if (mark.host !== undefined && !summary.hosts.includes(mark.host)) summary.hosts.push(mark.host);
+  }
+}
+
 function compare(stack: string, kernel: StackCell | undefined, profile: StackCell, higherIsBetter: boolean): StackComparison {
   const comparison: StackComparison = { stack, improvement: false, best: false };
-  if (!kernel || kernel.state !== 'ok' || kernel.value === undefined || kernel.value === 0 || profile.value === undefined) return comparison;
-  if (profile.state !== 'ok' && profile.state !== 'not-accelerated') return comparison;
-  comparison.percent = ((profile.value - kernel.value) / Math.abs(kernel.value)) * 100;
-  // A not-accelerated cell measured the kernel stack: its difference is shown but is no improvement.
-  comparison.improvement = profile.state === 'ok' && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
+  const hasValue = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
+  if (!kernel || !hasValue(kernel) || kernel.value === 0 || !hasValue(profile)) return comparison;
+  comparison.percent = ((profile.value! - kernel.value!) / Math.abs(kernel.value!)) * 100;
+  // A marked side may not measure what its key says (e.g. a not-accelerated "Onload" cell is the
+  // kernel again): the difference is shown, flagged, and is no improvement.
+  if (kernel.state === 'marked' || profile.state === 'marked') comparison.marked = true;
+  comparison.improvement = !comparison.marked && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
   return comparison;
 }
 
@@ -296,7 +337,8 @@ function cellText(cell: StackCell, unit: string): string {
     default: {
       let text = formatValue(cell.value!, unit);
       if (cell.repetitions > 1 && cell.min !== cell.max) text += ` [${formatValue(cell.min!, unit)}-${formatValue(cell.max!, unit)}]`;
-      if (cell.state === 'not-accelerated') text += ' !';
+      if (cell.state === 'marked') text += ' !';
+      if (cell.markedLeftOut > 0) text += ` (${cell.markedLeftOut} marked left out)`;
       if (cell.failed > 0) text += ` (${cell.failed}/${cell.finished} failed)`;
       if (cell.finished < cell.planned) text += ` (${cell.finished}/${cell.planned} done)`;
       return text;
@@ -306,7 +348,7 @@ function cellText(cell: StackCell, unit: string): string {
 
 function comparisonText(comparison: StackComparison): string {
   if (comparison.percent === undefined) return '-';
-  return `${formatPercent(comparison.percent)}${comparison.best ? ' *' : ''}`;
+  return `${formatPercent(comparison.percent)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
 /** Renders one table as aligned plain text, one block per group, with a legend. */
@@ -336,7 +378,8 @@ export function renderReportTable(table: ReportTable): string {
 export const reportLegend = [
   'Values are medians of the repetitions, [min-max] their spread.',
   '*  best improvement of the profile in its group',
-  '!  Onload was not verified on the server: the numbers are the kernel stack\'s and count as no improvement',
+  '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement',
+  '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist',
   'FAILED  every repetition failed;  n/a  the runs did not measure this;  pending  not run yet',
 ].join('\n');
 
@@ -355,8 +398,38 @@ export function renderFailures(results: readonly CellResult[]): string {
   return lines.join('\n');
 }
 
-/** All tables, the legend and the failed cells, as the terminal shows them. */
+/**
+ * The marks of the cells that ran, one line per table cell and mark: which repetitions carry it
+ * and why (the mark's own words), in results order.
+ */
+export function renderMarks(results: readonly CellResult[]): string {
+  const entries = new Map<string, { where: string; code: string; message: string; repetitions: number[]; hosts: Set<string> }>();
+  for (const result of results) {
+    if (result.status === 'failed') continue;
+    const { key } = result;
+    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}`;
+    for (const mark of cellMarks(result)) {
+      const id = JSON.stringify([where, mark.code, mark.message]);
+      const entry = entries.get(id) ?? { where, code: mark.code, message: mark.message, repetitions: [], hosts: new Set<string>() };
+      if (!entry.repetitions.includes(key.repetition)) entry.repetitions.push(key.repetition);
+      if (mark.host) entry.hosts.add(mark.host);
+      entries.set(id, entry);
+    }
+  }
+  if (entries.size === 0) return '';
+  const lines = [`Marked cells (${entries.size}):`];
+  for (const entry of entries.values()) {
+    const repetitions = entry.repetitions.sort((a, b) => a - b);
+    const hosts = entry.hosts.size > 0 ? `${[...entry.hosts].join(', ')}: ` : '';
+    lines.push(`  ${entry.where}, repetition${repetitions.length === 1 ? '' : 's'} ${repetitions.join(', ')}: [${entry.code}] ${hosts}${entry.message}`);
+  }
+  return lines.join('\n');
+}
+
+/** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
 export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = []): string {
+  const marks = renderMarks(results);
   const failures = renderFailures(results);
-  return [...tables.map(renderReportTable), reportLegend, ...(failures ? [failures] : [])].join('\n\n') + '\n';
+  return [...tables.map(renderReportTable), reportLegend, ...(marks ? [marks] : []), ...(failures ? [failures] : [])].join('\n\n') + '\n';
 }

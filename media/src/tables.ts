@@ -8,7 +8,7 @@ import { formatDelta, formatValue } from './format.js';
 /** How a cell without a trustworthy number reads. */
 const stateText: Record<Exclude<CellState, 'ok'>, string> = {
   failed: 'failed',
-  'not-accelerated': 'not accelerated',
+  marked: 'marked',
   pending: 'not run yet',
   'no-data': 'no data',
 };
@@ -18,8 +18,23 @@ function repetitionsNote(cell: TableCell): string {
   const parts = [`median of ${counted} repetition${counted === 1 ? '' : 's'}`, `${finished} of ${planned} finished`];
   if (failed > 0) parts.push(`${failed} failed`);
   if (cell.spreadPercent != null) parts.push(`spread ${cell.spreadPercent.toFixed(1)} %`);
-  if (cell.state === 'not-accelerated') parts.push('Onload not verified: this is really the kernel stack');
-  return parts.join(', ');
+  if (cell.markedLeftOut > 0) parts.push(`${cell.markedLeftOut} marked repetition${cell.markedLeftOut === 1 ? '' : 's'} left out`);
+  const notes = [parts.join(', ')];
+  for (const mark of cell.marks) notes.push(`${mark.label} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'}): ${mark.message}`);
+  if (cell.state === 'marked') notes.push('Every repetition is marked: shown, never counted as an improvement.');
+  return notes.join('\n');
+}
+
+/** The marks of a cell as small badges, each naming its code and explained by its title. */
+function markBadges(cell: TableCell): HTMLElement | null {
+  if (cell.marks.length === 0) return null;
+  return h(
+    'span',
+    { class: 'marks' },
+    ...cell.marks.map((mark) =>
+      h('span', { class: 'mark', 'data-mark': mark.code, title: `${mark.message} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'})` }, `(${mark.label})`),
+    ),
+  );
 }
 
 function valueCell(cell: TableCell, table: ComparisonTable, stack: string, threads: number): HTMLTableCellElement {
@@ -33,18 +48,22 @@ function valueCell(cell: TableCell, table: ComparisonTable, stack: string, threa
       'data-metric': table.metric,
       'data-value': cell.value ?? undefined,
       'data-state': cell.state,
+      'data-marks': cell.marks.length > 0 ? cell.marks.map((mark) => mark.code).join(' ') : undefined,
       title: repetitionsNote(cell),
     },
     cell.state === 'ok' ? text : null,
-    cell.state === 'not-accelerated' && cell.value !== null ? `${formatValue(cell.value, table.unit)} ` : null,
-    cell.state === 'ok' ? null : h('span', { class: 'mark' }, cell.state === 'not-accelerated' && cell.value !== null ? '(not accelerated)' : text),
+    cell.state === 'marked' && cell.value !== null ? `${formatValue(cell.value, table.unit)} ` : null,
+    cell.state === 'ok' || cell.state === 'marked' ? null : h('span', { class: 'mark' }, text),
+    markBadges(cell),
   );
 }
 
 function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threads: number): HTMLTableCellElement {
   const classes = ['delta'];
-  // A not-accelerated difference compares the kernel with itself: neither better nor worse.
-  if (cell.deltaPercent != null && cell.state === 'ok') classes.push(cell.improvement ? 'improvement' : 'regression');
+  // A difference with a marked side (e.g. Onload not verified: the kernel against itself) is
+  // neither better nor worse.
+  if (cell.deltaPercent != null && !cell.deltaMarked) classes.push(cell.improvement ? 'improvement' : 'regression');
+  if (cell.deltaMarked) classes.push('marked');
   if (cell.best) classes.push('best');
   const text = formatDelta(cell.deltaPercent);
   return h(
@@ -56,7 +75,9 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
       'data-metric': table.metric,
       'data-delta': cell.deltaPercent ?? undefined,
       'data-best': cell.best ? 'true' : undefined,
-      'aria-label': cell.best ? `${text}, best improvement` : undefined,
+      'data-marked': cell.deltaMarked ? 'true' : undefined,
+      title: cell.deltaMarked ? 'A side of this difference is marked: it may not compare what the columns say.' : undefined,
+      'aria-label': cell.best ? `${text}, best improvement` : cell.deltaMarked ? `${text}, marked` : undefined,
     },
     text,
     cell.best ? h('span', { class: 'best-badge', 'aria-hidden': 'true' }, ' ★') : null,
@@ -105,7 +126,8 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
     const cells = chart.series.map((series) => {
       const point = series.points[index];
       const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, chart.unit)}–${formatValue(point.max, chart.unit)})` : '';
-      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, chart.unit)}${spread}` : stateText[point.state];
+      const marked = point?.state === 'marked' ? `marked: ${point.marks.map((mark) => mark.label).join(', ')}` : undefined;
+      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, chart.unit)}${spread}` : marked ?? stateText[point.state];
       return h(
         'td',
         {

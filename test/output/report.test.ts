@@ -84,10 +84,12 @@ test('throughput table: medians, spread, percent vs kernel, failed and not-accel
   assert.equal(g25.rows[1].comparisons[0].best, true);
   assert.equal(g25.rows[0].comparisons[0].best, false);
 
-  // 10G, 5 threads: Onload ran but was not verified: shown, not an improvement.
+  // 10G, 5 threads: Onload ran but was not verified (old records' accelerated:false reads as the
+  // not-accelerated mark): shown, marked, not an improvement.
   const unverified = g10.rows[0].cells[1];
-  assert.deepEqual([unverified.state, unverified.value, unverified.notAccelerated], ['not-accelerated', 9000, 2]);
-  assert.deepEqual(g10.rows[0].comparisons[0], { stack: 'redis-balanced', percent: 12.5, improvement: false, best: false });
+  assert.deepEqual([unverified.state, unverified.value, unverified.marked, unverified.markedLeftOut], ['marked', 9000, 2, 0]);
+  assert.deepEqual(unverified.marks.map((mark) => [mark.code, mark.repetitions]), [['not-accelerated', 2]]);
+  assert.deepEqual(g10.rows[0].comparisons[0], { stack: 'redis-balanced', percent: 12.5, improvement: false, best: false, marked: true });
 
   // 10G, 10 threads: every Onload repetition failed; the kernel's second repetition is the torn line.
   const [kernelPending, onloadFailed] = g10.rows[1].cells;
@@ -140,7 +142,9 @@ test('text rendering shows the marks a user needs', async () => {
   assert.equal(lines[0], 'Throughput (ops/s, higher is better)');
   assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9%'), text);
   assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5% *'), text);
-  assert.ok(lines.includes('      5  8000             9000 !          +12.5%'), text);
+  assert.ok(lines.includes('      5  8000             9000 !          +12.5% !'), text);
+  assert.ok(lines.includes('Marked cells (1):'), text);
+  assert.ok(lines.includes("  10G redis-balanced 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's."), text);
   assert.ok(lines.includes('     10  9000 (1/2 done)  FAILED          -'), text);
   assert.ok(lines.includes('Failed cells (3):'), text);
   assert.ok(lines.includes('  10G redis-balanced 10 threads, repetition 1: [ycsb-exit] client1: ycsb-run: ycsb exited with status 1. Next: Read the run log of the cell.'), text);
@@ -154,11 +158,52 @@ test('CSV follows RFC 4180 and holds the same numbers as the tables', async () =
   assert.equal(lines.at(-1), '', 'ends with CRLF');
   assert.equal(
     lines[0],
-    'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,' +
-      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced vs kernel (%)',
+    'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,' +
+      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced marks,redis-balanced vs kernel (%)',
   );
-  assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,12800,12600,13000,2,0,ok,21.9');
-  assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,0,2,failed,');
-  assert.equal(lines[6], 'read-latency,µs,25G,10.20.128.35,10,600,600,600,1,1,ok,460,450,470,2,0,ok,-23.33');
+  assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,,12800,12600,13000,2,0,ok,,21.9');
+  assert.equal(lines[3], 'throughput,ops/s,10G,10.20.129.35,5,8000,8000,8000,2,0,ok,,9000,9000,9000,2,0,marked,not-accelerated:2,12.5');
+  assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,,0,2,failed,,');
+  assert.equal(lines[6], 'read-latency,µs,25G,10.20.128.35,10,600,600,600,1,1,ok,,460,450,470,2,0,ok,,-23.33');
   assert.equal(lines.length, 10);
+});
+
+test('any mark is generic: marked repetitions leave the median, a marked kernel spoils the comparison, every mark is listed', () => {
+  const cell = (stack: string, repetition: number, throughput: number, marks: CellResult['marks'] = []): CellResult => ({
+    kind: 'cell', id: `${stack}-${repetition}`, status: 'ok', accelerated: stack === 'kernel' ? null : true,
+    key: { interface: '25G', address: '127.0.0.1', stack, threads: 5, axes: {}, repetition },
+    startedAt: '', finishedAt: '', attempts: 1, logs: [], marks,
+    run: { runtimeMs: 1, throughputOpsPerSec: throughput, operations: {}, other: {}, warnings: [] },
+  });
+  const wrongNic = { code: 'wrong-interface', host: 'server1', message: 'The clients reached memcached through 10.0.0.9, not 10.20.128.35.' };
+  const clientBound = { code: 'client-bound', host: 'client1', message: 'client1 was 97 % busy: the numbers measure the client.' };
+  // Onload: repetition 2 went through the wrong NIC and would flatter the profile; it is left out.
+  // At 10 threads the kernel arm is client-bound in both repetitions: no improvement can be claimed.
+  const results = [
+    cell('kernel', 1, 100), cell('kernel', 2, 102),
+    cell('tuned', 1, 110), cell('tuned', 2, 400, [wrongNic]), cell('tuned', 3, 112),
+    { ...cell('kernel', 1, 50, [clientBound]), key: { ...cell('kernel', 1, 0).key, threads: 10 }, id: 'k10-1' },
+    { ...cell('kernel', 2, 52, [clientBound]), key: { ...cell('kernel', 2, 0).key, threads: 10 }, id: 'k10-2' },
+    { ...cell('tuned', 1, 90), key: { ...cell('tuned', 1, 0).key, threads: 10 }, id: 't10-1' },
+  ];
+  const table = buildReportTable({ results }, 'throughput')!;
+  const [row5, row10] = table.groups[0].rows;
+  const tuned5 = row5.cells[1];
+  assert.deepEqual([tuned5.state, tuned5.value, tuned5.repetitions, tuned5.marked, tuned5.markedLeftOut], ['ok', 111, 2, 1, 1]);
+  assert.deepEqual(tuned5.marks, [{ code: 'wrong-interface', messages: [wrongNic.message], repetitions: 1, hosts: ['server1'] }]);
+  assert.equal(row5.comparisons[0].improvement, true, 'the clean repetitions still compare');
+  const kernel10 = row10.cells[0];
+  assert.deepEqual([kernel10.state, kernel10.value, kernel10.marked], ['marked', 51, 2]);
+  assert.equal(row10.comparisons[0].marked, true);
+  assert.equal(row10.comparisons[0].improvement, false);
+  assert.equal(row10.comparisons[0].best, false);
+  assert.ok(table.bestImprovements.every((best) => best.threads !== 10), 'a marked comparison is never a best improvement');
+
+  const text = renderReport([table], results);
+  assert.match(text, /\n {6}5 {2}101 \[100-102\] {2}111 \[110-112\] \(1 marked left out\)/);
+  assert.ok(text.includes('  25G tuned 5 threads, repetition 2: [wrong-interface] server1: The clients reached memcached through 10.0.0.9, not 10.20.128.35.'), text);
+  assert.ok(text.includes('  25G kernel 10 threads, repetitions 1, 2: [client-bound] client1: client1 was 97 % busy: the numbers measure the client.'), text);
+  const csv = reportTablesToCsv([table]).split('\r\n');
+  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,101,100,102,2,0,ok,,111,110,112,2,0,ok,wrong-interface:1,9.9');
+  assert.equal(csv[2], 'throughput,ops/s,25G,127.0.0.1,10,51,50,52,2,0,marked,client-bound:2,90,90,90,1,0,ok,,76.47');
 });

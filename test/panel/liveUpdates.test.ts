@@ -96,9 +96,9 @@ test('a folder without a manifest still shows its results, with a warning', asyn
 
 test('CSV export is the engine report CSV of the cookbook tables', () => {
   const lines = runTablesCsv(runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())).split('\r\n');
-  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best vs kernel (%)');
-  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,15500,15000,16000,2,0,ok,47.62');
-  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,26000,26000,26000,1,1,not-accelerated,4');
-  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,260,250,270,2,0,ok,-36.59');
+  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best marks,latency-best vs kernel (%)');
+  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,15500,15000,16000,2,0,ok,,47.62');
+  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,26000,26000,26000,1,1,marked,not-accelerated:1,4');
+  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,260,250,270,2,0,ok,,-36.59');
   assert.equal(lines.length, 8);
 });

@@ -69,7 +69,8 @@ test('throughput chart: one series per stack, medians and min/max of the repetit
   // Onload point (that number is really the kernel's).
   assert.deepEqual(
     { ...onload.points[2] },
-    { threads: 20, median: null, min: null, max: null, state: 'not-accelerated', repetitions: 1, finished: 2, planned: 2, failed: 1, notAccelerated: 1 },
+    { threads: 20, median: null, min: null, max: null, state: 'marked', repetitions: 1, finished: 2, planned: 2, failed: 1, marked: 1, markedLeftOut: 0,
+      marks: [{ code: 'not-accelerated', label: 'not accelerated', message: "Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.", repetitions: 1 }] },
   );
 });
 
@@ -100,7 +101,9 @@ test('throughput table: kernel vs profile, percent difference, best improvement,
   assert.equal(row20.kernel.value, 25000);
   assert.deepEqual(row20.kernel.repetitions, { counted: 1, finished: 2, planned: 2, failed: 1 });
   // Shown with its difference, as the CLI report does, but marked and never an improvement.
-  assert.equal(row20.profiles[0].state, 'not-accelerated');
+  assert.equal(row20.profiles[0].state, 'marked');
+  assert.equal(row20.profiles[0].deltaMarked, true);
+  assert.deepEqual(row20.profiles[0].marks.map((mark) => [mark.code, mark.repetitions]), [['not-accelerated', 1]]);
   assert.equal(row20.profiles[0].value, 26000);
   assert.equal(row20.profiles[0].deltaPercent, 4);
   assert.equal(row20.profiles[0].improvement, false);

@@ -1,8 +1,9 @@
 // The panel's view of the engine's report tables (engine/src/report.ts): the cookbook tables, per
 // interface and thread count the kernel against each Onload profile with the difference in percent,
 // and the chart series, both from the same computation the CLI's `report` prints. Pure.
+import { markLabel } from '../../../engine/src/marks';
 import type { ReportGroup, ReportTable, StackCell } from '../../../engine/src/report';
-import type { CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
+import type { CellMarkView, CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
 
 export function unitOf(table: ReportTable): MetricUnit {
   return table.metric.unit === 'ops/s' ? 'ops/s' : 'µs';
@@ -12,9 +13,13 @@ function repetitionsOf(cell: StackCell): TableCell['repetitions'] {
   return { counted: cell.repetitions, finished: cell.finished, planned: cell.planned, failed: cell.failed };
 }
 
+export function markViews(cell: StackCell): CellMarkView[] {
+  return cell.marks.map((mark) => ({ code: mark.code, label: markLabel(mark.code), message: mark.messages.join(' '), repetitions: mark.repetitions }));
+}
+
 export function tableCell(cell: StackCell): TableCell {
   const value = cell.value ?? null;
-  const result: TableCell = { value, state: cell.state as CellState, repetitions: repetitionsOf(cell) };
+  const result: TableCell = { value, state: cell.state as CellState, marks: markViews(cell), markedLeftOut: cell.markedLeftOut, repetitions: repetitionsOf(cell) };
   if (value !== null && value !== 0 && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined) {
     result.spreadPercent = ((cell.max - cell.min) / Math.abs(value)) * 100;
   }
@@ -33,7 +38,9 @@ export function seriesPoint(threads: number, cell: StackCell): SeriesPoint {
     finished: cell.finished,
     planned: cell.planned,
     failed: cell.failed,
-    notAccelerated: cell.notAccelerated,
+    marked: cell.marked,
+    markedLeftOut: cell.markedLeftOut,
+    marks: markViews(cell),
   };
 }
 
@@ -62,6 +69,7 @@ export function comparisonTable(table: ReportTable, group: ReportGroup, id: stri
         const comparison = row.comparisons[column];
         cell.deltaPercent = comparison.percent ?? null;
         cell.improvement = comparison.improvement;
+        if (comparison.marked) cell.deltaMarked = true;
         if (comparison.best) cell.best = true;
         return cell;
       }),

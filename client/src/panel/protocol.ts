@@ -18,11 +18,23 @@ export type MetricId =
 export type MetricUnit = 'ops/s' | 'µs';
 
 /**
- * How a stack did at one thread count (the engine report's cell state): `ok`; `not-accelerated`
- * (Onload was not verified, so the number is really the kernel's); `failed` (every repetition);
- * `pending` (not run yet); `no-data` (ran, but YCSB did not measure this).
+ * How a stack did at one thread count (the engine report's cell state): `ok`; `marked` (every
+ * repetition that ran carries a mark, e.g. Onload not verified, so the number may be the
+ * kernel's: shown, never an improvement); `failed` (every repetition); `pending` (not run yet);
+ * `no-data` (ran, but YCSB did not measure this).
  */
-export type CellState = 'ok' | 'not-accelerated' | 'failed' | 'pending' | 'no-data';
+export type CellState = 'ok' | 'marked' | 'failed' | 'pending' | 'no-data';
+
+/** One mark of a table cell or chart point (engine/src/marks.ts), over its repetitions. */
+export interface CellMarkView {
+  code: string;
+  /** Short words for badges, e.g. `not accelerated`. */
+  label: string;
+  /** The mark's own explanation(s), joined. */
+  message: string;
+  /** Repetitions carrying it. */
+  repetitions: number;
+}
 
 /** The repetitions of one (stack, threads) point, reduced to what a chart draws. */
 export interface SeriesPoint {
@@ -39,8 +51,11 @@ export interface SeriesPoint {
   /** Repetitions planned. */
   planned: number;
   failed: number;
-  /** Onload repetitions where Couchbase was not verified to run accelerated. */
-  notAccelerated: number;
+  /** Repetitions that ran with at least one mark. */
+  marked: number;
+  /** Marked repetitions left out of the median because unmarked ones exist. */
+  markedLeftOut: number;
+  marks: CellMarkView[];
 }
 
 export interface ChartSeries {
@@ -63,12 +78,18 @@ export interface ChartModel {
 }
 
 export interface TableCell {
-  /** Median value (also shown for `not-accelerated`, marked); null when there is none. */
+  /** Median value (also shown for `marked`, with its marks); null when there is none. */
   value: number | null;
   state: CellState;
+  /** Every mark of the repetitions that ran (also on `ok` cells whose marked repetitions were left out). */
+  marks: CellMarkView[];
+  /** Marked repetitions left out of the median because unmarked ones exist. */
+  markedLeftOut: number;
+  /** The difference involves a marked side: shown, proves nothing. */
+  deltaMarked?: boolean;
   /** (profile - kernel) / kernel * 100; only on profile cells with both numbers. */
   deltaPercent?: number | null;
-  /** True when deltaPercent is an improvement (more throughput, less latency, Onload verified). */
+  /** True when deltaPercent is an improvement (more throughput, less latency, neither side marked). */
   improvement?: boolean;
   /** The best improvement of its column within its group (highlighted). */
   best?: boolean;

@@ -3,6 +3,7 @@
 import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/events';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { formatEngineError } from '../../../engine/src/errors';
+import { cellMarks, markLabel } from '../../../engine/src/marks';
 
 /** What the edges show about a run so far; `reduceProgress` folds events into it. */
 export interface RunProgress {
@@ -144,7 +145,7 @@ function cellFinishedLines(result: CellResult, remainingEstimateMs: number | und
     const p99 = read?.percentilesUs['99'];
     if (p99 !== undefined) parts.push(`p99 ${formatMicros(p99)}`);
   }
-  if (result.accelerated === false) parts.push(paint('NOT accelerated', 'yellow', useColour));
+  for (const mark of cellMarks(result)) parts.push(paint(mark.code === 'not-accelerated' ? 'NOT accelerated' : markLabel(mark.code), 'yellow', useColour));
   return [paint('  done', 'green', useColour) + (parts.length > 0 ? `: ${parts.join(', ')}` : '') + left];
 }
 
