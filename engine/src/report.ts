@@ -6,12 +6,17 @@
 // Repetitions of a cell are summarised by their median with the min-max spread. A cell whose
 // repetitions all failed is `failed`. A repetition with marks (marks.ts: not accelerated, wrong
 // NIC, client-bound...) may not measure what its key says: when unmarked repetitions exist the
-// marked ones are left out of the median (and counted, so the reader sees it); when every
-// repetition is marked the cell is `marked`, shows its number with the marks, and no comparison
+// marked ones are left out of the median (and counted, so the reader sees it); a cell whose
+// repetitions are all marked is `marked`, shows its number with the marks, and no comparison
 // involving it is ever an improvement.
+//
+// The difference of a profile from the kernel compares the means of the counted repetitions with a
+// 95 % confidence interval (statistics.ts). Only a significant difference in the better direction,
+// with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from './combine';
 import { cellMarks } from './marks';
 import type { CellKey, CellResult, RunManifest, YcsbReport } from './model';
+import { compareSamples, formatDifference, type Difference } from './statistics';
 
 export const baselineStack = 'kernel';
 
@@ -87,6 +92,8 @@ export interface StackCell {
   max?: number;
   /** Repetitions in the median. */
   repetitions: number;
+  /** The counted repetitions' values (what the median and the statistics are computed from). */
+  values: number[];
   /** Repetitions that have a result (ok or failed). */
   finished: number;
   /** Repetitions planned (from the manifest; the finished count without one). */
@@ -105,8 +112,12 @@ export interface StackCell {
 /** One profile against the kernel in one row. */
 export interface StackComparison {
   stack: string;
-  /** (profile - kernel) / kernel * 100; absent when either side has no value. */
+  /** (mean profile - mean kernel) / mean kernel * 100; absent when either side has no value. */
   percent?: number;
+  /** The difference with its 95 % interval and verdict (statistics.ts); absent when `percent` is. */
+  difference?: Difference;
+  /** The interval excludes 0 % (false without an interval, e.g. a single repetition). */
+  significant: boolean;
   /** The change goes the better way for this metric (more throughput, less latency), neither side marked. */
   improvement: boolean;
   /** Either side is marked: the difference is shown but proves nothing. */
@@ -150,6 +161,9 @@ export interface ReportTable {
   groups: ReportGroup[];
   /** The largest improvements anywhere in the table, best first (at most 5). */
   bestImprovements: BestImprovement[];
+  /** Comparisons that could be tested (an interval exists), and how many of them are significant. */
+  tested: number;
+  significantCount: number;
 }
 
 export interface ReportInput {
@@ -227,14 +241,17 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
     }))))
     .sort((a, b) => Math.abs(b.percent) - Math.abs(a.percent))
     .slice(0, 5);
+  const all = groups.flatMap((group) => group.rows.flatMap((row) => row.comparisons));
+  const tested = all.filter((comparison) => comparison.difference?.interval !== undefined).length;
+  const significantCount = all.filter((comparison) => comparison.significant).length;
 
-  return { metric, stacks, profiles, hasBaseline, groups, bestImprovements };
+  return { metric, stacks, profiles, hasBaseline, groups, bestImprovements, tested, significantCount };
 }
 
 function stackCell(stack: string, results: CellResult[], planned: number | undefined, read: (report: YcsbReport) => number | undefined): StackCell {
   const finished = unique(results.map((result) => result.key.repetition)).length;
   const cell: StackCell = {
-    stack, state: 'pending', repetitions: 0, finished, planned: Math.max(planned ?? finished, finished),
+    stack, state: 'pending', repetitions: 0, values: [], finished, planned: Math.max(planned ?? finished, finished),
     failed: 0, marked: 0, markedLeftOut: 0, marks: [], cellIds: results.map((result) => result.id),
   };
   const clean: number[] = [];
@@ -259,6 +276,7 @@ function stackCell(stack: string, results: CellResult[], planned: number | undef
     cell.min = summary.min;
     cell.max = summary.max;
     cell.repetitions = summary.count;
+    cell.values = counted;
     if (clean.length > 0) cell.markedLeftOut = marked.length;
   } else if (finished > 0) {
     cell.state = cell.failed === results.length ? 'failed' : 'no-data';
@@ -279,14 +297,19 @@ function addMarkSummaries(summaries: MarkSummary[], marks: readonly { code: stri
 }
 
 function compare(stack: string, kernel: StackCell | undefined, profile: StackCell, higherIsBetter: boolean): StackComparison {
-  const comparison: StackComparison = { stack, improvement: false, best: false };
-  const hasValue = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
-  if (!kernel || !hasValue(kernel) || kernel.value === 0 || !hasValue(profile)) return comparison;
-  comparison.percent = ((profile.value! - kernel.value!) / Math.abs(kernel.value!)) * 100;
+  const comparison: StackComparison = { stack, significant: false, improvement: false, best: false };
+  const hasValue = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.values.length > 0;
+  if (!kernel || !hasValue(kernel) || !hasValue(profile)) return comparison;
+  const difference = compareSamples(kernel.values, profile.values);
+  if (!Number.isFinite(difference.percent)) return comparison;
+  comparison.difference = difference;
+  comparison.percent = difference.percent;
+  comparison.significant = difference.significant;
   // A marked side may not measure what its key says (e.g. a not-accelerated "Onload" cell is the
   // kernel again): the difference is shown, flagged, and is no improvement.
   if (kernel.state === 'marked' || profile.state === 'marked') comparison.marked = true;
-  comparison.improvement = !comparison.marked && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
+  // Noise is never an improvement: the interval must exclude 0 % on the better side.
+  comparison.improvement = !comparison.marked && comparison.significant && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
   return comparison;
 }
 
@@ -347,8 +370,8 @@ function cellText(cell: StackCell, unit: string): string {
 }
 
 function comparisonText(comparison: StackComparison): string {
-  if (comparison.percent === undefined) return '-';
-  return `${formatPercent(comparison.percent)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
+  if (comparison.difference === undefined) return '-';
+  return `${formatDifference(comparison.difference)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
 /** Renders one table as aligned plain text, one block per group, with a legend. */
@@ -366,18 +389,24 @@ export function renderReportTable(table: ReportTable): string {
     const line = (row: string[]) => row.map((text, column) => (column === 0 ? text.padStart(widths[0]) : text.padEnd(widths[column]))).join('  ').trimEnd();
     lines.push('', group.title, line(header), ...rows.map(line));
   }
+  if (table.hasBaseline && table.profiles.length > 0) {
+    lines.push('', table.tested === 0
+      ? 'No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).'
+      : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.`);
+  }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
     for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${best.stack} at ${best.threads} threads, ${best.group}`);
   } else if (table.hasBaseline && table.profiles.length > 0) {
-    lines.push('', 'No improvement over the kernel stack so far.');
+    lines.push('', 'No significant improvement over the kernel stack so far.');
   }
   return lines.join('\n');
 }
 
 export const reportLegend = [
   'Values are medians of the repetitions, [min-max] their spread.',
-  '*  best improvement of the profile in its group',
+  'vs kernel: difference of the means in percent, (±) half its 95 % confidence interval (Welch / Fieller); "not significant": the interval includes 0 %.',
+  '*  best significant improvement of the profile in its group',
   '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement',
   '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist',
   'FAILED  every repetition failed;  n/a  the runs did not measure this;  pending  not run yet',

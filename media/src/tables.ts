@@ -62,10 +62,13 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
   const classes = ['delta'];
   // A difference with a marked side (e.g. Onload not verified: the kernel against itself) is
   // neither better nor worse.
-  if (cell.deltaPercent != null && !cell.deltaMarked) classes.push(cell.improvement ? 'improvement' : 'regression');
+  // Only a significant difference is coloured better or worse; noise is plain.
+  if (cell.deltaPercent != null && !cell.deltaMarked && cell.significant) classes.push(cell.improvement ? 'improvement' : 'regression');
+  if (cell.deltaPercent != null && !cell.significant) classes.push('not-significant');
   if (cell.deltaMarked) classes.push('marked');
   if (cell.best) classes.push('best');
   const text = formatDelta(cell.deltaPercent);
+  const interval = cell.deltaPercent == null ? null : intervalText(cell);
   return h(
     'td',
     {
@@ -74,14 +77,37 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
       'data-threads': threads,
       'data-metric': table.metric,
       'data-delta': cell.deltaPercent ?? undefined,
+      'data-low': cell.deltaInterval?.low,
+      'data-high': cell.deltaInterval?.high,
+      'data-significant': cell.deltaPercent == null ? undefined : String(cell.significant === true),
       'data-best': cell.best ? 'true' : undefined,
       'data-marked': cell.deltaMarked ? 'true' : undefined,
-      title: cell.deltaMarked ? 'A side of this difference is marked: it may not compare what the columns say.' : undefined,
-      'aria-label': cell.best ? `${text}, best improvement` : cell.deltaMarked ? `${text}, marked` : undefined,
+      title: [deltaNote(cell), cell.deltaMarked ? 'A side of this difference is marked: it may not compare what the columns say.' : ''].filter(Boolean).join('\n') || undefined,
+      'aria-label': [text, interval, cell.best ? 'best improvement' : '', cell.deltaMarked ? 'marked' : ''].filter(Boolean).join(', '),
     },
     text,
+    interval ? h('span', { class: 'interval' }, ` ${interval}`) : null,
     cell.best ? h('span', { class: 'best-badge', 'aria-hidden': 'true' }, ' ★') : null,
   );
+}
+
+/** `(±2.1)`, `(±4.0, not significant)`, `(1 repetition: no interval)`. */
+function intervalText(cell: TableCell): string {
+  if (cell.deltaInterval) return `(±${cell.deltaInterval.halfWidth.toFixed(1)}${cell.significant ? '' : ', not significant'})`;
+  if (cell.deltaNoInterval === 'single-repetition') return '(1 repetition: no interval)';
+  if (cell.deltaNoInterval === 'no-spread') return '(no spread: no interval)';
+  return '(no interval)';
+}
+
+function deltaNote(cell: TableCell): string {
+  if (cell.deltaPercent == null) return '';
+  if (cell.deltaInterval) {
+    const p = cell.pValue !== undefined ? `, p = ${cell.pValue < 0.001 ? '< 0.001' : cell.pValue.toFixed(3)}` : '';
+    return `95 % confidence interval ${formatDelta(cell.deltaInterval.low)} to ${formatDelta(cell.deltaInterval.high)}${p}: ${cell.significant ? 'significant' : 'not significant (the interval includes 0 %)'}`;
+  }
+  if (cell.deltaNoInterval === 'single-repetition') return 'With a single repetition on a side no interval can be given: run more repetitions to know whether this difference is real.';
+  if (cell.deltaNoInterval === 'no-spread') return 'Every repetition gave the same figure: without a measured spread no interval can be given.';
+  return 'The kernel repetitions vary too much to bound the ratio: no interval.';
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {

@@ -60,7 +60,7 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   assert.equal(text.code, 0, text.stderr);
   assert.ok(text.stdout.startsWith('Throughput (ops/s, higher is better)\n'));
   assert.ok(text.stdout.includes('\nRead average latency (µs, lower is better)\n'));
-  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5% *\n'));
+  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n'));
   assert.match(text.stderr, /^warning: The last line of results\.jsonl is incomplete/);
 
   const csv = cli(['report', join(run, 'results.jsonl'), '--csv', '--metric', 'read-p95,update-p99']);

@@ -75,21 +75,26 @@ test('throughput table: medians, spread, percent vs kernel, failed and not-accel
   assert.deepEqual([kernel5.state, kernel5.value, kernel5.min, kernel5.max, kernel5.repetitions], ['ok', 10500, 10000, 11000, 2]);
   assert.deepEqual([onload5.value, onload5.min, onload5.max], [12800, 12600, 13000]);
   assert.equal(g25.rows[0].comparisons[0].percent!.toFixed(4), (((12800 - 10500) / 10500) * 100).toFixed(4));
-  assert.equal(g25.rows[0].comparisons[0].improvement, true);
+  // Two repetitions a side spread by ±5 %: the 95 % interval spans 0, so +21.9 % is not an improvement yet.
+  const noisy = g25.rows[0].comparisons[0];
+  assert.deepEqual([noisy.significant, noisy.improvement, noisy.best], [false, false, false]);
+  assert.ok(noisy.difference!.interval!.low < 0 && noisy.difference!.interval!.high > 40);
 
   // 25G, 10 threads: one kernel repetition failed, the other counts.
   const kernel10 = g25.rows[1].cells[0];
   assert.deepEqual([kernel10.state, kernel10.value, kernel10.repetitions, kernel10.failed, kernel10.finished], ['ok', 20000, 1, 1, 2]);
+  // One kernel repetition: no interval can be given, so no star however large the difference.
   assert.equal(g25.rows[1].comparisons[0].percent, 32.5);
-  assert.equal(g25.rows[1].comparisons[0].best, true);
-  assert.equal(g25.rows[0].comparisons[0].best, false);
+  assert.equal(g25.rows[1].comparisons[0].difference!.noInterval, 'single-repetition');
+  assert.deepEqual([g25.rows[1].comparisons[0].improvement, g25.rows[1].comparisons[0].best], [false, false]);
 
   // 10G, 5 threads: Onload ran but was not verified (old records' accelerated:false reads as the
   // not-accelerated mark): shown, marked, not an improvement.
   const unverified = g10.rows[0].cells[1];
   assert.deepEqual([unverified.state, unverified.value, unverified.marked, unverified.markedLeftOut], ['marked', 9000, 2, 0]);
   assert.deepEqual(unverified.marks.map((mark) => [mark.code, mark.repetitions]), [['not-accelerated', 2]]);
-  assert.deepEqual(g10.rows[0].comparisons[0], { stack: 'redis-balanced', percent: 12.5, improvement: false, best: false, marked: true });
+  const markedComparison = g10.rows[0].comparisons[0];
+  assert.deepEqual([markedComparison.percent, markedComparison.marked, markedComparison.improvement, markedComparison.best], [12.5, true, false, false]);
 
   // 10G, 10 threads: every Onload repetition failed; the kernel's second repetition is the torn line.
   const [kernelPending, onloadFailed] = g10.rows[1].cells;
@@ -97,10 +102,8 @@ test('throughput table: medians, spread, percent vs kernel, failed and not-accel
   assert.deepEqual([onloadFailed.state, onloadFailed.value, onloadFailed.failed], ['failed', undefined, 2]);
   assert.equal(g10.rows[1].comparisons[0].percent, undefined);
 
-  assert.deepEqual(table.bestImprovements.map((best) => [best.group, best.threads, best.stack, Math.round(best.percent * 10) / 10]), [
-    ['25G (10.20.128.35)', 10, 'redis-balanced', 32.5],
-    ['25G (10.20.128.35)', 5, 'redis-balanced', 21.9],
-  ]);
+  assert.deepEqual(table.bestImprovements, [], 'nothing in this table is a proven improvement');
+  assert.deepEqual([table.tested, table.significantCount], [1, 0]);
 });
 
 test('latency tables: lower is better, so a negative difference is the improvement', async () => {
@@ -110,7 +113,12 @@ test('latency tables: lower is better, so a negative difference is the improveme
   assert.equal(read.groups[0].rows[0].cells[0].value, 490);
   assert.equal(read.groups[0].rows[0].cells[1].value, 410);
   assert.equal(read.groups[0].rows[1].comparisons[0].percent!.toFixed(2), '-23.33');
-  assert.equal(read.groups[0].rows[1].comparisons[0].best, true);
+  assert.equal(read.groups[0].rows[1].comparisons[0].best, false, 'one kernel repetition: no interval');
+  // 490 [480-500] against 410 [400-420]: -16.3 %, the interval below 0: a significant improvement.
+  const proven = read.groups[0].rows[0].comparisons[0];
+  assert.deepEqual([proven.significant, proven.improvement, proven.best], [true, true, true]);
+  assert.ok(proven.difference!.interval!.high < 0);
+  assert.deepEqual(read.bestImprovements.map((best) => [best.threads, Math.round(best.percent * 10) / 10]), [[5, -16.3]]);
   assert.equal(p99.groups[0].rows[0].cells[0].value, 1450);
   assert.equal(update.groups[0].rows[0].cells[1].value, 605);
   assert.equal(metricDefinition('bogus'), undefined);
@@ -126,13 +134,14 @@ test('further sweep axes get their own groups; a run without a kernel stack has 
     run: { runtimeMs: 1, throughputOpsPerSec: throughput, operations: {}, other: {}, warnings: [] },
   });
   const table = buildReportTable({ results: [cell('kernel', 128, 100), cell('tuned', 128, 150), cell('kernel', 16384, 50), cell('tuned', 16384, 40)] }, 'throughput')!;
+  assert.equal(table.groups[0].rows[0].comparisons[0].improvement, false, 'one repetition proves nothing');
   assert.deepEqual(table.groups.map((group) => group.title), ['25G (127.0.0.1), fieldlength=128', '25G (127.0.0.1), fieldlength=16384']);
   assert.equal(table.groups[0].rows[0].comparisons[0].percent, 50);
   assert.equal(table.groups[1].rows[0].comparisons[0].percent, -20);
   assert.equal(table.groups[1].rows[0].comparisons[0].improvement, false);
   const noKernel = buildReportTable({ results: [cell('tuned', 128, 150)] }, 'throughput')!;
   assert.equal(noKernel.hasBaseline, false);
-  assert.deepEqual(noKernel.groups[0].rows[0].comparisons, [{ stack: 'tuned', improvement: false, best: false }]);
+  assert.deepEqual(noKernel.groups[0].rows[0].comparisons, [{ stack: 'tuned', significant: false, improvement: false, best: false }]);
 });
 
 test('text rendering shows the marks a user needs', async () => {
@@ -140,9 +149,12 @@ test('text rendering shows the marks a user needs', async () => {
   const text = renderReport(buildReportTables(run, ['throughput']), run.results);
   const lines = text.split('\n');
   assert.equal(lines[0], 'Throughput (ops/s, higher is better)');
-  assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9%'), text);
-  assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5% *'), text);
-  assert.ok(lines.includes('      5  8000             9000 !          +12.5% !'), text);
+  assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9 % (±51.2, not significant)'), text);
+  assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)'), text);
+  assert.ok(lines.includes('      5  8000             9000 !          +12.5 % (no spread: no interval) !'), text);
+  assert.ok(lines.includes('No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).') === false);
+  assert.ok(lines.includes('0 of 1 differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.'), text);
+  assert.ok(lines.includes('No significant improvement over the kernel stack so far.'), text);
   assert.ok(lines.includes('Marked cells (1):'), text);
   assert.ok(lines.includes("  10G redis-balanced 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's."), text);
   assert.ok(lines.includes('     10  9000 (1/2 done)  FAILED          -'), text);
@@ -191,7 +203,8 @@ test('any mark is generic: marked repetitions leave the median, a marked kernel 
   const tuned5 = row5.cells[1];
   assert.deepEqual([tuned5.state, tuned5.value, tuned5.repetitions, tuned5.marked, tuned5.markedLeftOut], ['ok', 111, 2, 1, 1]);
   assert.deepEqual(tuned5.marks, [{ code: 'wrong-interface', messages: [wrongNic.message], repetitions: 1, hosts: ['server1'] }]);
-  assert.equal(row5.comparisons[0].improvement, true, 'the clean repetitions still compare');
+  assert.equal(row5.comparisons[0].percent!.toFixed(3), '9.901', 'the clean repetitions still compare (means 111 against 101)');
+  assert.equal(row5.comparisons[0].improvement, true, '±1 % spreads: the 9.9 % is significant');
   const kernel10 = row10.cells[0];
   assert.deepEqual([kernel10.state, kernel10.value, kernel10.marked], ['marked', 51, 2]);
   assert.equal(row10.comparisons[0].marked, true);

@@ -175,7 +175,9 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     const onload10 = '#r0-g0-throughput-table td.delta[data-stack="latency-best"][data-threads="10"]';
     assert.equal(Number(await page.getAttribute(onload10, 'data-delta')).toFixed(3), '59.459');
     assert.match((await page.getAttribute(onload10, 'class')) ?? '', /\bbest\b/);
-    assert.equal(await page.textContent(onload10), '+59.5 % ★');
+    assert.equal(await page.textContent(onload10), '+59.5 % (±22.1) ★');
+    assert.equal(await page.getAttribute(onload10, 'data-significant'), 'true');
+    assert.match((await page.getAttribute(onload10, 'title')) ?? '', /^95 % confidence interval \+\d+\.\d % to \+\d+\.\d %, p = 0\.\d{3}: significant$/);
     const onload20 = '#r0-g0-throughput-table td.value[data-stack="latency-best"][data-threads="20"]';
     assert.equal(await page.getAttribute(onload20, 'data-state'), 'marked');
     assert.equal(await page.getAttribute(onload20, 'data-marks'), 'not-accelerated');
@@ -188,7 +190,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="latency-best"][data-threads="20"]'), 'marked: not accelerated');
     assert.equal(await page.getAttribute('.best-box ol[data-metric="throughput"] li:first-child', 'data-percent'), '59.45945945945946');
     assert.equal(await page.getAttribute('#r0-g0-read-latency-table td.value[data-stack="latency-best"][data-threads="5"]', 'data-value'), '260');
-    assert.equal(await page.textContent('#r0-g0-read-latency-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 %');
+    assert.equal(await page.textContent('#r0-g0-read-latency-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 % (±12.5)');
     assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="kernel"][data-threads="5"]'), '10,500 (10,000–11,000)');
     assert.equal(await page.textContent('#r0-g0-throughput-table caption'), 'Throughput: kernel vs Onload, 25G (127.0.0.1)');
 

@@ -68,6 +68,13 @@ export function comparisonTable(table: ReportTable, group: ReportGroup, id: stri
         const cell = tableCell(row.cells[table.stacks.indexOf(stack)]);
         const comparison = row.comparisons[column];
         cell.deltaPercent = comparison.percent ?? null;
+        const difference = comparison.difference;
+        if (difference) {
+          cell.significant = difference.significant;
+          cell.deltaInterval = difference.interval ? { low: difference.interval.low, high: difference.interval.high, halfWidth: difference.interval.halfWidth } : null;
+          if (difference.noInterval) cell.deltaNoInterval = difference.noInterval;
+          if (difference.pValue !== undefined) cell.pValue = difference.pValue;
+        }
         cell.improvement = comparison.improvement;
         if (comparison.marked) cell.deltaMarked = true;
         if (comparison.best) cell.best = true;

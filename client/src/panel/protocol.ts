@@ -87,9 +87,17 @@ export interface TableCell {
   markedLeftOut: number;
   /** The difference involves a marked side: shown, proves nothing. */
   deltaMarked?: boolean;
-  /** (profile - kernel) / kernel * 100; only on profile cells with both numbers. */
+  /** (mean profile - mean kernel) / mean kernel * 100; only on profile cells with both numbers. */
   deltaPercent?: number | null;
-  /** True when deltaPercent is an improvement (more throughput, less latency, neither side marked). */
+  /** The 95 % confidence interval of deltaPercent (engine/src/statistics.ts), when one can be given. */
+  deltaInterval?: { low: number; high: number; halfWidth: number } | null;
+  /** Why there is no interval: one repetition on a side, or a baseline too noisy to bound a ratio. */
+  deltaNoInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
+  /** The interval excludes 0 %. */
+  significant?: boolean;
+  /** Welch's two-sided p-value. */
+  pValue?: number;
+  /** True when deltaPercent is a significant improvement (more throughput, less latency, neither side marked). */
   improvement?: boolean;
   /** The best improvement of its column within its group (highlighted). */
   best?: boolean;
