@@ -7,7 +7,7 @@ async function importEngine() {
     import('../../engine/src/resultsStore.js'),
     import('../../engine/src/errors.js'),
   ]);
-  return { loadPlan: plan.loadPlan, listRuns: store.listRuns, EngineFailure: errors.EngineFailure, formatEngineError: errors.formatEngineError };
+  return { loadPlan: plan.loadPlan, listRuns: store.listRuns, surveyRuns: store.surveyRuns, newestFirst: store.newestFirst, EngineFailure: errors.EngineFailure, formatEngineError: errors.formatEngineError };
 }
 
 export type Engine = Awaited<ReturnType<typeof importEngine>>;

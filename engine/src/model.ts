@@ -67,10 +67,14 @@ export interface EngineError {
   action: string;
 }
 
-/** One line of `results.jsonl`: the outcome of one cell. */
+/**
+ * One line of `results.jsonl`: the outcome of one cell. Readers take one line per id (one reader
+ * for all, engine/src/resultsReader.ts): an `ok` line wins over a `failed` one, and among lines of
+ * the same status the first wins. A last line that does not parse is torn and skipped.
+ */
 export interface CellResult {
   kind: 'cell';
-  /** Deterministic from the key (see cellId in sweep.ts); resume skips ids already present. */
+  /** Deterministic from the key (cellId in cells.ts); resume skips ids already present. */
   id: string;
   key: CellKey;
   status: CellStatus;

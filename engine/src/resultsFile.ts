@@ -1,17 +1,20 @@
-// Reads a run folder back for reports: `manifest.json` + `results.jsonl`. Tolerant by design: a
-// torn last line (the sweep is writing it, or crashed while writing it), a damaged line or a
-// missing manifest each become a warning, and every whole line is still read.
-import { readFile, stat } from 'node:fs/promises';
+// Reads a run folder back for reports and the results panel: `manifest.json` + `results.jsonl`.
+// Tolerant by design: a torn last line (the sweep is writing it, or crashed while writing it), a
+// damaged line or a missing or damaged manifest each become a warning, and every whole line is
+// still read. Results are streamed (resultsReader.ts), so a file of any size is read.
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { parseManifest, readManifestText } from './manifestReader';
 import type { CellResult, EngineError, RunManifest } from './model';
 import { resultsFormatVersion } from './model';
+import { parseResultLines, readResultLines, type ResultLines } from './resultsReader';
 import { manifestFile, resultsFile } from './resultsStore';
 
 export interface RunContents {
   /** The run folder. */
   runDir: string;
   manifest?: RunManifest;
-  /** One result per cell id, in file order; a later line for the same id replaces an earlier one. */
+  /** One result per cell id (an ok line wins over a failed one, else the first: resultsReader.ts), in file order. */
   results: CellResult[];
   /** What was skipped or odd, worded for a user. */
   warnings: string[];
@@ -28,16 +31,22 @@ export async function readRunFolder(path: string): Promise<ReadRunResult> {
     return { ok: false, error: readError(`Cannot open ${path}: ${(error as Error).message}.`, 'Give the path of a run folder (it holds manifest.json and results.jsonl) or of its results.jsonl.') };
   }
   const resultsPath = runDir !== path && basename(path) !== manifestFile ? path : join(runDir, resultsFile);
-  const manifestText = await readOptional(join(runDir, manifestFile));
-  const resultsText = await readOptional(resultsPath);
-  if (manifestText instanceof Error || resultsText instanceof Error) {
-    const failure = (manifestText instanceof Error ? manifestText : resultsText) as Error;
-    return { ok: false, error: readError(`Cannot read ${runDir}: ${failure.message}.`, 'Check the permissions of the run folder.') };
+  const manifestRead = await readManifestText(join(runDir, manifestFile));
+  let lines: ResultLines | undefined;
+  try {
+    lines = await readResultLines(resultsPath, basename(resultsPath));
+  } catch (error) {
+    return { ok: false, error: readError(`Cannot read ${resultsPath}: ${(error as Error).message}.`, 'Check the permissions of the run folder.') };
   }
-  if (manifestText === undefined && resultsText === undefined) {
+  if (!manifestRead.ok && manifestRead.missing && lines === undefined) {
     return { ok: false, error: readError(`${runDir} holds neither ${manifestFile} nor ${resultsFile}.`, 'Give the path of a run folder written by `onload-bench run` or the extension.') };
   }
-  return { ok: true, ...parseRunFiles(runDir, manifestText, resultsText ?? '', basename(resultsPath)) };
+  const warnings: string[] = [];
+  let manifest: RunManifest | undefined;
+  if (manifestRead.ok) manifest = parseManifestText(manifestRead.text, warnings);
+  else if (manifestRead.missing) warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
+  else warnings.push(`${manifestFile} cannot be read (${manifestRead.reason}); results are shown without it.`);
+  return { ok: true, ...combine(runDir, manifest, lines ?? parseResultLines(''), warnings) };
 }
 
 /** The pure part of readRunFolder: both files' texts in, the run's contents out. */
@@ -45,93 +54,38 @@ export function parseRunFiles(runDir: string, manifestText: string | undefined, 
   const warnings: string[] = [];
   const manifest = manifestText === undefined ? undefined : parseManifestText(manifestText, warnings);
   if (manifestText === undefined) warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
-  const results = parseResultsJsonl(resultsText, warnings, resultsName);
+  return combine(runDir, manifest, parseResultLines(resultsText, resultsName), warnings);
+}
+
+function combine(runDir: string, manifest: RunManifest | undefined, lines: ResultLines, warnings: string[]): RunContents {
+  warnings.push(...lines.warnings);
   if (manifest) {
     const planned = new Set(manifest.cells.map((cell) => cell.id));
-    const unplanned = results.filter((result) => !planned.has(result.id)).length;
+    const unplanned = lines.results.filter((result) => !planned.has(result.id)).length;
     if (unplanned > 0) warnings.push(`${unplanned} result(s) belong to cells that are not in the manifest; they are shown anyway.`);
   }
-  return { runDir, manifest, results, warnings };
+  return { runDir, manifest, results: lines.results, warnings };
 }
 
 export function parseManifestText(text: string, warnings: string[]): RunManifest | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    warnings.push(`${manifestFile} is not valid JSON (${(error as Error).message}); results are shown without it.`);
+  const problems: string[] = [];
+  const { manifest, reason } = parseManifest(text, problems);
+  if (!manifest) {
+    warnings.push(`${manifestFile} ${reason}; results are shown without it.`);
     return undefined;
   }
-  const manifest = value as RunManifest;
-  if (typeof value !== 'object' || value === null || manifest.kind !== 'manifest' || !Array.isArray(manifest.cells)) {
-    warnings.push(`${manifestFile} is not a run manifest; results are shown without it.`);
-    return undefined;
-  }
-  if (typeof manifest.formatVersion === 'number' && manifest.formatVersion > resultsFormatVersion) {
+  warnings.push(...problems.map((problem) => `${manifestFile}: ${problem}`));
+  if (manifest.formatVersion > resultsFormatVersion) {
     warnings.push(`${manifestFile} has format version ${manifest.formatVersion}, newer than this tool reads (${resultsFormatVersion}); some fields may be missing.`);
   }
-  manifest.cells = manifest.cells.filter((cell) => typeof cell?.id === 'string' && isCellKey(cell.key));
   return manifest;
 }
 
-/** One CellResult per line; bad lines are skipped with a warning naming the line. */
+/** One CellResult per id (the rule is in resultsReader.ts); bad lines are skipped with a warning naming the line. */
 export function parseResultsJsonl(text: string, warnings: string[], name = resultsFile): CellResult[] {
-  const byId = new Map<string, CellResult>();
-  const lines = text.split('\n');
-  let replaced = 0;
-  lines.forEach((rawLine, index) => {
-    const line = rawLine.replace(/\r$/, '');
-    if (line.trim() === '') return;
-    const isLast = index === lines.length - 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      warnings.push(
-        isLast
-          ? `The last line of ${name} is incomplete (the run was still writing it or was interrupted); it was ignored and every earlier line was read.`
-          : `Line ${index + 1} of ${name} is not valid JSON; skipped.`,
-      );
-      return;
-    }
-    if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'cell') return; // other record kinds: not for reports
-    if (!isCellResult(value)) {
-      warnings.push(`Line ${index + 1} of ${name} is not a complete cell result; skipped.`);
-      return;
-    }
-    if (byId.has(value.id)) {
-      replaced += 1;
-      byId.delete(value.id); // keep file order of the latest line
-    }
-    byId.set(value.id, value);
-  });
-  if (replaced > 0) warnings.push(`${replaced} cell(s) appear more than once in ${name}; the last line of each was used.`);
-  return [...byId.values()];
-}
-
-function isCellKey(value: unknown): value is CellResult['key'] {
-  const key = value as CellResult['key'];
-  return (
-    typeof value === 'object' && value !== null && typeof key.interface === 'string' && typeof key.stack === 'string' &&
-    typeof key.threads === 'number' && typeof key.repetition === 'number'
-  );
-}
-
-function isCellResult(value: unknown): value is CellResult {
-  const cell = value as CellResult;
-  if (typeof cell.id !== 'string' || !isCellKey(cell.key)) return false;
-  if (cell.status !== 'ok' && cell.status !== 'failed') return false;
-  if (typeof cell.key.axes !== 'object' || cell.key.axes === null) cell.key.axes = {};
-  if (!Array.isArray(cell.logs)) cell.logs = [];
-  return cell.run === undefined || (typeof cell.run === 'object' && cell.run !== null && typeof cell.run.operations === 'object');
-}
-
-async function readOptional(path: string): Promise<string | undefined | Error> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (error as Error);
-  }
+  const lines = parseResultLines(text, name);
+  warnings.push(...lines.warnings);
+  return lines.results;
 }
 
 function readError(message: string, action: string): EngineError {

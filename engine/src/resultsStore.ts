@@ -3,10 +3,12 @@
 // skip and the next writer trims), and `logs/`. A failed write (disk full, I/O error) stops the
 // sweep with a clear error and leaves everything already written intact.
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EngineFailure } from './errors';
+import { parseManifest, readManifestText } from './manifestReader';
 import type { CellResult, RunManifest } from './model';
+import { normaliseCellResult, parseResultLines, readResultLines, type ResultLines } from './resultsReader';
 
 export const manifestFile = 'manifest.json';
 export const resultsFile = 'results.jsonl';
@@ -90,52 +92,27 @@ export async function writeManifest(runDir: string, manifest: RunManifest, io: R
   await writeFileAtomic(join(runDir, manifestFile), JSON.stringify(manifest, null, 2) + '\n', io);
 }
 
-export async function readManifest(runDir: string): Promise<RunManifest> {
+/** The manifest of a run to resume or list; a damaged one is an error naming the reason. */
+export async function readManifest(runDir: string, problems: string[] = []): Promise<RunManifest> {
   const path = join(runDir, manifestFile);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot read ${path}: ${(error as Error).message}.`, action: 'Pick a run folder that contains manifest.json, or start a new run.' });
+  const read = await readManifestText(path);
+  if (!read.ok) {
+    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot read ${path}: ${read.reason}.`, action: 'Pick a run folder that contains manifest.json, or start a new run.' });
   }
-  try {
-    const manifest = JSON.parse(text) as RunManifest;
-    if (manifest.kind !== 'manifest' || !Array.isArray(manifest.cells)) throw new Error('not a run manifest');
-    return manifest;
-  } catch (error) {
-    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `${path} is not a valid run manifest (${(error as Error).message}).`, action: 'Pick another run folder or start a new run.' });
+  const { manifest, reason } = parseManifest(read.text, problems);
+  if (!manifest) {
+    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `${path} ${reason}.`, action: 'Pick another run folder or start a new run.' });
   }
+  return manifest;
 }
 
-/** Reads results.jsonl; a torn (unterminated or unparsable) last line is reported, not fatal. */
-export async function readResults(runDir: string): Promise<{ results: CellResult[]; tornTail: boolean; skippedLines: number }> {
-  let text: string;
-  try {
-    text = await readFile(join(runDir, resultsFile), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { results: [], tornTail: false, skippedLines: 0 };
-    throw error;
-  }
-  return parseResultsText(text);
+/** Reads results.jsonl as a stream (see resultsReader.ts for the one-line-per-id rule). */
+export async function readResults(runDir: string): Promise<ResultLines> {
+  return (await readResultLines(join(runDir, resultsFile))) ?? parseResultLines('');
 }
 
-export function parseResultsText(text: string): { results: CellResult[]; tornTail: boolean; skippedLines: number } {
-  const results: CellResult[] = [];
-  const lines = text.split('\n');
-  const tornTail = lines[lines.length - 1] !== '';
-  const complete = lines.slice(0, -1);
-  let skippedLines = 0;
-  for (const line of complete) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = JSON.parse(line) as CellResult;
-      if (parsed.kind === 'cell' && typeof parsed.id === 'string') results.push(parsed);
-      else skippedLines++;
-    } catch {
-      skippedLines++;
-    }
-  }
-  return { results, tornTail, skippedLines };
+export function parseResultsText(text: string): ResultLines {
+  return parseResultLines(text);
 }
 
 /** The append-only results file of one run. */
@@ -146,20 +123,26 @@ export class ResultsWriter {
     private size: number,
   ) {}
 
-  /** Opens for appending, first trimming a torn last line left by a crash. */
+  /**
+   * Opens for appending. A last line without its newline is a crash during the write: when it
+   * parses as a whole cell result only the newline is missing and is added; otherwise the torn
+   * line is trimmed (readers have skipped it, and the cell runs again).
+   */
   static async open(runDir: string, io: ResultsIo = realIo): Promise<ResultsWriter> {
     const path = join(runDir, resultsFile);
     try {
       const handle = await io.open(path, 'a+');
       let size = (await handle.stat()).size;
-      if (size > 0) {
-        const text = await readFile(path, 'utf8');
-        if (!text.endsWith('\n')) {
-          const keep = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
-          await handle.truncate(keep);
-          await handle.sync();
-          size = keep;
+      const tail = size > 0 ? await lastLine(path, size) : undefined;
+      if (tail !== undefined && !tail.terminated) {
+        if (isWholeResult(tail.text)) {
+          await handle.write('\n');
+          size += 1;
+        } else {
+          await handle.truncate(tail.start);
+          size = tail.start;
         }
+        await handle.sync();
       }
       return new ResultsWriter(path, handle, size);
     } catch (error) {
@@ -185,6 +168,45 @@ export class ResultsWriter {
   }
 }
 
+/** The last line of a file (read backwards in chunks, never the whole file). */
+async function lastLine(path: string, size: number): Promise<{ text: string; start: number; terminated: boolean }> {
+  const handle = await open(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    const terminated = last[0] === 0x0a;
+    const end = terminated ? size - 1 : size;
+    const pieces: Buffer[] = [];
+    let position = end;
+    const chunkSize = 64 * 1024;
+    while (position > 0) {
+      const length = Math.min(chunkSize, position);
+      const chunk = Buffer.alloc(length);
+      await handle.read(chunk, 0, length, position - length);
+      const newline = chunk.lastIndexOf(0x0a);
+      if (newline >= 0) {
+        pieces.unshift(chunk.subarray(newline + 1));
+        position = position - length + newline + 1;
+        break;
+      }
+      pieces.unshift(chunk);
+      position -= length;
+    }
+    return { text: Buffer.concat(pieces).toString('utf8'), start: position, terminated };
+  } finally {
+    await handle.close();
+  }
+}
+
+function isWholeResult(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as { kind?: unknown };
+    return value?.kind === 'cell' && normaliseCellResult(value);
+  } catch {
+    return false;
+  }
+}
+
 export interface RunSummary {
   runDir: string;
   manifest: RunManifest;
@@ -195,29 +217,64 @@ export interface RunSummary {
   finished: boolean;
 }
 
-/** The run folders under resultsRoot, newest first, for "resume?" offers. Unreadable folders are skipped. */
+/** A folder under the results root that looks like a run but cannot be used, and why. */
+export interface DamagedRun {
+  runDir: string;
+  problem: string;
+}
+
+/** The run folders under resultsRoot, newest first, for "resume?" offers. Folders that are not runs are skipped. */
 export async function listRuns(resultsRoot: string): Promise<RunSummary[]> {
+  return (await surveyRuns(resultsRoot)).runs;
+}
+
+/**
+ * listRuns with what it met on the way: a run whose manifest is damaged is skipped (or listed with
+ * its problem, when only a field readers can do without is broken) and never stops the listing of
+ * the others. A folder with neither manifest.json nor results.jsonl is not a run and is not named.
+ */
+export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummary[]; damaged: DamagedRun[] }> {
   let names: string[];
   try {
     names = await readdir(resultsRoot);
   } catch {
-    return [];
+    return { runs: [], damaged: [] };
   }
   const runs: RunSummary[] = [];
+  const damaged: DamagedRun[] = [];
   for (const name of names) {
     const runDir = join(resultsRoot, name);
     try {
       if (!(await stat(runDir)).isDirectory()) continue;
-      const manifest = await readManifest(runDir);
+    } catch {
+      continue;
+    }
+    const problems: string[] = [];
+    let manifest: RunManifest;
+    try {
+      manifest = await readManifest(runDir, problems);
+    } catch (error) {
+      const missing = await stat(join(runDir, manifestFile)).then(() => false, () => true);
+      const hasResults = await stat(join(runDir, resultsFile)).then(() => true, () => false);
+      if (!missing || hasResults) damaged.push({ runDir, problem: error instanceof EngineFailure ? error.error.message : (error as Error).message });
+      continue;
+    }
+    try {
       const { results } = await readResults(runDir);
       const wanted = new Set(manifest.cells.map((cell) => cell.id));
       const done = new Set(results.map((result) => result.id).filter((id) => wanted.has(id))).size;
       runs.push({ runDir, manifest, done, total: manifest.cells.length, finished: done >= manifest.cells.length });
-    } catch {
-      continue;
+      for (const problem of problems) damaged.push({ runDir, problem: `${manifestFile}: ${problem} (listed anyway)` });
+    } catch (error) {
+      damaged.push({ runDir, problem: `Cannot read ${join(runDir, resultsFile)}: ${(error as Error).message}` });
     }
   }
-  return runs.sort((a, b) => b.manifest.createdAt.localeCompare(a.manifest.createdAt));
+  return { runs: runs.sort(newestFirst), damaged };
+}
+
+/** Newest first by start time; runs without one go last. */
+export function newestFirst(a: RunSummary, b: RunSummary): number {
+  return String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? ''));
 }
 
 /** Writes one raw log file under logs/; returns its path relative to the run folder. */

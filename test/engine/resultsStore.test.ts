@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../engine/src/errors';
 import type { CellResult, RunManifest } from '../../engine/src/model';
-import { createRunDir, listRuns, parseResultsText, readResults, ResultsWriter, writeManifest, type ResultsIo } from '../../engine/src/resultsStore';
+import { createRunDir, listRuns, parseResultsText, readResults, ResultsWriter, surveyRuns, writeManifest, type ResultsIo } from '../../engine/src/resultsStore';
 
 const root = mkdtempSync(join(tmpdir(), 'results-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -109,6 +109,27 @@ describe('results store', () => {
     await createRunDir(listRoot, 'empty');
     const runs = await listRuns(listRoot);
     assert.deepEqual(runs.map((run) => [run.manifest.runId, run.done, run.total, run.finished]), [['two', 1, 1, true], ['one', 1, 2, false]]);
+  });
+
+  it('a damaged manifest (no createdAt, not JSON, not a manifest) never breaks the listing of the others', async () => {
+    const listRoot = join(root, 'damaged');
+    const good = await createRunDir(listRoot, 'good');
+    await writeManifest(good, { ...manifest('good', ['a', 'b']), createdAt: '2026-01-01T00:00:00Z' });
+    const noDate = await createRunDir(listRoot, 'no-date');
+    const { createdAt: _dropped, ...withoutDate } = manifest('no-date', ['a']);
+    writeFileSync(join(noDate, 'manifest.json'), JSON.stringify(withoutDate));
+    const notJson = await createRunDir(listRoot, 'not-json');
+    writeFileSync(join(notJson, 'manifest.json'), '{"kind": "manif');
+    const notManifest = await createRunDir(listRoot, 'not-manifest');
+    writeFileSync(join(notManifest, 'manifest.json'), '{"kind": "manifest", "cells": null}');
+    const runs = await listRuns(listRoot);
+    assert.deepEqual(runs.map((run) => [run.manifest.runId, run.manifest.createdAt]), [['good', '2026-01-01T00:00:00Z'], ['no-date', '']]);
+    const survey = await surveyRuns(listRoot);
+    const problems = survey.damaged.map((entry) => `${entry.runDir.split('/').pop()}: ${entry.problem}`).sort();
+    assert.equal(problems.length, 3);
+    assert.match(problems[0]!, /^no-date-?\d*: manifest\.json: The manifest has no start time \(createdAt\)\. \(listed anyway\)$/);
+    assert.match(problems[1]!, /^not-json: .*manifest\.json is not valid JSON/);
+    assert.match(problems[2]!, /^not-manifest: .*manifest\.json is not a run manifest \(no "cells" list\)/);
   });
 
   it('never reuses a run folder', async () => {

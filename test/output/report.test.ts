@@ -38,11 +38,11 @@ test('damaged lines, duplicates, other record kinds and a missing manifest', () 
   const warnings: string[] = [];
   const results = parseResultsJsonl(text, warnings);
   assert.equal(results.length, 1);
-  assert.equal(results[0].attempts, 2, 'the later line of a cell wins');
+  assert.equal(results[0].attempts, 1, 'of two ok lines the first wins');
   assert.deepEqual(warnings, [
     'Line 2 of results.jsonl is not valid JSON; skipped.',
     'Line 4 of results.jsonl is not a complete cell result; skipped.',
-    '1 cell(s) appear more than once in results.jsonl; the last line of each was used.',
+    '1 cell(s) appear more than once in results.jsonl; for each, the first ok line was used (or the first line when none is ok).',
   ]);
   const contents = parseRunFiles('/runs/x', undefined, text);
   assert.equal(contents.manifest, undefined);

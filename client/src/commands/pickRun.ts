@@ -13,8 +13,10 @@ export async function workspaceRuns(services: CoreServices): Promise<RunSummary[
   const roots = new Set<string>();
   if (folders.length === 0) roots.add(resultsRootFor(currentSettings(services.log), undefined));
   for (const folder of folders) roots.add(resultsRootFor(currentSettings(services.log, folder.uri), folder.uri));
-  const runs = (await Promise.all([...roots].map((root) => engine.listRuns(root)))).flat();
-  return runs.sort((a, b) => b.manifest.createdAt.localeCompare(a.manifest.createdAt));
+  const surveys = await Promise.all([...roots].map((root) => engine.surveyRuns(root)));
+  // a damaged run folder never hides the others: it is named in the log
+  for (const damaged of surveys.flatMap((survey) => survey.damaged)) services.log.warn(`Run folder ${damaged.runDir}: ${damaged.problem}`);
+  return surveys.flatMap((survey) => survey.runs).sort(engine.newestFirst);
 }
 
 type RunItem = vscode.QuickPickItem & { runDir?: string };

@@ -8,7 +8,7 @@ export function unfinishedRuns(runs: readonly RunSummary[], planPath?: string): 
   return runs
     .filter((run) => !run.finished)
     .filter((run) => wanted === undefined || (run.manifest.planPath !== undefined && path.resolve(run.manifest.planPath) === wanted))
-    .sort((a, b) => b.manifest.createdAt.localeCompare(a.manifest.createdAt));
+    .sort((a, b) => String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? '')));
 }
 
 export function latestUnfinishedRun(runs: readonly RunSummary[], planPath: string): RunSummary | undefined {
@@ -17,7 +17,7 @@ export function latestUnfinishedRun(runs: readonly RunSummary[], planPath: strin
 
 /** `lab-20261202-1405 — 12/40 cells, started 2026-12-02 14:05` */
 export function describeRun(run: RunSummary): { label: string; description: string; detail?: string } {
-  const started = run.manifest.createdAt.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
+  const started = String(run.manifest.createdAt ?? '').replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
   const result: { label: string; description: string; detail?: string } = {
     label: path.basename(run.runDir),
     description: `${run.done}/${run.total} cells${run.finished ? '' : ' (unfinished)'}, started ${started}`,
