@@ -2,14 +2,14 @@
 // tables (kernel vs each Onload profile, difference in percent) from a run folder or its
 // results.jsonl. Exit codes: 0 tables printed, 1 nothing readable, 2 bad usage.
 import { reportTablesToCsv } from '../../engine/src/csv';
-import { buildReportTables, commonMetrics, defaultMetrics, metricDefinition, renderReport } from '../../engine/src/report';
+import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
 import { readRunFolder } from '../../engine/src/resultsFile';
 import { commandArguments } from './arguments';
 
 const usage =
   'Usage: onload-bench report RUN_DIR_OR_RESULTS [--csv | --json] [--metric NAME]...\n' +
   `  NAME: ${commonMetrics.join(', ')}, or any <operation>-latency / <operation>-p<N> / <operation>-min / <operation>-max.\n` +
-  `  Default: ${defaultMetrics.join(' and ')}. --metric may be repeated or comma-separated.`;
+  `  Default: ${defaultMetrics.join(' and ')}; with --csv or --json every metric the run measured. --metric may be repeated or comma-separated.`;
 
 export async function run(args: string[]): Promise<number> {
   const parsed = commandArguments('report', usage, args, {
@@ -22,7 +22,8 @@ export async function run(args: string[]): Promise<number> {
     console.error(`onload-bench report: expected one run folder or results file, and at most one of --csv and --json.\n${usage}`);
     return 2;
   }
-  const metrics = (parsed.values.metric ?? defaultMetrics).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  const asked = parsed.values.metric;
+  const metrics = (asked ?? defaultMetrics).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
   const unknown = metrics.filter((metric) => metricDefinition(metric) === undefined);
   if (unknown.length > 0) {
     console.error(`onload-bench report: unknown metric ${unknown.map((name) => `'${name}'`).join(', ')}.\n${usage}`);
@@ -39,7 +40,9 @@ export async function run(args: string[]): Promise<number> {
     console.error(`onload-bench report: ${run.runDir} has no results yet.`);
     return 1;
   }
-  const tables = buildReportTables({ results: run.results, manifest: run.manifest }, metrics);
+  // A spreadsheet or a script gets everything the run measured unless it asked for less.
+  const all = asked === undefined && (parsed.values.csv || parsed.values.json);
+  const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics);
   if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables));
   else if (parsed.values.json) console.log(JSON.stringify(tables, null, 2));
   else process.stdout.write(renderReport(tables, run.results));

@@ -1,7 +1,7 @@
 // CSV export (RFC 4180): CRLF line ends, fields with a comma, quote, CR or LF are quoted and their
 // quotes doubled. Text fields that a spreadsheet would run as a formula (`=`, `+`, `@`, tab) get a
 // leading apostrophe; numbers are written as numbers. Pure.
-import type { ReportTable, StackCell } from './report';
+import type { ReportTable, StackCell, StackComparison } from './report';
 
 export type CsvValue = string | number | boolean | null | undefined;
 
@@ -24,6 +24,18 @@ function rounded(value: number | undefined, decimals: number): number | undefine
   return Math.round(value * factor) / factor;
 }
 
+/** Why a difference proves less than its number: no interval, marked side; `best` for the starred one. */
+function comparisonNote(comparison: StackComparison): string {
+  const notes: string[] = [];
+  const reason = comparison.difference?.noInterval;
+  if (reason === 'single-repetition') notes.push('one repetition: no interval');
+  else if (reason === 'no-spread') notes.push('no spread: no interval');
+  else if (reason === 'unbounded') notes.push('baseline too noisy: no interval');
+  if (comparison.marked) notes.push('a side is marked');
+  if (comparison.best) notes.push('best');
+  return notes.join('; ');
+}
+
 /** `code:repetitions` per mark, `;`-separated, e.g. `not-accelerated:2;client-bound:1`. */
 function marksField(cell: StackCell): string {
   return cell.marks.map((mark) => `${mark.code}:${mark.repetitions}`).join(';');
@@ -31,7 +43,9 @@ function marksField(cell: StackCell): string {
 
 /**
  * The report tables as one CSV: one line per metric, group and thread count, with each stack's
- * median, spread, repetitions and state, then each profile's difference from the kernel in percent.
+ * median, spread, repetitions, state and marks (`code:repetitions`), then each profile's
+ * difference from the kernel in percent with its 95 % interval, verdict, p-value and a note.
+ * `significant` is empty when no interval could be given.
  */
 export function reportTablesToCsv(tables: readonly ReportTable[]): string {
   const stacks = [...new Set(tables.flatMap((table) => table.stacks))];
@@ -40,7 +54,7 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
   const header: CsvValue[] = [
     'metric', 'unit', 'interface', 'address', ...axisNames, 'threads',
     ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`, `${stack} marks`]),
-    ...profiles.map((stack) => `${stack} vs kernel (%)`),
+    ...profiles.flatMap((stack) => [`${stack} vs kernel (%)`, `${stack} vs kernel low (%)`, `${stack} vs kernel high (%)`, `${stack} vs kernel significant`, `${stack} vs kernel p`, `${stack} vs kernel note`]),
   ];
   const rows: CsvValue[][] = [header];
   for (const table of tables) {
@@ -51,7 +65,18 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
           const cell: StackCell | undefined = row.cells.find((candidate) => candidate.stack === stack);
           line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state, cell ? marksField(cell) : undefined);
         }
-        for (const stack of profiles) line.push(rounded(row.comparisons.find((comparison) => comparison.stack === stack)?.percent, 2));
+        for (const stack of profiles) {
+          const comparison = row.comparisons.find((candidate) => candidate.stack === stack);
+          const difference = comparison?.difference;
+          line.push(
+            rounded(comparison?.percent, 2),
+            rounded(difference?.interval?.low, 2),
+            rounded(difference?.interval?.high, 2),
+            difference ? (difference.interval ? difference.significant : undefined) : undefined,
+            difference?.pValue === undefined ? undefined : Number(difference.pValue.toPrecision(3)),
+            comparison ? comparisonNote(comparison) : undefined,
+          );
+        }
         rows.push(line);
       }
     }

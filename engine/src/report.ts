@@ -37,6 +37,28 @@ export const commonMetrics = [
 /** The tables `onload-bench report` prints when no metric is asked for (the cookbook's). */
 export const defaultMetrics = ['throughput', 'read-latency'];
 
+/**
+ * Every metric the run measured, in a stable order: throughput, then per operation (in the order
+ * met) its average, minimum, maximum and each percentile YCSB printed, ascending.
+ */
+export function measuredMetrics(results: readonly CellResult[]): string[] {
+  const operations = new Map<string, Set<string>>();
+  for (const result of results) {
+    for (const [name, stats] of Object.entries(result.run?.operations ?? {})) {
+      const percentiles = operations.get(name) ?? new Set<string>();
+      for (const percentile of Object.keys(stats.percentilesUs)) percentiles.add(percentile);
+      operations.set(name, percentiles);
+    }
+  }
+  const metrics = ['throughput'];
+  for (const [name, percentiles] of operations) {
+    const id = name.toLowerCase();
+    if (!/^[a-z][a-z0-9_-]*$/.test(id)) continue;
+    metrics.push(`${id}-latency`, `${id}-min`, `${id}-max`, ...[...percentiles].filter((p) => Number.isFinite(Number(p))).sort((a, b) => Number(a) - Number(b)).map((p) => `${id}-p${Number(p)}`));
+  }
+  return metrics;
+}
+
 interface MetricReader extends MetricDefinition {
   read(report: YcsbReport): number | undefined;
 }

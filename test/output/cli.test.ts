@@ -63,11 +63,16 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   assert.ok(text.stdout.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n'));
   assert.match(text.stderr, /^warning: The last line of results\.jsonl is incomplete/);
 
+  // Without --metric a CSV holds every metric the run measured.
+  const everything = cli(['report', run, '--csv']).stdout.split('\r\n');
+  assert.deepEqual([...new Set(everything.slice(1, -1).map((line) => line.split(',')[0]))], [
+    'throughput', 'read-latency', 'read-min', 'read-max', 'read-p95', 'read-p99', 'update-latency', 'update-min', 'update-max', 'update-p95', 'update-p99',
+  ]);
   const csv = cli(['report', join(run, 'results.jsonl'), '--csv', '--metric', 'read-p95,update-p99']);
   assert.equal(csv.code, 0, csv.stderr);
   const rows = csv.stdout.split('\r\n');
   assert.equal(rows.length, 10);
-  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,710,700,720,2,0,ok,,-20.22');
+  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,710,700,720,2,0,ok,,-20.22,-26.23,-13.84,true,0.00612,best');
   assert.ok(rows[5].startsWith('update-p99,µs,25G,'));
 
   const json = cli(['report', run, '--json', '--metric', 'throughput']);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportTablesToCsv, toCsv } from '../../engine/src/csv';
 import type { CellResult } from '../../engine/src/model';
-import { buildReportTable, buildReportTables, metricDefinition, renderReport } from '../../engine/src/report';
+import { buildReportTable, buildReportTables, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
 import { parseResultsJsonl, parseRunFiles, readRunFolder } from '../../engine/src/resultsFile';
 
 const runDir = join('test', 'fixtures', 'ycsb-output', 'run-cookbook');
@@ -171,12 +171,12 @@ test('CSV follows RFC 4180 and holds the same numbers as the tables', async () =
   assert.equal(
     lines[0],
     'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,' +
-      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced marks,redis-balanced vs kernel (%)',
+      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced marks,redis-balanced vs kernel (%),redis-balanced vs kernel low (%),redis-balanced vs kernel high (%),redis-balanced vs kernel significant,redis-balanced vs kernel p,redis-balanced vs kernel note',
   );
-  assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,,12800,12600,13000,2,0,ok,,21.9');
-  assert.equal(lines[3], 'throughput,ops/s,10G,10.20.129.35,5,8000,8000,8000,2,0,ok,,9000,9000,9000,2,0,marked,not-accelerated:2,12.5');
-  assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,,0,2,failed,,');
-  assert.equal(lines[6], 'read-latency,µs,25G,10.20.128.35,10,600,600,600,1,1,ok,,460,450,470,2,0,ok,,-23.33');
+  assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,,12800,12600,13000,2,0,ok,,21.9,-12.07,90.29,false,0.1,');
+  assert.equal(lines[3], 'throughput,ops/s,10G,10.20.129.35,5,8000,8000,8000,2,0,ok,,9000,9000,9000,2,0,marked,not-accelerated:2,12.5,,,,,no spread: no interval; a side is marked');
+  assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,,0,2,failed,,,,,,,');
+  assert.equal(lines[6], 'read-latency,µs,25G,10.20.128.35,10,600,600,600,1,1,ok,,460,450,470,2,0,ok,,-23.33,,,,,one repetition: no interval');
   assert.equal(lines.length, 10);
 });
 
@@ -217,6 +217,18 @@ test('any mark is generic: marked repetitions leave the median, a marked kernel 
   assert.ok(text.includes('  25G tuned 5 threads, repetition 2: [wrong-interface] server1: The clients reached memcached through 10.0.0.9, not 10.20.128.35.'), text);
   assert.ok(text.includes('  25G kernel 10 threads, repetitions 1, 2: [client-bound] client1: client1 was 97 % busy: the numbers measure the client.'), text);
   const csv = reportTablesToCsv([table]).split('\r\n');
-  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,101,100,102,2,0,ok,,111,110,112,2,0,ok,wrong-interface:1,9.9');
-  assert.equal(csv[2], 'throughput,ops/s,25G,127.0.0.1,10,51,50,52,2,0,marked,client-bound:2,90,90,90,1,0,ok,,76.47');
+  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,101,100,102,2,0,ok,,111,110,112,2,0,ok,wrong-interface:1,9.9,3.76,16.44,true,0.0194,best');
+  assert.equal(csv[2], 'throughput,ops/s,25G,127.0.0.1,10,51,50,52,2,0,marked,client-bound:2,90,90,90,1,0,ok,,76.47,,,,,one repetition: no interval; a side is marked');
+});
+
+test('every metric the run measured: throughput, then per operation average, min, max and each printed percentile', async () => {
+  const run = await cookbookRun();
+  assert.deepEqual(measuredMetrics(run.results), [
+    'throughput',
+    'read-latency', 'read-min', 'read-max', 'read-p95', 'read-p99',
+    'update-latency', 'update-min', 'update-max', 'update-p95', 'update-p99',
+  ]);
+  const csv = reportTablesToCsv(buildReportTables(run, measuredMetrics(run.results))).split('\r\n');
+  assert.equal(csv.filter((line) => line.startsWith('update-p99,µs,')).length, 4);
+  assert.equal(csv.length, 1 + 11 * 4 + 1);
 });
