@@ -29,6 +29,9 @@ export interface PreflightOptions {
   onEvent: (event: SweepEvent) => void;
   ssh?: SshOptions;
   timeouts?: TimeoutOptions;
+  /** Folders searched for `onload_import NAME` after the importing profile's folder (setting
+   * `onloadBench.profilePath`), as the editor and `lint` resolve imports. */
+  profilePath?: string[];
 }
 
 export interface RunSweepOptions extends PreflightOptions {

@@ -40,7 +40,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   }
 }
 
-export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal }): Promise<PreflightReport> {
+export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal; profilePath?: string[] }): Promise<PreflightReport> {
   const { plan, planDir, pool, signal } = context;
   const checks: PreflightCheck[] = [];
   const environment: RunEnvironment = { hosts: {}, profiles: {} };
@@ -178,7 +178,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       continue;
     }
     try {
-      const problems = await lintFile(target.path, target.languageId);
+      const problems = await lintFile(target.path, target.languageId, context.profilePath ?? []);
       if (problems === undefined) {
         add({ id: target.id, ok: true, detail: `${target.path}: no language service for ${target.languageId}; not checked`, blocking: false });
         continue;
@@ -199,7 +199,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   }
   for (const stack of onloadStacks) {
     try {
-      environment.profiles[stack.name] = await effectiveProfileSettings(resolveLocal(planDir, stack.profile as string));
+      environment.profiles[stack.name] = await effectiveProfileSettings(resolveLocal(planDir, stack.profile as string), context.profilePath ?? []);
     } catch {
       // unreadable: already reported by the lint check
     }

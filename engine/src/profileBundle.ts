@@ -1,8 +1,9 @@
-// A stack profile and every local profile it imports, ready to upload. The editor resolves
-// `onload_import NAME` to a file beside the importer or elsewhere in the workspace (the Onload
-// language services' ImportResolver); the real launcher never looks there (it searches
+// A stack profile and every local profile it imports, ready to upload. `onload_import NAME`
+// resolves in the one order the editor, `lint` and the effective configuration use
+// (server/src/onload/imports.ts: beside the importer, then the `onloadBench.profilePath` folders,
+// then Onload's own profiles); the real launcher never looks beside a profile (it searches
 // ~/.openonload/profiles, its own profile folder, then NAME as a path from the working folder).
-// So each imported workspace file is uploaded into `<stack>.imports/` beside the stack's profile,
+// So each imported local file is uploaded into `<stack>.imports/` beside the stack's profile,
 // and the import's NAME word is replaced by that absolute remote path, which the launcher takes
 // literally: on the server the same files are sourced in the same order as the editor showed.
 // Imports of Onload's standard profiles that are not workspace files, dynamic names and
@@ -37,13 +38,13 @@ const maxFiles = 64;
 
 /**
  * Builds the uploads for `localPath` whose remote copy will be `remotePath`; imported files go to
- * `<remotePath without .opf>.imports/<file name>`. `roots` are the local folders searched for
- * imports by name (the profile's folder and the plan's). Imports are rewritten only where they
+ * `<remotePath without .opf>.imports/<file name>`. `profilePath` are the local folders searched
+ * for imports by name after the importing file's own folder. Imports are rewritten only where they
  * resolve to a local file; everything else is kept byte for byte.
  */
-export async function bundleProfile(localPath: string, remotePath: string, roots: string[]): Promise<ProfileBundle> {
+export async function bundleProfile(localPath: string, remotePath: string, profilePath: string[] = []): Promise<ProfileBundle> {
   const catalog = onloadCatalog();
-  const resolver = new ImportResolver(new NodeWorkspaceFiles(() => [...new Set([dirname(localPath), ...roots])]), catalog);
+  const resolver = new ImportResolver(new NodeWorkspaceFiles(() => [dirname(localPath)]), catalog, profilePath);
   const importsDir = `${remotePath.replace(/\.opf(-fragment)?$/, '')}.imports`;
   const rootUri = URI.file(localPath).toString();
   const remoteByUri = new Map<string, string>([[rootUri, remotePath]]);

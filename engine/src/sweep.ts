@@ -124,7 +124,7 @@ class SweepRun {
     const localPath = resolveLocal(this.planDir, profile);
     let bundle: ProfileBundle;
     try {
-      bundle = await bundleProfile(localPath, remotePath, [this.planDir]);
+      bundle = await bundleProfile(localPath, remotePath, this.options.profilePath ?? []);
     } catch (error) {
       throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `Cannot prepare the profile ${localPath} for upload: ${(error as Error).message}.`, action: 'Check the profile and the files it imports (onload_import) in the editor.' });
     }
@@ -373,7 +373,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     writer = await ResultsWriter.open(runDir, seams.resultsIo);
     emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
-    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal });
+    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath });
     emit({ type: 'preflight', checks: report.checks });
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {

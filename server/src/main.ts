@@ -1,6 +1,45 @@
 // Entry point of dist/server.js. With `--stdio` it serves any LSP client; started by the VS Code
-// client it talks over IPC (vscode-languageserver picks the transport from the arguments).
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+// client it talks over IPC (`--node-ipc`). Both transports go through the life-cycle gate
+// (lifecycle.ts); stdio also through the frame guard (frameGuard.ts), because only a byte stream
+// can carry a broken header. Other transports (`--socket`, `--pipe`) are left to the library.
+import {
+  createConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+  type MessageReader,
+  type MessageWriter,
+  ProposedFeatures,
+  type ResponseMessage,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver/node';
+import { FrameGuard } from './adapter/frameGuard';
+import { LifecycleGate, parseError } from './adapter/lifecycle';
 import { startServer } from './server';
 
-startServer(createConnection(ProposedFeatures.all));
+function transport(): { reader: MessageReader; writer: MessageWriter } | undefined {
+  const args = process.argv.slice(2);
+  if (args.includes('--stdio')) {
+    const writer = new StreamMessageWriter(process.stdout);
+    const parseErrorResponse = (message: string): ResponseMessage => ({ jsonrpc: '2.0', id: null, error: { code: parseError, message } });
+    const guard = new FrameGuard(({ reason }) => void writer.write(parseErrorResponse(`Bad frame skipped: ${reason}`)));
+    process.stdin.pipe(guard);
+    process.stdin.on('end', () => guard.end());
+    const reader = new StreamMessageReader(guard);
+    // A frame whose body is not JSON: the reader drops it; the client hears why.
+    reader.onError((error) => {
+      void writer.write(parseErrorResponse(`Bad message skipped: ${error.message}`));
+    });
+    return { reader, writer };
+  }
+  if (args.includes('--node-ipc') && process.send) {
+    return { reader: new IPCMessageReader(process), writer: new IPCMessageWriter(process) };
+  }
+  return undefined;
+}
+
+const chosen = transport();
+const connection = chosen
+  ? createConnection(ProposedFeatures.all, new LifecycleGate(chosen.reader, chosen.writer), chosen.writer)
+  : createConnection(ProposedFeatures.all);
+startServer(connection);

@@ -1,53 +1,89 @@
 // The LSP adapter: translates between a connection and the pure language services. It holds no
-// language knowledge of its own.
+// language knowledge of its own; it shapes answers for what the client declared it can take
+// (adapter/clientManners.ts) and keeps cross-file results fresh (adapter/dependencies.ts).
 import {
+  type CodeAction,
   type Connection,
   type Diagnostic,
+  DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   type InitializeResult,
   TextDocumentSyncKind,
   TextDocuments,
+  type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { LanguageFeatures } from './common/languageFeatures';
+import { URI } from 'vscode-uri';
+import type { LanguageFeatures, LanguageSettings } from './common/languageFeatures';
 import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
+import { analysedPart, capDiagnostics, forgetAnalysedPart, truncationNotice } from './common/documentLimits';
+import { languageOfFileName } from './common/fileLanguages';
 import { createLanguages } from './languages';
 import { registerCustomRequests } from './customRequests';
 import { DeferredDocumentation } from './deferredDocumentation';
 import { compactCompletionList } from './completionList';
+import {
+  applyFixCommand,
+  type ClientManners,
+  clientManners,
+  shapeCodeActions,
+  shapeCompletionItem,
+  shapeDiagnostics,
+  shapeHover,
+  shapeSymbols,
+} from './adapter/clientManners';
+import { Dependencies, RecordingFiles } from './adapter/dependencies';
+import { readSettings } from './adapter/settings';
+import { recoverDiagnosticData } from './adapter/diagnosticData';
 
 /** Delay between the last keystroke and re-validation, so typing is never blocked by diagnostics. */
 const validationDelayMs = 150;
+/** Delay before re-checking documents that depend on one that changed (they wait for typing to pause too). */
+const dependentsDelayMs = 300;
 
 export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages()): void {
   const documents = new TextDocuments(TextDocument);
   const byLanguage = new Map(languages.map((language) => [language.languageId, language]));
   let roots: string[] = [];
   const files = new NodeWorkspaceFiles(() => roots, (uri) => documents.get(uri)?.getText());
+  const dependencies = new Dependencies();
   const pending = new Map<string, NodeJS.Timeout>();
-  let canWatchFiles = false;
+  let manners: ClientManners = clientManners({});
   let deferred: DeferredDocumentation | undefined;
-  let clientKnowsEditRange = false;
+  /** The last diagnostics published per document, to give fixes to diagnostics sent back without `data`. */
+  const published = new Map<string, Diagnostic[]>();
 
+  /** The services for a document: by its language id, or by its file name when the client used an id of its own. */
   const featuresOf = (uri: string) => {
     const document = documents.get(uri);
-    const features = document && byLanguage.get(document.languageId);
-    return document && features ? { document, features } : undefined;
+    if (!document) return undefined;
+    const features = byLanguage.get(document.languageId) ?? byLanguage.get(languageOfFileName(URI.parse(uri).path) ?? '');
+    if (!features) return undefined;
+    const part = analysedPart(document);
+    return { document: part.document, whole: document, cutAtLine: part.cutAtLine, features };
+  };
+  /** Positions past the analysed part of a huge document get no answers. */
+  const analysed = (target: { document: TextDocument; cutAtLine?: number }, line: number) => target.cutAtLine === undefined || line < target.cutAtLine;
+
+  const configure = (settings: LanguageSettings | undefined) => {
+    if (!settings) return;
+    for (const language of languages) language.configure?.(settings);
+    for (const document of documents.all()) schedule(document.uri, dependentsDelayMs);
   };
 
   connection.onInitialize((params): InitializeResult => {
     roots = (params.workspaceFolders ?? []).map((folder) => folder.uri);
     if (roots.length === 0 && params.rootUri) roots = [params.rootUri];
-    canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    const lazy = params.capabilities.textDocument?.completion?.completionItem?.resolveSupport?.properties ?? [];
-    if (lazy.includes('documentation')) deferred = new DeferredDocumentation();
-    clientKnowsEditRange = params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
+    manners = clientManners(params.capabilities);
+    if (manners.resolvesDocumentation) deferred = new DeferredDocumentation();
+    configure(readSettings(params.initializationOptions, roots));
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         completionProvider: { triggerCharacters: ['_', '=', ' ', '.', '-'], resolveProvider: deferred !== undefined },
         hoverProvider: true,
-        codeActionProvider: { codeActionKinds: ['quickfix'] },
+        codeActionProvider: manners.codeActionLiterals ? { codeActionKinds: ['quickfix'] } : true,
+        ...(!manners.codeActionLiterals && { executeCommandProvider: { commands: [applyFixCommand] } }),
         documentSymbolProvider: true,
         definitionProvider: true,
       },
@@ -55,28 +91,52 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     };
   });
 
+  const pullSettings = async () => {
+    if (!manners.pullsConfiguration) return;
+    try {
+      const [section] = await connection.workspace.getConfiguration([{ section: 'onloadBench' }]);
+      configure(readSettings(section, roots));
+    } catch {
+      // A client that declared configuration but cannot answer: keep what we have.
+    }
+  };
+
   connection.onInitialized(() => {
-    if (canWatchFiles) {
+    if (manners.watchesFiles) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, {
         watchers: [{ globPattern: '**/*' }],
       });
     }
+    if (manners.pullsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'onloadBench' }).catch(() => undefined);
+    void pullSettings();
+  });
+
+  connection.onDidChangeConfiguration((params) => {
+    // Pushed settings (Neovim's `settings`, eglot's workspace configuration) or a hint to pull.
+    const pushed = readSettings(params.settings, roots);
+    if (pushed) configure(pushed);
+    else void pullSettings();
   });
 
   const validate = async (uri: string): Promise<void> => {
     const target = featuresOf(uri);
     if (!target) return;
-    const version = target.document.version;
+    const version = target.whole.version;
+    const recording = new RecordingFiles(files);
     let diagnostics: Diagnostic[];
     try {
-      diagnostics = await target.features.diagnostics(target.document, files, { isCancellationRequested: false });
+      diagnostics = await target.features.diagnostics(target.document, recording, { isCancellationRequested: false });
     } catch (error) {
       connection.console.error(`diagnostics failed for ${uri}: ${String(error)}`);
       return;
     }
     // A newer version is already queued: its own validation will publish.
     if (documents.get(uri)?.version !== version) return;
-    void connection.sendDiagnostics({ uri, version, diagnostics });
+    dependencies.record(uri, recording.readUris);
+    if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
+    diagnostics = capDiagnostics(diagnostics);
+    published.set(uri, diagnostics);
+    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners) });
   };
 
   const schedule = (uri: string, delay = validationDelayMs): void => {
@@ -87,19 +147,44 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     }, delay));
   };
 
+  /** Open documents that read `uri` in their last check (imported it, or looked for it and found nothing). */
+  const recheckDependents = (uri: string) => {
+    for (const dependent of dependencies.dependentsOf(uri)) if (dependent !== uri && documents.get(dependent)) schedule(dependent, dependentsDelayMs);
+  };
+  /** Without file watchers nothing tells us about files changed on disk: a save or an open is the moment to look again. */
+  const refreshWithoutWatcher = (except: string) => {
+    if (manners.watchesFiles) return;
+    files.invalidate();
+    for (const document of documents.all()) if (document.uri !== except) schedule(document.uri, dependentsDelayMs);
+  };
+
   // TextDocuments fires didChangeContent right after didOpen: check a just-opened document at
   // once and debounce only the edits that follow.
   const justOpened = new Set<string>();
-  documents.onDidOpen((event) => justOpened.add(event.document.uri));
+  documents.onDidOpen((event) => {
+    justOpened.add(event.document.uri);
+    refreshWithoutWatcher(event.document.uri);
+  });
   documents.onDidChangeContent((event) => {
     const uri = event.document.uri;
     schedule(uri, justOpened.delete(uri) ? 0 : validationDelayMs);
+    recheckDependents(uri);
+  });
+  documents.onDidSave((event) => {
+    refreshWithoutWatcher(event.document.uri);
+    recheckDependents(event.document.uri);
   });
   documents.onDidClose((event) => {
-    clearTimeout(pending.get(event.document.uri));
-    pending.delete(event.document.uri);
-    justOpened.delete(event.document.uri);
-    void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    const uri = event.document.uri;
+    clearTimeout(pending.get(uri));
+    pending.delete(uri);
+    justOpened.delete(uri);
+    published.delete(uri);
+    dependencies.forget(uri);
+    forgetAnalysedPart(uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    // Its importers now read the file on disk, without the closed buffer's unsaved edits.
+    recheckDependents(uri);
   });
 
   // Another file changed (an imported profile, a new workload): re-check every open document.
@@ -110,34 +195,48 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
 
   connection.onCompletion(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    if (!target) return [];
-    const items = await target.features.completion(target.document, params.position, files, token);
-    return compactCompletionList(deferred ? deferred.defer(items) : items, clientKnowsEditRange);
+    if (!target || !analysed(target, params.position.line)) return [];
+    const items = (await target.features.completion(target.document, params.position, files, token, { snippets: manners.snippets }))
+      .map((item) => shapeCompletionItem(item, manners));
+    return compactCompletionList(deferred ? deferred.defer(items) : items, manners.completionEditRangeDefault);
   });
 
-  connection.onCompletionResolve((item) => (deferred ? deferred.resolve(item) : item));
+  connection.onCompletionResolve((item) => (deferred ? shapeCompletionItem(deferred.resolve(item), manners) : item));
 
   connection.onHover(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    return target ? target.features.hover(target.document, params.position, files, token) : null;
+    if (!target || !analysed(target, params.position.line)) return null;
+    return shapeHover(await target.features.hover(target.document, params.position, files, token), manners);
   });
 
   connection.onCodeAction(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    return target ? target.features.codeActions(target.document, params.range, params.context.diagnostics, token) : [];
+    if (!target) return [];
+    const context = recoverDiagnosticData(params.context.diagnostics, published.get(params.textDocument.uri) ?? []);
+    const actions: CodeAction[] = await target.features.codeActions(target.document, params.range, context, token);
+    return shapeCodeActions(actions, manners);
+  });
+
+  connection.onExecuteCommand(async (params) => {
+    if (params.command !== applyFixCommand) return null;
+    const edit = params.arguments?.[0] as WorkspaceEdit | undefined;
+    if (edit) await connection.workspace.applyEdit({ label: 'Onload Bench quick fix', edit });
+    return null;
   });
 
   connection.onDocumentSymbol(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    return target ? target.features.documentSymbols(target.document, token) : [];
+    if (!target) return [];
+    return shapeSymbols(params.textDocument.uri, await target.features.documentSymbols(target.document, token), manners);
   });
 
   connection.onDefinition(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
-    return target ? target.features.definition(target.document, params.position, files, token) : [];
+    if (!target || !analysed(target, params.position.line)) return [];
+    return target.features.definition(target.document, params.position, files, token);
   });
 
-  registerCustomRequests(connection, files, (uri) => documents.get(uri));
+  registerCustomRequests(connection, files, (uri) => documents.get(uri), languages);
 
   documents.listen(connection);
   connection.listen();

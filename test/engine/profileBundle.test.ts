@@ -18,7 +18,7 @@ describe('profile bundles (onload_import of workspace profiles)', () => {
     write('profiles/stack.opf', '# stack\nonload_import common\nonload_import latency   # the local one, not Onload\'s\nonload_import throughput\nonload_import "$X"\nonload_set EF_POLL_USEC 5\n');
     write('profiles/common.opf', 'onload_import deep fast\nonload_set EF_SPIN_USEC 7\n');
     write('profiles/latency.opf', 'onload_set EF_POLL_USEC 3\n');
-    // found by name elsewhere in the plan's folder; imports common back (a cycle, as the launcher would loop)
+    // found by name in a profilePath folder; imports common back (a cycle, as the launcher would loop)
     write('shared/fragments/deep.opf-fragment', 'onload_set EF_TCP_FASTSTART_INIT 0\nif [ "$1" = fast ]; then onload_import ../../profiles/common.opf; fi\n');
     write('other/common.opf', 'onload_set EF_SPIN_USEC 1\n');
   });
@@ -26,7 +26,7 @@ describe('profile bundles (onload_import of workspace profiles)', () => {
 
   it('uploads every imported workspace file once and points each import at its uploaded copy', async () => {
     const remote = '/srv/bench/profiles/tuned.opf';
-    const bundle = await bundleProfile(join(dir, 'profiles', 'stack.opf'), remote, [dir]);
+    const bundle = await bundleProfile(join(dir, 'profiles', 'stack.opf'), remote, [join(dir, 'shared', 'fragments')]);
     assert.deepEqual(
       bundle.files.map((file) => [file.remotePath, file.localPath]),
       [
@@ -48,9 +48,16 @@ describe('profile bundles (onload_import of workspace profiles)', () => {
   });
 
   it('quotes remote paths that need it and keeps a profile without imports byte for byte', async () => {
-    const bundle = await bundleProfile(join(dir, 'profiles', 'common.opf'), "/srv/it's here/profiles/c.opf", [dir]);
+    const bundle = await bundleProfile(join(dir, 'profiles', 'common.opf'), "/srv/it's here/profiles/c.opf", [join(dir, 'shared', 'fragments')]);
     assert.equal(bundle.files[0].content, "onload_import '/srv/it'\\''s here/profiles/c.imports/deep.opf-fragment' fast\nonload_set EF_SPIN_USEC 7\n");
-    const plain = await bundleProfile(join(dir, 'profiles', 'latency.opf'), '/w/profiles/latency.opf', [dir]);
+    const plain = await bundleProfile(join(dir, 'profiles', 'latency.opf'), '/w/profiles/latency.opf');
     assert.deepEqual(plain.files.map((file) => file.content), ['onload_set EF_POLL_USEC 3\n']);
+  });
+
+  it('never takes a file of that name from elsewhere in the plan folder: only the importer\'s folder and profilePath', async () => {
+    // Without profilePath, deep is not beside common.opf: it is left as written (pre-flight lint reports it).
+    const bundle = await bundleProfile(join(dir, 'profiles', 'common.opf'), '/w/profiles/c.opf');
+    assert.deepEqual(bundle.files.map((file) => file.remotePath), ['/w/profiles/c.opf']);
+    assert.equal(bundle.files[0].content, 'onload_import deep fast\nonload_set EF_SPIN_USEC 7\n');
   });
 });

@@ -19,10 +19,12 @@ import type {
   Position,
   Range,
 } from 'vscode-languageserver-types';
-import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { ClientCapabilities, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 export interface TestClient {
   connection: MessageConnection;
+  /** The server's answer to initialize. */
+  initialized: InitializeResult;
   /** The server process, for memory figures. */
   pid: number | undefined;
   open(uri: string, languageId: string, text: string): Promise<void>;
@@ -50,6 +52,11 @@ export interface TestClientOptions {
   resolveDocumentation?: boolean;
   /** Advertise LSP 3.17 completion list item defaults (a shared edit range), as VS Code does. */
   itemDefaults?: boolean;
+  /** Send exactly these capabilities instead of the VS Code-like default (another client's). */
+  capabilities?: ClientCapabilities;
+  initializationOptions?: unknown;
+  /** Answers to server-to-client requests (workspace/configuration, workspace/applyEdit...). */
+  onRequest?: Record<string, (params: unknown) => unknown>;
 }
 
 /** Starts the server with the given workspace folders (absolute paths). */
@@ -72,24 +79,27 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
   });
   connection.onRequest('client/registerCapability', () => null);
   connection.onRequest('workspace/configuration', () => []);
+  for (const [method, handler] of Object.entries(options.onRequest ?? {})) connection.onRequest(method, handler);
   connection.listen();
 
-  await connection.sendRequest('initialize', {
+  const initialized: InitializeResult = await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: workspaceFolders[0] ? fileUri(workspaceFolders[0]) : null,
     workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
-    capabilities: {
+    ...(options.initializationOptions !== undefined && { initializationOptions: options.initializationOptions }),
+    capabilities: options.capabilities ?? {
       textDocument: {
         completion: {
           completionItem: {
             snippetSupport: true,
+            tagSupport: { valueSet: [1] },
             documentationFormat: ['markdown', 'plaintext'],
             ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
           },
           ...(options.itemDefaults && { completionList: { itemDefaults: ['editRange'] } }),
         },
         hover: { contentFormat: ['markdown', 'plaintext'] },
-        publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
+        publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true, tagSupport: { valueSet: [1, 2] } },
         codeAction: { dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
         documentSymbol: { hierarchicalDocumentSymbolSupport: true },
       },
@@ -103,6 +113,7 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
 
   return {
     connection,
+    initialized,
     pid: child.pid,
     async open(uri, languageId, text) {
       versions.set(uri, 1);

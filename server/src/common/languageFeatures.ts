@@ -28,13 +28,29 @@ export interface WorkspaceFiles {
   find(match: (uri: string) => boolean): Promise<string[]>;
 }
 
+/** What the client can take that changes what a service answers (the adapter shapes the rest). */
+export interface CompletionOptions {
+  /** The client expands snippets (`completionItem.snippetSupport`); without it items are plain text. */
+  snippets: boolean;
+}
+
+export const richCompletion: CompletionOptions = { snippets: true };
+
+/** Settings the services read (the `onloadBench.*` settings the client sends). */
+export interface LanguageSettings {
+  /** Folders searched for `onload_import NAME` after the importing file's folder (absolute paths). */
+  profilePath: readonly string[];
+}
+
 /** One language's features; every method is pure with respect to the connection. */
 export interface LanguageFeatures {
   readonly languageId: string;
   diagnostics(document: TextDocument, files: WorkspaceFiles, token: Cancellation): Promise<Diagnostic[]>;
-  completion(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<CompletionItem[]>;
+  completion(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation, options?: CompletionOptions): Promise<CompletionItem[]>;
   hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Hover | null>;
   codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], token: Cancellation): Promise<CodeAction[]>;
   documentSymbols(document: TextDocument, token: Cancellation): Promise<DocumentSymbol[]>;
   definition(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Location[]>;
+  /** New settings; later answers follow them. */
+  configure?(settings: LanguageSettings): void;
 }

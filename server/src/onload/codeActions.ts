@@ -8,7 +8,8 @@ export function quickFixes(uri: string, diagnostics: readonly Diagnostic[]): Cod
   for (const diagnostic of diagnostics) {
     if (diagnostic.source !== diagnosticSource) continue;
     const data = diagnostic.data as Partial<OnloadDiagnosticData> | undefined;
-    for (const fix of data?.fixes ?? []) {
+    // A client may send `data` back changed (an empty list as `{}` from Lua): only a list is fixes.
+    for (const fix of Array.isArray(data?.fixes) ? data.fixes : []) {
       actions.push({
         title: fix.title,
         kind: CodeActionKind.QuickFix,

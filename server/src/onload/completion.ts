@@ -2,33 +2,43 @@
 // values after an option name, profile names after onload_import.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
+import type { CompletionOptions } from '../common/languageFeatures';
 import type { OnloadCatalog } from './catalog';
+import { lexicalContextAt } from './lexicalContext';
 import type { OptionInfo } from './catalogTypes';
 import { optionDetail, optionMarkdown } from './optionFacts';
 
-const directives: { label: string; detail: string; documentation: string; snippet: string }[] = [
-  { label: 'onload_set', detail: 'onload_set NAME VALUE', documentation: 'Exports NAME=VALUE unless NAME is already set: the first assignment wins.', snippet: 'onload_set ${1:EF_}' },
-  { label: 'onload_import', detail: 'onload_import PROFILE [ARGS...]', documentation: 'Sources another profile (a workspace profile or one Onload ships) at this point.', snippet: 'onload_import ${1:latency}' },
-  { label: 'log', detail: 'log MESSAGE', documentation: 'Prints MESSAGE to stderr with an "onload:" prefix.', snippet: 'log "${1}"' },
-  { label: 'vlog', detail: 'vlog MESSAGE', documentation: 'Like log, but only with onload -v.', snippet: 'vlog "${1}"' },
-  { label: 'err', detail: 'err MESSAGE', documentation: 'Prints MESSAGE to stderr as is.', snippet: 'err "${1}"' },
-  { label: 'fail', detail: 'fail MESSAGE', documentation: 'Logs MESSAGE and stops the launcher (exit 1): the application is not started.', snippet: 'fail "${1}"' },
+// `plain` is what a client without snippets inserts: the word and a space, so the next completion
+// (option names after `onload_set `) follows, and nothing the user would have to delete.
+const directives: { label: string; detail: string; documentation: string; snippet: string; plain: string }[] = [
+  { label: 'onload_set', detail: 'onload_set NAME VALUE', documentation: 'Exports NAME=VALUE unless NAME is already set: the first assignment wins.', snippet: 'onload_set ${1:EF_}', plain: 'onload_set ' },
+  { label: 'onload_import', detail: 'onload_import PROFILE [ARGS...]', documentation: 'Sources another profile (one beside this file, in onloadBench.profilePath, or one Onload ships) at this point.', snippet: 'onload_import ${1:latency}', plain: 'onload_import ' },
+  { label: 'log', detail: 'log MESSAGE', documentation: 'Prints MESSAGE to stderr with an "onload:" prefix.', snippet: 'log "${1}"', plain: 'log ' },
+  { label: 'vlog', detail: 'vlog MESSAGE', documentation: 'Like log, but only with onload -v.', snippet: 'vlog "${1}"', plain: 'vlog ' },
+  { label: 'err', detail: 'err MESSAGE', documentation: 'Prints MESSAGE to stderr as is.', snippet: 'err "${1}"', plain: 'err ' },
+  { label: 'fail', detail: 'fail MESSAGE', documentation: 'Logs MESSAGE and stops the launcher (exit 1): the application is not started.', snippet: 'fail "${1}"', plain: 'fail ' },
 ];
 
 /** Only the end of a very long line matters for completion. */
 const maxPrefix = 512;
 
-export function completeAt(document: TextDocument, position: Position, catalog: OnloadCatalog, profileNames: () => Promise<string[]>): Promise<CompletionItem[]> | CompletionItem[] {
+export function completeAt(document: TextDocument, position: Position, catalog: OnloadCatalog, options: CompletionOptions, profileNames: () => Promise<string[]>): Promise<CompletionItem[]> | CompletionItem[] {
   const lineStart = document.offsetAt({ line: position.line, character: 0 });
   const cursor = document.offsetAt(position);
-  const prefix = document.getText().slice(Math.max(lineStart, cursor - maxPrefix), cursor);
+  const text = document.getText();
+  const prefix = text.slice(Math.max(lineStart, cursor - maxPrefix), cursor);
   const replace = (length: number): Range => ({ start: document.positionAt(cursor - length), end: position });
+  const context = lexicalContextAt(text, cursor);
+  if (context === 'comment') return [];
 
   const value = /(?:^|[\s;&|(])onload_set\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+|=)(["']?)([^\s"'=]*)$/.exec(prefix);
   if (value) {
+    // Inside quotes only the quote the value itself opened counts: `onload_set EF_X "sf`.
+    const quoteOpensValue = value[2] === (context === 'double-quoted' ? '"' : context === 'single-quoted' ? "'" : '');
     const option = catalog.option(value[1]!);
-    return option ? valueItems(option, replace(value[3]!.length)) : [];
+    return option && quoteOpensValue ? valueItems(option, replace(value[3]!.length)) : [];
   }
+  if (context !== 'code') return [];
   const name = /(?:^|[\s;&|(])onload_set\s+([A-Za-z0-9_]*)$/.exec(prefix);
   if (name) return optionItems(catalog, replace(name[1]!.length));
   const imported = /(?:^|[\s;&|(])onload_import\s+([^\s]*)$/.exec(prefix);
@@ -49,8 +59,8 @@ export function completeAt(document: TextDocument, position: Position, catalog: 
       kind: CompletionItemKind.Keyword,
       detail: directive.detail,
       documentation: directive.documentation,
-      insertTextFormat: InsertTextFormat.Snippet,
-      textEdit: { range, newText: directive.snippet },
+      insertTextFormat: options.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+      textEdit: { range, newText: options.snippets ? directive.snippet : directive.plain },
     }));
   }
   return [];

@@ -1,7 +1,7 @@
 // Every check on an Onload profile, as LSP diagnostics with a stable code, source `onload-bench`,
 // a precise range, and in `data.fixes` the edits a quick fix applies.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
 import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
 import { describeOrigin } from './effectiveConfiguration';
@@ -40,6 +40,14 @@ const severities: Record<IssueSeverity, DiagnosticSeverity> = {
 
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Editors grey out unnecessary code and strike deprecated names through (the adapter drops tags a client does not know). */
+const codeTags: Record<string, DiagnosticTag[] | undefined> = {
+  'deprecated-option': [DiagnosticTag.Deprecated],
+  'removed-option': [DiagnosticTag.Deprecated],
+  'ineffective-assignment': [DiagnosticTag.Unnecessary],
+  'not-read-from-env': [DiagnosticTag.Unnecessary],
+};
+
 /** Shared by every diagnostic without fixes (never mutated): a large profile has thousands. */
 const noFixes: FixData[] = Object.freeze([]) as unknown as FixData[];
 
@@ -52,7 +60,9 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     const payload: OnloadDiagnosticData = { fixes };
     if (suggestions) payload.suggestions = suggestions;
     if (replacement) payload.replacement = replacement;
-    out.push({ range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
+    const tags = codeTags[code];
+    out.push(tags ? { range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload, tags }
+      : { range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
   };
   const removeLineFix = (directive: Directive, title: string): FixData[] => {
     // Inside if/case/loops/functions the line may be the only command of its block: removing it
@@ -75,6 +85,11 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       return;
     }
     const name = directive.name;
+    if (directive.nameDynamic) {
+      // The shell expands the word before onload_set sees it: unknown here, not wrong.
+      push('name-computed-at-run-time', 'info', directive.nameSpan, `The variable name '${clip(name)}' is built by the shell at run time, so it is not checked here (nor is its value).`);
+      return;
+    }
     const option = catalog.option(name);
     const replacement = catalog.removedReplacement(name);
     if (replacement) {
@@ -164,7 +179,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
       const suggestions = closestMatches(directive.name, known);
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
-      push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' in this folder, the workspace or the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
+      push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' beside this profile, in the onloadBench.profilePath folders or among the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
         suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })), suggestions);
     }
     if (outcome?.cycle) {

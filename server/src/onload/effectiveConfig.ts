@@ -22,6 +22,17 @@ export interface Assignment {
   via: string[];
 }
 
+/** An `onload_set` whose variable name the shell computes (`onload_set "$knob" 0`). */
+export interface DynamicNameAssignment {
+  uri: string;
+  line: number;
+  /** The name as written, expansions included. */
+  written: string;
+  conditional: boolean;
+  rootIndex: number;
+  via: string[];
+}
+
 export interface ImportOutcome {
   target: ImportTarget;
   /** Profile names forming an import cycle reached through this import (first = last). */
@@ -33,6 +44,8 @@ export interface ProfileAnalysis {
   assignments: Assignment[];
   /** Resolution of each root `onload_import`, by directive index. */
   imports: Map<number, ImportOutcome>;
+  /** Assignments whose names are known only at run time, in order. */
+  dynamicNames: DynamicNameAssignment[];
 }
 
 export interface EffectiveEntry {
@@ -71,6 +84,7 @@ export async function analyseProfile(
   token: Cancellation,
 ): Promise<ProfileAnalysis> {
   const assignments: Assignment[] = [];
+  const dynamicNames: DynamicNameAssignment[] = [];
   const imports = new Map<number, ImportOutcome>();
   let visitedFiles = 0;
 
@@ -94,6 +108,11 @@ export async function analyseProfile(
       const owner = rootIndex ?? index;
       if (directive.kind === 'set') {
         if (directive.name === '') continue;
+        if (directive.nameDynamic) {
+          // Which variable it sets is known only at run time: never attribute it to a name.
+          dynamicNames.push({ uri: fileUri, line: directive.line, written: directive.name, conditional: conditional || directive.conditional, rootIndex: owner, via });
+          continue;
+        }
         assignments.push({ name: directive.name, value: directive.value, dynamic: directive.valueDynamic, uri: fileUri, line: directive.line, conditional: conditional || directive.conditional, rootIndex: owner, via });
         continue;
       }
@@ -123,7 +142,7 @@ export async function analyseProfile(
 
   const rootName = uri.replace(/^.*\//, '').replace(/\.opf(-fragment)?$/, '');
   await walkFile(uri, parsed, [uri], [rootName], false, undefined, []);
-  return { parsed, assignments, imports };
+  return { parsed, assignments, imports, dynamicNames };
 }
 
 /** The first assignment of each name (and whether it certainly runs). */

@@ -33,8 +33,13 @@ export function effectiveConfiguration(analysis: ProfileAnalysis, catalog: Onloa
     if (!catalog.option(winner.name) && winner.name.startsWith('EF_')) notes.push('unknown option');
     lines.push(`| \`${winner.name}\` | \`${clip(winner.value, 60).replace(/\|/g, '\\|')}\` | ${describeOrigin(winner)} | ${notes.join(', ')} |`);
   }
-  const markdown = entries.length === 0
+  let markdown = entries.length === 0
     ? 'This profile sets nothing.'
     : `${entries.length} variable${entries.length > 1 ? 's' : ''} set (the first assignment wins; the environment still beats every profile value).\n\n${lines.join('\n')}`;
+  const dynamic = analysis.dynamicNames;
+  if (dynamic.length > 0) {
+    const where = dynamic.slice(0, 5).map((assignment) => `\`${clip(assignment.written, 40)}\` (${assignment.via.length === 0 ? 'this profile' : profileNameOf(assignment.uri)} line ${assignment.line + 1})`).join(', ');
+    markdown += `\n\nNot shown: ${dynamic.length} onload_set${dynamic.length > 1 ? 's' : ''} whose variable name the shell builds at run time: ${where}${dynamic.length > 5 ? ', …' : ''}. Any of them may set one of the options above first.`;
+  }
   return { markdown, entries: rows };
 }

@@ -5,6 +5,7 @@ import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
 import type { Assignment, ProfileAnalysis } from './effectiveConfig';
 import { describeOrigin } from './effectiveConfiguration';
+import { describeImportTarget } from './imports';
 import { optionMarkdown } from './optionFacts';
 import { contains, directiveAt } from './profileDocument';
 import { clip } from './values';
@@ -19,9 +20,7 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
     if (!contains(directive.nameSpan, offset) || directive.name === '') return null;
     const outcome = analysis.imports.get(index);
     const target = outcome?.target;
-    const where = target?.kind === 'file' ? `\`${decodeURIComponent(target.uri.replace(/^file:\/\//, ''))}\``
-      : target?.kind === 'standard' ? `the profile Onload ships (\`${target.profile.file}\`)`
-      : target?.kind === 'dynamic' ? 'a name computed at run time' : 'nothing (the launcher would stop with exit code 3)';
+    const where = target ? describeImportTarget(target) : 'nothing (the launcher would stop with exit code 3)';
     const sets = analysis.assignments.filter((assignment) => assignment.rootIndex === index);
     const lines = [`**onload_import ${clip(directive.name)}** resolves to ${where}.`];
     if (sets.length > 0) {
@@ -34,11 +33,17 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
 
   if (!contains(directive.nameSpan, offset) && !contains(directive.valueSpan, offset)) return null;
   if (directive.name === '') return null;
+  if (directive.nameDynamic) {
+    const value = [`**${clip(directive.name)}** — a name the shell builds at run time: onload_set sees the expanded word, so which variable this sets (and whether it is an Onload option) is not known here.`];
+    return { contents: { kind: MarkupKind.Markdown, value: value.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+  }
   const option = catalog.option(directive.name);
   const parts: string[] = [];
   if (option) parts.push(optionMarkdown(option));
   else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
-  parts.push('', '---', '', effectiveHere(directive.name, index, analysis), '', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
+  const earlierDynamic = analysis.dynamicNames.find((assignment) => assignment.rootIndex < index);
+  const dynamicNote = earlierDynamic ? ` An earlier onload_set with a name built at run time (\`${clip(earlierDynamic.written, 40)}\`, line ${earlierDynamic.line + 1}${earlierDynamic.via.length > 0 ? ` via onload_import ${earlierDynamic.via.join(' → ')}` : ''}) may set it first.` : '';
+  parts.push('', '---', '', effectiveHere(directive.name, index, analysis) + dynamicNote, '', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
 }
 

@@ -1,16 +1,29 @@
-// Resolves `onload_import NAME` the way the launcher does, adapted to an editor: a profile next to
-// the importing file first, then anywhere in the workspace, then the standard profiles Onload ships
-// (known by name even when their files are not in the workspace). `.opf` is preferred over
-// `.opf-fragment`, as in the launcher's search order. A NAME with a '/' is a literal path.
+// Resolves `onload_import NAME` in one order shared by the editor, `lint`, the effective
+// configuration, pre-flight and the engine's upload (engine/src/profileBundle.ts):
+//   1. the importing file's folder (where a profile and the fragments written for it live);
+//   2. each folder of the `onloadBench.profilePath` setting, in order (the launcher's own first
+//      stop is `~/.openonload/profiles`);
+//   3. the profiles Onload ships (`/usr/libexec/onload/profiles`), known by name from the catalog.
+// In each folder `NAME.opf` comes before `NAME.opf-fragment`, as in the launcher (Xilinx-CNS/onload
+// scripts/onload, onload_import: ~/.openonload/profiles, then the installed profiles, `.opf`
+// before `.opf-fragment` for imports from a profile, then NAME as a path). A NAME with a '/' is a
+// path, relative to the importing file. Never "any file of that name anywhere in the workspace":
+// the launcher cannot see the workspace, so such a match would show settings it never applies.
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from '../common/languageFeatures';
 import type { OnloadCatalog } from './catalog';
 import type { StandardProfile } from './catalogTypes';
 
+/** Why an import resolved to a file. */
+export type ImportReason =
+  | { how: 'beside' }
+  | { how: 'profile-path'; folder: string }
+  | { how: 'path' };
+
 export type ImportTarget =
-  | { kind: 'file'; uri: string; text: string }
+  | { kind: 'file'; uri: string; text: string; reason: ImportReason }
   | { kind: 'standard'; profile: StandardProfile }
-  | { kind: 'unresolved' }
+  | { kind: 'unresolved'; searched: string[] }
   | { kind: 'dynamic' };
 
 export const profileSuffixes = ['.opf', '.opf-fragment'];
@@ -25,15 +38,24 @@ export function profileNameOf(uri: string): string {
   return base.replace(/\.opf(-fragment)?$/, '');
 }
 
+/** A file URI's path for people (no `file://`, no percent escapes). */
+export function displayPath(uri: string): string {
+  return uri.startsWith('file:') ? URI.parse(uri).fsPath : uri;
+}
+
 export class ImportResolver {
   /** Results for this analysis run, keyed by importing folder and name. */
   private readonly memo = new Map<string, Promise<ImportTarget>>();
+  private readonly profileFolders: string[];
 
-  constructor(private readonly files: WorkspaceFiles, private readonly catalog: OnloadCatalog) {}
+  /** `profilePath`: absolute folders (file system paths or file URIs), searched after the importer's folder. */
+  constructor(private readonly files: WorkspaceFiles, private readonly catalog: OnloadCatalog, profilePath: readonly string[] = []) {
+    this.profileFolders = profilePath.map((folder) => (folder.startsWith('file:') ? folder : URI.file(folder).toString()));
+  }
 
   resolve(name: string, fromUri: string, dynamic = false): Promise<ImportTarget> {
     if (dynamic) return Promise.resolve({ kind: 'dynamic' });
-    if (name === '') return Promise.resolve({ kind: 'unresolved' });
+    if (name === '') return Promise.resolve({ kind: 'unresolved', searched: [] });
     const folder = Utils.dirname(URI.parse(fromUri)).toString();
     const key = `${folder}\u0000${name}`;
     let result = this.memo.get(key);
@@ -49,25 +71,40 @@ export class ImportResolver {
     if (name.includes('/')) {
       const uri = name.startsWith('/') ? URI.file(name).toString() : Utils.joinPath(folderUri, name).toString();
       const text = await this.files.read(uri);
-      return text === undefined ? { kind: 'unresolved' } : { kind: 'file', uri, text };
+      return text === undefined ? { kind: 'unresolved', searched: [uri] } : { kind: 'file', uri, text, reason: { how: 'path' } };
     }
-    for (const suffix of profileSuffixes) {
-      const uri = Utils.joinPath(folderUri, name + suffix).toString();
-      const text = await this.files.read(uri);
-      if (text !== undefined) return { kind: 'file', uri, text };
-    }
-    const wanted = profileSuffixes.map((suffix) => `/${name}${suffix}`);
-    const found = await this.files.find((uri) => wanted.some((ending) => uri.endsWith(ending)));
-    found.sort((a, b) => rank(a) - rank(b) || a.length - b.length || a.localeCompare(b));
-    for (const uri of found) {
-      const text = await this.files.read(uri);
-      if (text !== undefined) return { kind: 'file', uri, text };
+    const searched: string[] = [];
+    const folders: { uri: string; reason: ImportReason }[] = [
+      { uri: folder, reason: { how: 'beside' } },
+      ...this.profileFolders.filter((candidate) => candidate !== folder).map((candidate) => ({ uri: candidate, reason: { how: 'profile-path', folder: displayPath(candidate) } as ImportReason })),
+    ];
+    for (const candidate of folders) {
+      for (const suffix of profileSuffixes) {
+        const uri = Utils.joinPath(URI.parse(candidate.uri), name + suffix).toString();
+        searched.push(uri);
+        const text = await this.files.read(uri);
+        if (text !== undefined) return { kind: 'file', uri, text, reason: candidate.reason };
+      }
     }
     const standard = this.catalog.standardProfile(name);
-    return standard ? { kind: 'standard', profile: standard } : { kind: 'unresolved' };
+    return standard ? { kind: 'standard', profile: standard } : { kind: 'unresolved', searched };
   }
 }
 
-function rank(uri: string): number {
-  return uri.endsWith('.opf') ? 0 : 1;
+/** One sentence: where an import resolves and why (hover, effective configuration). */
+export function describeImportTarget(target: ImportTarget): string {
+  switch (target.kind) {
+    case 'file': {
+      const where = `\`${displayPath(target.uri)}\``;
+      if (target.reason.how === 'beside') return `${where}, found beside this profile (the importing file's folder is searched first)`;
+      if (target.reason.how === 'profile-path') return `${where}, found in \`${target.reason.folder}\` (setting \`onloadBench.profilePath\`; nothing of that name beside this profile)`;
+      return `${where} (a name with a '/' is a path, relative to this profile)`;
+    }
+    case 'standard':
+      return `the profile Onload ships (\`${target.profile.file}\`), because no file of that name is beside this profile or in \`onloadBench.profilePath\``;
+    case 'dynamic':
+      return 'a name computed at run time';
+    case 'unresolved':
+      return 'nothing: no such file beside this profile or in `onloadBench.profilePath`, and Onload ships no profile of that name (the launcher would stop with exit code 3)';
+  }
 }

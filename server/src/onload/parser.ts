@@ -41,6 +41,8 @@ export interface SetDirective extends DirectiveBase {
   /** The variable name ('' when the directive has no argument at all). */
   name: string;
   nameSpan: Span;
+  /** The name contains an expansion (`"$knob"`): the shell builds it at run time, so it is unknown here, not invalid. */
+  nameDynamic: boolean;
   /** `words` is `onload_set NAME VALUE`, `equals` is `onload_set NAME=VALUE`. */
   form: 'words' | 'equals';
   /** The value the launcher assigns, when it can be known statically ('' when missing). */
@@ -603,14 +605,14 @@ class ProfileParser {
     const argumentCount = count - 1;
     if (argumentCount === 0) {
       const afterKeyword = { start: keyword.end, end: keyword.end };
-      return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, 'words', '', afterKeyword, false, true, undefined, noWords);
+      return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, false, 'words', '', afterKeyword, false, true, undefined, noWords);
     }
     if (argumentCount >= 2) {
       const value = this.wordValues[2]!;
       const valueDynamic = (this.wordFlags[2]! & expandsFlag) !== 0;
       return setDirective(
         command, keyword, line, contexts, ownsLine,
-        this.wordValues[1]!, { start: this.wordStarts[1]!, end: this.wordEnds[1]! }, 'words',
+        this.wordValues[1]!, { start: this.wordStarts[1]!, end: this.wordEnds[1]! }, (this.wordFlags[1]! & expandsFlag) !== 0, 'words',
         value, { start: this.wordStarts[2]!, end: this.wordEnds[2]! }, valueDynamic, !valueDynamic && value === '',
         undefined, argumentCount > 2 ? this.wordsFrom(3, count) : noWords,
       );
@@ -621,7 +623,8 @@ class ProfileParser {
     const equals = nameWord.value.indexOf('=');
     if (equals === -1) {
       const end = { start: nameWord.end, end: nameWord.end };
-      return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, 'words', '', end, false, true, undefined, noWords);
+      // `onload_set "$pair"`: the launcher splits the expanded word at '=', so a value may be in it.
+      return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, nameWord.expands, 'words', '', end, nameWord.expands, !nameWord.expands, undefined, noWords);
     }
     const raw = text.slice(nameWord.start, nameWord.end);
     const name = nameWord.value.slice(0, equals);
@@ -634,10 +637,13 @@ class ProfileParser {
     const nameEnd = nameWord.start + (rawEquals === -1 ? raw.length : rawEquals);
     const nameStart = nameWord.start + (raw.startsWith('"') || raw.startsWith("'") ? 1 : 0);
     const valueSpan = { start: valueStart, end: nameWord.end };
+    // Which side of the '=' holds the expansion: `EF_POLL_USEC=$x` has a known name, `${P}_SPIN=1` does not.
+    const nameDynamic = nameWord.expands && hasExpansion(raw.slice(0, rawEquals === -1 ? raw.length : rawEquals));
+    const valueDynamic = nameWord.expands && (rawEquals === -1 || hasExpansion(raw.slice(rawEquals + 1)));
     return setDirective(
       command, keyword, line, contexts, ownsLine,
-      name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, 'equals',
-      value, valueSpan, nameWord.expands, !nameWord.expands && value === '',
+      name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, nameDynamic, 'equals',
+      value, valueSpan, valueDynamic, !valueDynamic && value === '',
       secondEquals === -1 ? undefined : { written, span: valueSpan }, noWords,
     );
   }
@@ -705,12 +711,16 @@ function unescapeDoubleQuoted(raw: string): string {
   return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
 }
 
+function hasExpansion(raw: string): boolean {
+  return /\$[{(A-Za-z_0-9@#?$!*-]|`/.test(raw);
+}
+
 function setDirective(
   command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean,
-  name: string, nameSpan: Span, form: SetDirective['form'], value: string, valueSpan: Span,
+  name: string, nameSpan: Span, nameDynamic: boolean, form: SetDirective['form'], value: string, valueSpan: Span,
   valueDynamic: boolean, valueMissing: boolean, cutFrom: SetDirective['cutFrom'], extraWords: ShellWord[],
 ): SetDirective {
   // One literal with every field, in one order: profiles can hold 100,000 directives, all of one shape.
-  return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
+  return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, nameDynamic, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
 }
 

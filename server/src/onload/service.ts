@@ -2,7 +2,8 @@
 // direct entry points (analyse, effective configuration) for the CLI, the engine and benchmarks.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
-import { neverCancelled, type Cancellation, type LanguageFeatures, type WorkspaceFiles } from '../common/languageFeatures';
+import { neverCancelled, richCompletion, type Cancellation, type CompletionOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
+import { diagnosticsForRange } from '../common/codeActionRange';
 import type { EffectiveConfigurationResult } from '../protocol';
 import { onloadCatalog, type OnloadCatalog } from './catalog';
 import { quickFixes } from './codeActions';
@@ -20,11 +21,24 @@ export const onloadLanguageId = 'onload-profile';
 export class OnloadLanguageService implements LanguageFeatures {
   readonly languageId = onloadLanguageId;
 
-  constructor(readonly catalog: OnloadCatalog = onloadCatalog()) {}
+  private profilePath: readonly string[];
+
+  constructor(readonly catalog: OnloadCatalog = onloadCatalog(), settings: Partial<LanguageSettings> = {}) {
+    this.profilePath = settings.profilePath ?? [];
+  }
+
+  configure(settings: LanguageSettings): void {
+    this.profilePath = settings.profilePath;
+  }
+
+  /** The one import resolution order (see imports.ts), with this service's profile path. */
+  resolver(files: WorkspaceFiles): ImportResolver {
+    return new ImportResolver(files, this.catalog, this.profilePath);
+  }
 
   /** Parses the document (cached per version) and follows its imports. */
   analyse(document: TextDocument, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<ProfileAnalysis> {
-    return analyseProfile(document.uri, parsedDocument(document), new ImportResolver(files, this.catalog), this.catalog, token);
+    return analyseProfile(document.uri, parsedDocument(document), this.resolver(files), this.catalog, token);
   }
 
   async diagnostics(document: TextDocument, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<Diagnostic[]> {
@@ -34,8 +48,8 @@ export class OnloadLanguageService implements LanguageFeatures {
     return computeDiagnostics(document, analysis, this.catalog, names);
   }
 
-  async completion(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled): Promise<CompletionItem[]> {
-    return completeAt(document, position, this.catalog, async () => {
+  async completion(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled, options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
+    return completeAt(document, position, this.catalog, options, async () => {
       const own = profileNameOf(document.uri);
       const names = new Set([...(await this.workspaceProfileNames(files)), ...this.catalog.standardProfiles.map((profile) => profile.name)]);
       names.delete(own);
@@ -49,8 +63,8 @@ export class OnloadLanguageService implements LanguageFeatures {
     return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog);
   }
 
-  async codeActions(document: TextDocument, _range: Range, diagnostics: Diagnostic[], _token: Cancellation = neverCancelled): Promise<CodeAction[]> {
-    return quickFixes(document.uri, diagnostics);
+  async codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], _token: Cancellation = neverCancelled): Promise<CodeAction[]> {
+    return quickFixes(document.uri, diagnosticsForRange(range, diagnostics));
   }
 
   async documentSymbols(document: TextDocument, _token: Cancellation = neverCancelled): Promise<DocumentSymbol[]> {
@@ -61,7 +75,7 @@ export class OnloadLanguageService implements LanguageFeatures {
     const offset = document.offsetAt(position);
     const found = directiveAt(parsedDocument(document), offset);
     if (!found || found.directive.kind !== 'import' || !contains(found.directive.nameSpan, offset)) return [];
-    const target = await new ImportResolver(files, this.catalog).resolve(found.directive.name, document.uri, found.directive.nameDynamic);
+    const target = await this.resolver(files).resolve(found.directive.name, document.uri, found.directive.nameDynamic);
     if (target.kind !== 'file') return [];
     return [{ uri: target.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }];
   }
@@ -75,6 +89,6 @@ export class OnloadLanguageService implements LanguageFeatures {
   }
 }
 
-export function createOnloadLanguage(): OnloadLanguageService {
-  return new OnloadLanguageService();
+export function createOnloadLanguage(settings: Partial<LanguageSettings> = {}): OnloadLanguageService {
+  return new OnloadLanguageService(onloadCatalog(), settings);
 }

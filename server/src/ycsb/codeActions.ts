@@ -1,13 +1,14 @@
 // Quick fixes: every fix travels in the diagnostic's `data` (see diagnostics.ts), so this only
 // turns them into code actions for the document.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { type CodeAction, CodeActionKind, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { type CodeAction, CodeActionKind, type Diagnostic } from 'vscode-languageserver-types';
 import { diagnosticSource, type YcsbDiagnosticData } from './diagnostics';
 
-export function ycsbCodeActions(text: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[] {
+/** `diagnostics`: those the request is about (see common/codeActionRange.ts). */
+export function ycsbCodeActions(text: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
-    if (diagnostic.source !== diagnosticSource || !overlaps(diagnostic.range, range)) continue;
+    if (diagnostic.source !== diagnosticSource) continue;
     const data = diagnostic.data as Partial<YcsbDiagnosticData> | undefined;
     if (!Array.isArray(data?.fixes)) continue;
     data.fixes.forEach((fix, index) => {
@@ -21,9 +22,4 @@ export function ycsbCodeActions(text: TextDocument, range: Range, diagnostics: r
     });
   }
   return actions;
-}
-
-function overlaps(a: Range, b: Range): boolean {
-  const before = (p: Range['start'], q: Range['start']) => p.line < q.line || (p.line === q.line && p.character < q.character);
-  return !before(a.end, b.start) && !before(b.end, a.start);
 }

@@ -4,7 +4,7 @@
 //   information - harmless but worth knowing (proportions are normalised, fork-only keys).
 // Every diagnostic has a stable kebab-case code and, where fixable, its quick fixes in `data`.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { type Diagnostic, DiagnosticSeverity, type Range, type TextEdit } from 'vscode-languageserver-types';
+import { type Diagnostic, DiagnosticSeverity, DiagnosticTag, type Range, type TextEdit } from 'vscode-languageserver-types';
 import { type Binding, type CatalogProperty, type YcsbCatalog } from './catalog';
 import { javaTrim, parseJavaDouble, parseJavaInteger } from './javaValues';
 import { formatMix, operationMix, proportionKeys } from './operationMix';
@@ -121,6 +121,8 @@ class Context {
 
   add(code: YcsbDiagnosticCode, severity: DiagnosticSeverity, range: Range, message: string, fixes: QuickFix[] = []): void {
     const diagnostic: Diagnostic = { range, severity, code, source: diagnosticSource, message };
+    // An overridden or ignored line does nothing: editors grey it out.
+    if (code === 'duplicate-key') diagnostic.tags = [DiagnosticTag.Unnecessary];
     if (fixes.length > 0) diagnostic.data = { fixes } satisfies YcsbDiagnosticData;
     this.diagnostics.push(diagnostic);
   }

@@ -2,7 +2,8 @@
 // call. Parses once per document version and shares the result between features.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
-import type { Cancellation, LanguageFeatures, WorkspaceFiles } from '../common/languageFeatures';
+import { richCompletion, type Cancellation, type CompletionOptions, type LanguageFeatures, type WorkspaceFiles } from '../common/languageFeatures';
+import { diagnosticsForRange } from '../common/codeActionRange';
 import { type YcsbCatalog, ycsbCatalog } from './catalog';
 import { ycsbCodeActions } from './codeActions';
 import { ycsbCompletion } from './completion';
@@ -36,7 +37,7 @@ export class YcsbLanguageService implements LanguageFeatures {
     return ycsbDiagnostics(document, this.parse(document), this.catalog);
   }
 
-  async completion(document: TextDocument, position: Position, _files: WorkspaceFiles, token: Cancellation): Promise<CompletionItem[]> {
+  async completion(document: TextDocument, position: Position, _files: WorkspaceFiles, token: Cancellation, _options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
     if (token.isCancellationRequested) return [];
     return ycsbCompletion(document, this.parse(document), this.catalog, position);
   }
@@ -48,7 +49,7 @@ export class YcsbLanguageService implements LanguageFeatures {
 
   async codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], token: Cancellation): Promise<CodeAction[]> {
     if (token.isCancellationRequested) return [];
-    return ycsbCodeActions(document, range, diagnostics);
+    return ycsbCodeActions(document, diagnosticsForRange(range, diagnostics));
   }
 
   async documentSymbols(document: TextDocument, token: Cancellation): Promise<DocumentSymbol[]> {
