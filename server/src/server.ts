@@ -133,8 +133,9 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     // A newer version is already queued: its own validation will publish.
     if (documents.get(uri)?.version !== version) return;
     dependencies.record(uri, recording.readUris);
-    if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
     diagnostics = capDiagnostics(diagnostics);
+    // Always shown, whatever the cap left out.
+    if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
     published.set(uri, diagnostics);
     void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners) });
   };

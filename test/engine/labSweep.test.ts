@@ -158,6 +158,8 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
         serverEnv = labProcesses(lab.id).find((info) => info.pid === state.pid)?.env;
       },
       ssh: { configFile: lab.sshConfigPath },
+      // `deep` is not beside common.opf: found through the profile path (setting onloadBench.profilePath), as in the editor
+      profilePath: [join(dir, 'shared')],
     });
     assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));
     const { results } = readRun(outcome.runDir);

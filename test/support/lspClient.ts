@@ -30,6 +30,9 @@ export interface TestClient {
   open(uri: string, languageId: string, text: string): Promise<void>;
   change(uri: string, text: string): Promise<void>;
   close(uri: string): Promise<void>;
+  /** Resolves with the next diagnostics published for `uri` after this call (a re-check keeps the version). */
+  nextDiagnostics(uri: string): Promise<Diagnostic[]>;
+  save(uri: string): Promise<void>;
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
   diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
@@ -68,8 +71,13 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
   );
   const published = new Map<string, PublishDiagnosticsParams[]>();
   const waiters: { uri: string; version?: number; resolve: (d: Diagnostic[]) => void }[] = [];
+  const nextWaiters: { uri: string; resolve: (d: Diagnostic[]) => void }[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
     published.set(params.uri, [...(published.get(params.uri) ?? []), params]);
+    for (const waiter of nextWaiters.filter((candidate) => candidate.uri === params.uri)) {
+      nextWaiters.splice(nextWaiters.indexOf(waiter), 1);
+      waiter.resolve(params.diagnostics);
+    }
     for (const waiter of [...waiters]) {
       if (waiter.uri === params.uri && (waiter.version === undefined || waiter.version === params.version)) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -129,6 +137,15 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
     },
     async close(uri) {
       await connection.sendNotification('textDocument/didClose', { textDocument: textDocument(uri) });
+    },
+    nextDiagnostics(uri) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no new diagnostics for ${uri} within 10 s`)), 10_000);
+        nextWaiters.push({ uri, resolve: (d) => { clearTimeout(timer); resolve(d); } });
+      });
+    },
+    async save(uri) {
+      await connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
     },
     diagnostics(uri, version = versions.get(uri)) {
       const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
