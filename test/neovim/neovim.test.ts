@@ -1,0 +1,94 @@
+// A real third-party client: Debian's Neovim (0.7, installed by scripts/setup-system.sh) drives
+// dist/server.js --stdio with its built-in LSP client (test/neovim/drive.lua). Ranges are checked
+// against `onload-bench lint --format json` on the same text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+interface VimDiagnostic { lnum: number; col: number; end_lnum: number; end_col: number; severity: number; code: string; message: string }
+interface LintFinding { line: number; column: number; endLine: number; endColumn: number; severity: string; code: string; message: string }
+
+const severities: Record<string, number> = { error: 1, warning: 2, info: 3, hint: 4 };
+
+function lintJson(file: string, ...flags: string[]): LintFinding[] {
+  const result = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', ...flags, file], { encoding: 'utf8', timeout: 30_000 });
+  return JSON.parse(result.stdout) as LintFinding[];
+}
+
+/** Lint's findings as Neovim shows them (0-based; the files compared are ASCII where it matters). */
+const asVim = (findings: LintFinding[]) => findings
+  .map((f) => ({ lnum: f.line - 1, col: f.column - 1, end_lnum: f.endLine - 1, end_col: f.endColumn - 1, severity: severities[f.severity], code: f.code, message: f.message }))
+  .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+const sortVim = (list: VimDiagnostic[]) => [...list].sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+
+test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', { timeout: 120_000 }, () => {
+  const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
+  assert.equal(version.error, undefined, 'nvim is missing: scripts/setup-system.sh installs Debian\'s neovim');
+  const ws = mkdtempSync(join(tmpdir(), 'nvim-ws-'));
+  try {
+    mkdirSync(join(ws, 'profiles'));
+    mkdirSync(join(ws, 'workloads'));
+    mkdirSync(join(ws, 'my-profiles'));
+    copyFileSync('examples/profiles/mistakes.opf', join(ws, 'profiles', 'mistakes.opf'));
+    writeFileSync(join(ws, 'workloads', 'workloadx'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\nreadproportion=0.5\nupdateproportion=O.5\ninsertorder=Hashed\nrequestdistribution=zipfian\n');
+    writeFileSync(join(ws, 'profiles', 'main.opf'), 'onload_import created-later\nonload_set EF_POLL_USEC 5\n');
+    writeFileSync(join(ws, 'profiles', 'via-path.opf'), 'onload_import shared-tuning\nonload_set EF_SPIN_USEC 3\n');
+    writeFileSync(join(ws, 'my-profiles', 'shared-tuning.opf-fragment'), 'onload_set EF_SPIN_USEC 1\n');
+    const lintedMistakes = lintJson(join(ws, 'profiles', 'mistakes.opf'));
+    const lintedWorkload = lintJson(join(ws, 'workloads', 'workloadx'));
+
+    const out = join(ws, 'out.json');
+    const run = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', 'luafile test/neovim/drive.lua'], {
+      encoding: 'utf8',
+      timeout: 100_000,
+      env: { ...process.env, WORKSPACE: ws, SERVER: resolve('dist/server.js'), OUT: out },
+    });
+    const seen = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(seen.failure, undefined, `${seen.failure}\n${run.stderr}`);
+    assert.equal(run.status, 0, run.stderr);
+
+    // What the real client sends (the server is written for this, not for an imagined client).
+    const completionItem = seen.capabilities.textDocument.completion.completionItem;
+    assert.equal(completionItem.snippetSupport, false);
+    assert.equal(seen.capabilities.workspace.didChangeWatchedFiles, undefined, 'Neovim 0.7 cannot watch files');
+    assert.equal(seen.filetype, '', 'no filetype for .opf in Neovim: the server goes by the file name');
+
+    // Diagnostics as Neovim shows them, range for range the same as lint's.
+    assert.ok(seen.mistakes.length >= 10);
+    assert.deepEqual(sortVim(seen.mistakes), asVim(lintedMistakes));
+    assert.deepEqual(sortVim(seen.workload), asVim(lintedWorkload));
+    assert.ok(seen.workload.some((d: VimDiagnostic) => d.code === 'invalid-number'));
+
+    // Completion without snippets inserts plain text.
+    assert.equal(seen.completion.insertTextFormat ?? 1, 1);
+    assert.equal(seen.completion.newText, 'onload_set ');
+    assert.deepEqual(seen.after_completion, ['onload_set ']);
+
+    // The quick fix picked from vim.lsp.buf.code_action() (data round-tripped through Lua) is applied.
+    assert.ok(seen.offered_fixes.includes('Change to EF_SPIN_USEC'), seen.offered_fixes.join(', '));
+    assert.match(seen.fixed_line, /^onload_set EF_SPIN_USEC /);
+
+    // An import that resolves after the imported file is created; one found through profilePath.
+    assert.deepEqual(seen.before_create.map((d: VimDiagnostic) => d.code), ['unresolved-import']);
+    assert.deepEqual(seen.after_create.map((d: VimDiagnostic) => d.code), ['ineffective-assignment']);
+    assert.deepEqual(seen.via_path.map((d: VimDiagnostic) => [d.code, d.lnum]), [['ineffective-assignment', 1]]);
+
+    // Incremental edits end in the diagnostics of the final text.
+    const finalText = join(ws, 'profiles', 'final.opf');
+    writeFileSync(finalText, `${seen.edited_text.join('\n')}\n`);
+    assert.deepEqual(seen.edited_text, ['onload_set EF_POLL_USEC 5; onload_set EF_SPIN_USEC 1', 'onload_set EF_INT_DRIVEN 0 ', '# é ü — comment', 'onload_set EF_TX_PUSH 2']);
+    assert.deepEqual(sortVim(seen.edited), asVim(lintJson(finalText)));
+
+    // Hover: Markdown as Neovim asks; plain text, without Markdown marks, for a plain-text client.
+    assert.equal(seen.hover_markdown.kind, 'markdown');
+    assert.match(seen.hover_markdown.value, /\*\*EF_SPIN_USEC\*\*/);
+    assert.equal(seen.hover_plain.kind, 'plaintext');
+    assert.match(seen.hover_plain.value, /^recordcount/);
+    assert.doesNotMatch(seen.hover_plain.value, /\*\*|`/);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
