@@ -101,11 +101,16 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     }
   };
 
+  /** The client registered our file watcher: it will tell us about files changed on disk. */
+  let watched = false;
+
   connection.onInitialized(() => {
     if (manners.watchesFiles) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: '**/*' }],
-      });
+      connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] }).then(
+        () => { watched = true; },
+        // A client may declare watchers and still refuse them: then we look again on open, save and change.
+        (error: unknown) => connection.console.warn(`file watcher not registered (${String(error)}): the workspace is read again on open, save and change`),
+      );
     }
     if (manners.pullsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'onloadBench' }).catch(() => undefined);
     void pullSettings();
@@ -152,9 +157,13 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   const recheckDependents = (uri: string) => {
     for (const dependent of dependencies.dependentsOf(uri)) if (dependent !== uri && documents.get(dependent)) schedule(dependent, dependentsDelayMs);
   };
-  /** Without file watchers nothing tells us about files changed on disk: a save or an open is the moment to look again. */
-  const refreshWithoutWatcher = (except: string) => {
-    if (manners.watchesFiles) return;
+  /**
+   * Without file watchers nothing tells us about files changed on disk (created by a terminal, a
+   * `git checkout`, another editor): an open or a save is the moment to look again, for every open
+   * document (`except` is checked at once by its own open).
+   */
+  const refreshWithoutWatcher = (except?: string) => {
+    if (watched) return;
     files.invalidate();
     for (const document of documents.all()) if (document.uri !== except) schedule(document.uri, dependentsDelayMs);
   };
@@ -168,11 +177,15 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   });
   documents.onDidChangeContent((event) => {
     const uri = event.document.uri;
+    // An edit re-checks this document, which reads imported files from the disk afresh; without
+    // watchers the cached file listing (import-name completion, definitions) is dropped too.
+    if (!watched) files.invalidate();
     schedule(uri, justOpened.delete(uri) ? 0 : validationDelayMs);
     recheckDependents(uri);
   });
   documents.onDidSave((event) => {
-    refreshWithoutWatcher(event.document.uri);
+    // The saved document too: `:w` is how a Neovim user asks to see the disk as it is now.
+    refreshWithoutWatcher();
     recheckDependents(event.document.uri);
   });
   documents.onDidClose((event) => {

@@ -33,6 +33,8 @@ export interface TestClient {
   /** Resolves with the next diagnostics published for `uri` after this call (a re-check keeps the version). */
   nextDiagnostics(uri: string): Promise<Diagnostic[]>;
   save(uri: string): Promise<void>;
+  /** Every diagnostics notification published for `uri` so far, oldest first. */
+  publishedFor(uri: string): PublishDiagnosticsParams[];
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
   diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
@@ -147,6 +149,7 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
     async save(uri) {
       await connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
     },
+    publishedFor: (uri) => [...(published.get(uri) ?? [])],
     diagnostics(uri, version = versions.get(uri)) {
       const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
       if (already) return Promise.resolve(already.diagnostics);
