@@ -58,6 +58,21 @@ test('quick fixes by range in workloads: a cursor anywhere on the line gets the 
   assert.deepEqual(actions.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'"]);
 });
 
+test('quick fixes by range in workloads: a selection keeps the diagnostics it overlaps, and only those the client sent count', async () => {
+  const text = 'workload=site.ycsb.workloads.CoreWorkload\ninsertorder=Hashed\nrequestdistribution=Zipfian\n';
+  const { uri, diagnostics } = await open(text, '.ycsb', 'ycsb-workload');
+  const fixable = diagnostics.filter((d) => d.code === 'insertorder-means-ordered' || d.code === 'unknown-value');
+  assert.equal(fixable.length, 2);
+  const titles = async (range: { start: { line: number; character: number }; end: { line: number; character: number } }, sent: Diagnostic[]) =>
+    (await client.codeActions(uri, range, sent)).map((action) => action.title);
+  const onBoth = await titles({ start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, fixable);
+  assert.ok(onBoth.includes("Change to 'hashed'") && onBoth.includes("Change to 'zipfian'"), onBoth.join(', '));
+  const selection = { start: { line: 2, character: 20 }, end: { line: 2, character: 27 } };
+  assert.deepEqual(await titles(selection, fixable), ["Change to 'zipfian'"]);
+  assert.deepEqual(await titles({ start: { line: 0, character: 0 }, end: { line: 0, character: 8 } }, fixable), [], 'a selection over neither');
+  assert.deepEqual(await titles({ start: { line: 1, character: 14 }, end: { line: 1, character: 14 } }, []), [], 'only what the client sent');
+});
+
 test('a diagnostic sent back without data, or with data mangled, still gets its fixes', async () => {
   const text = 'onload_set EF_POLL_USC 5\n';
   const { uri, diagnostics } = await open(text);
@@ -67,12 +82,12 @@ test('a diagnostic sent back without data, or with data mangled, still gets its 
   assert.deepEqual(withoutData[0]!.edit, { changes: { [uri]: [{ range: bare.range, newText: 'EF_POLL_USEC' }] } });
   const mangled = await client.codeActions(uri, bare.range, [{ ...bare, data: { fixes: {} } }]);
   assert.deepEqual(mangled.map((action) => action.title), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST']);
-  const workload = await open('recordcount=10 \nworkload=site.ycsb.workloads.CoreWorkload\n', '.ycsb', 'ycsb-workload');
-  const integer = workload.diagnostics.find((d) => d.code === 'invalid-integer');
-  if (integer) {
-    const { data: _d, ...plain } = integer;
-    assert.ok((await client.codeActions(workload.uri, plain.range, [plain])).length > 0);
-  }
+  const workload = await open('workload=site.ycsb.workloads.CoreWorkload\ninsertorder=Hashed\n', '.ycsb', 'ycsb-workload');
+  const order = workload.diagnostics.find((d) => d.code === 'insertorder-means-ordered')!;
+  const { data: _d, source: _s, ...plain } = order;
+  const fixes = await client.codeActions(workload.uri, { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, [plain]);
+  assert.deepEqual(fixes.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'"]);
+  assert.deepEqual(fixes[0]!.edit, { changes: { [workload.uri]: [{ range: order.range, newText: 'hashed' }] } });
 });
 
 test('a name built from an expansion is a run-time value: information at most, never an error or a warning', async () => {
