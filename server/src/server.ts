@@ -32,7 +32,7 @@ import {
   shapeHover,
   shapeSymbols,
 } from './adapter/clientManners';
-import { Dependencies, RecordingFiles } from './adapter/dependencies';
+import { Dependencies, RecordingFiles, uriKey } from './adapter/dependencies';
 import { readSettings } from './adapter/settings';
 import { recoverDiagnosticData } from './adapter/diagnosticData';
 
@@ -45,7 +45,10 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   const documents = new TextDocuments(TextDocument);
   const byLanguage = new Map(languages.map((language) => [language.languageId, language]));
   let roots: string[] = [];
-  const files = new NodeWorkspaceFiles(() => roots, (uri) => documents.get(uri)?.getText());
+  /** Open documents by uriKey: an import's URI is spelled by vscode-uri, the client's may differ. */
+  const openByKey = new Map<string, string>();
+  const openDocument = (uri: string) => documents.get(uri) ?? documents.get(openByKey.get(uriKey(uri)) ?? '');
+  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText());
   const dependencies = new Dependencies();
   const pending = new Map<string, NodeJS.Timeout>();
   let manners: ClientManners = clientManners({});
@@ -172,6 +175,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   // once and debounce only the edits that follow.
   const justOpened = new Set<string>();
   documents.onDidOpen((event) => {
+    openByKey.set(uriKey(event.document.uri), event.document.uri);
     justOpened.add(event.document.uri);
     refreshWithoutWatcher(event.document.uri);
   });
@@ -190,6 +194,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   });
   documents.onDidClose((event) => {
     const uri = event.document.uri;
+    if (openByKey.get(uriKey(uri)) === uri) openByKey.delete(uriKey(uri));
     clearTimeout(pending.get(uri));
     pending.delete(uri);
     justOpened.delete(uri);

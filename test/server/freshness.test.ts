@@ -3,7 +3,7 @@
 // edit of an open imported document re-checks the open documents that import it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registration, RegistrationParams } from 'vscode-languageserver-protocol';
@@ -135,6 +135,23 @@ test('in every client: a burst of edits to an open imported profile re-checks ea
   assert.match(String(ineffective?.message), /'5'/, 'the last text of the burst');
   await settle(800);
   assert.equal(watcher.publishedFor(main).length, count + 1, 'one re-check for five edits');
+});
+
+test('URIs spelled as Neovim spells them (`@`, `+` unescaped): the unsaved text of an open import counts and its edits re-check the importer', async () => {
+  const sub = join(folder, 'team@site+c');
+  mkdirSync(sub);
+  writeFileSync(join(sub, 'base-i.opf'), 'onload_set EF_SPIN_USEC 1\n');
+  // pathToFileURL leaves '@' and '+' as they are, as Neovim's vim.uri_from_fname does; vscode-uri would write %40 and %2B.
+  const main = fileUri(join(sub, 'main-i.opf'));
+  const base = fileUri(join(sub, 'base-i.opf'));
+  assert.match(base, /team@site\+c/);
+  await watcher.open(base, 'onload-profile', 'onload_set EF_POLL_USEC 1\n');
+  await watcher.diagnostics(base);
+  await watcher.open(main, 'onload-profile', 'onload_import base-i\nonload_set EF_POLL_USEC 5\n');
+  assert.deepEqual(codes(await watcher.diagnostics(main)), ['ineffective-assignment'], 'the open buffer, not the file on disk');
+  const next = watcher.nextDiagnostics(main);
+  await watcher.change(base, 'onload_set EF_SPIN_USEC 1\n');
+  assert.deepEqual(codes(await next), []);
 });
 
 test('watchers on/off: a file watcher is registered only with a client that can watch', async () => {
