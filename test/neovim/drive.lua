@@ -1,6 +1,8 @@
 -- Drives Neovim's built-in LSP client (Debian's neovim 0.7) against dist/server.js --stdio, as a
--- user would: open files, wait for diagnostics, complete, hover, pick a quick fix, create a file,
--- edit. Writes what it saw as JSON to $OUT; test/neovim/neovim.test.ts asserts on it.
+-- user would: the README's configuration (test/neovim/onload-bench.lua) starts the server when a
+-- file is opened; then diagnostics, completion as the omnifunc builds it, hover, a quick fix picked
+-- from vim.lsp.buf.code_action(), a file created, incremental edits. Writes what it saw as JSON to
+-- $OUT; test/neovim/neovim.test.ts asserts on it.
 -- Run: nvim --headless -u NONE -i NONE -n -c 'luafile test/neovim/drive.lua'
 local ws = os.getenv('WORKSPACE')
 local server = os.getenv('SERVER')
@@ -10,25 +12,29 @@ local function wait(what, condition)
   if not vim.wait(15000, condition, 20) then error('timed out waiting for ' .. what) end
 end
 
-local function start(name, capabilities)
-  return vim.lsp.start_client({
-    name = name,
-    cmd = { 'node', server, '--stdio' },
-    root_dir = ws,
-    capabilities = capabilities,
-    -- What a user's init.lua would set (README): the folder searched after the importer's own.
-    settings = { onloadBench = { profilePath = { 'my-profiles' } } },
-    -- Neovim 0.7 does not send `settings` by itself (nvim-lspconfig does this same thing).
-    on_init = function(c) c.notify('workspace/didChangeConfiguration', { settings = c.config.settings }) end,
-    flags = { debounce_text_changes = 50 },
-  })
+-- Every publishDiagnostics, counted per buffer (a clean file publishes an empty list).
+local published = {}
+local publish = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
+  local buf = vim.uri_to_bufnr(result.uri)
+  published[buf] = (published[buf] or 0) + 1
+  return publish(err, result, ctx, config)
 end
 
-local function open(path, client)
+local function open(path)
   vim.cmd('edit ' .. vim.fn.fnameescape(path))
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client)
-  return buf
+  return vim.api.nvim_get_current_buf()
+end
+
+local function client_of(buf)
+  local found
+  wait('the server to attach', function()
+    for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
+      if c.name == 'onload-bench' and c.initialized then found = c end
+    end
+    return found ~= nil
+  end)
+  return found
 end
 
 local function diagnostics_of(buf)
@@ -57,40 +63,68 @@ local function position(line, character)
   return { line = line, character = character }
 end
 
+--- What the omnifunc (<C-x><C-o>) offers at the cursor: Neovim's own conversion of the answer.
+local function omni(buf, line, character)
+  local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+  local start = vim.fn.match(text:sub(1, character), '\\k*$')
+  local prefix = text:sub(start + 1, character)
+  local result = request(buf, 'textDocument/completion', { textDocument = vim.lsp.util.make_text_document_params(buf), position = position(line, character) })
+  return vim.lsp.util.text_document_completion_list_to_complete_items(result, prefix), start
+end
+
+local function find_word(items, label)
+  for _, item in ipairs(items) do
+    if item.abbr == label then return item end
+  end
+end
+
 local ok, failure = pcall(function()
   out.capabilities = vim.lsp.protocol.make_client_capabilities()
-  local client = start('onload-bench')
-  wait('the server to initialize', function()
-    local c = vim.lsp.get_client_by_id(client)
-    return c ~= nil and c.initialized
-  end)
+  vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+  vim.g.onload_bench_server = server
+  vim.g.onload_bench_profile_path = { 'my-profiles' }
+  dofile(os.getenv('CONFIG'))
 
-  -- 1. Diagnostics on the examples, with no filetype set (the server goes by the file name).
-  local mistakes = open(ws .. '/profiles/mistakes.opf', client)
+  -- 1. Diagnostics on the examples (opened as `sh` and `jproperties` by the configuration).
+  local mistakes = open(ws .. '/profiles/mistakes.opf')
+  local client = client_of(mistakes)
   wait('diagnostics of mistakes.opf', function() return #vim.diagnostic.get(mistakes) > 0 end)
   out.filetype = vim.bo[mistakes].filetype
+  out.omnifunc = vim.bo[mistakes].omnifunc
   out.mistakes = diagnostics_of(mistakes)
-  local workload = open(ws .. '/workloads/workloadx', client)
+  local workload = open(ws .. '/workloads/workloadx')
+  out.workload_filetype = vim.bo[workload].filetype
   wait('diagnostics of the workload', function() return #vim.diagnostic.get(workload) > 0 end)
   out.workload = diagnostics_of(workload)
-
-  -- 2. Completion without snippets: Neovim 0.7 declares snippetSupport = false.
-  local scratch = open(ws .. '/profiles/scratch.opf', client)
-  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, { 'onl' })
-  local completion = request(scratch, 'textDocument/completion', { textDocument = vim.lsp.util.make_text_document_params(scratch), position = position(0, 3) })
-  local items = completion.items or completion
-  for _, item in ipairs(items) do
-    if item.label == 'onload_set' then
-      out.completion = { insertTextFormat = item.insertTextFormat or vim.NIL, newText = item.textEdit.newText }
-      vim.lsp.util.apply_text_edits({ item.textEdit }, scratch, 'utf-16')
-    end
+  out.clean = {}
+  for _, name in ipairs({ 'profiles/couchbase-latency.opf', 'workloads/workloada', 'workloads/workloade' }) do
+    local buf = open(ws .. '/' .. name)
+    wait('diagnostics of ' .. name, function() return (published[buf] or 0) > 0 end)
+    out.clean[name] = diagnostics_of(buf)
   end
+  out.clients = #vim.lsp.get_active_clients()
+
+  -- 2. Completion without snippets (0.7 declares snippetSupport = false), as the omnifunc inserts it.
+  local scratch = open(ws .. '/profiles/scratch.opf')
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, { 'onl' })
+  local items, start = omni(scratch, 0, 3)
+  out.completion_words = {}
+  for _, item in ipairs(items) do table.insert(out.completion_words, item.word) end
+  local set = find_word(items, 'onload_set')
+  vim.api.nvim_buf_set_text(scratch, 0, start, 0, 3, { set.word })
   out.after_completion = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+  local options = omni(scratch, 0, #set.word)
+  out.option_word = find_word(options, 'EF_POLL_USEC').word
+  local keys = open(ws .. '/workloads/workloadk')
+  vim.api.nvim_buf_set_lines(keys, 0, -1, false, { 'workload=site.ycsb.workloads.CoreWorkload', 'operationc' })
+  out.key_words = {}
+  for _, item in ipairs((omni(keys, 1, 10))) do table.insert(out.key_words, item.word) end
 
   -- 3. A quick fix picked the way :lua vim.lsp.buf.code_action() offers it (vim.ui.select).
   vim.api.nvim_set_current_buf(mistakes)
   local fix_line
   for _, d in ipairs(vim.diagnostic.get(mistakes)) do if d.code == 'unknown-option' then fix_line = d.lnum end end
+  out.line_before_fix = vim.api.nvim_buf_get_lines(mistakes, fix_line, fix_line + 1, false)[1]
   vim.api.nvim_win_set_cursor(0, { fix_line + 1, 12 })
   local offered = {}
   vim.ui.select = function(choices, _, on_choice)
@@ -107,22 +141,31 @@ local ok, failure = pcall(function()
   wait('the fixed diagnostic to go', function() return not has_code(mistakes, 'unknown-option') end)
 
   -- 4. An import that resolves once the imported file is created (Neovim 0.7 watches no files).
-  local main = open(ws .. '/profiles/main.opf', client)
+  local main = open(ws .. '/profiles/main.opf')
   wait('unresolved-import', function() return has_code(main, 'unresolved-import') end)
   out.before_create = diagnostics_of(main)
-  local created = open(ws .. '/profiles/created-later.opf', client)
+  local created = open(ws .. '/profiles/created-later.opf')
   vim.api.nvim_buf_set_lines(created, 0, -1, false, { 'onload_set EF_POLL_USEC 1' })
   vim.cmd('write')
   wait('the import to resolve', function() return not has_code(main, 'unresolved-import') end)
   wait('what it sets to count', function() return has_code(main, 'ineffective-assignment') end)
   out.after_create = diagnostics_of(main)
+  -- and one created outside Neovim (a terminal, git), seen at the importer's next :w
+  local outside = open(ws .. '/profiles/outside.opf')
+  wait('unresolved-import in outside.opf', function() return has_code(outside, 'unresolved-import') end)
+  local file = io.open(ws .. '/profiles/from-terminal.opf', 'w')
+  file:write('onload_set EF_SPIN_USEC 1\n')
+  file:close()
+  vim.cmd('write')
+  wait('the import from a terminal to resolve', function() return not has_code(outside, 'unresolved-import') end)
+  out.outside = diagnostics_of(outside)
   -- and one found in the settings' profilePath folder
-  local via_path = open(ws .. '/profiles/via-path.opf', client)
+  local via_path = open(ws .. '/profiles/via-path.opf')
   wait('diagnostics of via-path.opf', function() return #vim.diagnostic.get(via_path) > 0 end)
   out.via_path = diagnostics_of(via_path)
 
-  -- 5. Incremental edits (insert, join lines, delete a range across lines), then the diagnostics of the final text.
-  local edited = open(ws .. '/profiles/edited.opf', client)
+  -- 5. Incremental edits (insert, a new line, after a non-ASCII line, join lines), then the diagnostics of the final text.
+  local edited = open(ws .. '/profiles/edited.opf')
   vim.api.nvim_buf_set_lines(edited, 0, -1, false, { 'onload_set EF_POLL_USEC 5', 'onload_set EF_SPIN_USC 1', '# é ü — comment', 'onload_set EF_TX_PUSH 1' })
   wait('first diagnostics of edited.opf', function() return has_code(edited, 'unknown-option') end)
   vim.api.nvim_buf_set_text(edited, 1, 21, 1, 21, { 'E' })                      -- EF_SPIN_USC -> EF_SPIN_USEC
@@ -133,20 +176,29 @@ local ok, failure = pcall(function()
   out.edited_text = vim.api.nvim_buf_get_lines(edited, 0, -1, false)
   out.edited = diagnostics_of(edited)
 
-  -- 6. Hover: Markdown for Neovim as it is, plain text for a client configured for plain text.
+  -- 6. Hover: Markdown for Neovim as it is; plain text (hover and completion documentation) for a
+  -- client configured as plain-text clients are.
   local hover = request(mistakes, 'textDocument/hover', { textDocument = vim.lsp.util.make_text_document_params(mistakes), position = position(fix_line, 14) })
   out.hover_markdown = hover.contents
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.textDocument.hover.contentFormat = { 'plaintext' }
   caps.textDocument.completion.completionItem.documentationFormat = { 'plaintext' }
-  local plain = start('onload-bench-plain', caps)
+  local plain = vim.lsp.start_client({ name = 'onload-bench-plain', cmd = { 'node', server, '--stdio' }, root_dir = ws, capabilities = caps })
   wait('the plain-text client', function()
     local c = vim.lsp.get_client_by_id(plain)
     return c ~= nil and c.initialized
   end)
-  vim.lsp.buf_attach_client(workload, plain)
-  local responses = vim.lsp.buf_request_sync(workload, 'textDocument/hover', { textDocument = vim.lsp.util.make_text_document_params(workload), position = position(1, 3) }, 10000)
-  out.hover_plain = responses[plain].result.contents
+  local function plain_request(buf, method, params)
+    vim.lsp.buf_attach_client(buf, plain)
+    return vim.lsp.buf_request_sync(buf, method, params, 10000)[plain].result
+  end
+  out.hover_plain = plain_request(workload, 'textDocument/hover', { textDocument = vim.lsp.util.make_text_document_params(workload), position = position(1, 3) }).contents
+  out.hover_plain_profile = plain_request(mistakes, 'textDocument/hover', { textDocument = vim.lsp.util.make_text_document_params(mistakes), position = position(fix_line, 14) }).contents
+  local plain_options = plain_request(scratch, 'textDocument/completion', { textDocument = vim.lsp.util.make_text_document_params(scratch), position = position(0, #set.word) })
+  for _, item in ipairs(plain_options.items or plain_options) do
+    if item.label == 'EF_POLL_USEC' then out.documentation_plain = item.documentation end
+  end
+  out.client_id = client.id
 end)
 
 if not ok then out.failure = tostring(failure) end
