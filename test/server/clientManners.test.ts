@@ -145,7 +145,13 @@ test('plain-text clients: no Markdown mark in any hover or documentation, also o
 
 test('hover and documentation formats are chosen separately (the capability matrix)', async () => {
   const hoverOnlyMarkdown = await startTestClient([folder], {
-    capabilities: { textDocument: { hover: { contentFormat: ['markdown'] }, completion: { completionItem: { snippetSupport: true, documentationFormat: ['plaintext'] } } } },
+    capabilities: {
+      textDocument: {
+        hover: { contentFormat: ['markdown'] },
+        completion: { completionItem: { snippetSupport: true, documentationFormat: ['plaintext'] } },
+        publishDiagnostics: { tagSupport: { valueSet: [2] } },
+      },
+    },
   });
   const documentationOnlyMarkdown = await startTestClient([folder], {
     capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { documentationFormat: ['markdown', 'plaintext'] } } } },
@@ -167,6 +173,11 @@ test('hover and documentation formats are chosen separately (the capability matr
       assert.equal(set.textEdit?.newText, directive);
       assert.equal(set.insertTextFormat, directive.includes('$') ? 2 : 1);
     }
+    // Tags the client named, and only those: Deprecated (2) stays, Unnecessary (1) goes.
+    const tagged = await hoverOnlyMarkdown.diagnostics(uri('tuning.opf'));
+    assert.deepEqual(tagged.find((d) => d.code === 'deprecated-option')?.tags, [2]);
+    const ineffective = tagged.find((d) => d.code === 'ineffective-assignment');
+    assert.ok(ineffective && !('tags' in ineffective));
   } finally {
     await hoverOnlyMarkdown.stop();
     await documentationOnlyMarkdown.stop();
