@@ -171,3 +171,16 @@ test('with watchers: a watched-file event re-checks the open documents', async (
   await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('made-by-git.opf'), type: 1 }] });
   assert.deepEqual(codes(await next), []);
 });
+
+test('with watchers: the file listing follows the events, not the edits', async () => {
+  const main = uri('main-j.opf');
+  await watcher.open(main, 'onload-profile', 'onload_import \n');
+  await watcher.diagnostics(main);
+  const names = async () => (await watcher.completion(main, { line: 0, character: 14 })).map((item) => item.label);
+  assert.ok(!(await names()).includes('checked-out'));
+  writeFileSync(join(folder, 'checked-out.opf'), 'onload_set EF_POLL_USEC 1\n');
+  await watcher.change(main, 'onload_import  \n');
+  assert.ok(!(await names()).includes('checked-out'), 'no event yet: the listing is the one the watcher keeps current');
+  await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('checked-out.opf'), type: 1 }] });
+  assert.ok((await names()).includes('checked-out'));
+});
