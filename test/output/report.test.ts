@@ -218,7 +218,7 @@ test('any mark is generic: marked repetitions leave the median, a marked kernel 
   assert.ok(text.includes('  25G kernel 10 threads, repetitions 1, 2: [client-bound] client1: client1 was 97 % busy: the numbers measure the client.'), text);
   const csv = reportTablesToCsv([table]).split('\r\n');
   assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,101,100,102,2,0,ok,,,111,110,112,2,0,ok,wrong-interface:1,,9.9,3.76,16.44,true,0.0194,best');
-  assert.equal(csv[2], 'throughput,ops/s,25G,127.0.0.1,10,51,50,52,2,0,marked,client-bound:2,90,90,90,1,0,ok,,76.47,,,,,one repetition: no interval; a side is marked');
+  assert.equal(csv[2], 'throughput,ops/s,25G,127.0.0.1,10,51,50,52,2,0,marked,client-bound:2,,90,90,90,1,0,ok,,,76.47,,,,,one repetition: no interval; a side is marked');
 });
 
 test('every metric the run measured: throughput, then per operation average, min, max and each printed percentile', async () => {
