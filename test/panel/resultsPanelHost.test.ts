@@ -76,7 +76,7 @@ test('messages from the webview are validated; exports are written where the use
   await until(() => fake.writes.length === 1, 'the CSV write');
   assert.equal(fake.writes[0].path, '/out/report.csv');
   const csv = Buffer.from(fake.writes[0].bytes).toString('utf8').split('\r\n');
-  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,15500,15000,16000,2,0,ok,,47.62,16.21,91.97,true,0.0194,');
+  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,');
   assert.equal((fake.saveDialogs[0] as { defaultUri: FakeUri }).defaultUri.fsPath, join(fixtureDir, 'run-fixture-report.csv'));
 
   fake.saveDialogAnswer = FakeUri.file('/out/chart.png');
