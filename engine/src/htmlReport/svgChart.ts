@@ -77,7 +77,22 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const width = spec.width ?? 640;
   const height = spec.height ?? 300;
   const formatY = spec.formatY ?? defaultFormat;
-  const margin = { left: 64, right: 16, top: 28, bottom: 44 + 18 * Math.ceil(spec.series.length / 4) };
+  // Legend entries flow left to right under the x label and wrap; their width is estimated from
+  // the label's length (no text measuring without a browser).
+  const legend: { x: number; row: number }[] = [];
+  let cursor = 64;
+  let row = 0;
+  for (const series of spec.series) {
+    const entryWidth = 24 + series.label.length * 6.5 + 16;
+    if (cursor + entryWidth > width - 16 && cursor > 64) {
+      row += 1;
+      cursor = 64;
+    }
+    legend.push({ x: cursor, row });
+    cursor += entryWidth;
+  }
+  const legendRows = spec.series.length === 0 ? 0 : row + 1;
+  const margin = { left: 64, right: 16, top: 28, bottom: 44 + 18 * legendRows };
   const plot = { left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom };
 
   // x: categories are the distinct x values in order, evenly spaced; nines and linear are continuous.
@@ -172,10 +187,9 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     parts.push(group.join(''));
   });
 
-  // Legend under the x label, four entries a row.
   spec.series.forEach((series, index) => {
-    const x = plot.left + (index % 4) * Math.max(120, (plot.right - plot.left) / 4);
-    const y = plot.bottom + 48 + Math.floor(index / 4) * 18;
+    const x = legend[index].x;
+    const y = plot.bottom + 48 + legend[index].row * 18;
     parts.push(`<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`);
   });
   parts.push('</svg>');
