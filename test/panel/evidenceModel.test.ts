@@ -57,7 +57,7 @@ test('error bars: the 95 % interval of each point mean; the percentile caveat on
   const p99 = model.runs[0].groups[0].charts.find((chart) => chart.metric === 'read-p99')!;
   assert.equal(p99.series[0].points[2].percentilesSource, 'client-max');
   assert.equal(p99.series[0].points[0].percentilesSource, 'hdr-merged');
-  assert.match(p99.note ?? '', /upper bound \(max of clients\)/);
+  assert.equal(p99.note, 'Upper bound (max of clients), no HDR logs to merge: kernel at 20 threads.');
 });
 
 test('spectra: every point and operation, the arms overlaid on the nines scale, the source of each', async () => {

@@ -35,8 +35,10 @@ export function cpuCharts(tables: readonly ReportTable[], groupIndex: number, gr
 
 /** A chart's caveat: percentiles that are upper bounds (the worst client's) say so. */
 export function percentileNote(chart: ChartModel): string | undefined {
-  const bounded = chart.series.some((series) => series.points.some((point) => point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed'));
-  return bounded ? 'Points marked ^ are an upper bound (max of clients): no HDR logs to merge.' : undefined;
+  const bounded = chart.series.flatMap((series) => series.points
+    .filter((point) => point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed')
+    .map((point) => `${series.stack} at ${point.threads} threads`));
+  return bounded.length > 0 ? `Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : undefined;
 }
 
 function inGroup(key: CellKey, group: ReportGroup): boolean {
