@@ -145,6 +145,16 @@ test('onload-bench report --html writes the file; --output without --html is a u
     const stdout = cli([run, '--html']);
     assert.equal(stdout.status, 0, stdout.stderr);
     assert.match(stdout.stdout, /^<!DOCTYPE html>/);
+    // --json carries the CPU metrics and each percentile's source.
+    const json = cli([run, '--json']);
+    assert.equal(json.status, 0, json.stderr);
+    const tables = JSON.parse(json.stdout) as { metric: { id: string }; groups: { rows: { threads: number; cells: { stack: string; value?: number; percentilesSource?: string }[] }[] }[] }[];
+    assert.deepEqual(tables.map((table) => table.metric.id).slice(-5), ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'memcached-cpu-per-op', 'ops-per-busy-core']);
+    const p99 = tables.find((table) => table.metric.id === 'read-p99')!.groups[0].rows.find((row) => row.threads === 20)!.cells;
+    assert.deepEqual(p99.map((cell) => [cell.stack, cell.percentilesSource]), [['kernel', 'client-max'], ['latency-best', 'hdr-merged']]);
+    assert.equal(tables.find((table) => table.metric.id === 'server-cpu')!.groups[0].rows[1].cells[0].value, 41.5);
+    const text = cli([run, '--metric', 'read-p99']);
+    assert.match(text.stdout, /\n\s+20\s+2400\.0 \^ \(1\/2 failed\)/, 'the text table marks the upper bound with ^');
     const bad = cli([run, '--csv', '--output', out]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--output goes with --html/);
