@@ -67,10 +67,11 @@ export function groupSpectra(results: readonly CellResult[], group: ReportGroup,
   const operations = spectrumOperations(groupResults);
   const views: SpectrumView[] = [];
   for (const row of group.rows) {
-    const key = groupResults.find((result) => result.key.threads === row.threads)?.key;
+    const atThreads = groupResults.filter((result) => result.key.threads === row.threads);
+    const key = atThreads[0]?.key;
     if (!key) continue;
     for (const operation of operations) {
-      const spectra = pointSpectra(groupResults, key, stacks, operation);
+      const spectra = pointSpectra(atThreads, key, stacks, operation);
       if (spectra.length === 0) continue;
       const series = spectra.map((spectrum) => ({
         stack: spectrum.stack,
