@@ -56,8 +56,11 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   // The spectrum compares the arms where both have merged HDR logs and no mark: 10 threads.
   assert.match(html, /<title>READ latency by percentile, 10 threads, 25G \(127\.0\.0\.1\)<\/title>/);
   assert.match(html, /<text class="x-tick"[^>]*>99\.9%<\/text>/);
-  // The kernel's p99 at 20 threads is the clients' maximum: marked as an upper bound.
-  assert.match(html, /<table class="report-table" id="g0-read-latency"/);
+  // The kernel's p99 at 20 threads is the clients' maximum: the figure says it is an upper bound.
+  assert.match(html, /<figure data-metric="read-p99">[^]*?<figcaption>[^<]*Upper bound \(max of clients\), no HDR logs to merge: kernel at 20 threads\.<\/figcaption>/);
+  const caption = (metric: string) => new RegExp(`<figure data-metric="${metric}">(?:(?!</figure>)[^])*<figcaption>([^<]*)</figcaption>`).exec(html)?.[1] ?? '';
+  assert.match(caption('read-p99'), /Upper bound/);
+  assert.doesNotMatch(caption('throughput'), /Upper bound/);
   assert.match(html, /<dt data-mark="not-accelerated">not accelerated <code>not-accelerated<\/code><\/dt><dd>Couchbase was not verified/);
   assert.match(html, /<li data-mark="not-accelerated">25G latency-best 20 threads, repetition 1: /);
   assert.match(html, /<h2 id="failures">Failed cells \(2\)<\/h2>/);

@@ -129,7 +129,9 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string): st
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
   const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: table.metric.unit, xScale: 'category', series });
-  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.</figcaption></figure>`;
+  const bounded = group.rows.flatMap((row) => row.cells.filter((cell) => cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed').map((cell) => `${cell.stack} at ${row.threads} threads`));
+  const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
+  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
 }
 
 function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string): string | undefined {
