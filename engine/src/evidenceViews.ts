@@ -74,6 +74,22 @@ export function pointSpectra(results: readonly CellResult[], key: CellKey, stack
   return series;
 }
 
+/** At most `limit` points of a curve, evenly spread along x (the nines scale for spectra), always keeping the first and last. */
+export function thinByX<T extends { x: number }>(points: T[], limit = 80): T[] {
+  if (points.length <= limit) return points;
+  const kept: T[] = [];
+  const last = points[points.length - 1].x;
+  let next = points[0].x;
+  const step = (last - next) / (limit - 1);
+  for (const point of points) {
+    if (point.x >= next - 1e-9 || point === points[points.length - 1]) {
+      kept.push(point);
+      next = point.x + step;
+    }
+  }
+  return kept;
+}
+
 /** The operations a set of cells measured latencies for, READ first, in the order met. */
 export function spectrumOperations(results: readonly CellResult[]): string[] {
   const names = new Set<string>();

@@ -3,7 +3,7 @@
 // demand. Built from the engine's report tables and evidence views, so the panel, the CLI and the
 // HTML report agree. Pure.
 import { evidenceMetrics } from '../../../engine/src/evidenceMetrics';
-import { cellTimeSeries, pointSpectra, spectrumOperations } from '../../../engine/src/evidenceViews';
+import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } from '../../../engine/src/evidenceViews';
 import { ninesTicks, percentileToNines } from '../../../engine/src/htmlReport/percentileScale';
 import { markLegend } from '../../../engine/src/markExplanations';
 import { cellMarks, markLabel } from '../../../engine/src/marks';
@@ -43,22 +43,6 @@ export function percentileNote(chart: ChartModel): string | undefined {
 
 function inGroup(key: CellKey, group: ReportGroup): boolean {
   return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
-}
-
-/** At most `limit` points, evenly spread over the nines scale, always keeping the first and last. */
-function thin<T extends { x: number }>(points: T[], limit = 80): T[] {
-  if (points.length <= limit) return points;
-  const kept: T[] = [];
-  const last = points[points.length - 1].x;
-  let next = points[0].x;
-  const step = (last - next) / (limit - 1);
-  for (const point of points) {
-    if (point.x >= next - 1e-9 || point === points[points.length - 1]) {
-      kept.push(point);
-      next = point.x + step;
-    }
-  }
-  return kept;
 }
 
 /** Every point (threads) and operation of a group that has a spectrum for at least one stack. */

@@ -9,12 +9,13 @@
 // system fonts; a Content-Security-Policy meta forbids any load even if a value slipped through.
 // Every text from a file (run ids, host and profile names, marks' messages) is escaped.
 import { evidenceMetrics } from '../evidenceMetrics';
-import { pointSpectra, spectrumOperations, type SpectrumSeries } from '../evidenceViews';
+import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '../evidenceViews';
 import { markLegend } from '../markExplanations';
 import { cellMarks, markLabel } from '../marks';
 import type { CellKey, CellResult, RunManifest } from '../model';
 import { buildReportTable, defaultMetrics, formatValue, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from '../report';
 import { formatDifference, relativeHalfWidth } from '../statistics';
+import { percentileToNines } from './percentileScale';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
 
 export interface HtmlReportInput {
@@ -157,7 +158,8 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
         label: `${spectrum.stack} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
         colour: colourOf(stacks, spectrum.stack),
         dashed: spectrum.source !== 'hdr-merged',
-        points: spectrum.points.map((point) => ({ x: point.percentile, y: point.valueUs })),
+        // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
+        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: point.valueUs })),
       })),
     });
     return `<figure data-metric="spectrum">${svg}<figcaption>Latency percentile spectrum (HdrHistogram style), run ${escape(runId)}: solid = merged HDR histograms of all clients; dashed = YCSB's summary percentiles (for several clients the worst client's: an upper bound).</figcaption></figure>`;
