@@ -48,7 +48,9 @@ export function onChartPointClick(runDir: string, group: ChartGroup): (stack: st
 export function onTimeSeries(view: TimeSeriesView): void {
   const model = host?.model();
   const run = model?.runs[view.runIndex];
-  const groupId = pendingGroup ?? run?.groups[0]?.id;
+  // The title starts with the group's label (requestTimeSeries): answers find their group even when
+  // the reader clicked in another group meanwhile.
+  const groupId = run?.groups.find((group) => view.title.startsWith(`${group.label}, `))?.id ?? pendingGroup ?? run?.groups[0]?.id;
   if (!groupId || !host) return;
   const box = document.querySelector<HTMLElement>(`#group-${safeId(groupId)} .timeseries-box`);
   if (box) showTimeSeries(box, view, run, host.theme());
