@@ -33,7 +33,7 @@ function dataTable(id: string, caption: string, series: XySeries[], unit: string
   );
 }
 
-function figure(box: HTMLElement, id: string, title: string, unit: string, series: XySeries[], theme: ThemeColours): HTMLElement | null {
+function figure(box: HTMLElement, id: string, title: string, unit: string, series: XySeries[], theme: ThemeColours, markers?: { x: number; label: string }[]): HTMLElement | null {
   if (series.every((entry) => entry.points.length === 0)) return null;
   const canvas = h('canvas', { id: `${id}-canvas`, role: 'img', 'aria-label': `${title} over time; the table view lists every value` });
   const dataBox = h('div', { class: 'data-box visually-hidden' }, dataTable(`${id}-data`, title, series, unit));
@@ -53,6 +53,7 @@ function figure(box: HTMLElement, id: string, title: string, unit: string, serie
     yTitle: unit,
     series,
     tooltip: (entry, point) => `${entry.label}: ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} ${unit} at ${point.x} s`,
+    markers,
   }, theme);
   open.set(box, [...(open.get(box) ?? []), chart]);
   return element;
@@ -68,6 +69,9 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
   box.dataset.stack = view.stack;
   box.dataset.threads = String(view.threads);
   const palette = theme.series;
+  // Where the statistics start: throughput still rising after this line is what `warmup-too-short` marks.
+  const warmupSec = view.cells.find((cell) => cell.warmupSec !== undefined)?.warmupSec;
+  const markers = warmupSec !== undefined ? [{ x: warmupSec, label: 'warm-up ends' }] : undefined;
   const stackIndex = Math.max(0, run?.stacks.indexOf(view.stack) ?? 0);
   const base = `ts-${box.id}`;
   figure(box, `${base}-throughput`, 'Throughput', 'ops/s', view.cells.map((cell, index) => ({
@@ -75,24 +79,23 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
     colour: palette[(stackIndex + index) % palette.length],
     dashed: index % 2 === 1,
     points: cell.throughput.map((point) => ({ x: point.tSec, y: point.opsPerSec })),
-  })), theme);
+  })), theme, markers);
   const operations = [...new Set(view.cells.flatMap((cell) => cell.latency.map((series) => series.operation)))];
   figure(box, `${base}-latency`, 'Latency per interval', 'µs', view.cells.flatMap((cell, index) => cell.latency.map((series) => ({
     label: `${series.operation} rep. ${cell.repetition}`,
     colour: palette[operations.indexOf(series.operation) % palette.length],
     dashed: index % 2 === 1,
     points: series.points.map((point) => ({ x: point.tSec, y: point.latencyUs })),
-  }))), theme);
+  }))), theme, markers);
   const hosts = [...new Set(view.cells.flatMap((cell) => cell.cpu.map((host) => host.host)))];
   figure(box, `${base}-cpu`, 'CPU busy', '%', view.cells.flatMap((cell, index) => cell.cpu.map((host) => ({
     label: `${host.host} (${host.role}) rep. ${cell.repetition}`,
     colour: palette[hosts.indexOf(host.host) % palette.length],
     dashed: index % 2 === 1,
     points: host.points.map((point) => ({ x: point.tSec, y: point.busyPct })),
-  }))), theme);
+  }))), theme, markers);
   const notes: string[] = [];
-  const warmup = view.cells.find((cell) => cell.warmupSec !== undefined)?.warmupSec;
-  if (warmup !== undefined) notes.push(`The first ${warmup} s are warm-up: the statistics start after it.`);
+  if (warmupSec !== undefined) notes.push(`The first ${warmupSec} s are warm-up (dashed line): the statistics start after it.`);
   for (const cell of view.cells) for (const mark of cell.marks) notes.push(`Repetition ${cell.repetition} is marked ${mark.label}: ${mark.message}`);
   if (view.missing.length > 0) notes.push(`No series recorded for: ${view.missing.join('; ')}.`);
   if (view.cells.length === 0) notes.push('These cells recorded no time series (older records or failed cells).');

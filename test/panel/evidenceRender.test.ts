@@ -105,9 +105,14 @@ test('CPU charts, the latency spectrum, the time-series view and the marks legen
     await page.click('#run-0 button.export-report');
     assert.deepEqual(await waitForPosted(webview, 'export-report'), { type: 'export-report', runIndex: 0 });
 
-    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
-    await webview.post({ type: 'timeseries', view: timeSeriesView(data, 0, request as never) });
+    // With a warm-up, a dashed line shows where the statistics start, and the notes say so.
+    const withWarmup = timeSeriesView(data, 0, request as never);
+    withWarmup.cells[0].warmupSec = 15;
+    await webview.post({ type: 'timeseries', view: withWarmup });
     await page.waitForSelector('#ts-r0-g0:not([hidden]) canvas');
+    assert.equal(await page.getAttribute('#ts-r0-g0 figure[data-kind="throughput"] canvas', 'data-markers'), '15');
+    assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /The first 15 s are warm-up \(dashed line\)/);
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'panel-evidence.png'), fullPage: true });
     assert.deepEqual(await webview.violations(), []);
     assert.deepEqual(webview.pageErrors, []);
