@@ -1,25 +1,37 @@
-// `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json] [--metric NAME]...`: the cookbook's
-// tables (kernel vs each Onload profile, difference in percent) from a run folder or its
-// results.jsonl. Exit codes: 0 tables printed, 1 nothing readable, 2 bad usage.
+// `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]...`:
+// the cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
+// or its results.jsonl; --html: one self-contained HTML file with tables, figures, marks,
+// environment and Onload settings (engine/src/htmlReport). Exit codes: 0 report written, 1 nothing
+// readable or the output file could not be written, 2 bad usage.
+import { writeFile } from 'node:fs/promises';
 import { reportTablesToCsv } from '../../engine/src/csv';
+import { buildHtmlReport } from '../../engine/src/htmlReport/htmlReport';
 import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
 import { readRunFolder } from '../../engine/src/resultsFile';
 import { commandArguments } from './arguments';
 
 const usage =
-  'Usage: onload-bench report RUN_DIR_OR_RESULTS [--csv | --json] [--metric NAME]...\n' +
+  'Usage: onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]...\n' +
   `  NAME: ${commonMetrics.join(', ')}, or any <operation>-latency / <operation>-p<N> / <operation>-min / <operation>-max.\n` +
-  `  Default: ${defaultMetrics.join(' and ')}; with --csv or --json every metric the run measured. --metric may be repeated or comma-separated.`;
+  `  Default: ${defaultMetrics.join(' and ')}; with --csv or --json every metric the run measured. --metric may be repeated or comma-separated.\n` +
+  '  --html: one self-contained HTML file (tables with intervals, figures as SVG, CPU, marks, environment, Onload settings) on stdout or in --output FILE.';
 
 export async function run(args: string[]): Promise<number> {
   const parsed = commandArguments('report', usage, args, {
     csv: { type: 'boolean' },
     json: { type: 'boolean' },
+    html: { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
     metric: { type: 'string', short: 'm', multiple: true },
   });
   if (typeof parsed === 'number') return parsed;
-  if (parsed.positionals.length !== 1 || (parsed.values.csv && parsed.values.json)) {
-    console.error(`onload-bench report: expected one run folder or results file, and at most one of --csv and --json.\n${usage}`);
+  const formats = [parsed.values.csv, parsed.values.json, parsed.values.html].filter(Boolean).length;
+  if (parsed.positionals.length !== 1 || formats > 1) {
+    console.error(`onload-bench report: expected one run folder or results file, and at most one of --csv, --json and --html.\n${usage}`);
+    return 2;
+  }
+  if (parsed.values.output !== undefined && !parsed.values.html) {
+    console.error(`onload-bench report: --output goes with --html.\n${usage}`);
     return 2;
   }
   const asked = parsed.values.metric;
@@ -39,6 +51,21 @@ export async function run(args: string[]): Promise<number> {
   if (run.results.length === 0 && (run.manifest?.cells.length ?? 0) === 0) {
     console.error(`onload-bench report: ${run.runDir} has no results yet.`);
     return 1;
+  }
+  if (parsed.values.html) {
+    const html = buildHtmlReport({ runDir: run.runDir, results: run.results, manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
+    if (parsed.values.output === undefined) {
+      process.stdout.write(html);
+      return 0;
+    }
+    try {
+      await writeFile(parsed.values.output, html, 'utf8');
+    } catch (error) {
+      console.error(`onload-bench report: cannot write ${parsed.values.output}: ${(error as Error).message}. Choose a writable path.`);
+      return 1;
+    }
+    console.error(`Wrote ${parsed.values.output}`);
+    return 0;
   }
   // A spreadsheet or a script gets everything the run measured unless it asked for less.
   const all = asked === undefined && (parsed.values.csv || parsed.values.json);

@@ -43,9 +43,12 @@ function marksField(cell: StackCell): string {
 
 /**
  * The report tables as one CSV: one line per metric, group and thread count, with each stack's
- * median, spread, repetitions, state and marks (`code:repetitions`), then each profile's
+ * median, spread, repetitions, state, marks (`code:repetitions`: client-bound, not accelerated...)
+ * and, for percentiles, their source (`hdr-merged`, or `client-max`: an upper bound), then each profile's
  * difference from the kernel in percent with its 95 % interval, verdict, p-value and a note.
- * `significant` is empty when no interval could be given.
+ * `significant` is empty when no interval could be given. The CPU figures (server and busiest
+ * client busy %, server and memcached CPU µs per operation, operations per busy server core;
+ * evidenceMetrics.ts) are metrics like the others: one line each, with their own differences.
  */
 export function reportTablesToCsv(tables: readonly ReportTable[]): string {
   const stacks = [...new Set(tables.flatMap((table) => table.stacks))];
@@ -53,7 +56,7 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
   const axisNames = [...new Set(tables.flatMap((table) => table.groups.flatMap((group) => Object.keys(group.axes))))];
   const header: CsvValue[] = [
     'metric', 'unit', 'interface', 'address', ...axisNames, 'threads',
-    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`, `${stack} marks`]),
+    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`, `${stack} marks`, `${stack} percentile source`]),
     ...profiles.flatMap((stack) => [`${stack} vs kernel (%)`, `${stack} vs kernel low (%)`, `${stack} vs kernel high (%)`, `${stack} vs kernel significant`, `${stack} vs kernel p`, `${stack} vs kernel note`]),
   ];
   const rows: CsvValue[][] = [header];
@@ -63,7 +66,7 @@ export function reportTablesToCsv(tables: readonly ReportTable[]): string {
         const line: CsvValue[] = [table.metric.id, table.metric.unit, group.interface, group.address, ...axisNames.map((name) => group.axes[name]), row.threads];
         for (const stack of stacks) {
           const cell: StackCell | undefined = row.cells.find((candidate) => candidate.stack === stack);
-          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state, cell ? marksField(cell) : undefined);
+          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state, cell ? marksField(cell) : undefined, cell?.percentilesSource);
         }
         for (const stack of profiles) {
           const comparison = row.comparisons.find((candidate) => candidate.stack === stack);

@@ -24,6 +24,12 @@ export interface OperationStats {
   histogramCounts?: Record<string, number>;
   /** `timeseries` measurement type: average latency (µs) of each interval, by its start (ms since the first operation). */
   timeseries?: { startMs: number; averageUs: number }[];
+  /**
+   * Where percentilesUs of a combined `run` report came from: 'hdr-merged' (the clients' HDR logs
+   * merged: true combined percentiles) or 'client-max' (the worst client's own percentile: an
+   * upper bound). Absent on a single client's own report (YCSB's own numbers).
+   */
+  percentilesSource?: 'hdr-merged' | 'client-max';
 }
 
 /** A parsed YCSB final report (see engine/src/ycsbOutput.ts). */
@@ -139,9 +145,57 @@ export interface CellEvidence {
   /** YCSB on each client: launcher, binding, the keys it was given (never secrets). */
   ycsb?: Record<string, unknown>;
   /** CPU, context switches, interrupts per host during the run phase. */
-  cpu?: Record<string, unknown>;
+  cpu?: CpuEvidence;
   /** Time series and HDR histogram summaries. */
-  timeseries?: Record<string, unknown>;
+  timeseries?: TimeseriesEvidence;
+}
+
+/** evidence.cpu — sampled ~1/s over the run phase (engine/src/cpuSampler.ts). */
+export interface CpuEvidence {
+  /** What the sampler itself cost on each host, % of one core (must stay < 0.5). */
+  sampler: { intervalMs: number; selfCostPctOfCore: Record<string, number> };
+  hosts: Record<string, HostCpu>;          // key = host alias from the plan
+  /** µs of server CPU (all server hosts, whole host busy time) per YCSB operation of the run phase (netperf's service demand). */
+  serverCpuUsPerOp?: number;
+  /** µs of memcached CPU per operation. */
+  memcachedCpuUsPerOp?: number;
+  /** run throughput / number of busy server cores (busy cores = busy% * cores / 100). */
+  opsPerBusyServerCore?: number;
+}
+export interface HostCpu {
+  role: 'server' | 'client';
+  cores: number;
+  /** Means over the run phase (after warm-up when warmupSec is set), % of ALL cores, 0..100. */
+  busyPct: number; userPct: number; systemPct: number; softirqPct: number; idlePct: number;
+  /** The busiest single core's mean busy %. */
+  maxCoreBusyPct: number;
+  /** memcached on servers, the YCSB JVM on clients: % of one core (can exceed 100) and CPU seconds. */
+  process?: { name: string; pid: number; pctOfCore: number; cpuSec: number };
+  contextSwitchesPerSec: number;
+  interruptsPerSec: number;
+  /** /proc/interrupts lines of the tested NIC's queues, summed per interface device. */
+  nicInterruptsPerSec?: Record<string, number>;
+  /** One point per sample: seconds since the run phase started. */
+  series: { tSec: number; busyPct: number; processPctOfCore?: number }[];
+}
+
+/** evidence.timeseries (engine/src/ycsbTimeSeries.ts, engine/src/hdrMerge.ts). */
+export interface TimeseriesEvidence {
+  /** YCSB status lines per client host: every status.interval seconds. */
+  status: Record<string, { tSec: number; operations: number; opsPerSec: number; latencyUs: Record<string, number> }[]>;
+  /** Merged HDR histograms of all clients (after warm-up when set), per operation (READ, UPDATE...). */
+  hdr?: {
+    files: string[];                        // relative to the run folder
+    afterWarmup: boolean;
+    operations: Record<string, {
+      count: number; meanUs: number; maxUs: number;
+      percentilesUs: Record<string, number>;              // '50','90','95','99','99.9','99.99'
+      spectrum: { percentile: number; valueUs: number }[]; // HdrHistogram percentile distribution, for the spectrum chart
+    }>;
+  };
+  warmupSec?: number;
+  /** Throughput after warm-up from the status lines (all clients summed). */
+  throughputAfterWarmupOpsPerSec?: number;
 }
 
 /** `manifest.json` of a run folder: what was run, where, on what. */

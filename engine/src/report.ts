@@ -14,6 +14,7 @@
 // 95 % confidence interval (statistics.ts). Only a significant difference in the better direction,
 // with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from './combine';
+import { evidenceMetric, measuredEvidenceMetrics } from './evidenceMetrics';
 import { cellMarks } from './marks';
 import type { CellKey, CellResult, RunManifest, YcsbReport } from './model';
 import { compareSamples, formatDifference, type Difference } from './statistics';
@@ -32,6 +33,7 @@ export interface MetricDefinition {
 export const commonMetrics = [
   'throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99',
   'insert-latency', 'scan-latency', 'read-modify-write-latency',
+  'server-cpu', 'client-cpu', 'server-cpu-per-op', 'memcached-cpu-per-op', 'ops-per-busy-core',
 ];
 
 /** The tables `onload-bench report` prints when no metric is asked for (the cookbook's). */
@@ -56,11 +58,23 @@ export function measuredMetrics(results: readonly CellResult[]): string[] {
     if (!/^[a-z][a-z0-9_-]*$/.test(id)) continue;
     metrics.push(`${id}-latency`, `${id}-min`, `${id}-max`, ...[...percentiles].filter((p) => Number.isFinite(Number(p))).sort((a, b) => Number(a) - Number(b)).map((p) => `${id}-p${Number(p)}`));
   }
+  // CPU figures from the cells' evidence (evidenceMetrics.ts), when the run sampled them.
+  metrics.push(...measuredEvidenceMetrics(results));
   return metrics;
 }
 
+/** Where a combined percentile came from (model.ts OperationStats.percentilesSource); `mixed` across repetitions. */
+export type PercentilesSource = 'hdr-merged' | 'client-max' | 'mixed';
+
 interface MetricReader extends MetricDefinition {
-  read(report: YcsbReport): number | undefined;
+  read(result: CellResult): number | undefined;
+  /** Percentile metrics: where the cell's percentile came from (absent: YCSB's own numbers). */
+  source?(result: CellResult): 'hdr-merged' | 'client-max' | undefined;
+}
+
+/** A reader of the cell's combined run report. */
+function fromRun(read: (report: YcsbReport) => number | undefined): (result: CellResult) => number | undefined {
+  return (result) => (result.run ? read(result.run) : undefined);
 }
 
 /** Resolves a metric name; undefined when it names nothing. */
@@ -74,20 +88,27 @@ export function metricDefinition(id: string): MetricDefinition | undefined {
 function metricReader(id: string): MetricReader | undefined {
   const name = id.trim().toLowerCase();
   if (name === 'throughput') {
-    return { id: name, title: 'Throughput', unit: 'ops/s', higherIsBetter: true, read: (report) => report.throughputOpsPerSec };
+    return { id: name, title: 'Throughput', unit: 'ops/s', higherIsBetter: true, read: fromRun((report) => report.throughputOpsPerSec) };
   }
+  const cpu = evidenceMetric(name);
+  if (cpu) return { ...cpu };
   const match = /^([a-z][a-z0-9_-]*?)-(latency|avg|min|max|p(\d+(?:\.\d+)?))$/.exec(name);
   if (!match) return undefined;
   const operation = match[1].toUpperCase();
   const pretty = operation.charAt(0) + operation.slice(1).toLowerCase();
   const base = { id: name, unit: 'µs', higherIsBetter: false };
   if (match[2] === 'latency' || match[2] === 'avg') {
-    return { ...base, title: `${pretty} average latency`, read: (report) => report.operations[operation]?.averageUs };
+    return { ...base, title: `${pretty} average latency`, read: fromRun((report) => report.operations[operation]?.averageUs) };
   }
-  if (match[2] === 'min') return { ...base, title: `${pretty} minimum latency`, read: (report) => report.operations[operation]?.minUs };
-  if (match[2] === 'max') return { ...base, title: `${pretty} maximum latency`, read: (report) => report.operations[operation]?.maxUs };
+  if (match[2] === 'min') return { ...base, title: `${pretty} minimum latency`, read: fromRun((report) => report.operations[operation]?.minUs) };
+  if (match[2] === 'max') return { ...base, title: `${pretty} maximum latency`, read: fromRun((report) => report.operations[operation]?.maxUs) };
   const percentile = String(Number(match[3]));
-  return { ...base, title: `${pretty} p${percentile} latency`, read: (report) => report.operations[operation]?.percentilesUs[percentile] };
+  return {
+    ...base,
+    title: `${pretty} p${percentile} latency`,
+    read: fromRun((report) => report.operations[operation]?.percentilesUs[percentile]),
+    source: (result) => result.run?.operations[operation]?.percentilesSource,
+  };
 }
 
 /** How one stack did at one thread count of one group. */
@@ -129,6 +150,11 @@ export interface StackCell {
   marks: MarkSummary[];
   /** The cells behind this entry, for drill-down (logs, errors). */
   cellIds: string[];
+  /**
+   * Percentile metrics: where the counted repetitions' percentiles came from; `client-max` is an
+   * upper bound (the worst client's), `hdr-merged` the true combined percentile. Absent: YCSB's own.
+   */
+  percentilesSource?: PercentilesSource;
 }
 
 /** One profile against the kernel in one row. */
@@ -205,7 +231,7 @@ export function buildReportTables(input: ReportInput, metricIds: readonly string
 export function buildReportTable(input: ReportInput, metricId: string): ReportTable | undefined {
   const reader = metricReader(metricId);
   if (!reader) return undefined;
-  const { read, ...metric } = reader;
+  const { read, source, ...metric } = reader;
 
   // Every cell key we know of: planned ones first (so pending cells show), then any extra results.
   const keys: CellKey[] = [...(input.manifest?.cells.map((cell) => cell.key) ?? []), ...input.results.map((result) => result.key)];
@@ -247,7 +273,7 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
       const cells = stacks.map((stack) => {
         const at = slot({ ...key, threads: count, stack }, id);
         const planned = plannedKeys ? plannedBySlot.get(at)?.size ?? 0 : undefined;
-        return stackCell(stack, resultsBySlot.get(at) ?? [], planned, read);
+        return stackCell(stack, resultsBySlot.get(at) ?? [], planned, read, source);
       });
       const kernel = hasBaseline ? cells[0] : undefined;
       const comparisons = profiles.map((stack) => compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter));
@@ -270,7 +296,13 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
   return { metric, stacks, profiles, hasBaseline, groups, bestImprovements, tested, significantCount };
 }
 
-function stackCell(stack: string, results: CellResult[], planned: number | undefined, read: (report: YcsbReport) => number | undefined): StackCell {
+function stackCell(
+  stack: string,
+  results: CellResult[],
+  planned: number | undefined,
+  read: (result: CellResult) => number | undefined,
+  source?: (result: CellResult) => 'hdr-merged' | 'client-max' | undefined,
+): StackCell {
   const finished = unique(results.map((result) => result.key.repetition)).length;
   const cell: StackCell = {
     stack, state: 'pending', repetitions: 0, values: [], finished, planned: Math.max(planned ?? finished, finished),
@@ -278,6 +310,8 @@ function stackCell(stack: string, results: CellResult[], planned: number | undef
   };
   const clean: number[] = [];
   const marked: number[] = [];
+  const cleanSources: (string | undefined)[] = [];
+  const markedSources: (string | undefined)[] = [];
   for (const result of results) {
     if (result.status === 'failed') {
       cell.failed += 1;
@@ -286,9 +320,10 @@ function stackCell(stack: string, results: CellResult[], planned: number | undef
     const marks = cellMarks(result);
     if (marks.length > 0) cell.marked += 1;
     addMarkSummaries(cell.marks, marks);
-    const value = result.run ? read(result.run) : undefined;
+    const value = read(result);
     if (value === undefined || !Number.isFinite(value)) continue;
     (marks.length > 0 ? marked : clean).push(value);
+    (marks.length > 0 ? markedSources : cleanSources).push(source?.(result));
   }
   const counted = clean.length > 0 ? clean : marked;
   const summary = summariseRepetitions(counted);
@@ -300,6 +335,9 @@ function stackCell(stack: string, results: CellResult[], planned: number | undef
     cell.repetitions = summary.count;
     cell.values = counted;
     if (clean.length > 0) cell.markedLeftOut = marked.length;
+    const sources = unique(clean.length > 0 ? cleanSources : markedSources).filter((value) => value !== undefined);
+    if (sources.length === 1) cell.percentilesSource = sources[0] as PercentilesSource;
+    else if (sources.length > 1) cell.percentilesSource = 'mixed';
   } else if (finished > 0) {
     cell.state = cell.failed === results.length ? 'failed' : 'no-data';
   }
@@ -382,6 +420,7 @@ function cellText(cell: StackCell, unit: string): string {
     default: {
       let text = formatValue(cell.value!, unit);
       if (cell.repetitions > 1 && cell.min !== cell.max) text += ` [${formatValue(cell.min!, unit)}-${formatValue(cell.max!, unit)}]`;
+      if (cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed') text += ' ^';
       if (cell.state === 'marked') text += ' !';
       if (cell.markedLeftOut > 0) text += ` (${cell.markedLeftOut} marked left out)`;
       if (cell.failed > 0) text += ` (${cell.failed}/${cell.finished} failed)`;
@@ -429,6 +468,7 @@ export const reportLegend = [
   'Values are medians of the repetitions, [min-max] their spread.',
   'vs kernel: difference of the means in percent, (±) half its 95 % confidence interval (Welch / Fieller); "not significant": the interval includes 0 %.',
   '*  best significant improvement of the profile in its group',
+  '^  percentile is an upper bound (max of clients): no HDR logs to merge for every repetition',
   '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement',
   '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist',
   'FAILED  every repetition failed;  n/a  the runs did not measure this;  pending  not run yet',

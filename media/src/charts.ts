@@ -18,14 +18,24 @@ import {
   type Plugin,
 } from 'chart.js';
 import { Context as SvgContext } from 'svgcanvas';
-import { formatValue } from './format.js';
-import type { ChartModel } from '../../client/src/panel/protocol.js';
+import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
+import { formatDelta, formatValue } from './format.js';
+import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
 import { withAlpha, type ThemeColours } from './theme.js';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler);
 
 // `stackName`, not `stack`: Chart.js reads a dataset's `stack` as a stacking group.
-type LineDataset = ChartDataset<'line', (number | null)[]> & { stackName?: string; role?: 'median' | 'min' | 'max' };
+// `errorBars`: the 95 % interval of each point's mean, drawn by errorBars.ts.
+type LineDataset = ChartDataset<'line', (number | null)[]> & { stackName?: string; role?: 'median' | 'min' | 'max' | 'marked'; errorBars?: ErrorBar[] };
+
+/** The model each live chart draws now (tooltips and clicks read the current points). */
+const currentModels = new WeakMap<object, ChartModel>();
+
+/** Where a point's (stack, index) is in the model. */
+function pointOf(model: ChartModel | undefined, stack: string | undefined, index: number): SeriesPoint | undefined {
+  return model?.series.find((series) => series.stack === stack)?.points[index];
+}
 
 /** Index of a stack's colour: kernel first, then the profiles in plan order. */
 export function colourFor(theme: ThemeColours, stacks: readonly string[], stack: string): string {
@@ -52,7 +62,15 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       spanGaps: false,
       hidden: isHidden,
       fill: false,
+      errorBars: series.points.map((point) => (point.median !== null ? point.interval ?? null : null)),
     });
+    if (series.points.some((point) => point.markedValue != null)) {
+      // Points whose every repetition is marked: drawn as a cross, apart from the line, explained in the tooltip.
+      datasets.push({
+        label: `${series.stack} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => point.markedValue ?? null),
+        borderColor: colour, backgroundColor: colour, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2, pointHoverRadius: 8, hidden: isHidden, fill: false,
+      });
+    }
     if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
       const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
@@ -71,21 +89,52 @@ export interface ChartHandle {
 
 type LineConfig = ChartConfiguration<'line', (number | null)[], number>;
 
+/** Tooltip lines under a point's value: its interval, its difference from the kernel, its caveats. */
+function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], unit: ChartModel['unit']): string[] {
+  if (!point) return [];
+  const lines: string[] = [];
+  if (role === 'marked') {
+    lines.push('Every repetition is marked: shown, never counted as an improvement.');
+    for (const mark of point.marks) lines.push(`${mark.label}: ${mark.message}`);
+    return lines;
+  }
+  if (point.interval) lines.push(`95 % interval of the mean: ${formatValue(point.interval.low, unit)} – ${formatValue(point.interval.high, unit)}`);
+  if (point.delta) {
+    const interval = point.delta.halfWidth !== undefined ? ` (±${point.delta.halfWidth.toFixed(1)}${point.delta.significant ? '' : ', not significant'})` : ' (no interval)';
+    lines.push(`${formatDelta(point.delta.percent)}${interval} vs kernel${point.delta.marked ? ', a side is marked' : ''}`);
+  }
+  if (point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed') lines.push('^ upper bound (max of clients)');
+  for (const mark of point.marks) lines.push(`${mark.label} (${mark.repetitions} left out): ${mark.message}`);
+  if (point.cellIds && point.cellIds.length > 0) lines.push('Click for throughput and latency over time.');
+  return lines;
+}
+
 function chartConfig(
   model: ChartModel,
   stacks: readonly string[],
   theme: ThemeColours,
   hidden: readonly string[],
   onToggleStack?: (stack: string, hidden: boolean) => void,
+  onPointClick?: (stack: string, threads: number, point: SeriesPoint) => void,
 ): LineConfig {
   return {
     type: 'line',
+    plugins: [errorBarsPlugin],
     data: { labels: model.threads, datasets: datasetsOf(model, stacks, theme, hidden) },
     options: {
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
+      onClick: (event, _elements, chart) => {
+        if (!onPointClick) return;
+        const hit = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, true)[0];
+        if (!hit) return;
+        const dataset = chart.data.datasets[hit.datasetIndex] as LineDataset;
+        const current = currentModels.get(chart) ?? model;
+        const point = pointOf(current, dataset.stackName, hit.index);
+        if (dataset.stackName !== undefined && point) onPointClick(dataset.stackName, current.threads[hit.index], point);
+      },
       scales: {
         x: { title: { display: true, text: 'YCSB threads' } },
         y: { beginAtZero: true, suggestedMax: model.sharedMax, title: { display: true, text: model.unit } },
@@ -104,9 +153,13 @@ function chartConfig(
           },
         },
         tooltip: {
-          filter: (item) => (item.dataset as LineDataset).role === 'median',
+          filter: (item) => (item.dataset as LineDataset).role === 'median' || (item.dataset as LineDataset).role === 'marked',
           callbacks: {
             label: (item) => `${item.dataset.label}: ${formatValue(item.parsed.y, model.unit)} ${model.unit}`,
+            afterLabel: (item) => {
+              const dataset = item.dataset as LineDataset;
+              return pointNotes(pointOf(currentModels.get(item.chart) ?? model, dataset.stackName, item.dataIndex), dataset.role, model.unit);
+            },
           },
         },
       },
@@ -121,11 +174,14 @@ export function createChart(
   theme: ThemeColours,
   hidden: readonly string[],
   onToggleStack: (stack: string, hidden: boolean) => void,
+  onPointClick?: (stack: string, threads: number, point: SeriesPoint) => void,
 ): ChartHandle {
-  const chart = new Chart<'line', (number | null)[], number>(canvas, chartConfig(model, stacks, theme, hidden, onToggleStack));
+  const chart = new Chart<'line', (number | null)[], number>(canvas, chartConfig(model, stacks, theme, hidden, onToggleStack, onPointClick));
+  currentModels.set(chart, model);
   const handle: ChartHandle = {
     chart,
     update(next, nextStacks, nextTheme, nextHidden) {
+      currentModels.set(chart, next);
       chart.data.labels = next.threads;
       if (chart.options.scales?.y) chart.options.scales.y.suggestedMax = next.sharedMax;
       chart.data.datasets = datasetsOf(next, nextStacks, nextTheme, nextHidden);
@@ -162,7 +218,7 @@ export function chartSvg(model: ChartModel, stacks: readonly string[], theme: Th
   // option makes it draw each line with plain moveTo/lineTo calls instead.
   config.data.datasets = config.data.datasets.map((dataset) => ({ ...dataset, segment: {} }));
   config.platform = BasicPlatform;
-  config.plugins = [background];
+  config.plugins = [background, ...(config.plugins ?? [])];
   config.options = { ...config.options, responsive: false, devicePixelRatio: 1 };
   // svgcanvas learns each text's font by writing a `style` attribute on a scratch <span>, which the
   // webview's CSP rightly blocks (the SVG would lose its fonts). For this synchronous draw only,

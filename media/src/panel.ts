@@ -5,6 +5,7 @@ import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel,
 import { chartSvg, createChart, type ChartHandle } from './charts.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { chartPng, imageFileName } from './exportImage.js';
+import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeSeries, renderRunEvidence } from './evidencePanel.js';
 import { formatDuration } from './format.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
@@ -184,7 +185,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
     container.appendChild(figure);
-    const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide));
+    const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide), onChartPointClick(run.runDir, group));
     charts.set(chart.id, { handle, model: chart, stacks: run.stacks, runDir: run.runDir });
   } else {
     const entry = charts.get(chart.id);
@@ -195,6 +196,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
     }
   }
   replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
+  applyChartNote(figure, chart);
   applyChartView(figure, chart.id);
   return figure;
 }
@@ -221,9 +223,19 @@ function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): H
     container.appendChild(section);
   }
   section.querySelector('.group-label')!.textContent = group.label;
-  const chartBox = section.querySelector<HTMLElement>('.charts')!;
+  renderChartList(section.querySelector<HTMLElement>('.group-body > .charts')!, group.charts, group, run);
+  const tables = section.querySelector<HTMLElement>('.tables')!;
+  replaceChildren(tables, ...group.tables.map((table) => comparisonTableElement(table, group.label)));
+  // CPU charts, the latency spectrum and the time-series view (evidencePanel.ts).
+  renderChartList(evidenceBoxes(section, group, run).cpu, group.cpuCharts ?? [], group, run);
+  applyCollapsed(section, group.id);
+  return section;
+}
+
+/** Draws a list of charts into a box and removes the box's charts that are gone. */
+function renderChartList(chartBox: HTMLElement, list: readonly ChartModel[], group: ChartGroup, run: RunView): void {
   const keep = new Set<Element>();
-  for (const chart of group.charts) keep.add(renderChart(chartBox, chart, group, run));
+  for (const chart of list) keep.add(renderChart(chartBox, chart, group, run));
   for (const child of Array.from(chartBox.children)) {
     if (keep.has(child)) continue;
     const id = (child as HTMLElement).dataset.chartId;
@@ -233,10 +245,6 @@ function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): H
     }
     child.remove();
   }
-  const tables = section.querySelector<HTMLElement>('.tables')!;
-  replaceChildren(tables, ...group.tables.map((table) => comparisonTableElement(table, group.label)));
-  applyCollapsed(section, group.id);
-  return section;
 }
 
 function applyCollapsed(section: HTMLElement, groupId: string): void {
@@ -268,6 +276,7 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   }
   section.dataset.runId = run.runId;
   renderRunHeader(section, run, runIndex);
+  renderRunEvidence(section, run, runIndex);
   section.querySelector('.run-title')!.id = `${sectionId}-title`;
   const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups' }));
   const keep = new Set<Element>(run.groups.map((group) => renderGroup(groups, group, run)));
@@ -329,6 +338,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'notice':
       showNotice(message.level, message.text);
       break;
+    case 'timeseries':
+      onTimeSeries(message.view);
+      break;
   }
 });
 
@@ -346,4 +358,5 @@ onThemeChange(() => {
   if (model) render(model);
 });
 
+initEvidence({ post: (message) => vscode.postMessage(message), model: () => model, theme: () => theme });
 vscode.postMessage({ type: 'ready' });

@@ -72,7 +72,7 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   assert.equal(csv.code, 0, csv.stderr);
   const rows = csv.stdout.split('\r\n');
   assert.equal(rows.length, 10);
-  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,710,700,720,2,0,ok,,-20.22,-26.23,-13.84,true,0.00612,best');
+  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,,710,700,720,2,0,ok,,,-20.22,-26.23,-13.84,true,0.00612,best');
   assert.ok(rows[5].startsWith('update-p99,µs,25G,'));
 
   const json = cli(['report', run, '--json', '--metric', 'throughput']);

@@ -1,7 +1,10 @@
 // A small run folder with known numbers: one interface, kernel and one Onload profile, three
 // thread counts, two repetitions each, one failed kernel repetition and an Onload point that
-// failed or ran without acceleration. Checked in under fixtures/run-fixture (see fixtureRun.test.ts).
-import type { CellResult, CellStatus, RunManifest, YcsbReport } from '../../engine/src/model';
+// failed or ran without acceleration. Every cell that ran carries issue 10's evidence (CPU per
+// host, YCSB status lines, merged HDR percentiles; see fixtureEvidence) except the kernel's at 20
+// threads, which has no HDR logs (its percentiles are the clients' maximum, an upper bound).
+// Checked in under fixtures/run-fixture (viewModel.test.ts checks the files are what this builds).
+import type { CellResult, CellStatus, CpuEvidence, RunManifest, TimeseriesEvidence, YcsbReport } from '../../engine/src/model';
 
 export const fixtureRunId = 'run-fixture';
 export const profileName = 'latency-best';
@@ -57,8 +60,85 @@ function cell(stack: string, threads: number, repetition: number, numbers: Numbe
     result.error = { code: 'ycsb-exit', host: '127.0.0.1', step: 'ycsb-run', message: 'YCSB exited with status 1.', action: 'Read the cell log.' };
   } else {
     result.run = report(numbers);
+    const hdr = !(stack === 'kernel' && threads === 20);
+    for (const operation of Object.values(result.run.operations)) operation.percentilesSource = hdr ? 'hdr-merged' : 'client-max';
+    result.evidence = fixtureEvidence(stack, threads, repetition, numbers, hdr);
   }
   return result;
+}
+
+export const serverHost = '127.0.0.1';
+export const clientHost = '127.0.0.2';
+export const serverCores = 8;
+export const clientCores = 4;
+
+/** Server busy %: Onload spends less CPU per operation than the kernel stack. */
+export function serverBusy(stack: string, threads: number, repetition: number): number {
+  return stack === 'kernel' ? 20 + threads * 2 + repetition : 12 + threads * 1.5 + repetition;
+}
+
+/** The busiest client's busy %. */
+export function clientBusy(threads: number, repetition: number): number {
+  return 10 + threads * 3 + repetition;
+}
+
+/** The HDR percentile distribution the fixture's merged histograms give: a latency tail that grows with the nines. */
+export function spectrumOf(averageUs: number): { percentile: number; valueUs: number }[] {
+  const percentiles = [0, 50, 75, 87.5, 90, 93.75, 96.875, 99, 99.9, 99.99, 100];
+  return percentiles.map((percentile) => {
+    const nines = percentile >= 100 ? 5 : -Math.log10(1 - percentile / 100);
+    return { percentile, valueUs: Math.round(averageUs * (0.5 + nines * 0.6)) };
+  });
+}
+
+function fixtureEvidence(stack: string, threads: number, repetition: number, n: Numbers, hdr: boolean): { cpu: CpuEvidence; timeseries: TimeseriesEvidence } {
+  const busy = serverBusy(stack, threads, repetition);
+  const client = clientBusy(threads, repetition);
+  const samples = (level: number) => Array.from({ length: 12 }, (_, index) => ({ tSec: index * 5, busyPct: level + (index % 3) - 1 }));
+  const busyCores = (busy * serverCores) / 100;
+  const cpu: CpuEvidence = {
+    sampler: { intervalMs: 1000, selfCostPctOfCore: { [serverHost]: 0.12, [clientHost]: 0.1 } },
+    hosts: {
+      [serverHost]: {
+        role: 'server', cores: serverCores, busyPct: busy, userPct: busy * 0.4, systemPct: busy * 0.4, softirqPct: busy * 0.2, idlePct: 100 - busy,
+        maxCoreBusyPct: Math.min(100, busy * 2),
+        process: { name: 'memcached', pid: 4242, pctOfCore: busyCores * 70, cpuSec: busyCores * 0.7 * 60 },
+        contextSwitchesPerSec: 1000 * threads, interruptsPerSec: 500 * threads, nicInterruptsPerSec: { sfc0: 400 * threads },
+        series: samples(busy).map((sample) => ({ ...sample, processPctOfCore: busyCores * 70 })),
+      },
+      [clientHost]: {
+        role: 'client', cores: clientCores, busyPct: client, userPct: client * 0.7, systemPct: client * 0.2, softirqPct: client * 0.1, idlePct: 100 - client,
+        maxCoreBusyPct: Math.min(100, client * 1.5),
+        process: { name: 'java', pid: 777, pctOfCore: client * 3, cpuSec: client * 0.03 * 60 },
+        contextSwitchesPerSec: 800 * threads, interruptsPerSec: 300 * threads,
+        series: samples(client),
+      },
+    },
+    serverCpuUsPerOp: (busyCores * 1e6) / n.throughput,
+    memcachedCpuUsPerOp: (busyCores * 0.7 * 1e6) / n.throughput,
+    opsPerBusyServerCore: n.throughput / busyCores,
+  };
+  // Status lines every 10 s: a ramp over the first interval, then steady.
+  const status = Array.from({ length: 6 }, (_, index) => {
+    const tSec = (index + 1) * 10;
+    const opsPerSec = index === 0 ? n.throughput * 0.8 : n.throughput;
+    return { tSec, operations: Math.round(n.throughput * tSec), opsPerSec, latencyUs: { READ: n.readAvg * (index === 0 ? 1.2 : 1), UPDATE: n.updateAvg } };
+  });
+  const timeseries: TimeseriesEvidence = { status: { [clientHost]: status }, throughputAfterWarmupOpsPerSec: n.throughput };
+  if (hdr) {
+    const operation = (averageUs: number, count: number) => {
+      const spectrum = spectrumOf(averageUs);
+      const at = (percentile: number) => spectrum.find((point) => point.percentile === percentile)?.valueUs ?? 0;
+      return { count, meanUs: averageUs, maxUs: at(100), percentilesUs: { '50': at(50), '90': at(90), '99': at(99), '99.9': at(99.9), '99.99': at(99.99) }, spectrum };
+    };
+    const ops = Math.round((n.throughput * 60) / 2);
+    timeseries.hdr = {
+      files: [`hdr/${stack}-t${threads}-r${repetition}-${clientHost}.hdr`],
+      afterWarmup: false,
+      operations: { READ: operation(n.readAvg, ops), UPDATE: operation(n.updateAvg, ops) },
+    };
+  }
+  return { cpu, timeseries };
 }
 
 const n = (throughput: number, readAvg: number, updateAvg = readAvg * 1.5): Numbers => ({

@@ -96,12 +96,23 @@ test('a folder without a manifest still shows its results, with a warning', asyn
 
 test('CSV export is the engine report CSV of every metric the run measured, with intervals and marks', () => {
   const lines = runTablesCsv(runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())).split('\r\n');
-  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best marks,latency-best vs kernel (%),latency-best vs kernel low (%),latency-best vs kernel high (%),latency-best vs kernel significant,latency-best vs kernel p,latency-best vs kernel note');
-  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,15500,15000,16000,2,0,ok,,47.62,16.21,91.97,true,0.0194,');
-  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,26000,26000,26000,1,1,marked,not-accelerated:1,4,,,,,one repetition: no interval; a side is marked');
-  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,260,250,270,2,0,ok,,-36.59,-48.39,-23.36,true,0.00877,');
+  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best marks,latency-best percentile source,latency-best vs kernel (%),latency-best vs kernel low (%),latency-best vs kernel high (%),latency-best vs kernel significant,latency-best vs kernel p,latency-best vs kernel note');
+  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,');
+  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,,26000,26000,26000,1,1,marked,not-accelerated:1,,4,,,,,one repetition: no interval; a side is marked');
+  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,,260,250,270,2,0,ok,,,-36.59,-48.39,-23.36,true,0.00877,');
   const metrics = [...new Set(lines.slice(1, -1).map((line) => line.split(',')[0]))];
   assert.deepEqual(metrics.slice(0, 4), ['throughput', 'read-latency', 'read-min', 'read-max']);
   assert.ok(metrics.includes('read-p99') && metrics.includes('update-p95'), metrics.join(' '));
   assert.equal(lines.length, 2 + metrics.length * 3);
+  // Issue 10's columns: CPU metrics from the cells' evidence, and where each percentile came from.
+  assert.deepEqual(metrics.slice(-5), ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'memcached-cpu-per-op', 'ops-per-busy-core']);
+  const row = (metric: string, threads: number) => lines.find((line) => line.startsWith(`${metric},`) && line.split(',')[4] === String(threads))!.split(',');
+  // Server busy: kernel 31 and 32 % (median 31.5), Onload 20.5 and 21.5 % (median 21).
+  assert.deepEqual(row('server-cpu', 5).slice(0, 8), ['server-cpu', '%', '25G', '127.0.0.1', '5', '31.5', '31', '32']);
+  assert.equal(row('server-cpu', 5)[13], '21');
+  // Service demand: 8 cores × 31 % busy over 10 000 ops/s = 248 µs/op; × 32 % over 11 000 = 232.727.
+  assert.deepEqual(row('server-cpu-per-op', 5).slice(5, 8), ['240.364', '232.727', '248']);
+  assert.equal(row('read-p99', 20)[12], 'client-max', 'the kernel at 20 threads has no HDR logs: an upper bound');
+  assert.equal(row('read-p99', 20)[20], 'hdr-merged');
+  assert.equal(row('read-p99', 5)[12], 'hdr-merged');
 });

@@ -76,7 +76,7 @@ test('messages from the webview are validated; exports are written where the use
   await until(() => fake.writes.length === 1, 'the CSV write');
   assert.equal(fake.writes[0].path, '/out/report.csv');
   const csv = Buffer.from(fake.writes[0].bytes).toString('utf8').split('\r\n');
-  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,15500,15000,16000,2,0,ok,,47.62,16.21,91.97,true,0.0194,');
+  assert.equal(csv[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,');
   assert.equal((fake.saveDialogs[0] as { defaultUri: FakeUri }).defaultUri.fsPath, join(fixtureDir, 'run-fixture-report.csv'));
 
   fake.saveDialogAnswer = FakeUri.file('/out/chart.png');
@@ -170,4 +170,24 @@ test('without a sweep feeding it, the panel re-reads results.jsonl when it chang
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('Export report writes the self-contained HTML report; a clicked point gets its time series back', async () => {
+  const manager = newManager();
+  manager.showRun(fixtureDir);
+  const panel = fake.panels[0];
+  await readyModel(panel);
+  fake.saveDialogAnswer = FakeUri.file('/out/run.html');
+  panel.fromWebview({ type: 'export-report', runIndex: 0 });
+  await until(() => fake.writes.length === 1, 'the HTML write');
+  assert.equal((fake.saveDialogs[0] as { defaultUri: FakeUri }).defaultUri.fsPath, join(fixtureDir, 'run-fixture-report.html'));
+  const html = Buffer.from(fake.writes[0].bytes).toString('utf8');
+  assert.match(html, /^<!DOCTYPE html>[^]*<h1>Onload Bench report: run run-fixture<\/h1>/);
+  assert.equal((html.match(/<figure /g) ?? []).length, 10);
+
+  panel.fromWebview({ type: 'open-timeseries', runIndex: 0, cellIds: ['25G-kernel-t10-r1', '25G-kernel-t10-r2'], stack: 'kernel', threads: 10, title: '25G, kernel, 10 threads' });
+  await until(() => panel.posted.some((message) => (message as { type: string }).type === 'timeseries'), 'the time series answer');
+  const answer = panel.posted.find((message) => (message as { type: string }).type === 'timeseries') as { view: { title: string; cells: { repetition: number; throughput: { opsPerSec: number }[] }[] } };
+  assert.equal(answer.view.title, '25G, kernel, 10 threads');
+  assert.deepEqual(answer.view.cells.map((cell) => [cell.repetition, cell.throughput.at(-1)?.opsPerSec]), [[1, 18000], [2, 19000]]);
 });

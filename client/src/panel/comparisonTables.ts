@@ -2,11 +2,13 @@
 // interface and thread count the kernel against each Onload profile with the difference in percent,
 // and the chart series, both from the same computation the CLI's `report` prints. Pure.
 import { markLabel } from '../../../engine/src/marks';
-import type { ReportGroup, ReportTable, StackCell } from '../../../engine/src/report';
+import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report';
+import { relativeHalfWidth } from '../../../engine/src/statistics';
 import type { CellMarkView, CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
 
 export function unitOf(table: ReportTable): MetricUnit {
-  return table.metric.unit === 'ops/s' ? 'ops/s' : 'µs';
+  const unit = table.metric.unit;
+  return unit === 'ops/s' || unit === '%' || unit === 'µs/op' || unit === 'ops/s/core' ? unit : 'µs';
 }
 
 function repetitionsOf(cell: StackCell): TableCell['repetitions'] {
@@ -41,14 +43,41 @@ export function seriesPoint(threads: number, cell: StackCell): SeriesPoint {
     marked: cell.marked,
     markedLeftOut: cell.markedLeftOut,
     marks: markViews(cell),
+    ...evidenceOfPoint(cell),
   };
+}
+
+/** Issue 10's additions to a point: the marked value, the mean's interval, the percentile source, the cells. */
+function evidenceOfPoint(cell: StackCell): Partial<SeriesPoint> {
+  const extra: Partial<SeriesPoint> = { cellIds: [...cell.cellIds] };
+  if (cell.state === 'marked' && cell.value !== undefined) extra.markedValue = cell.value;
+  const halfWidth = cell.state === 'ok' ? relativeHalfWidth(cell.values) : undefined;
+  if (halfWidth !== undefined) {
+    const mean = cell.values.reduce((sum, value) => sum + value, 0) / cell.values.length;
+    extra.interval = { low: mean * (1 - halfWidth / 100), high: mean * (1 + halfWidth / 100) };
+  }
+  if (cell.percentilesSource) extra.percentilesSource = cell.percentilesSource;
+  return extra;
+}
+
+function deltaOf(comparison: StackComparison | undefined): SeriesPoint['delta'] {
+  if (!comparison || comparison.percent === undefined) return undefined;
+  const delta: NonNullable<SeriesPoint['delta']> = { percent: comparison.percent, significant: comparison.significant };
+  if (comparison.difference?.interval) delta.halfWidth = comparison.difference.interval.halfWidth;
+  if (comparison.marked) delta.marked = true;
+  return delta;
 }
 
 /** One series per stack of the table for one of its groups (x = its thread counts). */
 export function chartSeries(table: ReportTable, group: ReportGroup): ChartSeries[] {
   return table.stacks.map((stack, index) => ({
     stack,
-    points: group.rows.map((row) => seriesPoint(row.threads, row.cells[index])),
+    points: group.rows.map((row) => {
+      const point = seriesPoint(row.threads, row.cells[index]);
+      const delta = deltaOf(row.comparisons[table.profiles.indexOf(stack)]);
+      if (delta) point.delta = delta;
+      return point;
+    }),
   }));
 }
 

@@ -5,6 +5,9 @@ import type { PanelUiState, WebviewMessage } from './protocol';
 /** Biggest image the webview may hand over (a data URL of a large chart is a few MB). */
 export const maxImageBytes = 20 * 1024 * 1024;
 
+/** Repetitions of one point the time-series view shows at once. */
+export const maxTimeSeriesCells = 100;
+
 const fileNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/;
 const pngPrefix = 'data:image/png;base64,';
 
@@ -47,6 +50,26 @@ export function validateWebviewMessage(raw: unknown): Validated<WebviewMessage> 
         return fail('save-image: svg data must start with an <svg> element');
       }
       return { ok: true, value: { type: 'save-image', format, name, data } };
+    }
+    case 'export-report': {
+      const runIndex = raw.runIndex;
+      if (typeof runIndex !== 'number' || !Number.isInteger(runIndex) || runIndex < 0 || runIndex > 1) {
+        return fail('export-report: runIndex must be 0 or 1');
+      }
+      return { ok: true, value: { type: 'export-report', runIndex } };
+    }
+    case 'open-timeseries': {
+      const { runIndex, cellIds, stack, threads, title } = raw;
+      if (typeof runIndex !== 'number' || !Number.isInteger(runIndex) || runIndex < 0 || runIndex > 1) {
+        return fail('open-timeseries: runIndex must be 0 or 1');
+      }
+      if (!Array.isArray(cellIds) || cellIds.length === 0 || cellIds.length > maxTimeSeriesCells || !cellIds.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 512)) {
+        return fail(`open-timeseries: cellIds must be 1 to ${maxTimeSeriesCells} cell ids`);
+      }
+      if (typeof stack !== 'string' || stack.length > 512) return fail('open-timeseries: stack must be a string');
+      if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 0) return fail('open-timeseries: threads must be a whole number');
+      if (typeof title !== 'string' || title.length > 1024) return fail('open-timeseries: title must be a short string');
+      return { ok: true, value: { type: 'open-timeseries', runIndex, cellIds: [...cellIds] as string[], stack, threads, title } };
     }
     default:
       return fail(`unknown message type ${JSON.stringify(String(raw.type)).slice(0, 60)}`);

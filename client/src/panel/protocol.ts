@@ -13,9 +13,13 @@ export type MetricId =
   | 'read-p99'
   | 'update-latency'
   | 'update-p95'
-  | 'update-p99';
+  | 'update-p99'
+  | CpuMetricId;
 
-export type MetricUnit = 'ops/s' | 'µs';
+/** CPU figures from the cells' evidence (engine/src/evidenceMetrics.ts). */
+export type CpuMetricId = 'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'memcached-cpu-per-op' | 'ops-per-busy-core';
+
+export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
 
 /**
  * How a stack did at one thread count (the engine report's cell state): `ok`; `marked` (every
@@ -56,6 +60,16 @@ export interface SeriesPoint {
   /** Marked repetitions left out of the median because unmarked ones exist. */
   markedLeftOut: number;
   marks: CellMarkView[];
+  /** The value of a `marked` point (every repetition marked): drawn apart, never as the line. */
+  markedValue?: number | null;
+  /** The 95 % interval of the counted repetitions' mean (error bars), when 2+ count. */
+  interval?: { low: number; high: number } | null;
+  /** Profile points: the difference from the kernel at this point, with its interval. */
+  delta?: { percent: number; halfWidth?: number; significant: boolean; marked?: boolean };
+  /** Percentile metrics: `client-max` (or `mixed`) means an upper bound (max of clients). */
+  percentilesSource?: 'hdr-merged' | 'client-max' | 'mixed';
+  /** The cells behind the point (every repetition), for the time-series view. */
+  cellIds?: string[];
 }
 
 export interface ChartSeries {
@@ -75,6 +89,8 @@ export interface ChartModel {
   series: ChartSeries[];
   /** When comparing runs: the top of the y axis shared by the same chart of both runs. */
   sharedMax?: number;
+  /** A caveat shown under the chart, e.g. that percentiles are upper bounds (max of clients). */
+  note?: string;
 }
 
 export interface TableCell {
@@ -127,6 +143,61 @@ export interface ChartGroup {
   label: string;
   charts: ChartModel[];
   tables: ComparisonTable[];
+  /** CPU utilisation and CPU per operation against threads (when the run sampled CPU). */
+  cpuCharts?: ChartModel[];
+  /** Latency percentile spectra per point and operation, the arms overlaid (HdrHistogram style). */
+  spectra?: SpectrumView[];
+}
+
+/** One point's latency distribution for one operation, each stack a series. */
+export interface SpectrumView {
+  /** Safe as an HTML id: `<group id>-spectrum-t<threads>-<operation>`. */
+  id: string;
+  threads: number;
+  operation: string;
+  series: {
+    stack: string;
+    repetition: number;
+    /** `hdr-merged`: the clients' merged HDR histograms; `client-max`: upper bound (max of clients); `ycsb`: one client's summary. */
+    source: 'hdr-merged' | 'client-max' | 'ycsb';
+    marked: boolean;
+    /** x: the percentile's place on the nines scale (0 = 0 %, 1 = 90 %, 2 = 99 %...). */
+    points: { x: number; percentile: number; valueUs: number }[];
+  }[];
+  /** The x axis ticks: place and label (`99.9`). */
+  ticks: { x: number; label: string }[];
+}
+
+/** A mark code met in the run, explained once for the legend. */
+export interface MarkLegendView {
+  code: string;
+  label: string;
+  explanation: string;
+  /** Cells (repetitions that ran) carrying it. */
+  cells: number;
+}
+
+/** One cell's series over time (engine/src/evidenceViews.ts), as the time-series view draws it. */
+export interface CellTimeSeriesView {
+  cellId: string;
+  repetition: number;
+  throughput: { tSec: number; opsPerSec: number }[];
+  latency: { operation: string; points: { tSec: number; latencyUs: number }[] }[];
+  cpu: { host: string; role: 'server' | 'client'; process?: string; points: { tSec: number; busyPct: number; processPctOfCore?: number }[] }[];
+  warmupSec?: number;
+  marks: CellMarkView[];
+}
+
+/** The answer to `open-timeseries`: every repetition of one point of one stack. */
+export interface TimeSeriesView {
+  runIndex: number;
+  /** e.g. `25G (127.0.0.1), kernel, 10 threads`. */
+  title: string;
+  stack: string;
+  threads: number;
+  cells: CellTimeSeriesView[];
+  /** Cells asked for that recorded no series (older records, failed cells). */
+  missing: string[];
 }
 
 export interface RunProgress {
@@ -161,6 +232,8 @@ export interface RunView {
   bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
   warnings: string[];
+  /** Every mark code met in the run, explained (legend of the marked cells). */
+  marksLegend?: MarkLegendView[];
 }
 
 export interface PanelViewModel {
@@ -174,7 +247,8 @@ export interface PanelViewModel {
 export type HostMessage =
   | { type: 'model'; model: PanelViewModel }
   | { type: 'live'; runDir: string; text: string }
-  | { type: 'notice'; level: 'info' | 'error'; text: string };
+  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | { type: 'timeseries'; view: TimeSeriesView };
 
 export type ImageFormat = 'png' | 'svg';
 
@@ -182,7 +256,11 @@ export type ImageFormat = 'png' | 'svg';
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'export-csv'; runIndex: number }
-  | { type: 'save-image'; format: ImageFormat; name: string; data: string };
+  | { type: 'save-image'; format: ImageFormat; name: string; data: string }
+  /** The self-contained HTML report of one run (engine/src/htmlReport). */
+  | { type: 'export-report'; runIndex: number }
+  /** The time series of a point's cells (a clicked chart point or table cell). */
+  | { type: 'open-timeseries'; runIndex: number; cellIds: string[]; stack: string; threads: number; title: string };
 
 /** What the webview keeps with setState, and what the serializer gets back after a reload. */
 export interface PanelUiState {

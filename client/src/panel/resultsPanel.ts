@@ -5,6 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweepEvent } from '../../../engine/src/events';
+import { buildHtmlReport } from '../../../engine/src/htmlReport/htmlReport';
+import { timeSeriesView } from './evidenceModel';
 import type { HostMessage, WebviewMessage } from './protocol';
 import { imageBytes, restoredRunDirs, validateWebviewMessage } from './messageValidation';
 import { buildPanelHtml, createNonce } from './panelHtml';
@@ -230,6 +232,26 @@ class ResultsPanel implements vscode.Disposable {
         if (!target) return;
         await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(run), 'utf8'));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        return;
+      }
+      case 'export-report': {
+        const run = this.runs[message.runIndex];
+        if (!run) return;
+        const target = await vscode.window.showSaveDialog({
+          defaultUri: vscode.Uri.file(path.join(run.runDir, `${runIdOf(run)}-report.html`)),
+          filters: { 'HTML report': ['html'] },
+          title: 'Export the run as one self-contained HTML report',
+        });
+        if (!target) return;
+        const html = buildHtmlReport({ runDir: run.runDir, results: [...run.results.values()], manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
+        await vscode.workspace.fs.writeFile(target, Buffer.from(html, 'utf8'));
+        this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        return;
+      }
+      case 'open-timeseries': {
+        const run = this.runs[message.runIndex];
+        if (!run) return;
+        this.post({ type: 'timeseries', view: timeSeriesView(run, message.runIndex, message) });
         return;
       }
       case 'save-image': {

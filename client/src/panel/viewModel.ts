@@ -4,6 +4,7 @@ import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, type ReportTable } from '../../../engine/src/report';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, RunView } from './protocol';
 import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
+import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
 import type { RunData } from './runData';
 
 export const panelTitlePrefix = 'Onload Bench Results';
@@ -32,7 +33,9 @@ function reportTables(data: RunData): ReportTable[] {
   return chartMetrics.map((metric) => buildReportTable(input, metric)!);
 }
 
-function buildGroups(tables: readonly ReportTable[], runIndex: number): ChartGroup[] {
+function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: RunData): ChartGroup[] {
+  const input = data && { results: [...data.results.values()], manifest: data.manifest };
+  const cpu = input ? cpuTables(input) : [];
   // Every table has the same groups in the same order (they come from the same cell keys).
   return tables[0].groups.map((group, groupIndex) => {
     const id = `r${runIndex}-g${groupIndex}`;
@@ -44,7 +47,10 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number): ChartGro
       // A latency chart of an operation the workload never ran (no UPDATE in workload c) is noise.
       const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
       if (!anyValue && !alwaysDrawn.includes(metric)) continue;
-      charts.push({ id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), threads: metricGroup.rows.map((row) => row.threads), series });
+      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), threads: metricGroup.rows.map((row) => row.threads), series };
+      const note = percentileNote(chart);
+      if (note) chart.note = note;
+      charts.push(chart);
     }
     const cookbook = tables.filter((table) => defaultMetrics.includes(table.metric.id));
     return {
@@ -57,6 +63,7 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number): ChartGro
       tables: cookbook
         .map((table) => comparisonTable(table, table.groups[groupIndex], `${id}-${table.metric.id}-table`))
         .filter((table) => table !== undefined),
+      ...(input ? { cpuCharts: cpuCharts(cpu, groupIndex, id), spectra: groupSpectra(input.results, group, tables[0].stacks, id) } : {}),
     };
   });
 }
@@ -112,11 +119,12 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
       name,
       options: Object.entries(options).map(([option, value]) => ({ name: option, value })),
     })),
-    groups: buildGroups(tables, runIndex),
+    groups: buildGroups(tables, runIndex, data),
     bestImprovements: tables
       .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
       .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),
     warnings,
+    marksLegend: runMarksLegend(results),
   };
 }
 

@@ -1,7 +1,9 @@
 // "Run Couchbase benchmark" from the palette against the loopback lab, as a person would: pick
 // the SIMULATED LAB plan, type the password into the input box, watch the results panel fill,
 // then check from the webview's DOM and pixels that tables and charts show the values in the
-// run's results.jsonl. Screenshots go to test-artifacts/e2e/ (results-panel.png for the README).
+// run's results.jsonl, including what the cells' evidence adds (CPU charts, the latency spectrum,
+// the marks legend, a time series opened from a table cell). Screenshots go to test-artifacts/e2e/
+// (results-panel.png for the README).
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,35 @@ const missing = !repoFileMentions('package.json', 'onloadBench.runBenchmark')
     ? `no loopback lab: ${context.labMissingReason ?? 'unknown reason'}`
     : undefined;
 
-interface CellLine { id: string; status: string; error?: { step?: string; message?: string }; key: { interface: string; stack: string; threads: number }; run?: { throughputOpsPerSec: number } }
+interface CellLine {
+  id: string;
+  status: string;
+  error?: { step?: string; message?: string };
+  key: { interface: string; stack: string; threads: number; repetition: number; axes?: Record<string, unknown> };
+  run?: { throughputOpsPerSec: number; operations?: Record<string, { percentilesSource?: string }> };
+  marks?: { code: string }[];
+  accelerated?: boolean | null;
+  evidence?: {
+    cpu?: { hosts?: Record<string, { role: string; busyPct: number }> };
+    timeseries?: { status?: Record<string, unknown[]>; hdr?: unknown };
+  };
+}
+
+/** The panel's server CPU figure of a point: the median over its unmarked repetitions (all of them when every one is marked). */
+function serverBusyMedian(cells: CellLine[], cell: CellLine): { value: number; marked: boolean } | undefined {
+  const same = cells.filter((other) => other.status === 'ok' && other.key.interface === cell.key.interface && other.key.stack === cell.key.stack && other.key.threads === cell.key.threads
+    && JSON.stringify(other.key.axes ?? {}) === JSON.stringify(cell.key.axes ?? {}));
+  const busy = (line: CellLine) => {
+    const servers = Object.values(line.evidence?.cpu?.hosts ?? {}).filter((host) => host.role === 'server');
+    return servers.length === 0 ? undefined : servers.reduce((sum, host) => sum + host.busyPct, 0) / servers.length;
+  };
+  const isMarked = (line: CellLine) => (line.marks?.length ?? 0) > 0 || line.accelerated === false;
+  const clean = same.filter((line) => !isMarked(line) && busy(line) !== undefined);
+  const counted = (clean.length > 0 ? clean : same.filter((line) => busy(line) !== undefined)).map((line) => busy(line)!).sort((a, b) => a - b);
+  if (counted.length === 0) return undefined;
+  const middle = Math.floor(counted.length / 2);
+  return { value: counted.length % 2 === 1 ? counted[middle] : (counted[middle - 1] + counted[middle]) / 2, marked: clean.length === 0 };
+}
 
 function readCells(resultsFolder: string): CellLine[] {
   if (!existsSync(resultsFolder)) return [];
@@ -98,6 +128,55 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       return { painted, total: c.width * c.height };
     });
     assert.ok(drawn.total > 0 && drawn.painted / drawn.total > 0.005, `the throughput chart is blank (${drawn.painted} of ${drawn.total} pixels painted)`);
+
+    // Issue 10, from the run's own records: CPU charts, the latency spectrum, upper-bound labels,
+    // the marks legend, the time-series view of a clicked table cell, Export report.
+    await expectVisible(panel.locator('section.run button.export-report').first(), 'the Export report button');
+    const withCpu = cells.filter((cell) => Object.values(cell.evidence?.cpu?.hosts ?? {}).some((host) => host.role === 'server'));
+    if (withCpu.length > 0) {
+      const cpuCanvas = panel.locator('.cpu-box figure.chart[data-metric="server-cpu"] canvas').first();
+      await expectVisible(cpuCanvas, 'the server CPU chart');
+      const painted = await cpuCanvas.evaluate((element) => {
+        const c = element as HTMLCanvasElement;
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let count = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) count++;
+        return count / (c.width * c.height);
+      });
+      assert.ok(painted > 0.005, `the server CPU chart is blank (${painted})`);
+      const sample = withCpu[0];
+      const expected = serverBusyMedian(cells, sample);
+      if (expected && !expected.marked) {
+        const td = panel.locator(`section.group[data-interface="${sample.key.interface}"] .cpu-box table.chart-data[data-metric="server-cpu"] td[data-stack="${sample.key.stack}"][data-threads="${sample.key.threads}"]`).first();
+        const shown = Number(await td.getAttribute('data-median'));
+        assert.ok(Math.abs(shown - expected.value) <= 1e-9 * Math.max(1, Math.abs(expected.value)), `the panel shows ${shown} % server CPU for ${sample.id}, results.jsonl gives ${expected.value}`);
+      }
+    }
+    const okCells = cells.filter((cell) => cell.status === 'ok');
+    if (okCells.some((cell) => cell.evidence?.timeseries?.hdr || Object.keys(cell.run?.operations ?? {}).length > 0)) {
+      await expectVisible(panel.locator('.spectrum-box figure.spectrum canvas').first(), 'the latency spectrum chart');
+      const stacks = new Set(okCells.map((cell) => cell.key.stack));
+      const columns = await panel.locator('.spectrum-box table.spectrum-data').first().locator('th[data-source]').count();
+      assert.ok(columns >= Math.min(2, stacks.size), `the spectrum overlays ${columns} stacks of ${stacks.size}`);
+    }
+    if (okCells.some((cell) => Object.values(cell.run?.operations ?? {}).some((operation) => operation.percentilesSource === 'client-max'))) {
+      await expectVisible(panel.locator('p.chart-note', { hasText: 'upper bound (max of clients)' }).first(), 'the upper-bound label of client-max percentiles');
+    }
+    for (const code of new Set(okCells.flatMap((cell) => [...(cell.marks ?? []).map((mark) => mark.code), ...(cell.accelerated === false ? ['not-accelerated'] : [])]))) {
+      await expectVisible(panel.locator(`section.marks-legend dt[data-mark="${code}"]`).first(), `the legend entry of the mark ${code}`);
+    }
+    const timed = okCells.find((cell) => Object.keys(cell.evidence?.timeseries?.status ?? {}).length > 0);
+    if (timed) {
+      const group = panel.locator(`section.group[data-interface="${timed.key.interface}"]`).first();
+      await group.locator(`td.value[data-metric="throughput"][data-stack="${timed.key.stack}"][data-threads="${timed.key.threads}"]`).first().click();
+      const box = group.locator('.timeseries-box:not([hidden])');
+      await expectVisible(box.locator('figure[data-kind="throughput"] canvas'), `the time series of ${timed.id}`, 15_000);
+      const title = (await box.locator('.timeseries-title').innerText()).trim();
+      assert.ok(title.startsWith('Over time: ') && title.endsWith(`${timed.key.stack}, ${timed.key.threads} threads`), title);
+      await shot(page, context.artifactsDir, '13-results-time-series');
+      await box.locator('button.close-timeseries').click();
+      assert.equal(await group.locator('.timeseries-box:not([hidden])').count(), 0, 'Close hides the time series');
+    }
     // The README's picture: the panel without the terminal under it.
     await runCommand(page, 'View: Hide Panel', 5_000).catch(() => undefined);
     await runCommand(page, 'Notifications: Clear All Notifications', 5_000).catch(() => undefined);

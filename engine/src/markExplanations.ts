@@ -1,0 +1,30 @@
+// What each mark code means for a reader of the numbers: the legend of the panel and of the HTML
+// report. The mark's own message (marks.ts, the engine file that set it) says what was seen in
+// that cell; this says why it matters. An unknown code explains itself through its messages.
+import { markLabel } from './marks';
+
+const explanations: Record<string, string> = {
+  'not-accelerated': 'Couchbase was not verified to run on Onload in this Onload cell: the numbers may be the kernel stack\'s. Never counted as an improvement.',
+  'accelerated-kernel': 'The kernel arm ran with Onload loaded: it is not a kernel baseline, so its comparisons prove nothing.',
+  'acceleration-unverified': 'Whether memcached ran on Onload could not be checked (tool missing or unreadable).',
+  'wrong-interface': 'The traffic did not go through the interface the cell names (another NIC or loopback): it measures another path.',
+  'arms-differ': 'The kernel and Onload arms of this point differ in more than the network stack (settings, versions, bucket): the difference is not Onload\'s alone.',
+  'environment-differs': 'A host\'s environment changed during the run (kernel, versions, NIC firmware): repetitions may not be comparable.',
+  'client-bound': 'A YCSB client host ran above about 90 % CPU busy: the numbers measure the client\'s limit, not Couchbase\'s. Add client hosts or threads per host.',
+  'warmup-too-short': 'Throughput was still rising after the warm-up: the statistics include part of the ramp. Raise warmupSec in the plan.',
+};
+
+export interface MarkLegendEntry {
+  code: string;
+  label: string;
+  explanation: string;
+}
+
+export function markExplanation(code: string): string {
+  return explanations[code] ?? 'A reason to doubt this cell\'s numbers; see the message of each marked cell.';
+}
+
+/** One legend entry per code met, in the order given. */
+export function markLegend(codes: Iterable<string>): MarkLegendEntry[] {
+  return [...new Set(codes)].map((code) => ({ code, label: markLabel(code), explanation: markExplanation(code) }));
+}
