@@ -11,12 +11,10 @@
 // NIC interrupts: the /proc/interrupts lines whose name starts with the device that holds the
 // tested address on servers (`ip -o addr`) or routes to it on clients (`ip route get`); drivers
 // that name their queues after the PCI address (mlx5) are not matched.
-import { parseSamplerOutput, type SamplerOutput } from './cpuStat';
+import { parseSamplerOutput, samplerIntervalMs, type SamplerOutput } from './cpuStat';
 import { killGroup, runInGroup } from './remoteProcess';
 import type { RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
-
-export const samplerIntervalMs = 1000;
 
 /** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: dev, find, want. */
 export const samplerAwk = `

@@ -6,7 +6,10 @@
 // first number of `intr` are cumulative counts since boot; `/proc/PID/stat` fields 14-17 (after
 // the parenthesised comm, which may hold spaces) are utime, stime, cutime, cstime in ticks of
 // CLK_TCK; `/proc/uptime`'s first number is seconds since boot (a monotonic clock for the rates).
-import type { HostCpu } from './model';
+import type { CellMark, CpuEvidence, HostCpu } from './model';
+
+/** How often the sampler reads (cpuSampler.ts ticks at this pace). */
+export const samplerIntervalMs = 1000;
 
 /** One reading of one host. */
 export interface CpuSample {
@@ -168,4 +171,37 @@ export function samplerSelfCostPct(output: SamplerOutput): number | undefined {
   const b = readings[readings.length - 1];
   const span = b.uptimeSec - a.uptimeSec;
   return span > 0 ? round(((b.selfTicks! - a.selfTicks!) / output.hz / span) * 100, 3) : undefined;
+}
+
+/** Above this busy % a client measures itself more than Couchbase. */
+export const clientBoundBusyPct = 90;
+
+/**
+ * evidence.cpu of a cell from each host's sampler output, and `client-bound` marks. `throughput`
+ * is the run's operations per second (after the warm-up when there is one), for the per-operation
+ * figures: server µs per op = Σ servers (busy % × cores / 100) / throughput × 10⁶.
+ */
+export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0): { evidence: CpuEvidence; marks: CellMark[] } {
+  const evidence: CpuEvidence = { sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} }, hosts: {} };
+  const marks: CellMark[] = [];
+  for (const { host, role, output } of hosts) {
+    const cost = samplerSelfCostPct(output);
+    if (cost !== undefined) evidence.sampler.selfCostPctOfCore[host] = cost;
+    const cpu = deriveHostCpu(output, role, warmupSec);
+    if (!cpu) continue;
+    evidence.hosts[host] = cpu;
+    if (role === 'client' && cpu.busyPct > clientBoundBusyPct) {
+      marks.push({ code: 'client-bound', host, message: `${host} was ${cpu.busyPct.toFixed(0)} % busy during the run: its numbers measure the client more than Couchbase (add clients or lower threads).` });
+    }
+  }
+  const servers = Object.values(evidence.hosts).filter((cpu) => cpu.role === 'server');
+  if (servers.length > 0 && throughput !== undefined && throughput > 0) {
+    const busyCores = servers.reduce((sum, cpu) => sum + (cpu.busyPct * cpu.cores) / 100, 0);
+    evidence.serverCpuUsPerOp = round((busyCores / throughput) * 1e6, 3);
+    if (busyCores > 0) evidence.opsPerBusyServerCore = round(throughput / busyCores, 1);
+    if (servers.every((cpu) => cpu.process !== undefined)) {
+      evidence.memcachedCpuUsPerOp = round((servers.reduce((sum, cpu) => sum + cpu.process!.pctOfCore / 100, 0) / throughput) * 1e6, 3);
+    }
+  }
+  return { evidence, marks };
 }
