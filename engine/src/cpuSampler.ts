@@ -90,8 +90,10 @@ export function samplerCommand(target: SamplerTarget): string {
     '[ "$dev" = lo ] && dev=""', // the loopback device has no interrupts
     'hz=$(getconf CLK_TCK 2>/dev/null); [ -n "$hz" ] || hz=100',
     'echo "@hz $hz"',
+    // mawk (Debian's default awk) reads a pipe in whole blocks unless told to read line by line
+    'case "$(awk -W version 2>&1 < /dev/null)" in *mawk*) lines="-W interactive";; *) lines="";; esac',
     // the ticker shell prints its pid, then a line per interval; awk reads once per line
-    `sh -c ${shellQuote(`echo $$; n=0; while [ $n -lt ${Math.max(1, Math.floor(target.maxSamples))} ]; do echo; n=$((n+1)); sleep ${samplerIntervalMs / 1000}; done`)} | awk -v dev="$dev" -v find=${shellQuote(target.findProcess)} -v want=${shellQuote(target.preferredName ?? '')} ${shellQuote(samplerAwk)}`,
+    `sh -c ${shellQuote(`echo $$; n=0; while [ $n -lt ${Math.max(1, Math.floor(target.maxSamples))} ]; do echo; n=$((n+1)); sleep ${samplerIntervalMs / 1000}; done`)} | awk $lines -v dev="$dev" -v find=${shellQuote(target.findProcess)} -v want=${shellQuote(target.preferredName ?? '')} ${shellQuote(samplerAwk)}`,
   ].join('\n');
 }
 

@@ -140,8 +140,9 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     interruptsPerSec: rate(first.intr, last.intr),
     series: [],
   };
-  // the watched process: the samples of the pid seen last (a restart starts a new process)
-  const pid = last.process?.pid;
+  // the watched process: the samples of the pid seen last (a restart starts a new process; YCSB
+  // may end before the sampler stops)
+  const pid = [...window].reverse().find((sample) => sample.process !== undefined)?.process?.pid;
   const processSamples = window.filter((sample) => sample.process?.pid === pid && pid !== undefined);
   if (processSamples.length >= 2) {
     const a = processSamples[0];
