@@ -84,11 +84,11 @@ describe('run-phase evidence on the loopback lab', { skip: labAvailable ? false 
     assert.ok(hdr);
     assert.equal(hdr.afterWarmup, true);
     for (const host of clients) {
-      const read = hdr.files.find((file) => file.includes(`-${host}-hdr/`) && file.endsWith('/READ.hdr'));
+      const read: string | undefined = hdr.files.find((file) => file.includes(`-${host}-hdr/`) && file.endsWith('/READ.hdr'));
       assert.ok(read, `${host}: READ.hdr in ${hdr.files.join(', ')}`);
-      const text = readFileSync(join(outcome.runDir, read), 'utf8');
+      const text: string = readFileSync(join(outcome.runDir, read), 'utf8');
       assert.match(text, /^#\[Logging for: READ\]/);
-      const logged = decodeIntervals(text).reduce((sum, interval) => sum + interval.histogram.totalCount, 0);
+      const logged: number = decodeIntervals(text).reduce((sum, interval) => sum + interval.histogram.totalCount, 0);
       const own = result.clients?.find((client) => client.host === host)?.report.operations.READ?.operations;
       assert.equal(logged, own, `${host}: the log holds every READ the client reported`);
     }
