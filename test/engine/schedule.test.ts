@@ -9,7 +9,7 @@ import { cellId, expandCells } from '../../engine/src/cells';
 import type { CellKey, CellResult } from '../../engine/src/model';
 import { checkPlanText } from '../../engine/src/plan';
 import { withDefaults, type Plan } from '../../engine/src/planSchema';
-import { formatEstimate, initialCells, nextRepetitions, orderCells, planEstimate, planPoints, serverRestarts } from '../../engine/src/schedule';
+import { formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, serverRestarts } from '../../engine/src/schedule';
 
 const plan = (extra: Partial<Plan> = {}): Plan => ({
   servers: [{ host: 's' }],
