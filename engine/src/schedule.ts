@@ -55,10 +55,12 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 
 /**
  * Orders cells (given in expandCells order: repetition, stack, interface, axes, threads) by
- * `mode`. `stacks` is the plan's stack order.
+ * `mode`. `stacks` is the plan's stack order; `firstStack` (the stack the server runs on now)
+ * goes first in grouped and interleaved order, which saves a restart.
  */
-export function orderCells(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number): CellKey[] {
-  const stackIndex = (key: CellKey): number => stacks.indexOf(key.stack);
+export function orderCells(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number, firstStack?: string): CellKey[] {
+  const shift = firstStack !== undefined && stacks.includes(firstStack) ? stacks.indexOf(firstStack) : 0;
+  const stackIndex = (key: CellKey): number => (stacks.indexOf(key.stack) - shift + stacks.length) % stacks.length;
   if (mode === 'grouped') {
     return keys.map((key, index) => ({ key, index })).sort((a, b) => a.key.repetition - b.key.repetition || stackIndex(a.key) - stackIndex(b.key) || a.index - b.index).map((entry) => entry.key);
   }
@@ -160,7 +162,7 @@ export function pointIsStable(throughputByStack: Map<string, number[]>, stacks: 
  * stable and has fewer than `max` repetitions, one more repetition of every stack. Empty when
  * nothing is to add (or the policy is a fixed count).
  */
-export function nextRepetitions(planned: CellKey[], results: Map<string, CellResult>, stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number): CellKey[] {
+export function nextRepetitions(planned: CellKey[], results: Map<string, CellResult>, stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number, currentStack?: string): CellKey[] {
   if (policy.targetCi === undefined || policy.max <= policy.min) return [];
   const byPoint = new Map<string, CellKey[]>();
   for (const key of planned) {
@@ -182,5 +184,30 @@ export function nextRepetitions(planned: CellKey[], results: Map<string, CellRes
     round = Math.max(round, repetitions + 1);
     for (const stack of stacks) add.push({ ...keys[0], stack, repetition: repetitions + 1 });
   }
-  return orderCells(add, stacks, mode, seed + round);
+  return orderCells(add, stacks, mode, seed + round, currentStack);
+}
+
+/**
+ * How many cells run until stable may still add: for each point not yet at `max` and not already
+ * found stable, the missing repetitions of every stack. For the "up to" time estimate.
+ */
+export function possibleExtraCells(planned: CellKey[], results: Map<string, CellResult>, stacks: string[], policy: RepetitionPolicy): number {
+  if (policy.targetCi === undefined || policy.max <= policy.min) return 0;
+  const byPoint = new Map<string, CellKey[]>();
+  for (const key of planned) byPoint.set(pointId(key), [...(byPoint.get(pointId(key)) ?? []), key]);
+  let extra = 0;
+  for (const keys of byPoint.values()) {
+    const repetitions = Math.max(...keys.map((key) => key.repetition));
+    if (repetitions >= policy.max) continue;
+    if (keys.every((key) => results.has(cellId(key)))) {
+      const values = new Map<string, number[]>();
+      for (const key of keys) {
+        const result = results.get(cellId(key));
+        if (result?.status === 'ok' && result.run) values.set(key.stack, [...(values.get(key.stack) ?? []), result.run.throughputOpsPerSec]);
+      }
+      if (pointIsStable(values, stacks, policy.targetCi)) continue;
+    }
+    extra += (policy.max - repetitions) * stacks.length;
+  }
+  return extra;
 }

@@ -29,7 +29,7 @@ import { applyRunEvidence, fetchHdrFiles, hdrProperties, hdrRemoteDir, prepareHd
 import type { SamplerOutput } from './cpuStat';
 import { hdrOperationOf, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
-import { formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, type OrderMode } from './schedule';
+import { formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, possibleExtraCells, type OrderMode } from './schedule';
 import type { YcsbStatus } from './ycsbStatus';
 
 /** Test seams: fake sessions instead of OpenSSH, an I/O layer that fails on demand. */
@@ -432,11 +432,10 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     const durations: number[] = [];
     // every result of the run (earlier sessions' too): run-until-stable decides from them
     const resultsById = new Map((options.resumeRunDir ? (await readResults(runDir)).results : []).map((result) => [result.id, result] as const));
-    const upToCells = estimate.maxCells;
     for (let position = 0; ; position++) {
       if (position >= cells.length) {
         // run until stable: the next round of repetitions, recorded in the manifest before it runs
-        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed);
+        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed, cells.at(-1)?.key.stack);
         if (extra.length === 0) break;
         for (const key of extra) {
           manifest.cells.push({ id: cellId(key), key, extra: true });
@@ -479,7 +478,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       durations.push(Date.now() - started);
       const remaining = cells.filter((candidate) => !done.has(candidate.id)).length;
       // run until stable: up to every point's max repetitions
-      const upTo = Math.max(remaining, upToCells - done.size);
+      const upTo = remaining + possibleExtraCells(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy);
       const average = durations.reduce((sum, value) => sum + value, 0) / durations.length;
       emit({ type: 'cell-finished', result, index: cell.index, total: cells.length, remainingEstimateMs: Math.round(average * upTo), ...(upTo > remaining ? { remainingEstimateUpTo: true } : {}) });
     }
