@@ -416,7 +416,9 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
     const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath });
-    const order = manifest.order ?? { mode: 'grouped' as OrderMode, seed: 0 };
+    // older runs (and a damaged field) read as grouped
+    const recorded = manifest.order;
+    const order: { mode: OrderMode; seed: number } = recorded && ['grouped', 'interleaved', 'randomized'].includes(recorded.mode) && Number.isFinite(recorded.seed) ? recorded : { mode: 'grouped', seed: 0 };
     const stackNames = plan.stacks.map((stack) => stack.name);
     const estimate = planEstimate(planPoints(expandCells(plan)), stackNames, plan.repetitionPolicy, order.mode, order.seed, plan.restartServer);
     report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
