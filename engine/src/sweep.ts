@@ -75,6 +75,11 @@ class SweepRun {
     this.io = seams.resultsIo ?? realIo;
   }
 
+  /** The stack Couchbase runs on now, when known. */
+  get serverStack(): string | undefined {
+    return this.currentStack;
+  }
+
   get signal(): AbortSignal {
     return this.options.signal;
   }
@@ -221,10 +226,10 @@ class SweepRun {
       samplerOutputs = await samplers.stop();
     }
     const reports = runs.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
+    const hdrFiles = await this.fetchHdrLogs(cell, attempt); // also empties the clients' folders
     if (reports.length > 0) {
       draft.clients = reports;
       draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
-      const hdrFiles = await this.fetchHdrLogs(cell, attempt);
       for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec })) addMark(draft, mark);
     }
     const failed = runs.find((entry) => entry.outcome.error);
@@ -437,7 +442,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     for (let position = 0; ; position++) {
       if (position >= cells.length) {
         // run until stable: the next round of repetitions, recorded in the manifest before it runs
-        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed, cells.at(-1)?.key.stack);
+        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed, run.serverStack ?? cells.at(-1)?.key.stack);
         if (extra.length === 0) break;
         for (const key of extra) {
           manifest.cells.push({ id: cellId(key), key, extra: true });
