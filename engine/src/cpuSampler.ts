@@ -16,39 +16,39 @@ import { killGroup, runInGroup } from './remoteProcess';
 import type { RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 
-/** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: dev, find, want. */
+/** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: proc (/proc), dev, find, want. */
 export const samplerAwk = `
 function stat(f,   line) { line = ""; if ((getline line < f) <= 0) line = ""; close(f); return line }
 function comm(line,   a, b) { a = index(line, "("); b = length(line); while (b > a && substr(line, b, 1) != ")") b--; return substr(line, a + 1, b - a - 1) }
 NR == 1 { ticker = $1; next }
 {
-    split(stat("/proc/uptime"), u, " "); print "@t " u[1]
-    while ((getline line < "/proc/stat") > 0) {
+    split(stat(proc "/uptime"), u, " "); print "@t " u[1]
+    while ((getline line < (proc "/stat")) > 0) {
       if (line ~ /^cpu/) print line
       else if (line ~ /^(ctxt|intr) /) { split(line, f, " "); print f[1] " " f[2] }
     }
-    close("/proc/stat")
+    close(proc "/stat")
     p = ""
-    if (pid != "") { p = stat("/proc/" pid "/stat"); if (p == "") pid = "" }
+    if (pid != "") { p = stat(proc "/" pid "/stat"); if (p == "") pid = "" }
     if (find != "" && tries < 10 && (pid == "" || (want != "" && comm(p) != want))) {
       tries++; cand = ""; find | getline cand; close(find)
-      if (cand ~ /^[0-9]+$/) { q = stat("/proc/" cand "/stat"); if (q != "") { pid = cand; p = q } }
+      if (cand ~ /^[0-9]+$/) { q = stat(proc "/" cand "/stat"); if (q != "") { pid = cand; p = q } }
     }
     if (p != "") print "@p " p
     if (dev != "") {
       total = 0; found = 0; header = 1
-      while ((getline line < "/proc/interrupts") > 0) {
+      while ((getline line < (proc "/interrupts")) > 0) {
         if (header) { ncpu = split(line, h, " "); header = 0; continue }
         k = split(line, f, " "); name = f[k]
         if (index(name, dev) == 1 && (length(name) == length(dev) || substr(name, length(dev) + 1, 1) !~ /[A-Za-z0-9]/)) {
           found = 1; for (i = 2; i <= ncpu + 1 && i < k; i++) if (f[i] ~ /^[0-9]+$/) total += f[i]
         }
       }
-      close("/proc/interrupts")
+      close(proc "/interrupts")
       if (found) print "@nic " dev " " total
     }
-    print "@self " stat("/proc/self/stat")
-    print "@ticker " stat("/proc/" ticker "/stat")
+    print "@self " stat(proc "/self/stat")
+    print "@ticker " stat(proc "/" ticker "/stat")
     print "@end"
     fflush()
 }`;
@@ -93,7 +93,7 @@ export function samplerCommand(target: SamplerTarget): string {
     // mawk (Debian's default awk) reads a pipe in whole blocks unless told to read line by line
     'case "$(awk -W version 2>&1 < /dev/null)" in *mawk*) lines="-W interactive";; *) lines="";; esac',
     // the ticker shell prints its pid, then a line per interval; awk reads once per line
-    `sh -c ${shellQuote(`echo $$; n=0; while [ $n -lt ${Math.max(1, Math.floor(target.maxSamples))} ]; do echo; n=$((n+1)); sleep ${samplerIntervalMs / 1000}; done`)} | awk $lines -v dev="$dev" -v find=${shellQuote(target.findProcess)} -v want=${shellQuote(target.preferredName ?? '')} ${shellQuote(samplerAwk)}`,
+    `sh -c ${shellQuote(`echo $$; n=0; while [ $n -lt ${Math.max(1, Math.floor(target.maxSamples))} ]; do echo; n=$((n+1)); sleep ${samplerIntervalMs / 1000}; done`)} | awk $lines -v proc=/proc -v dev="$dev" -v find=${shellQuote(target.findProcess)} -v want=${shellQuote(target.preferredName ?? '')} ${shellQuote(samplerAwk)}`,
   ].join('\n');
 }
 

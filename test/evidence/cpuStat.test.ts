@@ -1,9 +1,11 @@
 // The CPU sampler's parser and figures: a hand-checked example, and real /proc/stat text of this
 // machine (test/fixtures/proc, two readings a second apart).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { samplerAwk } from '../../engine/src/cpuSampler';
 import { cpuEvidence, deriveHostCpu, parseSamplerOutput, procTicks, samplerSelfCostPct } from '../../engine/src/cpuStat';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'proc');
@@ -101,4 +103,26 @@ test('warm-up: the samples before it are left out of the means, not of the serie
   assert.equal(deriveHostCpu(output, 'server', 1)?.busyPct, 25);
   assert.equal(deriveHostCpu(output, 'server')?.busyPct, 50);
   assert.equal(deriveHostCpu(output, 'server', 1)?.series.length, 3);
+});
+
+test("the sampler's awk on a /proc tree shaped like a real one: cores, counters, the process, only the NIC's queues, its own cost", () => {
+  // test/fixtures/proc/sample: this machine's /proc/stat, a /proc/interrupts with eth0's queues,
+  // eth10 (not eth0) and other devices, memcached as pid 42, the awk (self) and its ticker (pid 7)
+  const out = execFileSync('awk', ['-v', `proc=${join(fixtures, 'sample')}`, '-v', 'dev=eth0', '-v', 'find=echo 42', '-v', 'want=memcached', samplerAwk], { input: '7\n\n', encoding: 'utf8' });
+  const stat = readFileSync(join(fixtures, 'sample', 'stat'), 'utf8');
+  const expected = [
+    '@t 5062.32',
+    ...stat.split('\n').filter((line) => line.startsWith('cpu')),
+    `intr ${/^intr (\d+)/m.exec(stat)?.[1]}`,
+    `ctxt ${/^ctxt (\d+)/m.exec(stat)?.[1]}`,
+    `@p ${readFileSync(join(fixtures, 'sample', '42', 'stat'), 'utf8').trim()}`,
+    '@nic eth0 5240', // 1000+200 + 30+4000 + 5+5
+    `@self ${readFileSync(join(fixtures, 'sample', 'self', 'stat'), 'utf8').trim()}`,
+    `@ticker ${readFileSync(join(fixtures, 'sample', '7', 'stat'), 'utf8').trim()}`,
+    '@end',
+  ];
+  assert.deepEqual(out.trimEnd().split('\n'), expected);
+  const sample = parseSamplerOutput(out).samples[0];
+  assert.deepEqual(sample.process, { pid: 42, name: 'memcached', ticks: 2000 });
+  assert.equal(sample.selfTicks, 5 + 6, 'awk 3+2, ticker 1+0 plus its children 4+1');
 });
