@@ -77,7 +77,7 @@ export function clientProcessFinder(ycsbPidFile: string): string {
   return `g=$(cat ${shellQuote(ycsbPidFile)} 2>/dev/null); [ -n "$g" ] && { pgrep -g "$g" -x java 2>/dev/null || pgrep -n -g "$g" 2>/dev/null; } | head -n 1`;
 }
 
-/** The remote command: finds the NIC device once, then runs the awk loop in place of the shell. */
+/** The remote command: finds the NIC device and CLK_TCK once, then runs the ticker piped into the awk. */
 export function samplerCommand(target: SamplerTarget): string {
   const address = shellQuote(target.address);
   const device =
@@ -118,7 +118,7 @@ export function startSampler(session: RemoteSession, target: SamplerTarget, sign
     host: session.host,
     async stop() {
       await killGroup(session, target.pidFile, 'cpu-sampler', 2, AbortSignal.timeout(30_000)).catch(() => undefined);
-      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       return parseSamplerOutput(lines.join('\n'));
     },
   };
