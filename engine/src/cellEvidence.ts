@@ -68,7 +68,7 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
   const running: { role: 'server' | 'client'; sampler: RunningSampler }[] = [
     ...plan.servers.map((server: ResolvedServer) => ({
       role: 'server' as const,
-      sampler: startSampler(pool.get(server.host), { role: 'server', address: key.address, findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
+      sampler: startSampler(pool.get(server.host), { role: 'server', address: key.address, findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
     })),
     ...plan.clients.map((client) => ({
       role: 'client' as const,

@@ -5,8 +5,8 @@
 // /proc files with buffered getline on each tick. Its own cost, which it reports from its and the
 // ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
 //
-// Watched process: on servers memcached, found in the server's process group first and by name
-// otherwise (Couchbase's babysitter gives each child its own group, REAL-LAB C2); on clients the
+// Watched process: on servers memcached, found in the server's process group first, then by its KV
+// listener, then by name (Couchbase's babysitter gives each child its own group, REAL-LAB C2); on clients the
 // YCSB JVM (`java` in the group of the YCSB pid file, else the newest process of that group).
 // NIC interrupts: the /proc/interrupts lines whose name starts with the device that holds the
 // tested address on servers (`ip -o addr`) or routes to it on clients (`ip route get`); drivers
@@ -66,10 +66,20 @@ export interface SamplerTarget {
   maxSamples: number;
 }
 
-/** memcached: in the server's own process group first, else the oldest process of that name. */
-export function serverProcessFinder(serverPidFile: string, processName: string): string {
+/**
+ * memcached: in the server's own process group first (run commands), then the process listening
+ * on the KV port (`ss -p` shows it to its owner or root), else the oldest process of that name.
+ */
+export function serverProcessFinder(serverPidFile: string, processName: string, kvPort: number): string {
   const name = shellQuote(processName);
-  return `g=$(cat ${shellQuote(serverPidFile)} 2>/dev/null); p=""; [ -n "$g" ] && p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1); [ -n "$p" ] || p=$(pgrep -o -x ${name} 2>/dev/null); echo "$p"`;
+  const port = Math.floor(kvPort);
+  return [
+    `g=$(cat ${shellQuote(serverPidFile)} 2>/dev/null); p=""`,
+    `[ -n "$g" ] && p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1)`,
+    `[ -n "$p" ] || p=$(PATH="$PATH:/usr/sbin:/sbin" ss -ltnpH "sport = :${port}" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d = -f 2)`, // no backslash: awk -v would unescape it
+    `[ -n "$p" ] || p=$(pgrep -o -x ${name} 2>/dev/null)`,
+    'echo "$p"',
+  ].join('; ');
 }
 
 /** The YCSB JVM: `java` in the group of YCSB's pid file, else the newest process of that group. */
