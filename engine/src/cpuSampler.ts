@@ -6,8 +6,9 @@
 // ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
 //
 // Watched process: on servers memcached, found in the server's process group first, then by its KV
-// listener, then by name (Couchbase's babysitter gives each child its own group, REAL-LAB C2); on clients the
-// YCSB JVM (`java` in the group of the YCSB pid file, else the newest process of that group).
+// listener, then by name (Couchbase's babysitter gives each child its own group, REAL-LAB C2; `ss -p`
+// shows a listener's pid only to its owner or root, REAL-LAB O5); on clients the YCSB JVM (`java` in
+// the group of the YCSB pid file, else the newest process of that group).
 // NIC interrupts: the /proc/interrupts lines whose name starts with the device that holds the
 // tested address on servers (`ip -o addr`) or routes to it on clients (`ip route get`); drivers
 // that name their queues after the PCI address (mlx5) are not matched.
