@@ -1,6 +1,7 @@
 // `npm run bench`: every figure of the project in one run, each beside its reference measured in
-// the same run. `npm run bench -- --json` prints one JSON object; `--only language|engine`.
+// the same run. `npm run bench -- --json` prints one JSON object; `--only language|engine|evidence`.
 import { benchEngine, formatEngineFigures } from './engine';
+import { benchEvidence, formatEvidenceFigures } from './evidence';
 import { benchLanguage, formatLanguageFigures } from './language';
 
 async function main(): Promise<void> {
@@ -17,6 +18,11 @@ async function main(): Promise<void> {
     const engine = await benchEngine();
     figures.engine = engine;
     if (!json) console.log(formatEngineFigures(engine));
+  }
+  if (want('evidence')) {
+    const evidence = await benchEvidence();
+    figures.evidence = evidence;
+    if (!json) console.log(`\n${formatEvidenceFigures(evidence)}`);
   }
   if (json) console.log(JSON.stringify(figures));
 }

@@ -130,7 +130,7 @@ class ProgressDisplay {
         const figures = result.run ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}` : '';
         const marks = cellMarks(result);
         const accelerated = marks.length > 0 ? ` MARKED ${marks.map((mark) => mark.code).join(', ')}` : '';
-        const left = event.remainingEstimateMs ? ` (about ${formatDuration(event.remainingEstimateMs)} left)` : '';
+        const left = event.remainingEstimateMs ? ` (${event.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(event.remainingEstimateMs)} left)` : '';
         this.line(`    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`);
         break;
       }

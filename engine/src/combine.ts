@@ -12,7 +12,9 @@
 //   always lies between the smallest and the largest client's p-th percentile, so the maximum is a
 //   guaranteed upper bound that never flatters a stack; an operation-weighted mean of percentiles
 //   has no such guarantee (it can sit below the true value when one client saw a slow tail). With
-//   balanced clients the clients' percentiles are close and the bound is tight.
+//   balanced clients the clients' percentiles are close and the bound is tight. Labelled
+//   `percentilesSource: 'client-max'`; when the clients' HDR interval logs exist the sweep replaces
+//   them with the true percentiles of the merged histograms (hdrMerge.ts, 'hdr-merged').
 // - histogram bucket counts: summed per bucket (exact);
 // - timeseries: not combined (clients' intervals start at different moments); left out, with a warning;
 // - other sections (GC): counts and times add; percentages and `MAX_*` take the maximum, `MIN_*` the minimum.
@@ -88,6 +90,7 @@ function combineOperation(name: string, parts: OperationStats[]): OperationStats
       stats.percentilesUs[percentile] = Math.max(stats.percentilesUs[percentile] ?? value, value);
     }
   }
+  if (Object.keys(stats.percentilesUs).length > 0) stats.percentilesSource = 'client-max';
   const histograms = parts.filter((part) => part.histogramCounts !== undefined);
   if (histograms.length > 0) {
     const counts: Record<string, number> = {};

@@ -25,9 +25,9 @@ export interface OperationStats {
   /** `timeseries` measurement type: average latency (µs) of each interval, by its start (ms since the first operation). */
   timeseries?: { startMs: number; averageUs: number }[];
   /**
-   * Where percentilesUs of a combined `run` report came from: 'hdr-merged' (the clients' HDR logs
-   * merged: true combined percentiles) or 'client-max' (the worst client's own percentile: an
-   * upper bound). Absent on a single client's own report (YCSB's own numbers).
+   * Where the percentiles of a combined (several clients) report come from: `hdr-merged` = the
+   * clients' HDR interval logs merged (true percentiles of all operations), `client-max` = the
+   * worst client's percentile (an upper bound). Absent on a single client's own report.
    */
   percentilesSource?: 'hdr-merged' | 'client-max';
 }
@@ -144,9 +144,9 @@ export interface CellEvidence {
   bucket?: Record<string, unknown>;
   /** YCSB on each client: launcher, binding, the keys it was given (never secrets). */
   ycsb?: Record<string, unknown>;
-  /** CPU, context switches, interrupts per host during the run phase. */
+  /** CPU, context switches, interrupts per host during the run phase (engine/src/cpuSampler.ts). */
   cpu?: CpuEvidence;
-  /** Time series and HDR histogram summaries. */
+  /** Time series and HDR histogram summaries (engine/src/ycsbTimeSeries.ts, engine/src/hdrMerge.ts). */
   timeseries?: TimeseriesEvidence;
 }
 
@@ -154,19 +154,25 @@ export interface CellEvidence {
 export interface CpuEvidence {
   /** What the sampler itself cost on each host, % of one core (must stay < 0.5). */
   sampler: { intervalMs: number; selfCostPctOfCore: Record<string, number> };
-  hosts: Record<string, HostCpu>;          // key = host alias from the plan
+  /** Key = host alias from the plan. */
+  hosts: Record<string, HostCpu>;
   /** µs of server CPU (all server hosts, whole host busy time) per YCSB operation of the run phase (netperf's service demand). */
   serverCpuUsPerOp?: number;
   /** µs of memcached CPU per operation. */
   memcachedCpuUsPerOp?: number;
-  /** run throughput / number of busy server cores (busy cores = busy% * cores / 100). */
+  /** Run throughput / number of busy server cores (busy cores = busy% * cores / 100). */
   opsPerBusyServerCore?: number;
 }
+
 export interface HostCpu {
   role: 'server' | 'client';
   cores: number;
   /** Means over the run phase (after warm-up when warmupSec is set), % of ALL cores, 0..100. */
-  busyPct: number; userPct: number; systemPct: number; softirqPct: number; idlePct: number;
+  busyPct: number;
+  userPct: number;
+  systemPct: number;
+  softirqPct: number;
+  idlePct: number;
   /** The busiest single core's mean busy %. */
   maxCoreBusyPct: number;
   /** memcached on servers, the YCSB JVM on clients: % of one core (can exceed 100) and CPU seconds. */
@@ -185,17 +191,24 @@ export interface TimeseriesEvidence {
   status: Record<string, { tSec: number; operations: number; opsPerSec: number; latencyUs: Record<string, number> }[]>;
   /** Merged HDR histograms of all clients (after warm-up when set), per operation (READ, UPDATE...). */
   hdr?: {
-    files: string[];                        // relative to the run folder
+    /** Relative to the run folder. */
+    files: string[];
     afterWarmup: boolean;
-    operations: Record<string, {
-      count: number; meanUs: number; maxUs: number;
-      percentilesUs: Record<string, number>;              // '50','90','95','99','99.9','99.99'
-      spectrum: { percentile: number; valueUs: number }[]; // HdrHistogram percentile distribution, for the spectrum chart
-    }>;
+    operations: Record<string, HdrOperationSummary>;
   };
   warmupSec?: number;
   /** Throughput after warm-up from the status lines (all clients summed). */
   throughputAfterWarmupOpsPerSec?: number;
+}
+
+export interface HdrOperationSummary {
+  count: number;
+  meanUs: number;
+  maxUs: number;
+  /** '50','90','95','99','99.9','99.99'. */
+  percentilesUs: Record<string, number>;
+  /** HdrHistogram percentile distribution, for the spectrum chart. */
+  spectrum: { percentile: number; valueUs: number }[];
 }
 
 /** `manifest.json` of a run folder: what was run, where, on what. */
@@ -207,8 +220,14 @@ export interface RunManifest {
   /** The plan as it was when the run started (passwords never appear in plans). */
   plan: unknown;
   planPath?: string;
-  /** Every cell of the sweep in order, so readers know what is still missing. */
-  cells: { id: string; key: CellKey }[];
+  /**
+   * Every cell of the sweep in order, so readers know what is still missing. With
+   * `repetitions: { min, max, targetCi }` these are the `min` repetitions; the extra repetitions
+   * the run decides on are appended here (with `extra: true`) as they are decided.
+   */
+  cells: { id: string; key: CellKey; extra?: true }[];
+  /** The cell order (plan `order`, `seed`); absent = grouped (older runs). */
+  order?: { mode: 'grouped' | 'interleaved' | 'randomized'; seed: number };
   environment?: RunEnvironment;
 }
 

@@ -54,7 +54,13 @@ export interface Plan {
   workload: { path: string; properties?: Record<string, string | number | boolean> };
   stacks: PlanStack[];
   threads?: number[] | LinearRange | GeometricRange;
-  repetitions?: number;
+  /** A count, or run until stable: at least `min`, at most `max`, until the 95 % interval of every profile's throughput difference is narrower than ±targetCi %. */
+  repetitions?: number | { min: number; max: number; targetCi: number };
+  /** Seconds at the start of each run phase left out of the statistics (HDR intervals, status lines, CPU). */
+  warmupSec?: number;
+  /** The order cells run in (schedule.ts); `seed` makes `randomized` repeatable. */
+  order?: 'grouped' | 'interleaved' | 'randomized';
+  seed?: number;
   axes?: Record<string, SweepValues>;
   restartServer?: 'on-stack-change' | 'every-cell';
   timeouts?: { serverStartSec?: number; bucketReadySec?: number; cellSec?: number };
@@ -75,7 +81,12 @@ export interface ResolvedPlan {
   workload: { path: string; properties: Record<string, string | number | boolean> };
   stacks: { name: string; profile?: string }[];
   threads: number[] | LinearRange | GeometricRange;
+  /** The repetitions every point starts with (`min` when run until stable). */
   repetitions: number;
+  repetitionPolicy: { min: number; max: number; targetCi?: number };
+  warmupSec: number;
+  order: 'grouped' | 'interleaved' | 'randomized';
+  seed?: number;
   axes: Record<string, SweepValues>;
   restartServer: 'on-stack-change' | 'every-cell';
   timeouts: { serverStartSec: number; bucketReadySec: number; cellSec: number };
@@ -120,7 +131,14 @@ export function withDefaults(plan: Plan): ResolvedPlan {
     workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) } },
     stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile })),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
-    repetitions: plan.repetitions ?? 1,
+    repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : plan.repetitions ?? 1,
+    repetitionPolicy:
+      typeof plan.repetitions === 'object'
+        ? { min: plan.repetitions.min, max: Math.max(plan.repetitions.min, plan.repetitions.max), targetCi: plan.repetitions.targetCi }
+        : { min: plan.repetitions ?? 1, max: plan.repetitions ?? 1 },
+    warmupSec: plan.warmupSec ?? 0,
+    order: plan.order ?? 'grouped',
+    ...(plan.seed !== undefined ? { seed: plan.seed } : {}),
     axes: { ...(plan.axes ?? {}) },
     restartServer: plan.restartServer ?? 'on-stack-change',
     timeouts: {

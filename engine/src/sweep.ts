@@ -25,6 +25,12 @@ import { remoteProfilePath, startServer, stopServer, waitForServer } from './ser
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
+import { applyRunEvidence, fetchHdrFiles, hdrProperties, hdrRemoteDir, prepareHdrDir, samplerPidFile, startCellSamplers } from './cellEvidence';
+import type { SamplerOutput } from './cpuStat';
+import { hdrOperationOf, type HdrLogFile } from './hdrMerge';
+import { addMark } from './marks';
+import { formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, possibleExtraCells, type OrderMode } from './schedule';
+import type { YcsbStatus } from './ycsbStatus';
 
 /** Test seams: fake sessions instead of OpenSSH, an I/O layer that fails on demand. */
 export interface SweepSeams {
@@ -67,6 +73,11 @@ class SweepRun {
   ) {
     this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory);
     this.io = seams.resultsIo ?? realIo;
+  }
+
+  /** The stack Couchbase runs on now, when known. */
+  get serverStack(): string | undefined {
+    return this.currentStack;
   }
 
   get signal(): AbortSignal {
@@ -203,18 +214,47 @@ class SweepRun {
     }
 
     phase('ycsb-run');
-    const runs = await Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft) })));
+    // evidence (cellEvidence.ts): HDR logs into a fresh folder per client, CPU samplers around the phase
+    const statusByHost: Record<string, YcsbStatus[]> = {};
+    for (const client of plan.clients) await prepareHdrDir(this.pool.get(client.host), hdrRemoteDir(client, id, attempt), signal);
+    const samplers = startCellSamplers(this.pool, plan, key, signal);
+    let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
+    let runs: { client: ResolvedClient; outcome: PhaseOutcome }[];
+    try {
+      runs = await Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
+    } finally {
+      samplerOutputs = await samplers.stop();
+    }
     const reports = runs.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
+    const hdrFiles = await this.fetchHdrLogs(cell, attempt); // also empties the clients' folders
     if (reports.length > 0) {
       draft.clients = reports;
       draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
+      for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec })) addMark(draft, mark);
     }
     const failed = runs.find((entry) => entry.outcome.error);
     if (failed?.outcome.error) throw failed.outcome.error;
   }
 
+  /** Each client's HDR logs of the cell's run phase, copied into the run folder; none when a client has none or cannot be read. */
+  private async fetchHdrLogs(cell: Cell, attempt: number): Promise<HdrLogFile[]> {
+    const files: HdrLogFile[] = [];
+    for (const client of this.plan.clients) {
+      try {
+        for (const { name, text } of await fetchHdrFiles(this.pool.get(client.host), hdrRemoteDir(client, cell.id, attempt), this.signal)) {
+          const file = await writeLog(this.runDir, `${cell.id}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-hdr/${name}`, text, this.io);
+          files.push({ host: client.host, operation: hdrOperationOf(name) as string, file, text });
+        }
+      } catch (error) {
+        if (this.signal.aborted) throw error;
+        this.log('warn', `${cell.id}: ${client.host}: could not fetch the HDR logs (${(error as Error).message}); percentiles stay the clients' maximum.`);
+      }
+    }
+    return files;
+  }
+
   /** One YCSB phase on one client, with the credentials file and the raw log kept. */
-  private async phase(cell: Cell, attempt: number, client: ResolvedClient, name: 'load' | 'run', draft: CellResult): Promise<PhaseOutcome> {
+  private async phase(cell: Cell, attempt: number, client: ResolvedClient, name: 'load' | 'run', draft: CellResult, extra: { properties?: Record<string, string>; statuses?: YcsbStatus[] } = {}): Promise<PhaseOutcome> {
     const session = this.pool.get(client.host);
     const invocation: YcsbInvocation = {
       client,
@@ -224,7 +264,7 @@ class SweepRun {
       bucketName: this.plan.bucket.name,
       workloadRemotePath: `${client.workDir}/${workloadRemoteName}`,
       credentialsRemotePath: '',
-      properties: this.plan.workload.properties,
+      properties: { ...this.plan.workload.properties, ...(extra.properties ?? {}) },
       ...(this.clientProfileFor(client, cell.key.stack) ? { onloadProfileRemotePath: this.clientProfileFor(client, cell.key.stack) as string } : {}),
     };
     const step = name === 'load' ? 'ycsb-load' : 'ycsb-run';
@@ -237,8 +277,10 @@ class SweepRun {
         timeoutSec: this.options.timeouts?.cellSec ?? this.plan.timeouts.cellSec,
         signal: this.signal,
         credentials: credentialsProperties(serverUser, this.options.password),
-        onStatus: (status, line) =>
-          this.emit({ type: 'status', id: cell.id, host: client.host, phase: name, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) }),
+        onStatus: (status, line) => {
+          extra.statuses?.push(status);
+          this.emit({ type: 'status', id: cell.id, host: client.host, phase: name, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) });
+        },
       });
     } catch (error) {
       thrown = error;
@@ -275,9 +317,11 @@ class SweepRun {
       this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
         for (const phase of ['load', 'run'] as const) await attempt(client.host, () => killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5, clientDeadline));
+        await attempt(client.host, () => killGroup(session, samplerPidFile(client.workDir, 'client'), 'cleanup', 1, clientDeadline));
         await attempt(client.host, () => session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup', signal: clientDeadline }));
       }),
     );
+    await Promise.all(this.plan.servers.map((server) => attempt(server.host, () => killGroup(this.pool.get(server.host), samplerPidFile(server.workDir, 'server'), 'cleanup', 1, clientDeadline))));
     if (this.serversTouched && this.currentStack !== 'kernel' && this.plan.servers.every((server) => usable(server.host))) {
       try {
         const serverStartSec = this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec;
@@ -364,7 +408,10 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     } else {
       runDir = await createRunDir(options.resultsRoot, newRunId(plan.name));
       createdRunDir = runDir;
-      manifest = { kind: 'manifest', formatVersion: resultsFormatVersion, runId: runDir.split(/[\\/]/).pop() as string, createdAt: new Date().toISOString(), plan: rawPlan, planPath, cells: expandCells(plan).map((key) => ({ id: cellId(key), key })) };
+      // the order and its seed are recorded, so a resume (and a reader) sees the same sequence
+      const order = { mode: plan.order, seed: plan.seed ?? Math.floor(Math.random() * 2 ** 32) };
+      const keys = initialCells(expandCells(plan), plan.stacks.map((stack) => stack.name), plan.repetitionPolicy, order.mode, order.seed);
+      manifest = { kind: 'manifest', formatVersion: resultsFormatVersion, runId: runDir.split(/[\\/]/).pop() as string, createdAt: new Date().toISOString(), plan: rawPlan, planPath, cells: keys.map((key) => ({ id: cellId(key), key })), order };
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
     outcome.runDir = runDir;
@@ -374,6 +421,12 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
     const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath });
+    // older runs (and a damaged field) read as grouped
+    const recorded = manifest.order;
+    const order: { mode: OrderMode; seed: number } = recorded && ['grouped', 'interleaved', 'randomized'].includes(recorded.mode) && Number.isFinite(recorded.seed) ? recorded : { mode: 'grouped', seed: 0 };
+    const stackNames = plan.stacks.map((stack) => stack.name);
+    const estimate = planEstimate(planPoints(expandCells(plan)), stackNames, plan.repetitionPolicy, order.mode, order.seed, plan.restartServer);
+    report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
     emit({ type: 'preflight', checks: report.checks });
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {
@@ -384,7 +437,22 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     await run.prepareHosts();
 
     const durations: number[] = [];
-    for (const cell of cells) {
+    // every result of the run (earlier sessions' too): run-until-stable decides from them
+    const resultsById = new Map((options.resumeRunDir ? (await readResults(runDir)).results : []).map((result) => [result.id, result] as const));
+    for (let position = 0; ; position++) {
+      if (position >= cells.length) {
+        // run until stable: the next round of repetitions, recorded in the manifest before it runs
+        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed, run.serverStack ?? cells.at(-1)?.key.stack);
+        if (extra.length === 0) break;
+        for (const key of extra) {
+          manifest.cells.push({ id: cellId(key), key, extra: true });
+          cells.push({ id: cellId(key), key, index: cells.length });
+        }
+        await writeManifest(runDir, manifest, seams.resultsIo);
+        outcome.total = cells.length;
+        emit({ type: 'log', level: 'info', message: `Run until stable: ${extra.length} more cell(s) for ${extra.length / stackNames.length} point(s) whose throughput interval is still wider than ±${plan.repetitionPolicy.targetCi} %.` });
+      }
+      const cell = cells[position];
       if (done.has(cell.id)) continue;
       if (options.signal.aborted) throw cancelled();
       anyCellStarted = true;
@@ -410,13 +478,16 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       }
       if (!result) continue;
       await writer.append(result);
+      resultsById.set(result.id, result);
       if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);
       done.add(cell.id);
       if (result.status === 'failed') failedIds.add(cell.id);
       durations.push(Date.now() - started);
       const remaining = cells.filter((candidate) => !done.has(candidate.id)).length;
+      // run until stable: up to every point's max repetitions
+      const upTo = remaining + possibleExtraCells(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy);
       const average = durations.reduce((sum, value) => sum + value, 0) / durations.length;
-      emit({ type: 'cell-finished', result, index: cell.index, total: cells.length, remainingEstimateMs: Math.round(average * remaining) });
+      emit({ type: 'cell-finished', result, index: cell.index, total: cells.length, remainingEstimateMs: Math.round(average * upTo), ...(upTo > remaining ? { remainingEstimateUpTo: true } : {}) });
     }
   } catch (error) {
     if (options.signal.aborted || (error instanceof EngineFailure && error.error.code === 'cancelled')) {

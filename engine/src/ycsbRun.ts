@@ -1,14 +1,13 @@
 // One YCSB phase (load or run) on one client host: the command line, running it in its own
 // process group with live status lines, and reading its final report.
 import { EngineFailure } from './errors';
-import type { LiveStatus } from './events';
 import type { CellKey, YcsbReport } from './model';
 import type { ResolvedClient, ResolvedServer } from './planSchema';
 import { killGroup, runInGroup } from './remoteProcess';
 import type { RemoteSession } from './ssh';
 import { fillTemplate, shellJoin, shellQuote } from './shellQuote';
 import { parseYcsbReport } from './ycsbOutput';
-import { StatusLineReader } from './ycsbStatus';
+import { StatusLineReader, type YcsbStatus } from './ycsbStatus';
 
 export type YcsbPhase = 'load' | 'run';
 
@@ -79,7 +78,7 @@ export async function runYcsbPhase(
   options: {
     timeoutSec: number;
     signal?: AbortSignal;
-    onStatus?: (status: LiveStatus, line: string) => void;
+    onStatus?: (status: YcsbStatus, line: string) => void;
     /** Content of the credentials file at invocation.credentialsRemotePath, sent over stdin. */
     credentials: string;
   },

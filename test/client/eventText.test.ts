@@ -67,6 +67,15 @@ test('progress follows the events: resumed cells count, failures count, the esti
   assert.equal(finished.remainingEstimateMs, undefined);
 });
 
+test('with run until stable the estimate counts the repetitions that may be added: "up to"', () => {
+  const upTo = reduceProgress(initialProgress, { type: 'cell-finished', result: result('ok'), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true });
+  assert.equal(progressMessage(upTo), 'cell 2/4 — up to 10 min left');
+  const line = terminalLines({ type: 'cell-finished', result: result('ok', { run: report(1000, 90, 120) }), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true }, false);
+  assert.match(line[0], /\(up to 10 min left\)$/);
+  const settled = reduceProgress(upTo, { type: 'cell-finished', result: result('ok'), index: 1, total: 4, remainingEstimateMs: 60_000 });
+  assert.equal(progressMessage(settled), 'cell 3/4 — about 1 min left');
+});
+
 test('before anything is known the progress message is empty and percent is 0', () => {
   assert.equal(progressMessage(initialProgress), '');
   assert.equal(percentDone(initialProgress), 0);

@@ -85,7 +85,7 @@ describe('a results file larger than one JavaScript string', () => {
     const out = createWriteStream(path);
     const lines = 520;
     for (let index = 0; index < lines; index++) {
-      const result = cell(`c${index % 8}`, index < 8 ? 'ok' : 'failed', { evidence: { timeseries: { status: { note: [] }, note: padding } as never } });
+      const result = cell(`c${index % 8}`, index < 8 ? 'ok' : 'failed', { evidence: { timeseries: { status: { note: [{ tSec: 0, operations: 0, opsPerSec: 0, latencyUs: { [padding]: 0 } }] } } } });
       if (!out.write(line(result))) await once(out, 'drain');
     }
     out.end();

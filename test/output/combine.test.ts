@@ -41,6 +41,7 @@ test('two clients: throughputs and counts add, runtime is the longest, averages 
     minUs: 40,
     maxUs: 900,
     percentilesUs: { '95': 350, '99': 400, '99.9': 900 }, // the maximum of the clients' values
+    percentilesSource: 'client-max', // labelled as the upper bound it is
     returnCodes: { OK: 4000, NOT_FOUND: 2, ERROR: 1 },
   });
   assert.deepEqual(combined.operations.UPDATE, { operation: 'UPDATE', operations: 10, averageUs: 300, percentilesUs: {}, returnCodes: { OK: 10 } });
@@ -64,7 +65,7 @@ test('a client whose reads all failed adds its failures but not its (absent) lat
   const ok = clientReport({ throughputOpsPerSec: 10, operations: { READ: op('READ', { operations: 100, averageUs: 500, minUs: 100, maxUs: 900, percentilesUs: { '99': 800 }, returnCodes: { OK: 100 } }) } });
   const failed = clientReport({ throughputOpsPerSec: 5, operations: { READ: op('READ', { operations: 0, returnCodes: { ERROR: 50 } }) } });
   const read = combineClientReports([{ host: 'a', report: ok }, { host: 'b', report: failed }]).operations.READ;
-  assert.deepEqual(read, { operation: 'READ', operations: 100, averageUs: 500, minUs: 100, maxUs: 900, percentilesUs: { '99': 800 }, returnCodes: { OK: 100, ERROR: 50 } });
+  assert.deepEqual(read, { operation: 'READ', operations: 100, averageUs: 500, minUs: 100, maxUs: 900, percentilesUs: { '99': 800 }, percentilesSource: 'client-max', returnCodes: { OK: 100, ERROR: 50 } });
 });
 
 test('timeseries are not merged and say so; no client gives an empty report with a warning; one client is returned as is', () => {

@@ -15,6 +15,8 @@ export interface RunProgress {
   currentCell?: string;
   /** The engine's estimate of the time left, from its last `cell-finished`. */
   remainingEstimateMs?: number;
+  /** The estimate counts repetitions run-until-stable may add: "up to". */
+  remainingEstimateUpTo?: boolean;
   finished: boolean;
 }
 
@@ -34,12 +36,15 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
         failed: state.failed + (event.result.status === 'failed' ? 1 : 0),
       };
       if (event.remainingEstimateMs !== undefined) next.remainingEstimateMs = event.remainingEstimateMs;
+      if (event.remainingEstimateUpTo) next.remainingEstimateUpTo = true;
+      else delete next.remainingEstimateUpTo;
       return next;
     }
     case 'run-finished': {
       const next: RunProgress = { ...state, runDir: event.outcome.runDir, finished: true };
       delete next.currentCell;
       delete next.remainingEstimateMs;
+      delete next.remainingEstimateUpTo;
       return next;
     }
     default:
@@ -69,7 +74,7 @@ export function progressMessage(state: RunProgress): string {
   const parts: string[] = [];
   if (state.total > 0) parts.push(`cell ${Math.min(state.done + 1, state.total)}/${state.total}`);
   if (state.currentCell) parts.push(state.currentCell);
-  if (state.remainingEstimateMs !== undefined) parts.push(`about ${formatDuration(state.remainingEstimateMs)} left`);
+  if (state.remainingEstimateMs !== undefined) parts.push(`${state.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(state.remainingEstimateMs)} left`);
   if (state.failed > 0) parts.push(`${state.failed} failed`);
   return parts.join(' — ');
 }
@@ -112,7 +117,7 @@ export function terminalLines(event: SweepEvent, useColour = true): string[] {
     case 'status':
       return [`  ${event.host} ${event.phase}: ${event.line.trim()}`];
     case 'cell-finished':
-      return cellFinishedLines(event.result, event.remainingEstimateMs, useColour);
+      return cellFinishedLines(event.result, event.remainingEstimateMs, useColour, event.remainingEstimateUpTo === true);
     case 'log':
       return logLines(event.level, event.message, useColour);
     case 'run-finished': {
@@ -132,8 +137,8 @@ function preflightLine(check: PreflightCheck, useColour: boolean): string {
   return `  ${mark} ${check.id}${where}: ${check.detail}${action}`;
 }
 
-function cellFinishedLines(result: CellResult, remainingEstimateMs: number | undefined, useColour: boolean): string[] {
-  const left = remainingEstimateMs !== undefined ? paint(` (about ${formatDuration(remainingEstimateMs)} left)`, 'dim', useColour) : '';
+function cellFinishedLines(result: CellResult, remainingEstimateMs: number | undefined, useColour: boolean, upTo = false): string[] {
+  const left = remainingEstimateMs !== undefined ? paint(` (${upTo ? 'up to' : 'about'} ${formatDuration(remainingEstimateMs)} left)`, 'dim', useColour) : '';
   if (result.status === 'failed') {
     return [paint(`  failed${result.error ? `: ${formatEngineError(result.error)}` : ''}`, 'red', useColour) + left];
   }

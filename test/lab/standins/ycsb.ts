@@ -13,6 +13,7 @@ import * as couchbase from 'couchbase';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cachedFaults, loadLabConfigFromEnv, type LabConfig } from '../labFiles';
+import { HdrLogs } from './hdrLog';
 import { parseJavaProperties } from './javaProperties';
 import {
   jsonReport,
@@ -225,6 +226,7 @@ async function run(argv: string[]): Promise<number> {
 
   // --- measurements (DBWrapper semantics: OK latencies under NAME, others under NAME-FAILED)
   const measurements = new Map<string, Measurement>();
+  const hdrLogs = HdrLogs.fromProperties(props, err);
   const measurement = (name: string): Measurement => {
     let found = measurements.get(name);
     if (!found) {
@@ -237,6 +239,7 @@ async function run(argv: string[]): Promise<number> {
     const target = measurement(status === 'OK' ? name : `${name}-FAILED`);
     target.total.add(latencyUs);
     target.interval.add(latencyUs);
+    hdrLogs?.record(target.name, latencyUs);
     if (countReturn) {
       const codes = measurement(name).returnCodes;
       codes.set(status, (codes.get(status) ?? 0) + 1);
@@ -260,6 +263,7 @@ async function run(argv: string[]): Promise<number> {
     const now = Date.now();
     const todo = operationCount > 0 ? doneByThread.reduce((sum, done, index) => sum + Math.max(0, perThreadTarget(index) - done), 0) : 0;
     const summaries = [...measurements.values()].map((entry) => entry.interval.summary(entry.name));
+    hdrLogs?.interval(now);
     err(
       statusLine({
         now: new Date(now),
@@ -325,6 +329,7 @@ async function run(argv: string[]): Promise<number> {
     clearInterval(statusTimer);
     printStatus();
     await cluster?.close().catch(() => undefined);
+    hdrLogs?.interval();
     writeReport(props, Math.max(1, Date.now() - startedAt), 0, []);
     return 0;
   }
@@ -450,6 +455,7 @@ async function run(argv: string[]): Promise<number> {
   const runtimeMs = Math.max(1, Date.now() - startedAt);
   clearInterval(statusTimer);
   printStatus();
+  hdrLogs?.interval(); // exportMeasurements: the last interval
   writeReport(props, runtimeMs, totalOps, [...measurements.values()]);
   return 0;
 }
