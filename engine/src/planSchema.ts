@@ -29,6 +29,8 @@ export interface PlanClient {
   runUnderOnload?: boolean | string;
   onloadCommand?: string;
   javaOptions?: string;
+  /** The command that starts YCSB from ycsbHome; default: chosen by pre-flight (ycsbLauncher.ts). */
+  ycsbCommand?: string;
   workDir?: string;
 }
 
@@ -51,7 +53,7 @@ export interface Plan {
   interfaces: Record<string, string>;
   clients: PlanClient[];
   bucket: PlanBucket;
-  workload: { path: string; properties?: Record<string, string | number | boolean> };
+  workload: { path: string; properties?: Record<string, string | number | boolean>; splitLoad?: boolean };
   stacks: PlanStack[];
   threads?: number[] | LinearRange | GeometricRange;
   repetitions?: number;
@@ -64,7 +66,7 @@ export const defaultCouchbaseServerPath = '/opt/couchbase/bin/couchbase-server';
 export const defaultOnloadRunCommand = 'onload --profile={profile} {couchbaseServerPath} -- -noinput';
 
 export type ResolvedServer = Required<Omit<PlanServer, 'kernelRunCommand'>> & { kernelRunCommand?: string };
-export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions'>> & { javaOptions?: string };
+export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions' | 'ycsbCommand'>> & { javaOptions?: string; ycsbCommand?: string };
 
 export interface ResolvedPlan {
   name: string;
@@ -72,7 +74,7 @@ export interface ResolvedPlan {
   interfaces: Record<string, string>;
   clients: ResolvedClient[];
   bucket: Required<PlanBucket>;
-  workload: { path: string; properties: Record<string, string | number | boolean> };
+  workload: { path: string; properties: Record<string, string | number | boolean>; splitLoad: boolean };
   stacks: { name: string; profile?: string }[];
   threads: number[] | LinearRange | GeometricRange;
   repetitions: number;
@@ -107,6 +109,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       runUnderOnload: client.runUnderOnload ?? false,
       onloadCommand: client.onloadCommand ?? 'onload --profile={profile}',
       ...(client.javaOptions !== undefined ? { javaOptions: client.javaOptions } : {}),
+      ...(client.ycsbCommand !== undefined ? { ycsbCommand: client.ycsbCommand } : {}),
       workDir: client.workDir ?? '.onload-bench',
     })),
     bucket: {
@@ -117,7 +120,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       evictionPolicy: plan.bucket.evictionPolicy ?? (plan.bucket.type === 'ephemeral' ? 'noEviction' : 'valueOnly'),
       flush: plan.bucket.flush ?? false,
     },
-    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) } },
+    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) }, splitLoad: plan.workload.splitLoad ?? false },
     stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile })),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
     repetitions: plan.repetitions ?? 1,
