@@ -32,9 +32,15 @@ export function describeSdkError(error: unknown, server: ResolvedServer, step: s
   switch (name) {
     case 'AuthenticationFailureError':
       return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the credentials of "${server.adminUser}".`, action: 'Check adminUser in the plan and the password you entered (CB_PASSWORD for the CLI).' }, { cause: error });
-    case 'InternalServerFailureError':
-      // a REST 401 surfaces as this error, so the password is the likely cause
-      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} refused the management request (often a wrong password or a user without the Cluster Admin role): ${detail}.`, action: `Check the password and that "${server.adminUser}" may manage buckets.` }, { cause: error });
+    case 'InternalServerFailureError': {
+      // a REST 401/403 surfaces as this error too: only then is it about the credentials; otherwise
+      // quote what the server said (e.g. REAL-LAB C4's "still exists") instead of guessing
+      const status = (error as { context?: { response_code?: unknown } })?.context?.response_code;
+      if (status === 401 || status === 403) {
+        return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the management request for "${server.adminUser}" (HTTP ${status}).`, action: `Check the password and that "${server.adminUser}" may manage buckets (Cluster Admin).` }, { cause: error });
+      }
+      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} failed the management request${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${detail}.`, action: 'Look at the Couchbase logs on the server (an earlier deletion still running, memory, a rebalance); retry the cell.' }, { cause: error });
+    }
     case 'UnambiguousTimeoutError':
     case 'AmbiguousTimeoutError':
     case 'TimeoutError':
@@ -57,6 +63,8 @@ export function sdkDetail(error: unknown): string {
   try {
     const parsed = JSON.parse(said) as { errors?: Record<string, unknown> | unknown[] };
     if (parsed && typeof parsed === 'object' && parsed.errors) said = Object.values(parsed.errors).map(String).join('; ');
+    // ns_server also answers `{"_":"message"}` (e.g. "Bucket with given name still exists")
+    else if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) said = Object.values(parsed).join('; ');
   } catch {
     // not JSON: keep the text
   }

@@ -3,7 +3,9 @@
 // judged by its report rather than its exit code (Y8), and the quota minimum (C5).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { describeSdkError } from '../../engine/src/bucket';
 import { quotaProblem } from '../../engine/src/bucketLifecycle';
+import { withDefaults } from '../../engine/src/planSchema';
 import type { YcsbReport } from '../../engine/src/model';
 import { bindingCredentials, bindingProperties } from '../../engine/src/ycsbBinding';
 import { launchCommand } from '../../engine/src/ycsbLauncher';
@@ -75,5 +77,20 @@ describe('YCSB phase rules', () => {
     assert.match(quotaProblem('bench', 64) ?? '', /64 MiB; Couchbase needs at least 100 MiB/);
     assert.match(quotaProblem('bench', 4096, { quotaMB: 4096, usedByOthersMB: 1024 }) ?? '', /needs 4096 MiB but only 3072 MiB of the node's 4096 MiB/);
     assert.equal(quotaProblem('bench', 1024, { quotaMB: 4096, usedByOthersMB: 1024 }), undefined);
+  });
+
+  it('C4: a management error quotes what the server answered and guesses nothing about the password', () => {
+    class InternalServerFailureError extends Error {
+      constructor(readonly context: Record<string, unknown>) {
+        super('internal server failure');
+      }
+    }
+    const server = withDefaults({ servers: [{ host: 'cb' }], interfaces: { a: '10.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/y' }], bucket: { name: 'bench' }, workload: { path: 'w' }, stacks: ['kernel'] }).servers[0];
+    const stillThere = describeSdkError(new InternalServerFailureError({ response_code: 500, response_body: '{"_":"Bucket with given name still exists"}' }), server, 'create-bucket', 'bench').error;
+    assert.equal(stillThere.code, 'bucket-create');
+    assert.match(stillThere.message, /HTTP 500\): internal server failure \(server: Bucket with given name still exists\)/);
+    assert.doesNotMatch(`${stillThere.message} ${stillThere.action}`, /password/);
+    const refused = describeSdkError(new InternalServerFailureError({ response_code: 401, response_body: '' }), server, 'drop-bucket', 'bench').error;
+    assert.equal(refused.code, 'bucket-auth');
   });
 });
