@@ -323,23 +323,6 @@ class SweepRun {
 
 }
 
-/** recordcount from the cell's axes, the plan's overrides or the workload file; undefined if none. */
-export function expectedRecordCount(plan: ResolvedPlan, key: CellKey, planDir: string): number | undefined {
-  const direct = key.axes.recordcount ?? plan.workload.properties.recordcount;
-  const insertCount = key.axes.insertcount ?? plan.workload.properties.insertcount;
-  if (insertCount !== undefined) return Number(insertCount);
-  if (direct !== undefined) return Number(direct);
-  try {
-    const text = readFileSync(resolveLocal(planDir, plan.workload.path), 'utf8');
-    const match = /^\s*recordcount\s*[=:]\s*(\d+)\s*$/m.exec(text);
-    const insert = /^\s*insertcount\s*[=:]\s*(\d+)\s*$/m.exec(text);
-    if (insert) return Number(insert[1]);
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {}): Promise<RunOutcome> {
   const emit = (event: SweepEvent): void => {
     try {
