@@ -4,7 +4,7 @@
 // queue drain (REAL-LAB C6). Everything seen goes to the cell's evidence.bucket.
 import { recreateBucket } from './bucket';
 import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
-import { ensureBucketUser, newBucketPassword } from './bucketUser';
+import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
 import type { PlanBucket, ResolvedServer } from './planSchema';
 import { ensurePrimaryIndex } from './primaryIndex';
 import type { BucketLogin } from './ycsbBinding';
@@ -34,7 +34,7 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
   const lifecycle = await recreateBucket(target, context.bucket, context.readySec);
   Object.assign(evidence, lifecycle);
   const login = await ensureBucketUser(target, context.bucket.name);
-  evidence.ycsbUser = { name: login.username, roles: `bucket_full_access[${context.bucket.name}]`, password: 'generated for this cell, given to YCSB only' };
+  evidence.ycsbUser = { name: login.username, roles: bucketUserRoles(context.bucket.name), password: 'generated for this cell, given to YCSB only' };
   if (scans) evidence.primaryIndex = await ensurePrimaryIndex(target, context.bucket.name, Date.now() + context.readySec * 1000);
   return login;
 }
