@@ -1,6 +1,7 @@
 // The bucket lifecycle through the official `couchbase` SDK (loaded lazily, it is a native
 // module): drop if present, create, wait until every KV endpoint answers a ping. Item counts and
 // the memory quota come from the REST API, which the SDK does not expose.
+import { quotaProblem, waitBucketGone, waitBucketWarm, type WaitFacts } from './bucketLifecycle';
 import { EngineFailure } from './errors';
 import type { PlanBucket, ResolvedServer } from './planSchema';
 import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
@@ -31,9 +32,15 @@ export function describeSdkError(error: unknown, server: ResolvedServer, step: s
   switch (name) {
     case 'AuthenticationFailureError':
       return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the credentials of "${server.adminUser}".`, action: 'Check adminUser in the plan and the password you entered (CB_PASSWORD for the CLI).' }, { cause: error });
-    case 'InternalServerFailureError':
-      // a REST 401 surfaces as this error, so the password is the likely cause
-      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} refused the management request (often a wrong password or a user without the Cluster Admin role): ${detail}.`, action: `Check the password and that "${server.adminUser}" may manage buckets.` }, { cause: error });
+    case 'InternalServerFailureError': {
+      // a REST 401/403 surfaces as this error too: only then is it about the credentials; otherwise
+      // quote what the server said (e.g. REAL-LAB C4's "still exists") instead of guessing
+      const status = (error as { context?: { response_code?: unknown } })?.context?.response_code;
+      if (status === 401 || status === 403) {
+        return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the management request for "${server.adminUser}" (HTTP ${status}).`, action: `Check the password and that "${server.adminUser}" may manage buckets (Cluster Admin).` }, { cause: error });
+      }
+      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} failed the management request${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${detail}.`, action: 'Look at the Couchbase logs on the server (an earlier deletion still running, memory, a rebalance); retry the cell.' }, { cause: error });
+    }
     case 'UnambiguousTimeoutError':
     case 'AmbiguousTimeoutError':
     case 'TimeoutError':
@@ -56,14 +63,33 @@ export function sdkDetail(error: unknown): string {
   try {
     const parsed = JSON.parse(said) as { errors?: Record<string, unknown> | unknown[] };
     if (parsed && typeof parsed === 'object' && parsed.errors) said = Object.values(parsed.errors).map(String).join('; ');
+    // ns_server also answers `{"_":"message"}` (e.g. "Bucket with given name still exists")
+    else if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) said = Object.values(parsed).join('; ');
   } catch {
     // not JSON: keep the text
   }
   return `${message} (server: ${said.slice(0, 300)})`;
 }
 
-/** Drops `bucket` if it exists, creates it and waits until every KV endpoint is ready. */
-export async function recreateBucket(target: BucketTarget, bucket: Required<PlanBucket>, readyTimeoutSec: number): Promise<void> {
+/** What the bucket lifecycle saw, for the cell's evidence.bucket (bucketLifecycle.ts). */
+export interface BucketEvidence {
+  dropped: boolean;
+  /** The drop's 500 "deletion not yet complete" (REAL-LAB C4), quoted. */
+  dropAnswer?: string;
+  waitGone?: WaitFacts;
+  /** Creates answered "still exists" / "already exists" before one succeeded. */
+  createRetries: number;
+  createMs: number;
+  kvReadyMs: number;
+  warmup?: WaitFacts;
+}
+
+/**
+ * Drops `bucket` if it exists, waits until it is gone (REAL-LAB C4), creates it (retrying while the
+ * server says it still exists), then waits until every KV endpoint answers and the bucket has
+ * warmed up (C8). The quota is checked first (C5).
+ */
+export async function recreateBucket(target: BucketTarget, bucket: Required<PlanBucket>, readyTimeoutSec: number): Promise<BucketEvidence> {
   const sdk = await loadSdk();
   const { server } = target;
   // SDK calls take no AbortSignal: stop waiting for them on cancel (the cluster is closed below)
@@ -71,6 +97,12 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
     target.signal ? untilAborted(promise, target.signal, () => new EngineFailure({ code: 'cancelled', host: server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' })) : promise;
   throwIfCancelled(target.signal, server.host, 'connect-couchbase');
   const timeoutMs = readyTimeoutSec * 1000;
+  const quota = await clusterQuota(server, target.password, bucket.name, target.signal).catch((error: unknown) => {
+    if (error instanceof EngineFailure && (error.error.code === 'bucket-auth' || error.error.code === 'cancelled')) throw error;
+    return undefined;
+  });
+  const problem = quotaProblem(bucket.name, bucket.ramQuotaMB, quota);
+  if (problem) throw new EngineFailure({ code: 'bucket-quota', host: server.host, step: 'create-bucket', message: `${problem}.`, action: 'Change bucket.ramQuotaMB in the plan, or raise the data service quota / drop other buckets.' });
   let cluster: import('couchbase').Cluster;
   try {
     cluster = await cancellable(sdk.connect(connectionString(server), {
@@ -82,15 +114,24 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
     if (error instanceof EngineFailure) throw error;
     throw describeSdkError(error, server, 'connect-couchbase', bucket.name);
   }
+  const evidence: BucketEvidence = { dropped: false, createRetries: 0, createMs: 0, kvReadyMs: 0 };
+  const rest = { server, password: target.password, ...(target.signal ? { signal: target.signal } : {}) };
   try {
     const manager = cluster.buckets();
+    const deadline = Date.now() + timeoutMs;
     try {
       await cancellable(manager.dropBucket(bucket.name), 'drop-bucket');
+      evidence.dropped = true;
     } catch (error) {
       if (error instanceof EngineFailure) throw error;
-      if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
+      if (error instanceof sdk.InternalServerFailureError && /not yet complete/i.test(sdkDetail(error))) {
+        // REAL-LAB C4: the deletion goes on in the background
+        evidence.dropped = true;
+        evidence.dropAnswer = sdkDetail(error);
+      } else if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
     }
-    const deadline = Date.now() + timeoutMs;
+    if (evidence.dropped) evidence.waitGone = await waitBucketGone(rest, bucket.name, deadline);
+    const createStarted = Date.now();
     for (;;) {
       try {
         await cancellable(manager.createBucket({
@@ -104,8 +145,11 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         break;
       } catch (error) {
         if (error instanceof EngineFailure) throw error;
-        // a drop finishes asynchronously on real clusters: "already exists" for a little while
-        if (error instanceof sdk.BucketExistsError && Date.now() < deadline) {
+        // REAL-LAB C4: 400 "already exists" (BucketExistsError) or 500 "still exists"
+        // (InternalServerFailureError) while an earlier deletion finishes
+        const stillThere = error instanceof sdk.BucketExistsError || (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
+        if (stillThere && Date.now() < deadline) {
+          evidence.createRetries += 1;
           await sleep(500, target.signal);
           throwIfCancelled(target.signal, server.host, 'create-bucket');
           continue;
@@ -113,10 +157,15 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         throw describeSdkError(error, server, 'create-bucket', bucket.name);
       }
     }
+    evidence.createMs = Date.now() - createStarted;
+    const kvStarted = Date.now();
     await waitForKv(sdk, cluster, target, bucket.name, deadline);
+    evidence.kvReadyMs = Date.now() - kvStarted;
+    evidence.warmup = await waitBucketWarm(rest, bucket.name, deadline);
   } finally {
     await cluster.close().catch(() => undefined);
   }
+  return evidence;
 }
 
 /** `waitUntilReady` can return early right after creation; a ping of every KV endpoint cannot. */

@@ -19,6 +19,8 @@ export type EngineErrorCode =
   | 'bucket-create'
   | 'bucket-ready'
   | 'item-count'
+  // bucket and YCSB side of REAL-LAB (bucketLifecycle.ts, bucketUser.ts, ycsbLauncher.ts, primaryIndex.ts)
+  | 'bucket-quota' | 'bucket-user' | 'write-queue' | 'rest' | 'ycsb-launcher' | 'query-index'
   | 'ycsb-missing'
   | 'ycsb-exit'
   | 'ycsb-failed-ops'

@@ -29,6 +29,8 @@ export interface PlanClient {
   runUnderOnload?: boolean | string;
   onloadCommand?: string;
   javaOptions?: string;
+  /** The command that starts YCSB from ycsbHome; default: chosen by pre-flight (ycsbLauncher.ts). */
+  ycsbCommand?: string;
   workDir?: string;
 }
 
@@ -51,7 +53,7 @@ export interface Plan {
   interfaces: Record<string, string>;
   clients: PlanClient[];
   bucket: PlanBucket;
-  workload: { path: string; properties?: Record<string, string | number | boolean> };
+  workload: { path: string; properties?: Record<string, string | number | boolean>; splitLoad?: boolean };
   stacks: PlanStack[];
   threads?: number[] | LinearRange | GeometricRange;
   /** A count, or run until stable: at least `min`, at most `max`, until the 95 % interval of every profile's throughput difference is narrower than ±targetCi %. */
@@ -70,7 +72,7 @@ export const defaultCouchbaseServerPath = '/opt/couchbase/bin/couchbase-server';
 export const defaultOnloadRunCommand = 'onload --profile={profile} {couchbaseServerPath} -- -noinput';
 
 export type ResolvedServer = Required<Omit<PlanServer, 'kernelRunCommand'>> & { kernelRunCommand?: string };
-export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions'>> & { javaOptions?: string };
+export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions' | 'ycsbCommand'>> & { javaOptions?: string; ycsbCommand?: string };
 
 export interface ResolvedPlan {
   name: string;
@@ -78,7 +80,7 @@ export interface ResolvedPlan {
   interfaces: Record<string, string>;
   clients: ResolvedClient[];
   bucket: Required<PlanBucket>;
-  workload: { path: string; properties: Record<string, string | number | boolean> };
+  workload: { path: string; properties: Record<string, string | number | boolean>; splitLoad: boolean };
   stacks: { name: string; profile?: string }[];
   threads: number[] | LinearRange | GeometricRange;
   /** The repetitions every point starts with (`min` when run until stable). */
@@ -118,6 +120,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       runUnderOnload: client.runUnderOnload ?? false,
       onloadCommand: client.onloadCommand ?? 'onload --profile={profile}',
       ...(client.javaOptions !== undefined ? { javaOptions: client.javaOptions } : {}),
+      ...(client.ycsbCommand !== undefined ? { ycsbCommand: client.ycsbCommand } : {}),
       workDir: client.workDir ?? '.onload-bench',
     })),
     bucket: {
@@ -128,7 +131,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       evictionPolicy: plan.bucket.evictionPolicy ?? (plan.bucket.type === 'ephemeral' ? 'noEviction' : 'valueOnly'),
       flush: plan.bucket.flush ?? false,
     },
-    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) } },
+    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) }, splitLoad: plan.workload.splitLoad ?? false },
     stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile })),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
     repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : plan.repetitions ?? 1,

@@ -2,7 +2,7 @@
 // interface address configured on a server, does the bucket fit the memory quota, do the profiles
 // and the workload pass the language services' checks, and can results be written. Blocking
 // failures stop the run before anything is changed on the hosts.
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { clusterQuota } from './bucket';
@@ -15,12 +15,18 @@ import { withDefaults, type ResolvedPlan } from './planSchema';
 import { effectiveProfileSettings, lintFile } from './profileFacts';
 import { restAnswers, throwIfCancelled } from './serverControl';
 import { OpenSshSession, SessionPool } from './ssh';
+import { minimumRamQuotaMB, quotaProblem } from './bucketLifecycle';
+import { clusterServices, missingScanServices } from './primaryIndex';
+import { chooseLauncher, noLauncherError, type YcsbLauncher } from './ycsbLauncher';
+import { effectiveWorkload, workloadScans } from './ycsbPhaseProperties';
 
 export interface PreflightReport {
   checks: PreflightCheck[];
   environment: RunEnvironment;
   /** The error behind the first blocking failure (an SSH error keeps its own code). */
   blockingError?: EngineError;
+  /** The YCSB launcher that worked on each client host (ycsbLauncher.ts). */
+  launchers: Map<string, YcsbLauncher>;
 }
 
 export function resolveLocal(planDir: string, path: string): string {
@@ -44,6 +50,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   const { plan, planDir, pool, signal } = context;
   const checks: PreflightCheck[] = [];
   const environment: RunEnvironment = { hosts: {}, profiles: {} };
+  const launchers = new Map<string, YcsbLauncher>();
   let blockingError: EngineError | undefined;
   const add = (check: PreflightCheck, error?: EngineError): void => {
     checks.push(check);
@@ -133,6 +140,11 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       mergeHost(environment, client.host, facts.environment);
       add({ id: 'ycsb-version', host: client.host, ok: facts.binaries.ycsb === true, detail: facts.binaries.ycsb ? `YCSB ${facts.environment.ycsb ?? '(version unknown)'} in ${client.ycsbHome}` : `no bin/ycsb in ${client.ycsbHome}`, action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`, blocking: true });
       add({ id: 'java-version', host: client.host, ok: facts.binaries.java === true, detail: facts.binaries.java ? (facts.environment.java ?? 'java') : 'java is not on the PATH', action: 'Install a Java runtime for YCSB.', blocking: false });
+      // REAL-LAB Y4: run the launcher for real; bin/ycsb alone needs a Python 2
+      const probe = await chooseLauncher(pool.get(client.host), client, signal);
+      if (probe.launcher) launchers.set(client.host, probe.launcher);
+      const launcherError = probe.launcher ? undefined : noLauncherError(client.host, client, probe).error;
+      add({ id: 'ycsb-launcher', host: client.host, ok: probe.launcher !== undefined, detail: probe.launcher ? `${probe.launcher.command} starts YCSB${facts.environment.java ? ` (${facts.environment.java})` : ''}${probe.tried.length > 1 ? `; ${probe.tried.filter((entry) => !entry.ok).map((entry) => `${entry.launcher.command}: ${entry.detail}`).join('; ')}` : ''}` : (launcherError as EngineError).message, action: (launcherError ?? { action: '' }).action, blocking: true }, launcherError);
       if (client.runUnderOnload !== false) {
         add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? ''}`.trim() : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
       }
@@ -162,6 +174,27 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     }
   } else {
     add({ id: 'bucket-quota', host: first.host, ok: true, detail: `Couchbase REST ${first.address}:${first.restPort} does not answer yet; quota checked when the bucket is created`, blocking: false });
+  }
+
+  // 4b. what the bucket needs whatever the node says (REAL-LAB C5), and the services scans need (Y7)
+  const minimum = quotaProblem(plan.bucket.name, plan.bucket.ramQuotaMB);
+  if (minimum) add({ id: 'bucket-quota', host: first.host, ok: false, detail: minimum, action: `Set bucket.ramQuotaMB to ${minimumRamQuotaMB} or more.`, blocking: true });
+  let workloadText = '';
+  try {
+    workloadText = await readFile(resolveLocal(planDir, plan.workload.path), 'utf8');
+  } catch {
+    // reported by the lint check below
+  }
+  const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {})) || Object.keys(plan.axes).includes('scanproportion');
+  if (scans && (await restAnswers(first.address, first.restPort, 2000, signal))) {
+    try {
+      const missing = missingScanServices(await clusterServices({ server: first, password: context.password, signal }));
+      add({ id: 'query-services', host: first.host, ok: missing.length === 0, detail: missing.length === 0 ? 'the workload scans (N1QL): the cluster runs the query and index services' : `the workload scans, which couchbase2 does through N1QL, but no node runs ${missing.join(' and ')}`, action: 'Add the query and index services to the cluster, or use a workload without scans.', blocking: true });
+    } catch (error) {
+      rethrowCancel(error, signal);
+      const engineError = toEngineError(error, 'preflight', first.host);
+      add({ id: 'query-services', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: false });
+    }
   }
 
   // 5. local files through the language services
@@ -216,7 +249,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     add({ id: 'results-writable', ok: false, detail: `${context.resultsRoot} is not writable: ${(error as Error).message}`, action: 'Choose another results folder or free space.', blocking: true });
   }
 
-  return { checks, environment, ...(blockingError ? { blockingError } : {}) };
+  return { checks, environment, launchers, ...(blockingError ? { blockingError } : {}) };
 }
 
 /** A cancel is not a failed check: it ends the pre-flight at once. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { bucketItemCount, recreateBucket } from './bucket';
+import { prepareCellBucket, settleAfterLoad } from './cellBucket';
 import { cellId, expandCells } from './cells';
 import { combineClientReports } from './combine';
 import { checkAcceleration } from './acceleration';
@@ -20,11 +20,14 @@ import { preflight, resolveLocal } from './preflight';
 import { bundleProfile, type ProfileBundle } from './profileBundle';
 import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
-import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
+import { secretFileName, staleSecretsCleanup } from './secrets';
+import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBinding';
+import type { YcsbLauncher } from './ycsbLauncher';
+import { effectiveWorkload, phaseOverrides, recordsToLoad, workloadScans } from './ycsbPhaseProperties';
 import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
-import { runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
+import { phaseProperties, runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
 import { applyRunEvidence, fetchHdrFiles, hdrProperties, hdrRemoteDir, prepareHdrDir, samplerPidFile, startCellSamplers } from './cellEvidence';
 import type { SamplerOutput } from './cpuStat';
 import { hdrOperationOf, type HdrLogFile } from './hdrMerge';
@@ -62,6 +65,11 @@ class SweepRun {
   private readonly touchedHosts = new Set<string>();
   /** `YCSB Client <version>` as printed by each client, for the environment record. */
   readonly ycsbVersions = new Map<string, string>();
+  /** The launcher pre-flight chose per client host (ycsbLauncher.ts). */
+  launchers = new Map<string, YcsbLauncher>();
+  /** YCSB's login for the current cell (bucketUser.ts); its password is redacted like the admin's. */
+  private login: BucketLogin | undefined;
+  private readonly workloadText: string;
 
   constructor(
     readonly plan: ResolvedPlan,
@@ -73,6 +81,11 @@ class SweepRun {
   ) {
     this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory);
     this.io = seams.resultsIo ?? realIo;
+    try {
+      this.workloadText = readFileSync(resolveLocal(planDir, plan.workload.path), 'utf8');
+    } catch {
+      this.workloadText = ''; // pre-flight reports the unreadable file
+    }
   }
 
   /** The stack Couchbase runs on now, when known. */
@@ -90,8 +103,9 @@ class SweepRun {
 
   /** The password never leaves the process, even if a remote tool echoes it. */
   redact(text: string): string {
-    const password = this.options.password;
-    return password.length >= 3 ? text.split(password).join('********') : text;
+    let out = text;
+    for (const password of [this.options.password, this.login?.password ?? '']) if (password.length >= 3) out = out.split(password).join('********');
+    return out;
   }
 
   /** Work folders, leftovers of an earlier crash, uploads of profiles and the workload. */
@@ -195,22 +209,30 @@ class SweepRun {
     }
     phase('recreate-bucket');
     const server = plan.servers[0];
-    if (this.seams.bucket) await this.seams.bucket.recreate();
-    else await recreateBucket({ server, password: this.options.password, signal }, plan.bucket, this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec);
+    const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
+    const bucketEvidence: Record<string, unknown> = {};
+    const ycsbEvidence: Record<string, unknown> = { binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
+    draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
+    const bucketContext = { server, password: this.options.password, bucket: plan.bucket, readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec, ...(signal ? { signal } : {}), ...(this.seams.bucket ? { seam: this.seams.bucket } : {}) };
+    this.login = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence);
 
-    // load from the first client only: the records must be inserted exactly once
+    // REAL-LAB Y6: the first client loads everything, or each client its slice (workload.splitLoad)
     phase('ycsb-load');
-    const loader = plan.clients[0];
-    const load = await this.phase(cell, attempt, loader, 'load', draft);
-    const expectedItems = expectedRecordCount(plan, key, this.planDir);
-    draft.load = { report: load.report as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
-    if (load.error) throw load.error;
+    const loaders = plan.workload.splitLoad ? plan.clients : plan.clients.slice(0, 1);
+    const expectedItems = recordsToLoad(workload);
+    const loads = await Promise.all(loaders.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'load', draft, phaseOverrides(workload, { phase: 'load', index, count: loaders.length }), workload) })));
+    const loadReports = loads.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
+    const loadReport = loadReports.length === 1 ? loadReports[0].report : loadReports.length > 1 ? combineClientReports(loadReports) : undefined;
+    draft.load = { report: loadReport as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
+    const failedLoad = loads.find((entry) => entry.outcome.error);
+    if (failedLoad?.outcome.error) throw failedLoad.outcome.error;
 
+    // REAL-LAB C6: the count is a stats sample: poll it, then let the write queue drain
     phase('item-count');
-    const itemCount = this.seams.bucket ? await this.seams.bucket.itemCount() : await bucketItemCount(server, this.options.password, plan.bucket.name, signal);
+    const itemCount = await settleAfterLoad(bucketContext, expectedItems, bucketEvidence);
     draft.load.itemCount = itemCount;
     if (expectedItems !== undefined && itemCount !== expectedItems) {
-      throw new EngineFailure({ code: 'item-count', host: server.host, step: 'item-count', message: `The bucket holds ${itemCount} items after the load; ${expectedItems} were expected.`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
+      throw new EngineFailure({ code: 'item-count', host: server.host, step: 'item-count', message: `The bucket holds ${itemCount} items after the load; ${expectedItems} were expected (polled for ${bucketContext.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
     }
 
     phase('ycsb-run');
@@ -221,7 +243,7 @@ class SweepRun {
     let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
     let runs: { client: ResolvedClient; outcome: PhaseOutcome }[];
     try {
-      runs = await Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
+      runs = await Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), workload, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
     } finally {
       samplerOutputs = await samplers.stop();
     }
@@ -254,7 +276,7 @@ class SweepRun {
   }
 
   /** One YCSB phase on one client, with the credentials file and the raw log kept. */
-  private async phase(cell: Cell, attempt: number, client: ResolvedClient, name: 'load' | 'run', draft: CellResult, extra: { properties?: Record<string, string>; statuses?: YcsbStatus[] } = {}): Promise<PhaseOutcome> {
+  private async phase(cell: Cell, attempt: number, client: ResolvedClient, name: 'load' | 'run', draft: CellResult, overrides: Record<string, string | number>, workload: Map<string, string>, extra: { properties?: Record<string, string>; statuses?: YcsbStatus[] } = {}): Promise<PhaseOutcome> {
     const session = this.pool.get(client.host);
     const invocation: YcsbInvocation = {
       client,
@@ -266,9 +288,18 @@ class SweepRun {
       credentialsRemotePath: '',
       properties: { ...this.plan.workload.properties, ...(extra.properties ?? {}) },
       ...(this.clientProfileFor(client, cell.key.stack) ? { onloadProfileRemotePath: this.clientProfileFor(client, cell.key.stack) as string } : {}),
+      ...(this.launchers.has(client.host) ? { launcher: this.launchers.get(client.host) as YcsbLauncher } : {}),
+      overrides,
     };
+    if (name === 'load') {
+      // REAL-LAB Y8: the report must show every record of the client's slice inserted
+      const slice = overrides.insertcount !== undefined ? Number(overrides.insertcount) : recordsToLoad(workload);
+      if (slice !== undefined) invocation.expectedInserts = slice;
+    }
+    // the keys each client was given (names and values; the credentials file's keys by name only)
+    const keys = (draft.evidence?.ycsb?.keys ?? {}) as Record<string, unknown>;
+    keys[`${client.host} ${name}`] = { properties: phaseProperties(invocation), credentialsFile: credentialKeys(client.binding) };
     const step = name === 'load' ? 'ycsb-load' : 'ycsb-run';
-    const serverUser = this.plan.servers[0].adminUser;
     let outcome: PhaseOutcome | undefined;
     let thrown: unknown;
     try {
@@ -276,7 +307,8 @@ class SweepRun {
       outcome = await runYcsbPhase(session, invocation, {
         timeoutSec: this.options.timeouts?.cellSec ?? this.plan.timeouts.cellSec,
         signal: this.signal,
-        credentials: credentialsProperties(serverUser, this.options.password),
+        // REAL-LAB Y2: YCSB gets the bucket user's generated password, never the admin's
+        credentials: bindingCredentials(client.binding, this.login ?? { username: this.plan.bucket.name, password: '' }),
         onStatus: (status, line) => {
           extra.statuses?.push(status);
           this.emit({ type: 'status', id: cell.id, host: client.host, phase: name, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) });
@@ -333,23 +365,6 @@ class SweepRun {
     }
   }
 
-}
-
-/** recordcount from the cell's axes, the plan's overrides or the workload file; undefined if none. */
-export function expectedRecordCount(plan: ResolvedPlan, key: CellKey, planDir: string): number | undefined {
-  const direct = key.axes.recordcount ?? plan.workload.properties.recordcount;
-  const insertCount = key.axes.insertcount ?? plan.workload.properties.insertcount;
-  if (insertCount !== undefined) return Number(insertCount);
-  if (direct !== undefined) return Number(direct);
-  try {
-    const text = readFileSync(resolveLocal(planDir, plan.workload.path), 'utf8');
-    const match = /^\s*recordcount\s*[=:]\s*(\d+)\s*$/m.exec(text);
-    const insert = /^\s*insertcount\s*[=:]\s*(\d+)\s*$/m.exec(text);
-    if (insert) return Number(insert[1]);
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {}): Promise<RunOutcome> {
@@ -428,6 +443,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     const estimate = planEstimate(planPoints(expandCells(plan)), stackNames, plan.repetitionPolicy, order.mode, order.seed, plan.restartServer);
     report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
     emit({ type: 'preflight', checks: report.checks });
+    run.launchers = report.launchers;
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {
       manifest.environment = report.environment;

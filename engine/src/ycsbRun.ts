@@ -8,6 +8,10 @@ import type { RemoteSession } from './ssh';
 import { fillTemplate, shellJoin, shellQuote } from './shellQuote';
 import { parseYcsbReport } from './ycsbOutput';
 import { StatusLineReader, type YcsbStatus } from './ycsbStatus';
+import { bindingProperties } from './ycsbBinding';
+import { launchCommand, launcherCandidates, type YcsbLauncher } from './ycsbLauncher';
+import { withoutRunLimits } from './ycsbPhaseProperties';
+import { judgeReport } from './ycsbVerdict';
 
 export type YcsbPhase = 'load' | 'run';
 
@@ -23,32 +27,42 @@ export interface YcsbInvocation {
   properties: Record<string, string | number | boolean>;
   /** Uploaded profile path when YCSB itself runs under Onload, else undefined. */
   onloadProfileRemotePath?: string;
+  /** The launcher pre-flight chose (ycsbLauncher.ts); default python2 bin/ycsb. */
+  launcher?: YcsbLauncher;
+  /** Per-phase, per-client overrides (ycsbPhaseProperties.ts), added last. */
+  overrides?: Record<string, string | number>;
+  /** Inserts the load must report as Return=OK (REAL-LAB Y8). */
+  expectedInserts?: number;
 }
 
 export function ycsbPidFile(client: ResolvedClient, phase: YcsbPhase): string {
   return `${client.workDir}/ycsb-${phase}.pid`;
 }
 
-/** The properties the engine sets for every phase: where the server is and which bucket. */
+/** The properties the engine sets for every phase: only the keys the binding reads (REAL-LAB Y1, Y3). */
 export function connectionProperties(invocation: YcsbInvocation): Record<string, string | number> {
   const { server, key } = invocation;
-  const common = { 'couchbase.host': key.address, 'couchbase.bucket': invocation.bucketName };
-  if (invocation.client.binding === 'couchbase2') return { ...common, 'couchbase.adminport': server.restPort, 'couchbase.carrierport': server.kvPort };
-  if (invocation.client.binding === 'couchbase3') return { ...common, 'couchbase.managerPort': server.restPort, 'couchbase.kvPort': server.kvPort };
-  return common;
+  return bindingProperties({ binding: invocation.client.binding, host: key.address, bucket: invocation.bucketName, restPort: server.restPort, kvPort: server.kvPort });
 }
 
-/** `cd HOME && exec [onload ...] bin/ycsb PHASE BINDING -P workload -P credentials -p k=v... -threads N -s`. */
+/** Every `-p` of the phase, in order: the plan's properties, the cell's axes, the engine's keys, the phase overrides. */
+export function phaseProperties(invocation: YcsbInvocation): Record<string, string | number | boolean> {
+  const { key, phase } = invocation;
+  // REAL-LAB Y5: the run's limits never reach the load
+  const planned = phase === 'load' ? withoutRunLimits({ ...invocation.properties, ...key.axes }) : { ...invocation.properties, ...key.axes };
+  return { ...planned, ...connectionProperties(invocation), ...(invocation.overrides ?? {}) };
+}
+
+/** `cd HOME && exec [onload ...] LAUNCHER PHASE BINDING -P workload -P credentials -p k=v... -threads N -s`. */
 export function ycsbCommand(invocation: YcsbInvocation): string {
   const { client, key, phase } = invocation;
-  const properties: Record<string, string | number | boolean> = { ...invocation.properties, ...key.axes, ...connectionProperties(invocation) };
   const args: string[] = [phase, client.binding, '-P', invocation.workloadRemotePath, '-P', invocation.credentialsRemotePath];
-  for (const [name, value] of Object.entries(properties)) args.push('-p', `${name}=${String(value)}`);
+  for (const [name, value] of Object.entries(phaseProperties(invocation))) args.push('-p', `${name}=${String(value)}`);
   args.push('-threads', String(key.threads), '-s');
-  const launcher = 'if [ -x bin/ycsb ]; then y=bin/ycsb; else y=bin/ycsb.sh; fi';
+  const launcher = invocation.launcher ?? launcherCandidates(client)[0];
   const onload = invocation.onloadProfileRemotePath !== undefined ? `${fillTemplate(client.onloadCommand, { profile: invocation.onloadProfileRemotePath })} ` : '';
-  const java = client.javaOptions !== undefined ? `JAVA_OPTS=${shellQuote(client.javaOptions)} ` : '';
-  return `cd ${shellQuote(client.ycsbHome)} && ${launcher} && ${java}exec ${onload}"$y" ${shellJoin(args)}`;
+  const { env, command } = launchCommand(launcher, client.javaOptions, shellJoin(args));
+  return `cd ${shellQuote(client.ycsbHome)} && ${env}exec ${onload}${command}`;
 }
 
 export interface PhaseOutcome {
@@ -60,17 +74,7 @@ export interface PhaseOutcome {
   error?: EngineFailure;
 }
 
-/** Names operations that failed: `*-FAILED` sections and non-OK return codes. */
-export function failedOperations(report: YcsbReport): string[] {
-  const problems: string[] = [];
-  for (const stats of Object.values(report.operations)) {
-    if (stats.operation.endsWith('-FAILED') && stats.operations > 0) problems.push(`${stats.operation}: ${stats.operations}`);
-    for (const [code, count] of Object.entries(stats.returnCodes)) {
-      if (code !== 'OK' && count > 0 && !stats.operation.endsWith('-FAILED')) problems.push(`${stats.operation} Return=${code}: ${count}`);
-    }
-  }
-  return problems;
-}
+export { failedOperations } from './ycsbVerdict';
 
 export async function runYcsbPhase(
   session: RemoteSession,
@@ -114,20 +118,21 @@ export async function runYcsbPhase(
   if (parsed.ok) outcome.report = parsed.report;
   if (exitCode === 127 || (exitCode !== 0 && /bin\/ycsb(\.sh)?: (not found|No such file)|can't cd to|No such file or directory.*ycsb/i.test(stderr))) {
     outcome.error = new EngineFailure({ code: 'ycsb-missing', host, step, message: `YCSB could not be started in ${invocation.client.ycsbHome} (exit ${exitCode}): ${lastLines(stderr)}`, action: `Check ycsbHome in the plan: ${invocation.client.ycsbHome}/bin/ycsb must exist on ${host} (and Java/Python it needs).` });
-  } else if (exitCode !== 0) {
+  } else if (exitCode !== 0 && !parsed.ok) {
     outcome.error = new EngineFailure({ code: 'ycsb-exit', host, step, message: `YCSB ${phase} exited with ${exitCode}: ${lastLines(stderr || stdout)}`, action: `Read the cell's ${phase} log; check the binding "${invocation.client.binding}", the workload and that ${invocation.key.address} is reachable from ${host}.` });
-  } else if (!parsed.ok) {
-    outcome.error = new EngineFailure({ code: 'ycsb-output', host, step, message: `YCSB ${phase} finished but printed no report: ${parsed.error.message}`, action: `Read the cell's ${phase} log; the exporter settings may send the report elsewhere (exportfile).` });
   } else {
-    const failed = failedOperations(parsed.report);
-    const completed = Object.values(parsed.report.operations)
-      .filter((stats) => stats.operation !== 'CLEANUP' && !stats.operation.endsWith('-FAILED'))
-      .reduce((sum, stats) => sum + stats.operations, 0);
-    if (failed.length === 0 && completed === 0) {
-      const cause = /^.*(Exception|Error)\b.*$/m.exec(`${stdout}\n${stderr}`)?.[0]?.trim();
-      outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} completed no operations${cause ? `: ${cause}` : ' (it could not reach the bucket, or the workload does nothing)'}.`, action: `Read the cell's ${phase} log; check that ${invocation.key.address} answers on the KV port from ${host} and that operationcount/recordcount are set.` });
-    } else if (failed.length > 0) {
-      outcome.error = new EngineFailure({ code: 'ycsb-failed-ops', host, step, message: `YCSB ${phase} reported failed operations: ${failed.join(', ')}.`, action: `Read the cell's ${phase} log and the Couchbase logs (timeouts, memory, a server that restarted).` });
+    // REAL-LAB Y8: the report decides, whatever the exit status said
+    const verdict = judgeReport(phase, parsed.ok ? parsed.report : undefined, `${stdout}\n${stderr}`, invocation.expectedInserts);
+    if (!verdict.ok) {
+      const code = verdict.kind === 'no-report' ? 'ycsb-output' : 'ycsb-failed-ops';
+      const action = verdict.kind === 'no-report'
+        ? `Read the cell's ${phase} log (YCSB exits with 0 after most errors); the exporter settings may also send the report elsewhere (exportfile).`
+        : verdict.kind === 'short-load'
+          ? `Read the cell's load log; a maxexecutiontime or target in the workload file limits the load too.`
+          : `Read the cell's ${phase} log and the Couchbase logs (login of the bucket user, timeouts, memory, missing index for scans).`;
+      outcome.error = new EngineFailure({ code, host, step, message: `${verdict.problem}${exitCode !== 0 ? ` (exit ${exitCode})` : ''}.`, action });
+    } else if (exitCode !== 0) {
+      outcome.error = new EngineFailure({ code: 'ycsb-exit', host, step, message: `YCSB ${phase} printed a report but exited with ${exitCode}: ${lastLines(stderr)}`, action: `Read the cell's ${phase} log.` });
     }
   }
   return outcome;

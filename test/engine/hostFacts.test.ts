@@ -67,7 +67,8 @@ describe('host facts', () => {
     });
     assert.match(command, /^cd '\/opt\/my ycsb' && /);
     assert.match(command, / run couchbase2 -P \.onload-bench\/workload\.properties -P \.onload-bench\/secret-1\.properties /);
-    assert.match(command, / -p recordcount=1000 -p 'table name=it'\\''s' -p fieldlength=1024 -p couchbase\.host=10\.0\.0\.1 -p couchbase\.bucket=bench -p couchbase\.adminport=18091 -p couchbase\.carrierport=11299 -threads 20 -s$/);
+    // REAL-LAB Y1: couchbase2 reads no port and no username
+    assert.match(command, / -p recordcount=1000 -p 'table name=it'\\''s' -p fieldlength=1024 -p couchbase\.host=10\.0\.0\.1 -p couchbase\.bucket=bench -threads 20 -s$/);
     assert.doesNotMatch(command, /password/);
   });
 

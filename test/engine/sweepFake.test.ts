@@ -28,6 +28,7 @@ const plan: Plan = {
 };
 writeFileSync(planPath, JSON.stringify(plan));
 
+const loadReport = '[OVERALL], RunTime(ms), 500\n[OVERALL], Throughput(ops/sec), 200.0\n[INSERT], Operations, 100\n[INSERT], AverageLatency(us), 300.0\n[INSERT], Return=OK, 100\n';
 const report = '[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 100.0\n[READ], Operations, 100\n[READ], AverageLatency(us), 250.0\n[READ], 99thPercentileLatency(us), 900\n[READ], Return=OK, 100\n';
 
 interface Call { host: string; command: string; stdin?: string }
@@ -42,6 +43,8 @@ class FakeHost implements RemoteSession {
       return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n');
     }
     if (command.includes('&& pwd')) return ok(`/home/u/.onload-bench\n`);
+    // the launcher probe of pre-flight (REAL-LAB Y4)
+    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
     if (command.includes('setsid -w')) {
       const threads = /-threads (\d+)/.exec(command)?.[1];
       if (this.world.ycsbFailures[threads ?? ''] > 0) {
@@ -49,7 +52,7 @@ class FakeHost implements RemoteSession {
         return { exitCode: 1, stdout: '', stderr: 'Exception in thread "main" java.lang.OutOfMemoryError\n' };
       }
       options.onStderrLine?.('2026-01-01 00:00:00:000 1 sec: 50 operations; 50 current ops/sec; ');
-      return { exitCode: 0, stdout: report, stderr: 'YCSB Client 0.17.0\n' };
+      return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: 'YCSB Client 0.17.0\n' };
     }
     return ok('');
   }
@@ -102,13 +105,17 @@ describe('sweep with fake hosts', () => {
     assert.ok(events.some((event) => event.type === 'status' && event.status.operations === 50));
   });
 
-  it('the password only travels over stdin, never in a command line', async () => {
+  it('the admin password never reaches a client; YCSB gets a generated bucket password over stdin only', async () => {
     const world = new FakeWorld();
     await sweep(world);
-    assert.deepEqual(world.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss')), []);
-    const carriers = world.calls.filter((call) => call.stdin?.includes('couchbase.password=p@ss w0rd'));
+    assert.deepEqual(world.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss') || call.stdin?.includes('p@ss')), []);
+    const carriers = world.calls.filter((call) => /couchbase\.password=[A-Za-z0-9_-]{20,}\n/.test(call.stdin ?? ''));
     assert.ok(carriers.length >= 4, 'one credentials file per YCSB phase');
+    // REAL-LAB Y1: couchbase2 reads no username: the file carries the password alone
+    for (const call of carriers) assert.doesNotMatch(call.stdin ?? '', /couchbase\.username/);
     for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) && setsid -w .*; rc=\$\?; rm -f .*secret-/);
+    const generated = /couchbase\.password=(\S+)/.exec(carriers[0].stdin ?? "")?.[1] ?? "";
+    assert.deepEqual(world.calls.filter((call) => call.command.includes(generated)), [], "not in any command line either");
   });
 
   it('a lost SSH connection stops the sweep; resume runs only the unfinished cells', async () => {

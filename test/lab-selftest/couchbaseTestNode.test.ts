@@ -65,7 +65,9 @@ function rawExchange(port: number, frames: Buffer[], count: number): Promise<{ r
 describe('Couchbase test node with the real SDK', () => {
   let node: CouchbaseTestNode;
   let cluster: couchbase.Cluster;
-  let faults: TestNodeFaults = {};
+  // these tests are about the protocol, not the timing: deletions at once, live item counts
+  const relaxed: TestNodeFaults = { bucketDeletionMs: 0, statsIntervalMs: 0 };
+  let faults: TestNodeFaults = relaxed;
 
   before(async () => {
     node = await startCouchbaseTestNode({ username, password, addresses: ['127.0.0.1'], memoryQuotaMB: 512, faults: () => faults });
@@ -146,7 +148,7 @@ describe('Couchbase test node with the real SDK', () => {
   });
 
   it('refuses bucket creation on demand, with the message in the SDK error', async () => {
-    faults = { refuseBucketCreation: 'lab: bucket creation refused' };
+    faults = { ...relaxed, refuseBucketCreation: 'lab: bucket creation refused' };
     try {
       await assert.rejects(cluster.buckets().createBucket({ name: 'refused', ramQuotaMB: 128 }), (error: Error) => {
         assert.ok(error instanceof couchbase.CouchbaseError);
@@ -155,7 +157,7 @@ describe('Couchbase test node with the real SDK', () => {
       });
       assert.deepEqual(node.bucketNames(), []);
     } finally {
-      faults = {};
+      faults = relaxed;
     }
   });
 
@@ -163,7 +165,7 @@ describe('Couchbase test node with the real SDK', () => {
     await cluster.buckets().createBucket({ name: 'flaky', ramQuotaMB: 128, numReplicas: 0 });
     const bucket = cluster.bucket('flaky');
     await kvReady(bucket);
-    faults = { temporaryFailureEvery: 2 };
+    faults = { ...relaxed, temporaryFailureEvery: 2 };
     try {
       const collection = bucket.defaultCollection();
       const outcomes: string[] = [];
@@ -173,8 +175,131 @@ describe('Couchbase test node with the real SDK', () => {
       assert.deepEqual(outcomes, ['ok', 'TemporaryFailureError', 'ok', 'TemporaryFailureError']);
       assert.equal(node.itemCount('flaky'), 2);
     } finally {
-      faults = {};
+      faults = relaxed;
       await cluster.buckets().dropBucket('flaky');
+    }
+  });
+});
+
+async function form(node: CouchbaseTestNode, method: string, path: string, body: Record<string, string>, auth?: string): Promise<Response> {
+  return rest(node, path, { method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), ...(auth ? { auth } : {}) });
+}
+
+async function query(node: CouchbaseTestNode, statement: string, auth: string, args?: unknown[]): Promise<{ status: number; body: { results?: unknown[]; errors?: { code: number; msg: string }[] } }> {
+  const services = (await (await rest(node, '/pools/default/nodeServices', { auth })).json()) as { nodesExt: { services: { n1ql?: number } }[] };
+  const port = services.nodesExt[0].services.n1ql;
+  assert.ok(port, 'n1ql announced');
+  const response = await fetch(`http://127.0.0.1:${port}/query/service`, { method: 'POST', headers: { Authorization: `Basic ${Buffer.from(auth).toString('base64')}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ statement, ...(args ? { args } : {}) }) });
+  return { status: response.status, body: (await response.json()) as { results?: unknown[]; errors?: { code: number; msg: string }[] } };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Couchbase test node, strict like a real node (REAL-LAB Y2, Y7, C4, C6, C8)', () => {
+  let node: CouchbaseTestNode;
+  let cluster: couchbase.Cluster;
+  let faults: TestNodeFaults = {};
+  before(async () => {
+    node = await startCouchbaseTestNode({ username, password, addresses: ['127.0.0.1'], memoryQuotaMB: 512, faults: () => faults });
+    cluster = await couchbase.connect(`couchbase://127.0.0.1:${node.kvPort}`, { username, password, timeouts });
+  });
+  after(async () => {
+    await cluster?.close();
+    await node?.stop();
+  });
+
+  it('Y2: the bucket-named login works only once that RBAC user exists with a role on the bucket', async () => {
+    await cluster.buckets().createBucket({ name: 'rbac', ramQuotaMB: 128, numReplicas: 0 });
+    // the admin password for a user named like the bucket: refused (no such user)
+    await assert.rejects(couchbase.connect(`couchbase://127.0.0.1:${node.kvPort}`, { username: 'rbac', password, timeouts }), couchbase.AuthenticationFailureError);
+    const refused = await form(node, 'PUT', '/settings/rbac/users/local/rbac', { password: 'short', roles: 'bucket_full_access[rbac]' });
+    assert.equal(refused.status, 400);
+    const unknownBucket = await form(node, 'PUT', '/settings/rbac/users/local/rbac', { password: 'generated-123', roles: 'bucket_full_access[nope]' });
+    assert.equal(unknownBucket.status, 400);
+    assert.match(await unknownBucket.text(), /bucket_full_access\[nope\]/);
+    const created = await form(node, 'PUT', '/settings/rbac/users/local/rbac', { password: 'generated-123', roles: 'bucket_full_access[rbac]' });
+    assert.equal(created.status, 200);
+    assert.deepEqual(node.users(), { rbac: ['bucket_full_access[rbac]'] });
+    const user = await couchbase.connect(`couchbase://127.0.0.1:${node.kvPort}`, { username: 'rbac', password: 'generated-123', timeouts });
+    try {
+      const bucket = user.bucket('rbac');
+      await kvReady(bucket);
+      await bucket.defaultCollection().upsert('k', { v: 1 });
+      assert.deepEqual((await bucket.defaultCollection().get('k')).content, { v: 1 });
+    } finally {
+      await user.close();
+    }
+    // REST management stays the admin's
+    assert.equal((await rest(node, '/pools/default/buckets', { auth: 'rbac:generated-123' })).status, 401);
+  });
+
+  it('C4: a drop finishes later: DELETE 500, GET still 200 and create 500 "still exists" until it is gone', async () => {
+    await cluster.buckets().createBucket({ name: 'slowdrop', ramQuotaMB: 128, numReplicas: 0 });
+    await assert.rejects(cluster.buckets().dropBucket('slowdrop'), (error: Error) => {
+      assert.ok(error instanceof couchbase.InternalServerFailureError);
+      assert.match(JSON.stringify((error as couchbase.CouchbaseError).context), /Bucket deletion not yet complete, but will continue/);
+      return true;
+    });
+    assert.equal((await rest(node, '/pools/default/buckets/slowdrop')).status, 200);
+    await assert.rejects(cluster.buckets().createBucket({ name: 'slowdrop', ramQuotaMB: 128, numReplicas: 0 }), (error: Error) => {
+      assert.ok(error instanceof couchbase.InternalServerFailureError, error.constructor.name);
+      assert.match(JSON.stringify((error as couchbase.CouchbaseError).context), /Bucket with given name still exists/);
+      return true;
+    });
+    await sleep(900);
+    assert.equal((await rest(node, '/pools/default/buckets/slowdrop')).status, 404);
+    await cluster.buckets().createBucket({ name: 'slowdrop', ramQuotaMB: 128, numReplicas: 0 });
+  });
+
+  it('C8 and C6: a new bucket warms up; the item count is a sample and the write queue drains', async () => {
+    await cluster.buckets().createBucket({ name: 'lag', ramQuotaMB: 128, numReplicas: 0 });
+    const status = async (): Promise<string> => ((await (await rest(node, '/pools/default/buckets/lag')).json()) as { nodes: { status: string }[] }).nodes[0].status;
+    assert.equal(await status(), 'warmup');
+    const bucket = cluster.bucket('lag');
+    await kvReady(bucket);
+    // a KV ping can answer before warm-up ends: only the REST status says when it did
+    for (let i = 0; i < 20 && (await status()) !== 'healthy'; i++) await sleep(50);
+    assert.equal(await status(), 'healthy');
+    for (let i = 0; i < 20; i++) await bucket.defaultCollection().upsert(`k${i}`, { i });
+    const stats = async (): Promise<{ queue: number; items: number }> => {
+      const body = (await (await rest(node, '/pools/default/buckets/lag/stats')).json()) as { op: { samples: { ep_queue_size: number[] } } };
+      const info = (await (await rest(node, '/pools/default/buckets/lag')).json()) as { basicStats: { itemCount: number } };
+      return { queue: body.op.samples.ep_queue_size.at(-1) as number, items: info.basicStats.itemCount };
+    };
+    const right = await stats();
+    assert.ok(right.queue > 0, 'mutations queued for disk');
+    assert.ok(right.items < 20, `the count lags (${right.items})`);
+    await sleep(1200);
+    assert.deepEqual(await stats(), { queue: 0, items: 20 });
+  });
+
+  it('Y7: scans need the query service and an online primary index', async () => {
+    await cluster.buckets().createBucket({ name: 'scans', ramQuotaMB: 128, numReplicas: 0 });
+    await form(node, 'PUT', '/settings/rbac/users/local/scans', { password: 'scan-pass-1', roles: 'bucket_full_access[scans]' });
+    const bucket = cluster.bucket('scans');
+    await kvReady(bucket);
+    for (const key of ['user3', 'user1', 'user2']) await bucket.defaultCollection().upsert(key, { key });
+    const scan = 'SELECT RAW meta().id FROM `scans` WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2';
+    const before = await query(node, scan, 'scans:scan-pass-1', ['user1', 2]);
+    assert.equal(before.status, 500);
+    assert.equal(before.body.errors?.[0].code, 4000);
+    assert.equal((await query(node, 'CREATE PRIMARY INDEX ON `scans`', `${username}:${password}`)).status, 200);
+    assert.equal((await query(node, 'CREATE PRIMARY INDEX ON `scans`', `${username}:${password}`)).body.errors?.[0].code, 4300);
+    const state = 'SELECT RAW state FROM system:indexes WHERE keyspace_id = "scans" AND is_primary = true';
+    assert.deepEqual((await query(node, state, `${username}:${password}`)).body.results, ['building']);
+    await sleep(400);
+    assert.deepEqual((await query(node, state, `${username}:${password}`)).body.results, ['online']);
+    assert.deepEqual((await query(node, scan, 'scans:scan-pass-1', ['user2', 5])).body.results, ['user2', 'user3']);
+    // a node without the query service
+    faults = { nodeServices: ['kv'] };
+    try {
+      const pool = (await (await rest(node, '/pools/default')).json()) as { nodes: { services: string[] }[] };
+      assert.deepEqual(pool.nodes[0].services, ['kv']);
+      const services = (await (await rest(node, '/pools/default/nodeServices')).json()) as { nodesExt: { services: Record<string, number> }[] };
+      assert.equal(services.nodesExt[0].services.n1ql, undefined);
+      await assert.rejects(fetch(`http://127.0.0.1:${node.queryPort}/query/service`, { method: 'POST', body: 'statement=SELECT 1' }));
+    } finally {
+      faults = {};
     }
   });
 });

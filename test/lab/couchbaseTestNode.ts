@@ -28,9 +28,29 @@ export interface TestNodeFaults {
   restDelayMs?: number;
   /** Answer every Nth document operation of a bucket with 0x82 (temporary failure). */
   temporaryFailureEvery?: number;
-  /** After a bucket is created, SELECT_BUCKET answers "not found" (warming up) for this long. */
+  /**
+   * After a bucket is created, SELECT_BUCKET answers "not found" and REST shows the node's status
+   * as "warmup" for this long (REAL-LAB C8). Default 300 ms; 0 = ready at once.
+   */
   bucketWarmupMs?: number;
+  /**
+   * REAL-LAB C4: a deletion finishes this long after DELETE (default 700 ms; 0 = at once). Meanwhile
+   * DELETE has answered 500 "Bucket deletion not yet complete, but will continue.", GET still shows
+   * the bucket and a create of that name answers 500 "Bucket with given name still exists".
+   */
+  bucketDeletionMs?: number;
+  /** REAL-LAB C6: basicStats.itemCount is sampled this often (default 1000 ms; 0 = live). */
+  statsIntervalMs?: number;
+  /** REAL-LAB C6: a mutation stays in the disk write queue (ep_queue_size) this long (default 400 ms). */
+  persistDelayMs?: number;
+  /** `nodes[].services` (default kv, index, n1ql). Without n1ql the query port refuses every request (REAL-LAB Y7). */
+  nodeServices?: string[];
+  /** A `CREATE PRIMARY INDEX` is building (not online) this long (default 300 ms). */
+  indexBuildMs?: number;
 }
+
+/** The strict defaults of the switches above (the lab is as strict as a real node unless a test relaxes it). */
+export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300 } as const;
 
 export interface TestNodeOptions {
   /** Addresses to listen on, one per lab interface. Default `['127.0.0.1']`. */
@@ -54,8 +74,12 @@ export interface CouchbaseTestNode {
   addresses: string[];
   kvPort: number;
   restPort: number;
+  /** The query service's port (REAL-LAB Y7), announced as `n1ql` in /pools/default/nodeServices. */
+  queryPort: number;
   version: string;
   bucketNames(): string[];
+  /** RBAC users: name -> roles. */
+  users(): Record<string, string[]>;
   /** Items in a bucket, or undefined if there is no such bucket. */
   itemCount(bucket: string): number | undefined;
   stop(): Promise<void>;
@@ -85,6 +109,20 @@ interface Bucket {
   documents: Map<string, StoredDocument>;
   bytes: number;
   operations: number;
+  /** REAL-LAB C4: when a deletion in progress ends (the bucket is gone for KV already). */
+  deletingUntil?: number;
+  /** REAL-LAB C6: the last stats sample of the item count, and when it was taken. */
+  sampledItems: number;
+  sampledAt: number;
+  /** REAL-LAB C6: when each queued mutation was made (drained after persistDelayMs). */
+  writeQueue: number[];
+  /** REAL-LAB Y7: the primary index, online from this time on. */
+  primaryIndexOnlineAt?: number;
+}
+
+interface RbacUser {
+  password: string;
+  roles: string[];
 }
 
 interface Connection {
@@ -118,11 +156,42 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   let storedBytes = 0;
   let kvPort = options.kvPort ?? 0;
   let restPort = options.restPort ?? 0;
+  let queryPort = 0;
+  const setting = <K extends keyof typeof strictNodeDefaults>(name: K): (typeof strictNodeDefaults)[K] | NonNullable<TestNodeFaults[K]> => faults()[name] ?? strictNodeDefaults[name];
 
-  // --- passwords: the admin, plus a "bucket-named" user per bucket, as couchbase2-era YCSB setups
-  // have (SDK 2.x logs in with the bucket's name); both use the admin password here.
-  const passwordOf = (username: string): string | undefined =>
-    username === options.username || buckets.has(username) ? options.password : undefined;
+  // --- users: the admin and the RBAC users created through REST (REAL-LAB Y2: nobody else; a
+  // couchbase2 client logging in with the bucket's name needs such a user)
+  const users = new Map<string, RbacUser>();
+  const passwordOf = (username: string): string | undefined => (username === options.username ? options.password : users.get(username)?.password);
+  /** Whether `username` may use the bucket's data (the admin, or a role on that bucket). */
+  const mayUseBucket = (username: string, bucket: string): boolean => {
+    if (username === options.username) return true;
+    const roles = users.get(username)?.roles ?? [];
+    return roles.some((role) => /^(bucket_full_access|bucket_admin|data_reader|data_writer)\[([^\]:]+)/.exec(role)?.slice(2).some((name) => name === bucket || name === '*'));
+  };
+  /** The live buckets (a bucket being deleted is gone for KV, REAL-LAB C4). */
+  const liveBucket = (name: string): Bucket | undefined => {
+    const bucket = buckets.get(name);
+    return bucket && bucket.deletingUntil === undefined ? bucket : undefined;
+  };
+  // finish deletions, take stats samples, drain write queues
+  const housekeeping = setInterval(() => {
+    const now = Date.now();
+    for (const bucket of [...buckets.values()]) {
+      if (bucket.deletingUntil !== undefined && now >= bucket.deletingUntil) {
+        buckets.delete(bucket.name);
+        log(`rest: deletion of ${bucket.name} complete`);
+        continue;
+      }
+      if (now - bucket.sampledAt >= setting('statsIntervalMs')) {
+        bucket.sampledItems = bucket.documents.size;
+        bucket.sampledAt = now;
+      }
+      const persisted = now - setting('persistDelayMs');
+      while (bucket.writeQueue.length > 0 && bucket.writeQueue[0] <= persisted) bucket.writeQueue.shift();
+    }
+  }, 50);
+  housekeeping.unref();
 
   // --- cluster map -----------------------------------------------------------------------------
   function clusterConfig(host: string, bucket?: Bucket): Record<string, unknown> {
@@ -168,6 +237,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       if (!existing) return { status: Status.keyNotFound };
       if (request.cas !== 0n && request.cas !== existing.cas) return { status: Status.keyExists };
       removeDocument(bucket, key);
+      if (bucket.bucketType === 'membase') bucket.writeQueue.push(Date.now());
       return { status: Status.success, cas: nextCas() };
     }
     if (request.opcode === Opcode.add && existing) return { status: Status.keyExists };
@@ -188,6 +258,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       cas: nextCas(),
     };
     bucket.documents.set(key, document);
+    if (bucket.bucketType === 'membase') bucket.writeQueue.push(Date.now());
     bucket.bytes += key.length + request.value.length;
     storedBytes += key.length + request.value.length;
     return { status: Status.success, cas: document.cas };
@@ -196,7 +267,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   function documentOperation(connection: Connection, request: KvRequest): KvResponse {
     const bucket = connection.bucket;
     if (!connection.username) return { status: Status.authError };
-    if (!bucket || !buckets.has(bucket.name)) return { status: Status.noAccess };
+    if (!bucket || liveBucket(bucket.name) !== bucket) return { status: Status.noAccess };
     bucket.operations += 1;
     const every = faults().temporaryFailureEvery ?? 0;
     if (every > 0 && bucket.operations % every === 0) {
@@ -246,15 +317,19 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       }
       case Opcode.selectBucket: {
         if (!connection.username) return { status: Status.authError };
-        const bucket = buckets.get(request.key.toString('utf8'));
-        if (!bucket) return { status: Status.noAccess };
-        const warmup = faults().bucketWarmupMs ?? 0;
+        const bucket = liveBucket(request.key.toString('utf8'));
+        // REAL-LAB Y2: a user without a role on the bucket sees no bucket at all
+        if (!bucket || !mayUseBucket(connection.username, bucket.name)) {
+          log(`kv: ${connection.username} may not select ${request.key.toString('utf8')}`);
+          return { status: Status.noAccess };
+        }
+        const warmup = setting('bucketWarmupMs');
         if (Date.now() - bucket.createdAt < warmup) return { status: Status.keyNotFound };
         connection.bucket = bucket;
         return { status: Status.success };
       }
       case Opcode.getClusterConfig: {
-        const bucket = connection.bucket && buckets.has(connection.bucket.name) ? connection.bucket : undefined;
+        const bucket = connection.bucket && liveBucket(connection.bucket.name) === connection.bucket ? connection.bucket : undefined;
         const value = Buffer.from(JSON.stringify(clusterConfig(host, bucket)));
         return { status: Status.success, value, datatype: Datatype.json };
       }
@@ -306,17 +381,19 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   }
 
   // --- REST ------------------------------------------------------------------------------------
-  function nodeJson(host: string): Record<string, unknown> {
+  function nodeJson(host: string, bucket?: Bucket): Record<string, unknown> {
+    // REAL-LAB C8: a bucket's node reports "warmup" until its vBuckets are loaded
+    const warming = bucket !== undefined && Date.now() - bucket.createdAt < setting('bucketWarmupMs');
     return {
       hostname: `${host}:${restPort}`,
       thisNode: true,
-      status: 'healthy',
+      status: warming ? 'warmup' : 'healthy',
       clusterMembership: 'active',
       recoveryType: 'none',
       version,
       os: 'x86_64-pc-linux-gnu',
       nodeUUID: nodeUuid,
-      services: ['kv'],
+      services: [...setting('nodeServices')],
       memoryQuota: memoryQuotaMB,
       ports: { direct: kvPort, distTCP: 21100, distTLS: 21150, httpsMgmt: 18091, httpsCAPI: 18092 },
     };
@@ -343,7 +420,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       compressionMode: bucket.compressionMode,
       quota: { ram: bucket.ramQuotaMB * mebibyte, rawRAM: bucket.ramQuotaMB * mebibyte },
       basicStats: {
-        itemCount: bucket.documents.size,
+        // REAL-LAB C6: the last sample, not a live count
+        itemCount: setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems,
         memUsed: bucket.bytes,
         dataUsed: bucket.bytes,
         diskUsed: 0,
@@ -351,7 +429,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         quotaPercentUsed: (100 * bucket.bytes) / (bucket.ramQuotaMB * mebibyte),
       },
       controllers,
-      nodes: [nodeJson(host)],
+      nodes: [nodeJson(host, bucket)],
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
     };
   }
@@ -371,6 +449,9 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     else if (!bucketNamePattern.test(name)) {
       errors.name =
         'Bucket name can only contain characters in range A-Z, a-z, 0-9 as well as underscore, period, dash & percent. Consult the documentation.';
+    } else if (buckets.get(name)?.deletingUntil !== undefined) {
+      // REAL-LAB C4: a 500, which the SDK reports as InternalServerFailureError
+      return { status: 500, body: { _: 'Bucket with given name still exists' } };
     } else if (buckets.has(name)) errors.name = 'Bucket with given name already exists';
     const requestedType = form.get('bucketType') ?? 'membase';
     const bucketType = requestedType === 'couchbase' ? 'membase' : requestedType;
@@ -404,21 +485,28 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       documents: new Map(),
       bytes: 0,
       operations: 0,
+      sampledItems: 0,
+      sampledAt: Date.now(),
+      writeQueue: [],
     });
     configRevision += 1;
     log(`rest: created bucket ${name} (${ramQuotaMB} MiB)`);
     return { status: 202 };
   }
 
-  function dropBucket(name: string): void {
+  /** Returns whether the deletion is still going on (REAL-LAB C4). */
+  function dropBucket(name: string): boolean {
     const bucket = buckets.get(name);
-    if (!bucket) return;
+    if (!bucket) return false;
     storedBytes -= bucket.bytes;
-    buckets.delete(name);
+    const delay = setting('bucketDeletionMs');
+    if (delay > 0) bucket.deletingUntil = bucket.deletingUntil ?? Date.now() + delay;
+    else buckets.delete(name);
     configRevision += 1;
     // A real node closes KV connections bound to a deleted bucket; the SDK then re-bootstraps.
     for (const connection of connections) if (connection.bucket === bucket) connection.socket.destroy();
-    log(`rest: dropped bucket ${name}`);
+    log(`rest: dropped bucket ${name}${delay > 0 ? ' (deletion continues)' : ''}`);
+    return delay > 0;
   }
 
   function authorised(request: IncomingMessage): boolean {
@@ -456,6 +544,121 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     response.end(text);
   }
 
+  /** The user a Basic header authenticates (admin or RBAC user), or undefined. */
+  function authenticatedUser(request: IncomingMessage): string | undefined {
+    const header = request.headers.authorization ?? '';
+    if (!header.startsWith('Basic ')) return undefined;
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return undefined;
+    const [name, given] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+    const wanted = passwordOf(name);
+    if (wanted === undefined) return undefined;
+    const a = Buffer.from(given);
+    const b = Buffer.from(wanted);
+    return a.length === b.length && timingSafeEqual(a, b) ? name : undefined;
+  }
+
+  function nodeServicesJson(host: string): Record<string, unknown> {
+    const services: Record<string, number> = { mgmt: restPort, kv: kvPort };
+    if (setting('nodeServices').includes('n1ql')) services.n1ql = queryPort;
+    return { rev: configRevision, nodesExt: [{ hostname: host, thisNode: true, services }], clusterCapabilitiesVer: [1, 0], clusterCapabilities: { n1ql: ['enhancedPreparedStatements'] } };
+  }
+
+  /** PUT/DELETE /settings/rbac/users/local/NAME, as ns_server validates them. */
+  async function rbacUser(method: string, name: string, form?: URLSearchParams): Promise<{ status: number; body?: unknown }> {
+    if (method === 'DELETE') {
+      if (!users.delete(name)) return { status: 404, body: '"User was not found."' };
+      return { status: 200, body: '""' };
+    }
+    if (method !== 'PUT' || !form) return { status: 405 };
+    const password = form.get('password') ?? users.get(name)?.password ?? '';
+    if (password.length < 6) return { status: 400, body: { errors: { password: 'The password must be at least 6 characters long.' } } };
+    const roles = (form.get('roles') ?? '').split(',').map((role) => role.trim()).filter(Boolean);
+    const bad = roles.filter((role) => {
+      const match = /^([a-z_]+)(?:\[([^\]]+)\])?$/.exec(role);
+      if (!match) return true;
+      const bucket = match[2]?.split(':')[0];
+      return bucket !== undefined && bucket !== '*' && liveBucket(bucket) === undefined;
+    });
+    if (bad.length > 0) return { status: 400, body: { errors: { roles: `Cannot assign roles to user because the following roles are unknown, malformed or role parameters are undefined: [${bad.join(',')}]` } } };
+    users.set(name, { password, roles });
+    log(`rest: user ${name} with ${roles.join(',')}`);
+    return { status: 200, body: '""' };
+  }
+
+  function sendOutcome(response: ServerResponse, outcome: { status: number; body?: unknown }): void {
+    send(response, outcome.status, outcome.body);
+  }
+
+  // --- query service (REAL-LAB Y7): just enough N1QL for a primary index and YCSB's scans -------
+  function queryAnswer(status: number, body: Record<string, unknown>): { status: number; body: unknown } {
+    return { status, body: { requestID: randomUUID(), status: status === 200 ? 'success' : 'errors', ...body } };
+  }
+
+  function runStatement(username: string, statement: string, args: unknown[]): { status: number; body: unknown } {
+    const text = statement.trim().replace(/\s+/g, ' ');
+    const keyspaceOf = (raw: string): string => raw.replace(/^`|`$/g, '').replace(/^default:/, '');
+    const create = /^CREATE PRIMARY INDEX(?: `?#primary`?)? ON (`[^`]+`|\S+)$/i.exec(text);
+    if (create) {
+      const name = keyspaceOf(create[1]);
+      const bucket = liveBucket(name);
+      if (!bucket) return queryAnswer(500, { errors: [{ code: 12003, msg: `Keyspace not found in CB datastore: default:${name}` }] });
+      if (!mayUseBucket(username, name)) return queryAnswer(401, { errors: [{ code: 13014, msg: `User does not have credentials to run index operations. Add role query_manage_index on default:${name} to allow the statement to run.` }] });
+      if (bucket.primaryIndexOnlineAt !== undefined) return queryAnswer(500, { errors: [{ code: 4300, msg: 'The index #primary already exists.' }] });
+      bucket.primaryIndexOnlineAt = Date.now() + setting('indexBuildMs');
+      return queryAnswer(200, { results: [] });
+    }
+    const state = /^SELECT RAW state FROM system:indexes WHERE keyspace_id = "([^"]+)" AND is_primary = true$/i.exec(text);
+    if (state) {
+      const bucket = liveBucket(state[1]);
+      const at = bucket?.primaryIndexOnlineAt;
+      return queryAnswer(200, { results: at === undefined ? [] : [Date.now() >= at ? 'online' : 'building'] });
+    }
+    // couchbase2's scanAllFields: SELECT RAW meta().id FROM `b` WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2
+    const scan = /^SELECT RAW meta\(\)\.id FROM (`[^`]+`) WHERE meta\(\)\.id >= \$1 ORDER BY meta\(\)\.id LIMIT \$2$/i.exec(text);
+    if (scan) {
+      const name = keyspaceOf(scan[1]);
+      const bucket = liveBucket(name);
+      if (!bucket) return queryAnswer(500, { errors: [{ code: 12003, msg: `Keyspace not found in CB datastore: default:${name}` }] });
+      if (!mayUseBucket(username, name)) return queryAnswer(401, { errors: [{ code: 13014, msg: `User does not have credentials to run SELECT queries on default:${name}.` }] });
+      if (bucket.primaryIndexOnlineAt === undefined || Date.now() < bucket.primaryIndexOnlineAt) {
+        return queryAnswer(500, { errors: [{ code: 4000, msg: `No index available on keyspace \`default\`:\`${name}\` that matches your query. Use CREATE PRIMARY INDEX ON \`default\`:\`${name}\` to create a primary index, or check that your expected index is online.` }] });
+      }
+      const from = String(args[0] ?? '');
+      const limit = Number(args[1] ?? 0);
+      const keys = [...bucket.documents.keys()].filter((key) => key >= from).sort().slice(0, Math.max(0, limit));
+      return queryAnswer(200, { results: keys });
+    }
+    return queryAnswer(500, { errors: [{ code: 3000, msg: `lab query service: statement not simulated: ${text.slice(0, 80)}` }] });
+  }
+
+  async function handleQuery(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!setting('nodeServices').includes('n1ql')) {
+      // no query service on this node: nothing would listen on its port
+      request.socket.destroy();
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://node');
+    if (url.pathname !== '/query/service' || request.method !== 'POST') return send(response, 404, 'Not found.\r\n');
+    const username = authenticatedUser(request);
+    if (username === undefined) return send(response, 401, { status: 'fatal', errors: [{ code: 10000, msg: 'Authentication failure' }] });
+    const raw = await readBody(request);
+    let statement = '';
+    let args: unknown[] = [];
+    if ((request.headers['content-type'] ?? '').includes('json')) {
+      const body = JSON.parse(raw) as { statement?: string; args?: unknown[] };
+      statement = body.statement ?? '';
+      args = body.args ?? [];
+    } else {
+      const form = new URLSearchParams(raw);
+      statement = form.get('statement') ?? '';
+      args = JSON.parse(form.get('args') ?? '[]') as unknown[];
+    }
+    const outcome = runStatement(username, statement, args);
+    send(response, outcome.status, outcome.body);
+  }
+
   async function handleRest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const delay = faults().restDelayMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
@@ -474,9 +677,18 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         pools: [{ name: 'default', uri: '/pools/default', streamingUri: '/poolsStreaming/default' }],
       });
     }
+    if (method === 'GET' && path === '/pools/default/nodeServices' && authenticatedUser(request) !== undefined) {
+      // any authenticated user may read where the services are (clients bootstrap from it)
+      return send(response, 200, nodeServicesJson(host));
+    }
     if (!authorised(request)) {
       response.setHeader('WWW-Authenticate', 'Basic realm="Couchbase Server Admin / REST"');
       return send(response, 401);
+    }
+    const userPath = /^\/settings\/rbac\/users\/local\/([^/]+)$/.exec(path);
+    if (userPath) return sendOutcome(response, await rbacUser(method, decodeURIComponent(userPath[1]), method === 'PUT' ? new URLSearchParams(await readBody(request)) : undefined));
+    if (method === 'GET' && path === '/settings/rbac/users') {
+      return send(response, 200, [...users.entries()].map(([id, user]) => ({ id, domain: 'local', roles: user.roles.map((role) => ({ role: role.replace(/\[.*$/, ''), bucket_name: /\[([^\]]+)\]/.exec(role)?.[1] })) })));
     }
     if (method === 'GET' && path === '/pools/default') {
       return send(response, 200, {
@@ -504,11 +716,16 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         return send(response, outcome.status, outcome.body);
       }
     }
-    const bucketPath = /^\/pools\/default\/buckets\/([^/]+)(\/controller\/doFlush)?$/.exec(path);
+    const bucketPath = /^\/pools\/default\/buckets\/([^/]+)(\/controller\/doFlush|\/stats)?$/.exec(path);
     if (bucketPath) {
       const name = decodeURIComponent(bucketPath[1]);
       const bucket = buckets.get(name);
       if (!bucket) return send(response, 404, 'Requested resource not found.\r\n');
+      if (bucketPath[2] === '/stats' && method === 'GET') {
+        // REAL-LAB C6: the disk write queue and the item count, last sample last
+        const samples = { ep_queue_size: [bucket.writeQueue.length], ep_flusher_todo: [0], curr_items: [bucket.sampledItems], ep_warmup_state: [Date.now() - bucket.createdAt < setting('bucketWarmupMs') ? 'loading data' : 'done'] };
+        return send(response, 200, { op: { samples, samplesCount: 1, isPersistent: bucket.bucketType === 'membase', lastTStamp: Date.now(), interval: 1000 } });
+      }
       if (bucketPath[2] && method === 'POST') {
         if (!bucket.flushEnabled) return send(response, 400, { _: 'Flush is disabled for the bucket' });
         storedBytes -= bucket.bytes;
@@ -518,7 +735,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       }
       if (!bucketPath[2] && method === 'GET') return send(response, 200, bucketJson(bucket, host));
       if (!bucketPath[2] && method === 'DELETE') {
-        dropBucket(name);
+        // REAL-LAB C4: the SDK turns this 500 into InternalServerFailureError
+        if (dropBucket(name)) return send(response, 500, 'Bucket deletion not yet complete, but will continue.\r\n');
         return send(response, 200);
       }
     }
@@ -542,6 +760,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   }
 
   async function stop(): Promise<void> {
+    clearInterval(housekeeping);
     for (const connection of connections) connection.socket.destroy();
     await Promise.all(
       [...netServers, ...httpServers].map(
@@ -569,6 +788,16 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       httpServer.keepAliveTimeout = 1000;
       httpServers.push(httpServer);
       restPort = await listen(httpServer, address, restPort);
+      const queryServer = createHttpServer((request, response) => {
+        handleQuery(request, response).catch((error: unknown) => {
+          log(`query: ${String(error)}`);
+          if (!response.headersSent) send(response, 400, { status: 'fatal', errors: [{ code: 1000, msg: String(error) }] });
+          else response.destroy();
+        });
+      });
+      queryServer.keepAliveTimeout = 1000;
+      httpServers.push(queryServer);
+      queryPort = await listen(queryServer, address, queryPort);
     }
   } catch (error) {
     await stop();
@@ -580,8 +809,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     addresses,
     kvPort,
     restPort,
+    queryPort,
     version,
-    bucketNames: () => [...buckets.keys()],
+    bucketNames: () => [...buckets.keys()].filter((name) => liveBucket(name) !== undefined),
+    users: () => Object.fromEntries([...users.entries()].map(([name, user]) => [name, [...user.roles]])),
     itemCount: (name) => buckets.get(name)?.documents.size,
     stop,
   };

@@ -21,6 +21,8 @@ export interface HostRootOptions {
   /** Addresses `ip -o addr` adds to lo (the lab's interfaces other than 127.0.0.1). */
   extraAddresses: string[];
   onloadVersion: string;
+  /** Install a `python2` (REAL-LAB Y4: bin/ycsb needs one; the default lab, like current distributions, has none). */
+  python2?: boolean;
 }
 
 /** POSIX sh single quotes. */
@@ -34,10 +36,11 @@ function writeExecutable(path: string, text: string): void {
   chmodSync(path, 0o755);
 }
 
-function nodeWrapper(options: HostRootOptions, bundle: string): string {
+function nodeWrapper(options: HostRootOptions, bundle: string, extra: string[] = []): string {
   return [
     '#!/bin/sh',
     '# Loopback-lab stand-in (see test/lab/index.ts).',
+    ...extra,
     `export ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)} NODE_PATH=${sq(join(repoRoot, 'node_modules'))}`,
     `exec ${sq(process.execPath)} ${sq(join(options.root, 'lib', bundle))} "$@"`,
     '',
@@ -213,6 +216,32 @@ exit 0
 `;
 }
 
+/** Python 2 only, like YCSB 0.17.0's launcher: `except X, e` is a SyntaxError for Python 3. */
+const ycsbPythonText = `#!/usr/bin/env python
+# Loopback-lab stand-in for YCSB 0.17.0's bin/ycsb (Python 2 only, REAL-LAB Y4): the lab's python2
+# runs the stand-in client; any other interpreter fails on the Python 2 syntax below.
+import sys
+try:
+    import argparse
+except ImportError, e:
+    print >> sys.stderr, "argparse is missing"
+    sys.exit(1)
+`;
+
+function python2Script(options: HostRootOptions): string {
+  return [
+    '#!/bin/sh',
+    '# Loopback-lab stand-in for Python 2.7: runs bin/ycsb (the stand-in client) and answers --version.',
+    'case "$1" in --version|-V) echo "Python 2.7.18" >&2; exit 0 ;; esac',
+    'case "$1" in',
+    `  */bin/ycsb|bin/ycsb) shift; export ONLOAD_BENCH_LAB_LAUNCHER=python ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)} NODE_PATH=${sq(join(repoRoot, 'node_modules'))}; exec ${sq(process.execPath)} ${sq(join(options.root, 'lib', 'ycsb.cjs'))} "$@" ;;`,
+    'esac',
+    'echo "python2: the loopback lab only runs bin/ycsb" >&2',
+    'exit 2',
+    '',
+  ].join('\n');
+}
+
 function ethtoolScript(): string {
   return `#!/bin/sh
 # Loopback-lab stand-in for ethtool (not installed on this machine): driver information only.
@@ -270,7 +299,13 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
     logLevel: 'error',
   });
   writeExecutable(join(root, 'opt', 'couchbase', 'bin', 'couchbase-server'), nodeWrapper(options, 'couchbase-server.cjs'));
-  writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb'), nodeWrapper(options, 'ycsb.cjs'));
+  // REAL-LAB Y4: bin/ycsb is Python 2 text (`#!/usr/bin/env python`: exit 127 without a `python`,
+  // a SyntaxError under Python 3); python2 runs it, bin/ycsb.sh reads JAVA_OPTS
+  writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb'), ycsbPythonText);
+  writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb.sh'), nodeWrapper(options, 'ycsb.cjs', ['# bin/ycsb.sh: JVM options from JAVA_OPTS', 'export ONLOAD_BENCH_LAB_LAUNCHER=sh ONLOAD_BENCH_LAB_JAVA_OPTS="$JAVA_OPTS"']));
+  if (options.python2) {
+    writeExecutable(join(root, 'bin', 'python2'), python2Script(options));
+  }
   writeExecutable(join(root, 'bin', 'onload_stackdump'), nodeWrapper(options, 'onload-stackdump.cjs'));
   writeExecutable(join(root, 'bin', 'onload'), onloadScript(options));
   // A "libonload.so" that does nothing: glibc's empty libdl stub (glibc >= 2.34) under that name.

@@ -84,6 +84,8 @@ export interface LabOptions {
   clients?: number;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
+  /** Give the hosts a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
+  python2?: boolean;
   faults?: LabFaults;
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
   keep?: boolean;
@@ -253,6 +255,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       stateDir,
       extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
       onloadVersion,
+      ...(options.python2 ? { python2: true } : {}),
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },

@@ -36,8 +36,18 @@ export interface LabFaults {
   restDelayMs?: number;
   /** Every Nth KV document operation of a bucket answers 0x82: the SDK does not retry it, it throws TemporaryFailureError (ycsb: Return=ERROR). */
   temporaryFailureEvery?: number;
-  /** A fresh bucket answers "warming up" to SELECT_BUCKET for this long (ms). */
+  /** A fresh bucket answers "warming up" to SELECT_BUCKET, and REST shows it in "warmup", for this long (ms; default 300, REAL-LAB C8). */
   bucketWarmupMs?: number;
+  /** A dropped bucket is gone this long after DELETE (ms; default 700; DELETE answers 500 meanwhile, REAL-LAB C4). */
+  bucketDeletionMs?: number;
+  /** basicStats.itemCount is a sample taken this often (ms; default 1000; 0 = live, REAL-LAB C6). */
+  statsIntervalMs?: number;
+  /** A mutation stays in ep_queue_size this long (ms; default 400, REAL-LAB C6). */
+  persistDelayMs?: number;
+  /** The node's services (default kv, index, n1ql; REAL-LAB Y7). */
+  nodeServices?: string[];
+  /** A new primary index is "building" this long (ms; default 300). */
+  indexBuildMs?: number;
   /** `couchbase-server` starts but never opens its ports ("never comes up"). */
   couchbaseNeverReady?: boolean;
   /** `couchbase-server` waits this long (ms) before opening its ports. */

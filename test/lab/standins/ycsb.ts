@@ -4,10 +4,19 @@
 // the lab's Couchbase node through the real SDK, and YCSB 0.17.0's exact output: preamble and `-s`
 // status lines on stderr, the final report on stdout (or `exportfile`, text or JSON exporters).
 //
-// Lab specifics (documented in test/lab/index.ts): the password must come from a -P file
-// (a `-p couchbase.password=...` is refused, exit 2); the KV port is `couchbase.kvPort` or the lab
-// node's; `requestdistribution` is always uniform; `-target` is accepted but not throttled; SCAN
-// reads up to `maxscanlength` keys one by one. Faults (LabFaults.ycsb*) add failed operations,
+// As the real programs (REAL-LAB Y1-Y8): it is started through `python2 bin/ycsb` (bin/ycsb is
+// Python 2 text; the lab's python2 exists only when a test asks for it) or `bin/ycsb.sh` (JVM
+// options from JAVA_OPTS; `-jvm-args` is then an unknown option); each binding reads only its real
+// keys: couchbase2 logs in as the user named after the bucket, with no username or port keys,
+// couchbase3 reads username (default Administrator), password, managerPort and kvPort (default
+// 11210); SCAN runs couchbase2's N1QL through the node's query service (no primary index: every
+// SCAN fails); the load honours maxexecutiontime and -target (a throttle); run inserts count from
+// recordcount in every client (so parallel clients collide: with upsert=false, INSERT-FAILED);
+// Client exits 0 after most failures (unknown option, unreadable -P file, missing workload, DB
+// init failure).
+// Lab specifics: the password must come from a -P file (a `-p couchbase.password=...` is refused,
+// exit 2); couchbase2 reaches the lab node's KV port (the real one always uses 11210);
+// `requestdistribution` is always uniform. Faults (LabFaults.ycsb*) add failed operations,
 // a crash (exit 247 with no report, as bin/ycsb when its JVM is SIGKILLed) or a hang.
 import * as couchbase from 'couchbase';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +36,7 @@ import {
 const bindings: Record<string, string> = {
   couchbase: 'site.ycsb.db.CouchbaseClient',
   couchbase2: 'site.ycsb.db.couchbase2.Couchbase2Client',
+  couchbase3: 'site.ycsb.db.couchbase3.Couchbase3Client',
   basic: 'site.ycsb.BasicDB',
 };
 const dbWrapperLine = 'DBWrapper: report latency for each error is false and specific error codes to track for latency are: []';
@@ -54,17 +64,19 @@ function usage(): string {
   return 'Usage: java site.ycsb.Client [options]\nOptions:\n  -threads n: execute using n threads (default: 1)\n  -target n: attempt to do n operations per second (default: unlimited)\n  -load:  run the loading phase of the workload\n  -t:  run the transactions phase of the workload (default)\n  -db dbname: specify the name of the DB to use\n  -P propertyfile: load properties from the given file. Multiple files can be specified\n  -p name=value:  specify a property to be passed to the DB and workloads\n  -s:  show status during run (default: no status)\n  -l label:  use label for status (e.g. to label one experiment out of a whole batch)\n';
 }
 
-export function parseArguments(argv: string[], cwd: string): ClientArgs {
+export function parseArguments(argv: string[], cwd: string, launcher = process.env.ONLOAD_BENCH_LAB_LAUNCHER ?? 'python'): ClientArgs {
   const [command, binding, ...rest] = argv;
   if (command !== 'load' && command !== 'run') {
     throw new UsageExit(`usage: ycsb [-h] command database [options]\nycsb: error: argument command: invalid choice: '${command ?? ''}' (choose from 'load', 'run', 'shell')\n`, 2);
   }
   if (!binding || !(binding in bindings)) throw new UsageExit(`[ERROR]  Database "${binding ?? ''}" is not available in this lab (use couchbase2)\n`, 1);
-  const javaArgs: string[] = [];
+  // REAL-LAB Y4: bin/ycsb.sh takes JVM options from JAVA_OPTS and passes everything else to Client
+  const javaArgs: string[] = launcher === 'sh' ? (process.env.ONLOAD_BENCH_LAB_JAVA_OPTS ?? '').split(/\s+/).filter(Boolean) : [];
   const clientArgs: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
-    if (arg === '-cp') i++;
+    if (launcher === 'sh') clientArgs.push(arg);
+    else if (arg === '-cp') i++;
     else if (arg === '-jvm-args') javaArgs.push(...(rest[++i] ?? '').split(/\s+/).filter(Boolean));
     else if (arg.startsWith('-jvm-args=')) javaArgs.push(...arg.slice('-jvm-args='.length).split(/\s+/).filter(Boolean));
     else clientArgs.push(arg);
@@ -107,7 +119,8 @@ export function parseArguments(argv: string[], cwd: string): ClientArgs {
         try {
           text = readFileSync(file, 'utf8');
         } catch {
-          throw new UsageExit(`Unable to open the properties file ${clientArgs[i]}\n`, 1);
+          // REAL-LAB Y8: Client prints the stack trace and exits 0
+          throw new UsageExit(`Unable to open the properties file ${clientArgs[i]}\njava.io.FileNotFoundException: ${clientArgs[i]} (No such file or directory)\n`, 0);
         }
         for (const [key, property] of parseJavaProperties(text)) fileProperties.set(key, property);
         break;
@@ -160,7 +173,17 @@ function document(fieldCount: number, fieldLength: number): Record<string, strin
 
 type OperationName = 'READ' | 'UPDATE' | 'INSERT' | 'SCAN' | 'READ-MODIFY-WRITE';
 
+/** `ycsb shell BINDING`: the interactive client; with no input it says hello and ends (exit 0). */
+async function shell(binding: string | undefined): Promise<number> {
+  if (!binding || !(binding in bindings)) throw new UsageExit(`[ERROR]  Database "${binding ?? ''}" is not available in this lab (use couchbase2)\n`, 1);
+  process.stdout.write('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> ');
+  for await (const chunk of process.stdin) void chunk; // read to EOF like the real shell
+  process.stdout.write('\n');
+  return 0;
+}
+
 async function run(argv: string[]): Promise<number> {
+  if (argv[0] === 'shell') return shell(argv[1]);
   const lab: LabConfig = loadLabConfigFromEnv();
   const faults = cachedFaults(lab.stateDir);
   const args = parseArguments(argv, process.cwd());
@@ -294,15 +317,22 @@ async function run(argv: string[]): Promise<number> {
   // --- the database (one SDK cluster shared by the threads, as the couchbase2 binding shares its environment)
   const bucketName = props.get('couchbase.bucket') ?? 'default';
   const host = (props.get('couchbase.host') ?? '127.0.0.1').split(',')[0].trim();
-  const kvPort = number('couchbase.kvPort', lab.couchbase.kvPort);
+  // REAL-LAB Y1-Y3: couchbase2 reads no username and no port (the lab's KV port stands in for
+  // 11210); couchbase3 reads them, with the real defaults
+  const couchbase3 = args.binding === 'couchbase3';
+  const kvPort = couchbase3 ? number('couchbase.kvPort', 11210) : lab.couchbase.kvPort;
+  const restPort = couchbase3 ? number('couchbase.managerPort', 8091) : lab.couchbase.restPort;
+  const loginUser = couchbase3 ? props.get('couchbase.username') ?? 'Administrator' : bucketName;
+  const loginPassword = props.get('couchbase.password') ?? '';
   const upsert = props.get('couchbase.upsert') === 'true';
+  const targetOpsPerSec = number('target', 0);
   let collection: couchbase.Collection | undefined;
   let cluster: couchbase.Cluster | undefined;
   let initError: unknown;
   try {
     cluster = await couchbase.connect(`couchbase://${host}:${kvPort}`, {
-      username: props.get('couchbase.username') ?? bucketName,
-      password: props.get('couchbase.password') ?? '',
+      username: loginUser,
+      password: loginPassword,
       // short, so a dead node fails a lab run in seconds (the real binding waits longer)
       timeouts: { kvTimeout: 2500, connectTimeout: 5000, bootstrapTimeout: 5000 },
     });
@@ -370,7 +400,24 @@ async function run(argv: string[]): Promise<number> {
     }
     return 'OK';
   };
-  const randomExistingKey = (): string => keyOf(Math.floor(Math.random() * Math.max(1, recordCount + inserted)), ordered);
+  // CoreWorkload's keychooser: [insertstart, insertstart + insertcount)
+  const randomExistingKey = (): string => keyOf(insertStart + Math.floor(Math.random() * Math.max(1, insertCount)), ordered);
+  // couchbase2's scanAllFields: N1QL through the query service (REAL-LAB Y7)
+  let queryUrl: string | undefined;
+  const authHeader = `Basic ${Buffer.from(`${loginUser}:${loginPassword}`).toString('base64')}`;
+  const scanKeys = async (startKey: string, length: number): Promise<string[]> => {
+    if (!queryUrl) {
+      const services = (await (await fetch(`http://${host}:${restPort}/pools/default/nodeServices`, { headers: { authorization: authHeader } })).json()) as { nodesExt?: { services?: { n1ql?: number } }[] };
+      const port = services.nodesExt?.[0]?.services?.n1ql;
+      if (!port) throw new Error('com.couchbase.client.core.ServiceNotAvailableException: The QUERY service is not enabled or no node in the cluster supports it.');
+      queryUrl = `http://${host}:${port}/query/service`;
+    }
+    const statement = `SELECT RAW meta().id FROM \`${bucketName}\` WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2`;
+    const response = await fetch(queryUrl, { method: 'POST', headers: { authorization: authHeader, 'content-type': 'application/json' }, body: JSON.stringify({ statement, args: [startKey, length] }) });
+    const body = (await response.json()) as { results?: string[]; errors?: { code: number; msg: string }[] };
+    if (response.status !== 200 || body.errors) throw new Error(`Error while parsing N1QL Result. Query: ${statement}, Errors: ${JSON.stringify(body.errors)}`);
+    return body.results ?? [];
+  };
 
   async function oneOperation(): Promise<void> {
     const faultSet = faults();
@@ -400,16 +447,18 @@ async function run(argv: string[]): Promise<number> {
     else if (chosen === 'INSERT') {
       const key = keyOf(nextInsert++, ordered);
       const status = await timed('INSERT', async () => {
-        await kv.insert(key, document(fieldCount, fieldLength));
+        const value = document(fieldCount, fieldLength);
+        if (upsert) await kv.upsert(key, value);
+        else await kv.insert(key, value);
         return 'OK';
       }, injectError);
       if (status === 'OK') inserted += 1;
     } else if (chosen === 'SCAN') {
-      const start = Math.floor(Math.random() * Math.max(1, recordCount));
+      const startKey = randomExistingKey();
       const length = 1 + Math.floor(Math.random() * maxScanLength);
       await timed('SCAN', async () => {
-        for (let n = start; n < Math.min(start + length, recordCount + inserted); n++) {
-          await kv.get(keyOf(n, ordered)).catch((error: unknown) => {
+        for (const key of await scanKeys(startKey, length)) {
+          await kv.get(key).catch((error: unknown) => {
             if (!(error instanceof couchbase.DocumentNotFoundError)) throw error;
           });
         }
@@ -436,6 +485,12 @@ async function run(argv: string[]): Promise<number> {
       }
       if (faultSet.ycsbHangAfterOps !== undefined && totalOps >= faultSet.ycsbHangAfterOps) {
         await new Promise(() => undefined);
+      }
+      if (targetOpsPerSec > 0) {
+        // Client's -target: every thread paces itself to its share of the target
+        const due = startedAt + ((doneByThread[index] + 1) * threads * 1000) / targetOpsPerSec;
+        while (!stopRequested && Date.now() < due) await new Promise((resolve) => setTimeout(resolve, Math.min(due - Date.now(), 200)));
+        if (stopRequested) break;
       }
       await oneOperation();
       doneByThread[index] += 1;
