@@ -253,6 +253,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       stateDir,
       extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
       onloadVersion,
+      ycsbVersion,
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },
