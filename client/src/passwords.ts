@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { type ClusterIdentity, describeSecretKey, passwordSecretKey } from './secretKeys';
 import type { BenchSettings } from './settings';
+import { type PasswordSource, passwordSourceOf } from './passwordSource';
 
 /** Keys (never values) of stored passwords, so "Clear Couchbase password" can list them. */
 const knownKeysState = 'onloadBench.passwordKeys';
@@ -19,6 +20,13 @@ export class PasswordStore {
     const stored = await this.context.secrets.get(key);
     if (stored) return stored;
     return this.ask(plan);
+  }
+
+  /** Where the password of a plan's cluster comes from now (environment variable, SecretStorage, or nowhere yet). */
+  async sourceFor(plan: ClusterIdentity, settings: BenchSettings): Promise<PasswordSource> {
+    const key = passwordSecretKey(plan);
+    const stored = (await this.context.secrets.get(key)) !== undefined;
+    return passwordSourceOf({ variable: settings.couchbase.passwordEnvVar, env: process.env, stored, cluster: describeSecretKey(key) });
   }
 
   /** Asks for the password and stores it; undefined if the user cancelled. */

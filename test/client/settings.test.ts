@@ -14,7 +14,15 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
     couchbase: { passwordEnvVar: undefined },
     offerResumeOnStartup: true,
     nodePath: undefined,
+    profilePath: [],
   });
+});
+
+test('onloadBench.profilePath: a list of folders, blanks dropped; anything else is a problem and ignored', () => {
+  assert.deepEqual(readSettings(from({ profilePath: [' ~/.openonload/profiles ', '', 'shared/profiles'] })).settings.profilePath, ['~/.openonload/profiles', 'shared/profiles']);
+  const wrong = readSettings(from({ profilePath: '/opt/profiles' }));
+  assert.deepEqual(wrong.settings.profilePath, []);
+  assert.deepEqual(wrong.problems.map((problem) => problem.setting), ['profilePath']);
 });
 
 test('values the user set are used, trimmed; a 0 timeout means "the plan decides"', () => {
