@@ -7,10 +7,12 @@ import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../services';
 import { choosePlan } from './choosePlan';
+import { refusedInRestrictedMode } from '../workspaceTrust';
 
 export async function runBenchmarkCommand(services: ExtensionServices, arg?: unknown): Promise<RunOutcome | undefined> {
   const planUri = await choosePlan(arg, 'Run Couchbase benchmark');
   if (!planUri) return undefined;
+  if (refusedInRestrictedMode(`the benchmark ${vscode.workspace.asRelativePath(planUri)}`)) return undefined;
   if (services.runs.isRunning(planUri.fsPath)) {
     void vscode.window.showWarningMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} is already running.`);
     return undefined;

@@ -11,6 +11,7 @@ import { currentSettings, profileFoldersFor, resultsRootFor } from '../config';
 import { loadEngine } from '../engine';
 import { chooseNodeRuntime, runSweepInProcess } from '../engineProcess';
 import type { CoreServices } from '../services';
+import { refusedInRestrictedMode, restrictedModeError } from '../workspaceTrust';
 import { redact, terminalLinesOnce } from './eventText';
 import { describePasswordSource, withPasswordSource } from '../passwordSource';
 import type { ResumeChoice } from './taskDefinition';
@@ -42,6 +43,10 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     return stoppedBeforeStart(error);
   }
 
+  if (refusedInRestrictedMode(`the benchmark ${path.basename(planPath)}`)) {
+    out.print([restrictedModeError.message, `Next: ${restrictedModeError.action}`]);
+    return stoppedBeforeStart(restrictedModeError);
+  }
   out.print([`Checking plan ${planPath}`]);
   const engine = await loadEngine();
   const loaded = await engine.loadPlan(planPath);

@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** A fixed port (default: a free one). */
   port?: number;
+  /** Workspace Trust on, the folder not trusted and no start-up prompt: Restricted Mode. */
+  restrictedMode?: boolean;
 }
 
 export interface CodeServer {
@@ -41,6 +43,13 @@ const DEFAULT_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'chat.disableAIFeatures': true,
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
+};
+
+const restrictedModeSettings = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+  'security.workspace.trust.untrustedFiles': 'open',
 };
 
 export async function freePort(): Promise<number> {
@@ -109,14 +118,14 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
     join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...options.settings }, null, 2),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...(options.restrictedMode ? restrictedModeSettings : {}), ...options.settings }, null, 2),
   );
   const args = [
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.restrictedMode ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     '--config', configFile,
