@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { openBrowser } from './support/browser';
-import { startCodeServer } from './support/codeServer';
+import { keepLogs, startCodeServer } from './support/codeServer';
 import { repoRoot } from './support/workspace';
 
 export interface Summary {
@@ -77,5 +77,6 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
     await browser.page.screenshot({ path: join(options.artifactsDir, `${label}-end.png`) }).catch(() => undefined);
     await browser.close();
     await server.stop();
+    keepLogs(options.stateDir, options.artifactsDir, label);
   }
 }

@@ -79,7 +79,6 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
         `section.group[data-interface="${cell.key.interface}"] td.value[data-metric="throughput"][data-stack="${cell.key.stack}"][data-threads="${cell.key.threads}"]`,
       ).first();
       await expectVisible(td, `the throughput cell for ${cell.id} in the panel`, 30_000);
-      await page.waitForTimeout(0);
       const shown = Number(await td.getAttribute('data-value'));
       const expected = cell.run!.throughputOpsPerSec;
       assert.ok(Math.abs(shown - expected) <= Math.abs(expected) * 1e-9, `panel shows ${shown} ops/s for ${cell.id}, results.jsonl has ${expected}`);
@@ -103,7 +102,10 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await runCommand(page, 'Notifications: Clear All Notifications', 5_000).catch(() => undefined);
     await runCommand(page, 'View: Close Primary Side Bar', 5_000).catch(() => undefined);
     await page.setViewportSize({ width: 1400, height: 1150 });
-    await page.waitForTimeout(1500);
+    // States, not times: the workbench laid out at the new size, no notification toast left.
+    await page.waitForFunction(() => document.querySelector('.monaco-workbench')?.getBoundingClientRect().width === 1400, undefined, { timeout: 10_000 });
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await expectVisible(canvas, 'the throughput chart after the resize');
     await shot(page, context.artifactsDir, 'results-panel');
   });
 });
