@@ -8,6 +8,7 @@ import type { ResultsPanelManager } from '../panel/resultsPanel';
 import { commands } from '../commandIds';
 import type { PasswordSource } from '../passwordSource';
 import { failureNotice } from './failureNotice';
+import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
 import { showRunFailure } from './failureActions';
 import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
 
@@ -46,6 +47,7 @@ export class RunTracker implements vscode.Disposable {
     const key = path.resolve(planPath);
     if (this.active.has(key)) return undefined;
     const run: ActiveRun = { planPath: key, abort, progress: initialProgress };
+    markWalkthrough(walkthroughKeys.ranBenchmark);
     this.active.set(key, run);
     this.refreshStatusBar();
 
