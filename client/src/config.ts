@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { homedir } from 'node:os';
-import { type BenchSettings, readSettings } from './settings';
+import { type BenchSettings, expandProfileFolders, readSettings } from './settings';
 
 const reported = new Set<string>();
 
@@ -31,8 +31,5 @@ export function resultsRootFor(settings: BenchSettings, planUri: vscode.Uri | un
 export function profileFoldersFor(settings: BenchSettings, planUri: vscode.Uri | undefined): string[] {
   const folder = (planUri && vscode.workspace.getWorkspaceFolder(planUri)) ?? vscode.workspace.workspaceFolders?.[0];
   const base = folder?.uri.fsPath ?? (planUri ? path.dirname(planUri.fsPath) : process.cwd());
-  return settings.profilePath.map((entry) => {
-    const home = entry === '~' ? homedir() : entry.startsWith('~/') ? path.join(homedir(), entry.slice(2)) : entry;
-    return path.isAbsolute(home) ? path.resolve(home) : path.resolve(base, home);
-  });
+  return expandProfileFolders(settings.profilePath, base, homedir());
 }
