@@ -2,7 +2,7 @@
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
 // Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
 // files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
-// The editor opens on examples/README.md, which links the plan and the walkthrough.
+// The editor opens on the Welcome page with the walkthrough; examples/README.md links the plan.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,8 +63,10 @@ async function main(): Promise<void> {
         ...lab.settings,
         // The simulated lab's password comes from this variable, so nobody is asked for it.
         'onloadBench.couchbase.passwordEnvVar': passwordEnvVar,
-        // examples/README.md: what is where, the simulated-lab plan and the walkthrough
-        'workbench.startupEditor': 'readme',
+        // The Welcome page lists the walkthrough, and its service then follows the session from the
+        // start: VS Code creates it on demand and ticks steps only on events it saw (examples/README.md
+        // in the Explorer links the plan).
+        'workbench.startupEditor': 'welcomePage',
         // the generated plan is git-ignored (examples/lab/.gitignore) but must stay in Quick Open
         'search.useIgnoreFiles': false,
         'search.exclude': { '**/bench-results': true, '**/.npm-start-created.json': true },

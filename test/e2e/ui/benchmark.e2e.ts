@@ -45,7 +45,8 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     const stateDir = `${context.stateDir}-run`;
     await installVsix(stateDir, context.vsix);
     // The ssh config of the lab, but no password variable: the person types the password.
-    server = await startCodeServer(context.workspace, { stateDir, settings: context.lab?.settings });
+    // As npm start: the Welcome page at start-up, so the walkthrough follows what the person does.
+    server = await startCodeServer(context.workspace, { stateDir, settings: { ...context.lab?.settings, 'workbench.startupEditor': 'welcomePage' } });
     session = await openBrowser();
     await openWorkbench(session.page, server.origin, context.workspace);
   });
