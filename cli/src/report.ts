@@ -72,6 +72,6 @@ export async function run(args: string[]): Promise<number> {
   const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics);
   if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables));
   else if (parsed.values.json) console.log(JSON.stringify(tables, null, 2));
-  else process.stdout.write(renderReport(tables, run.results));
+  else process.stdout.write(renderReport(tables, run.results, run.manifest?.environment));
   return 0;
 }

@@ -2,7 +2,8 @@
 // that could not be used, once per distinct problem, in the log.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { type BenchSettings, readSettings } from './settings';
+import { homedir } from 'node:os';
+import { type BenchSettings, expandProfileFolders, readSettings } from './settings';
 
 const reported = new Set<string>();
 
@@ -24,4 +25,11 @@ export function resultsRootFor(settings: BenchSettings, planUri: vscode.Uri | un
   const folder = (planUri && vscode.workspace.getWorkspaceFolder(planUri)) ?? vscode.workspace.workspaceFolders?.[0];
   const base = folder?.uri.fsPath ?? (planUri ? path.dirname(planUri.fsPath) : process.cwd());
   return path.join(base, settings.resultsFolder);
+}
+
+/** `onloadBench.profilePath` as absolute folders: `~/` is the home folder, relative is against the plan's workspace folder. */
+export function profileFoldersFor(settings: BenchSettings, planUri: vscode.Uri | undefined): string[] {
+  const folder = (planUri && vscode.workspace.getWorkspaceFolder(planUri)) ?? vscode.workspace.workspaceFolders?.[0];
+  const base = folder?.uri.fsPath ?? (planUri ? path.dirname(planUri.fsPath) : process.cwd());
+  return expandProfileFolders(settings.profilePath, base, homedir());
 }

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { type ClusterIdentity, describeSecretKey, passwordSecretKey } from './secretKeys';
 import type { BenchSettings } from './settings';
+import { type PasswordSource, passwordSourceOf } from './passwordSource';
+import { markWalkthrough, walkthroughKeys } from './walkthroughProgress';
 
 /** Keys (never values) of stored passwords, so "Clear Couchbase password" can list them. */
 const knownKeysState = 'onloadBench.passwordKeys';
@@ -14,11 +16,24 @@ export class PasswordStore {
   async passwordFor(plan: ClusterIdentity, settings: BenchSettings): Promise<string | undefined> {
     const envVar = settings.couchbase.passwordEnvVar;
     const fromEnv = envVar ? process.env[envVar] : undefined;
-    if (fromEnv) return fromEnv;
+    if (fromEnv) {
+      markWalkthrough(walkthroughKeys.passwordReady);
+      return fromEnv;
+    }
     const key = passwordSecretKey(plan);
     const stored = await this.context.secrets.get(key);
-    if (stored) return stored;
+    if (stored) {
+      markWalkthrough(walkthroughKeys.passwordReady);
+      return stored;
+    }
     return this.ask(plan);
+  }
+
+  /** Where the password of a plan's cluster comes from now (environment variable, SecretStorage, or nowhere yet). */
+  async sourceFor(plan: ClusterIdentity, settings: BenchSettings): Promise<PasswordSource> {
+    const key = passwordSecretKey(plan);
+    const stored = (await this.context.secrets.get(key)) !== undefined;
+    return passwordSourceOf({ variable: settings.couchbase.passwordEnvVar, env: process.env, stored, cluster: describeSecretKey(key) });
   }
 
   /** Asks for the password and stores it; undefined if the user cancelled. */
@@ -39,6 +54,7 @@ export class PasswordStore {
   async store(plan: ClusterIdentity, password: string): Promise<void> {
     const key = passwordSecretKey(plan);
     await this.context.secrets.store(key, password);
+    markWalkthrough(walkthroughKeys.passwordReady);
     const keys = this.knownKeys();
     if (!keys.includes(key)) await this.context.globalState.update(knownKeysState, [...keys, key]);
   }

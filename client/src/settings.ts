@@ -2,6 +2,8 @@
 // plain Node: `readSettings` takes a getter over the `onloadBench` configuration section.
 // There is deliberately no password setting: passwords live in SecretStorage or an env var.
 
+import * as path from 'node:path';
+
 export interface BenchSettings {
   ssh: {
     /** The OpenSSH client binary. */
@@ -29,6 +31,9 @@ export interface BenchSettings {
   offerResumeOnStartup: boolean;
   /** The Node.js executable that runs the engine; undefined: chosen automatically. */
   nodePath: string | undefined;
+  /** Folders searched for `onload_import NAME` after the importing profile's folder, as written
+   * (`~/`, relative to the workspace folder); the language server reads the same setting. */
+  profilePath: string[];
 }
 
 /** A setting that could not be used as written, worded for the user. */
@@ -94,9 +99,19 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
       couchbase: { passwordEnvVar: envVar !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar) ? envVar : undefined },
       offerResumeOnStartup: typeof offer === 'boolean' ? offer : true,
       nodePath: optionalText('nodePath'),
+      profilePath: folderList(get('profilePath'), problems),
     },
     problems,
   };
+}
+
+function folderList(value: unknown, problems: SettingProblem[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    problems.push({ setting: 'profilePath', message: 'onloadBench.profilePath must be a list of folders; ignoring it.' });
+    return [];
+  }
+  return (value as string[]).map((item) => item.trim()).filter((item) => item !== '');
 }
 
 /**
@@ -132,4 +147,12 @@ function safeSshOptions(value: unknown, problems: SettingProblem[]): string[] {
     index += consumed - 1;
   }
   return kept;
+}
+
+/** `onloadBench.profilePath` entries as absolute folders: `~` / `~/x` from `home`, relative ones from `base` (the workspace folder). */
+export function expandProfileFolders(entries: readonly string[], base: string, home: string): string[] {
+  return entries.map((entry) => {
+    const expanded = entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : entry;
+    return path.isAbsolute(expanded) ? path.resolve(expanded) : path.resolve(base, expanded);
+  });
 }

@@ -1,10 +1,11 @@
 // What a run ran on: kernel, NIC driver and firmware per interface, Onload, Couchbase, YCSB and
-// Java versions. One shell script per host prints tagged facts; a pure parser reads them, so a
+// Java versions, and the CPU/NUMA/IRQ facts of hostHardware.ts. One shell script per host prints tagged facts; a pure parser reads them, so a
 // missing tool leaves a field empty instead of failing the run.
 import type { HostEnvironment } from './model';
 import type { ResolvedClient, ResolvedServer } from './planSchema';
 import type { RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
+import { cpuFactsLines, nicFactsLines, readHardwareFact } from './hostHardware';
 
 /** The folder above `bin/couchbase-server`, where VERSION.txt lives. */
 export function couchbaseHome(couchbaseServerPath: string): string {
@@ -19,6 +20,7 @@ export function serverFactsScript(server: ResolvedServer, addresses: string[]): 
     `if [ -x ${shellQuote(server.couchbaseServerPath)} ]; then echo "@couchbase-binary yes"; else echo "@couchbase-binary no"; fi`,
     'echo "@onload $(onload --version 2>/dev/null | head -n 1)"',
     'if command -v onload >/dev/null 2>&1; then echo "@onload-binary yes"; else echo "@onload-binary no"; fi',
+    ...cpuFactsLines(),
   ];
   for (const address of addresses) {
     const quoted = shellQuote(address);
@@ -27,6 +29,7 @@ export function serverFactsScript(server: ResolvedServer, addresses: string[]): 
       `dev=$(ip -o addr 2>/dev/null | awk -v a=${quoted} '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')`,
       `echo "@iface ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} device=$dev"`,
       `if [ -n "$dev" ]; then ethtool -i "$dev" 2>/dev/null | sed -n 's/^driver: */@iface-driver ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} /p; s/^firmware-version: */@iface-firmware ${address.replace(/[^A-Za-z0-9.:_-]/g, '')} /p'; fi`,
+      ...nicFactsLines(address.replace(/[^A-Za-z0-9.:_-]/g, '')),
     );
   }
   lines.push('exit 0');
@@ -47,6 +50,7 @@ export function clientFactsScript(client: ResolvedClient): string {
     `echo "@ycsb-folder $(cd ${home} 2>/dev/null && basename "$(pwd -P)" | sed -n 's/^ycsb-\\([0-9][0-9.]*[A-Za-z0-9-]*\\)$/\\1/p')"`,
     'echo "@onload $(onload --version 2>/dev/null | head -n 1)"',
     'if command -v onload >/dev/null 2>&1; then echo "@onload-binary yes"; else echo "@onload-binary no"; fi',
+    ...cpuFactsLines(),
     'exit 0',
   ].join('\n');
 }
@@ -68,6 +72,7 @@ export function parseHostFacts(output: string, role: 'server' | 'client'): HostF
     if (!match) continue;
     const [, tag, rest] = match;
     const value = rest.trim();
+    if (readHardwareFact(environment, tag, value)) continue;
     if (tag.endsWith('-binary')) {
       binaries[tag.slice(0, -'-binary'.length)] = value === 'yes';
     } else if (tag === 'kernel' || tag === 'couchbase' || tag === 'java' || tag === 'onload') {

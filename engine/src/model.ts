@@ -244,6 +244,8 @@ export interface HostEnvironment {
   ycsb?: string;
   java?: string;
   onload?: string;
-  /** Per interface address: driver, firmware, NIC name. */
-  interfaces?: Record<string, { device?: string; driver?: string; firmware?: string }>;
+  /** Per interface address: driver, firmware, NIC name; its NUMA node (-1: none) and MSI IRQs with their allowed CPUs. */
+  interfaces?: Record<string, { device?: string; driver?: string; firmware?: string; numaNode?: number; irqs?: { irq: number; cpus: string; name?: string }[] }>;
+  /** CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it (engine/src/hostHardware.ts). */
+  cpu?: { model?: string; sockets?: number; cores?: number; threads?: number; numaNodes?: number; governors?: Record<string, number> };
 }

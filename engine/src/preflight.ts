@@ -110,7 +110,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
         id: 'onload-version',
         host: server.host,
         ok: facts.binaries.onload === true,
-        detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? '(version unknown)'}` : 'onload is not on the PATH of the SSH user',
+        detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH of the SSH user',
         action: 'Install Onload on the server or put it on the PATH for non-interactive SSH logins.',
         blocking: true,
       });
@@ -138,7 +138,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     try {
       const facts = await clientFacts(pool.get(client.host), client, signal);
       mergeHost(environment, client.host, facts.environment);
-      add({ id: 'ycsb-version', host: client.host, ok: facts.binaries.ycsb === true, detail: facts.binaries.ycsb ? `YCSB ${facts.environment.ycsb ?? '(version unknown)'} in ${client.ycsbHome}` : `no bin/ycsb in ${client.ycsbHome}`, action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`, blocking: true });
+      add({ id: 'ycsb-version', host: client.host, ok: facts.binaries.ycsb === true, detail: facts.binaries.ycsb ? ycsbLabel(facts.environment.ycsb, client.ycsbHome) : `no bin/ycsb in ${client.ycsbHome}`, action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`, blocking: true });
       add({ id: 'java-version', host: client.host, ok: facts.binaries.java === true, detail: facts.binaries.java ? (facts.environment.java ?? 'java') : 'java is not on the PATH', action: 'Install a Java runtime for YCSB.', blocking: false });
       // REAL-LAB Y4: run the launcher for real; bin/ycsb alone needs a Python 2
       const probe = await chooseLauncher(pool.get(client.host), client, signal);
@@ -146,7 +146,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       const launcherError = probe.launcher ? undefined : noLauncherError(client.host, client, probe).error;
       add({ id: 'ycsb-launcher', host: client.host, ok: probe.launcher !== undefined, detail: probe.launcher ? `${probe.launcher.command} starts YCSB${facts.environment.java ? ` (${facts.environment.java})` : ''}${probe.tried.length > 1 ? `; ${probe.tried.filter((entry) => !entry.ok).map((entry) => `${entry.launcher.command}: ${entry.detail}`).join('; ')}` : ''}` : (launcherError as EngineError).message, action: (launcherError ?? { action: '' }).action, blocking: true }, launcherError);
       if (client.runUnderOnload !== false) {
-        add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? `Onload ${facts.environment.onload ?? ''}`.trim() : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
+        add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
       }
     } catch (error) {
       rethrowCancel(error, signal);
@@ -262,4 +262,15 @@ function rethrowCancel(error: unknown, signal: AbortSignal): void {
 function mergeHost(environment: RunEnvironment, host: string, facts: HostEnvironment): void {
   const existing = environment.hosts[host];
   environment.hosts[host] = existing ? { ...facts, ...existing, interfaces: { ...(facts.interfaces ?? {}), ...(existing.interfaces ?? {}) } } : facts;
+}
+
+/** `onload --version` already names itself ("Onload 9.0.1.86", older releases "OpenOnload 8.1.2.26"). */
+export function onloadLabel(version: string | undefined): string {
+  if (version === undefined || version === '') return 'Onload (version unknown)';
+  return /onload/i.test(version) ? version : `Onload ${version}`;
+}
+
+/** The version the run records when the client folder does not reveal it comes from YCSB's own first line. */
+export function ycsbLabel(version: string | undefined, ycsbHome: string): string {
+  return version ? `YCSB ${version} in ${ycsbHome}` : `YCSB in ${ycsbHome} (version read from its output at the first run)`;
 }

@@ -16,7 +16,8 @@
 import { summariseRepetitions } from './combine';
 import { evidenceMetric, measuredEvidenceMetrics } from './evidenceMetrics';
 import { cellMarks } from './marks';
-import type { CellKey, CellResult, RunManifest, YcsbReport } from './model';
+import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from './model';
+import { hardwareFactsText } from './hostHardware';
 import { compareSamples, formatDifference, type Difference } from './statistics';
 
 export const baselineStack = 'kernel';
@@ -435,7 +436,7 @@ function comparisonText(comparison: StackComparison): string {
   return `${formatDifference(comparison.difference)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
-/** Renders one table as aligned plain text, one block per group, with a legend. */
+/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them. */
 export function renderReportTable(table: ReportTable): string {
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
@@ -446,9 +447,7 @@ export function renderReportTable(table: ReportTable): string {
       ...row.cells.map((cell) => cellText(cell, metric.unit)),
       ...(table.hasBaseline ? row.comparisons.map(comparisonText) : []),
     ]);
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-    const line = (row: string[]) => row.map((text, column) => (column === 0 ? text.padStart(widths[0]) : text.padEnd(widths[column]))).join('  ').trimEnd();
-    lines.push('', group.title, line(header), ...rows.map(line));
+    lines.push('', group.title, ...alignColumns(header, rows));
   }
   if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', table.tested === 0
@@ -464,15 +463,54 @@ export function renderReportTable(table: ReportTable): string {
   return lines.join('\n');
 }
 
-export const reportLegend = [
-  'Values are medians of the repetitions, [min-max] their spread.',
-  'vs kernel: difference of the means in percent, (±) half its 95 % confidence interval (Welch / Fieller); "not significant": the interval includes 0 %.',
-  '*  best significant improvement of the profile in its group',
-  '^  percentile is an upper bound (max of clients): no HDR logs to merge for every repetition',
-  '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement',
-  '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist',
-  'FAILED  every repetition failed;  n/a  the runs did not measure this;  pending  not run yet',
-].join('\n');
+/**
+ * Lines of a table whose columns line up on the numbers: each cell's leading number (`10500`,
+ * `+21.9 %`) is right-aligned within its column, what follows it (spread, notes) is left-aligned
+ * after it; headers sit right-aligned over the numbers when they fit. Pure.
+ */
+export function alignColumns(header: readonly string[], rows: readonly string[][]): string[] {
+  const split = (text: string): [string, string] => {
+    const match = /^([+-]?\d[\d.,]*(?: %)?)(.*)$/.exec(text);
+    return match ? [match[1], match[2]] : [text, ''];
+  };
+  const cells = rows.map((row) => row.map(split));
+  const layout = header.map((title, column) => {
+    const headWidth = Math.max(0, ...cells.map((row) => row[column][0].length));
+    const tailWidth = Math.max(0, ...cells.map((row) => row[column][1].length));
+    const width = Math.max(title.length, headWidth + tailWidth);
+    return { width, numberEnd: width - tailWidth };
+  });
+  const line = (parts: string[]) => parts.join('  ').trimEnd();
+  const title = line(header.map((text, column) => {
+    const { width, numberEnd } = layout[column];
+    return text.length <= numberEnd ? text.padStart(numberEnd).padEnd(width) : text.padEnd(width);
+  }));
+  return [title, ...cells.map((row) => line(row.map(([head, tail], column) => (head.padStart(layout[column].numberEnd) + tail).padEnd(layout[column].width))))];
+}
+
+const legendEntries: { text: string; used: (text: string, tables: readonly ReportTable[]) => boolean }[] = [
+  { text: 'Values are medians of the repetitions, [min-max] their spread.', used: (text) => /\[[^\]]+-[^\]]+\]/.test(text) },
+  { text: 'Values are medians of the repetitions.', used: (text, tables) => !/\[[^\]]+-[^\]]+\]/.test(text) && tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.cells.some((cell) => cell.repetitions > 1)))) },
+  {
+    text: 'vs kernel: difference of the means in percent, (±) half its 95 % confidence interval (Welch / Fieller); "not significant": the interval includes 0 %.',
+    used: (_, tables) => tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.comparisons.some((comparison) => comparison.difference !== undefined)))),
+  },
+  { text: '*  best significant improvement of the profile in its group', used: (_, tables) => tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.comparisons.some((comparison) => comparison.best)))) },
+  { text: '^  percentile is an upper bound (max of clients): no HDR logs to merge for every repetition', used: (text) => / \^(\s|$)/m.test(text) },
+  { text: '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement', used: (text) => / !(\s|$)/m.test(text) },
+  { text: '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist', used: (text) => / marked left out\)/.test(text) },
+  { text: 'FAILED  every repetition failed', used: (text) => /(^|\s)FAILED(\s|$)/m.test(text) },
+  { text: 'n/a  the runs did not measure this', used: (text) => /(^|\s)n\/a(\s|$)/m.test(text) },
+  { text: 'pending  not run yet', used: (text) => /(^|\s)pending(\s|$)/m.test(text) },
+];
+
+/** Every legend entry (the HTML report explains all its marks in one place). */
+export const reportLegend = legendEntries.filter((_, index) => index !== 1).map((entry) => entry.text).join('\n');
+
+/** Only the legend entries the rendered tables use. */
+export function renderLegend(tablesText: string, tables: readonly ReportTable[]): string {
+  return legendEntries.filter((entry) => entry.used(tablesText, tables)).map((entry) => entry.text).join('\n');
+}
 
 /** The failed cells with their errors, one line each, in results order. */
 export function renderFailures(results: readonly CellResult[]): string {
@@ -519,8 +557,42 @@ export function renderMarks(results: readonly CellResult[]): string {
 }
 
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
-export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = []): string {
+export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment): string {
   const marks = renderMarks(results);
   const failures = renderFailures(results);
-  return [...tables.map(renderReportTable), reportLegend, ...(marks ? [marks] : []), ...(failures ? [failures] : [])].join('\n\n') + '\n';
+  const hosts = environment ? renderEnvironment(environment) : '';
+  const rendered = tables.map(renderReportTable);
+  const legend = renderLegend(rendered.join('\n'), tables);
+  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
+}
+
+/** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */
+export function renderEnvironment(environment: RunEnvironment): string {
+  const hosts = Object.entries(environment.hosts ?? {});
+  if (hosts.length === 0) return '';
+  const lines = ['Environment:'];
+  for (const [host, env] of hosts) {
+    lines.push(`  ${host} (${env.role})`);
+    for (const fact of environmentFacts(env)) lines.push(`    ${fact.label}: ${fact.value}`);
+  }
+  return lines.join('\n');
+}
+
+/** Label/value lines of one host, in the order the panel and the text report show them. */
+export function environmentFacts(env: HostEnvironment): { label: string; value: string }[] {
+  const facts: { label: string; value: string }[] = [];
+  const add = (label: string, value: string | undefined) => {
+    if (value) facts.push({ label, value });
+  };
+  add('Kernel', env.kernel);
+  add('Couchbase', env.couchbase);
+  add('YCSB', env.ycsb);
+  add('Java', env.java);
+  add('Onload', env.onload);
+  for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
+    const parts = [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean);
+    add(`Interface ${address}`, parts.join(', ') || 'unknown');
+  }
+  facts.push(...hardwareFactsText(env));
+  return facts;
 }

@@ -67,7 +67,7 @@ export function classifySshFailure(host: string, step: string, exitCode: number,
     return fail('ssh-unreachable', `The host name ${host} cannot be resolved.`, `Check the host name in the plan or its Host entry in ~/.ssh/config.`);
   }
   if (/Connection refused|Connection timed out|No route to host|Network is unreachable|Connection closed|closed by remote host|Connection reset|Broken pipe|Timeout, server .* not responding|mux_client|Control socket|kex_exchange_identification|banner exchange|disconnect|Operation timed out/i.test(text)) {
-    return fail('ssh-unreachable', `Lost or could not open the SSH connection to ${host}.`, `Check that ${host} is up and sshd is running ("ssh ${host} true"), then resume the run.`);
+    return fail('ssh-unreachable', `Lost or could not open the SSH connection to ${host}.`, `Check that ${host} is up and sshd is running ("ssh ${host} true"), then ${step === 'preflight' ? 'run the benchmark again' : 'resume the run'}.`);
   }
   if (text.trim() === '') return undefined; // the remote command exited 255 by itself
   if (/^ssh: |^ssh_|\bssh\b.*:/m.test(text)) {

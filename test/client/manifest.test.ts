@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { commandCategory, commands } from '../../client/src/commandIds';
 import { benchmarkTaskType } from '../../client/src/tasks/taskDefinition';
 
@@ -40,12 +41,29 @@ test('settings: the documented keys exist and no setting can hold a password', (
   assert.deepEqual(keys.filter((key) => /password/i.test(key)), ['onloadBench.couchbase.passwordEnvVar']);
 });
 
-test('an untrusted workspace cannot pick the ssh client, its options, the engine\'s Node.js or the variable read as the password', () => {
+test('an untrusted workspace cannot pick the ssh client, its options, the engine\'s Node.js, the variable read as the password or the folders profiles are imported (and uploaded) from', () => {
   const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-  const sensitive = Object.keys(contributes.configuration.properties).filter((key) => key.startsWith('onloadBench.ssh.') || key.endsWith('passwordEnvVar') || key === 'onloadBench.nodePath');
+  const sensitive = Object.keys(contributes.configuration.properties).filter((key) => key.startsWith('onloadBench.ssh.') || key.endsWith('passwordEnvVar') || key === 'onloadBench.nodePath' || key === 'onloadBench.profilePath');
   assert.deepEqual([...sensitive].sort(), [...restricted].sort());
   // Machine-scoped settings would be ignored from user settings in remote windows such as code-server.
-  for (const key of sensitive) assert.equal(contributes.configuration.properties[key].scope, 'window');
+  for (const key of sensitive) assert.notEqual(contributes.configuration.properties[key].scope, 'machine');
+});
+
+test('every walkthrough step ticks on a context key the extension really sets, and its Markdown shows a picture that exists', () => {
+  // client/src/walkthroughProgress.ts sets these (it imports vscode, so its source is read here)
+  const source = readFileSync('client/src/walkthroughProgress.ts', 'utf8');
+  const keys = [...source.matchAll(/'(onloadBench\.walkthrough\.[A-Za-z]+)'/g)].map((match) => match[1]);
+  assert.equal(keys.length, 4);
+  const steps = contributes.walkthroughs[0].steps as { id: string; media: { markdown: string }; completionEvents: string[] }[];
+  const contexts = steps.flatMap((step) => step.completionEvents.filter((event) => event.startsWith('onContext:')).map((event) => event.slice('onContext:'.length)));
+  assert.deepEqual([...contexts].sort(), [...keys].sort());
+  for (const step of steps.slice(1)) assert.ok(step.completionEvents.some((event) => event.startsWith('onContext:')), `${step.id} ticks only on a command the user may never run`);
+  for (const step of steps) {
+    const markdown = readFileSync(step.media.markdown, 'utf8');
+    const image = /!\[[^\]]+\]\(([^)]+)\)/.exec(markdown)?.[1];
+    assert.ok(image, `${step.media.markdown} has no picture`);
+    assert.ok(existsSync(join(dirname(step.media.markdown), image)), `${step.media.markdown}: ${image} does not exist`);
+  }
 });
 
 test('the extension activates on its languages and plans, and the walkthrough media exist', () => {

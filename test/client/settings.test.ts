@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readSettings } from '../../client/src/settings';
+import { expandProfileFolders, readSettings } from '../../client/src/settings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -14,7 +14,15 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
     couchbase: { passwordEnvVar: undefined },
     offerResumeOnStartup: true,
     nodePath: undefined,
+    profilePath: [],
   });
+});
+
+test('onloadBench.profilePath: a list of folders, blanks dropped; anything else is a problem and ignored', () => {
+  assert.deepEqual(readSettings(from({ profilePath: [' ~/.openonload/profiles ', '', 'shared/profiles'] })).settings.profilePath, ['~/.openonload/profiles', 'shared/profiles']);
+  const wrong = readSettings(from({ profilePath: '/opt/profiles' }));
+  assert.deepEqual(wrong.settings.profilePath, []);
+  assert.deepEqual(wrong.problems.map((problem) => problem.setting), ['profilePath']);
 });
 
 test('values the user set are used, trimmed; a 0 timeout means "the plan decides"', () => {
@@ -89,4 +97,8 @@ test('wrong types fall back to defaults with a message naming the setting', () =
     ['couchbase.passwordEnvVar', 'ssh.binary', 'ssh.extraOptions', 'timeouts.cellSec'],
   );
   assert.match(problems.find((problem) => problem.setting === 'couchbase.passwordEnvVar')!.message, /environment variable name, not "not a name"/);
+});
+
+test('profile folders: ~ is the home folder, relative ones are taken from the workspace folder', () => {
+  assert.deepEqual(expandProfileFolders(['~/.openonload/profiles', 'shared/profiles', '/opt/p/', '~'], '/work/ws', '/home/me'), ['/home/me/.openonload/profiles', '/work/ws/shared/profiles', '/opt/p', '/home/me']);
 });

@@ -39,6 +39,14 @@ function runUiTests(context: UiContext): Summary {
   return counts;
 }
 
+/** Workspace settings an attacker would ship: an ssh that leaves a mark when it runs, and profile folders outside. */
+function plantUntrustedSettings(workspace: string): void {
+  const ssh = join(workspace, 'e2e', 'planted-ssh.sh');
+  writeFileSync(ssh, `#!/bin/sh\ntouch ${JSON.stringify(join(workspace, 'e2e', 'planted-ssh-ran'))}\nexec ssh "$@"\n`, { mode: 0o755 });
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'onloadBench.ssh.binary': ssh, 'onloadBench.profilePath': ['/etc'] }, null, 2) + '\n');
+}
+
 async function main(): Promise<number> {
   const vsix = process.argv[2];
   if (!vsix || !existsSync(vsix)) throw new Error(`usage: run.ts PATH.vsix (got ${vsix ?? 'nothing'}); run scripts/package.sh first`);
@@ -83,6 +91,24 @@ async function main(): Promise<number> {
     } catch (error) {
       console.error(`e2e integration: ${(error as Error).message}`);
       add('integration (extension host)', { passed: 0, failed: 1, skipped: 0 });
+    }
+
+    // Restricted Mode: the same lab plan in a folder that is not trusted, whose own settings plant an ssh.
+    const restrictedWorkspace = prepareWorkspace(join(runDir, 'restricted'));
+    lab?.writePlan(restrictedWorkspace);
+    plantUntrustedSettings(restrictedWorkspace);
+    try {
+      add('integration, Restricted Mode (extension host)', await runIntegrationTests({
+        workspace: restrictedWorkspace,
+        stateDir: join(runDir, 'restricted', 'code-server'),
+        artifactsDir,
+        env: lab?.env,
+        settings: { ...lab?.settings, 'onloadBench.couchbase.passwordEnvVar': lab ? Object.keys(lab.env)[0] : undefined },
+        restrictedMode: true,
+      }));
+    } catch (error) {
+      console.error(`e2e integration (Restricted Mode): ${(error as Error).message}`);
+      add('integration, Restricted Mode (extension host)', { passed: 0, failed: 1, skipped: 0 });
     }
 
     const uiWorkspace = prepareWorkspace(join(runDir, 'ui'));

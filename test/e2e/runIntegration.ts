@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { openBrowser } from './support/browser';
-import { startCodeServer } from './support/codeServer';
+import { keepLogs, startCodeServer } from './support/codeServer';
 import { repoRoot } from './support/workspace';
 
 export interface Summary {
@@ -24,10 +24,13 @@ export interface IntegrationOptions {
   env?: Record<string, string>;
   settings?: Record<string, unknown>;
   timeoutMs?: number;
+  /** Restricted Mode (Workspace Trust on, folder untrusted): only the restricted-mode suite runs. */
+  restrictedMode?: boolean;
 }
 
 export async function runIntegrationTests(options: IntegrationOptions): Promise<Summary> {
-  const summaryFile = join(options.artifactsDir, 'integration.json');
+  const label = options.restrictedMode ? 'integration-restricted' : 'integration';
+  const summaryFile = join(options.artifactsDir, `${label}.json`);
   rmSync(summaryFile, { force: true });
   if (!existsSync(join(repoRoot, 'dist', 'test', 'index.js'))) {
     throw new Error('dist/test/index.js is missing: build first (node scripts/build.mjs)');
@@ -36,7 +39,8 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
     stateDir: options.stateDir,
     smokeTestDriver: true,
     settings: options.settings,
-    env: { ...options.env, ONLOAD_BENCH_E2E_SUMMARY: summaryFile },
+    restrictedMode: options.restrictedMode ?? false,
+    env: { ...options.env, ONLOAD_BENCH_E2E_SUMMARY: summaryFile, ...(options.restrictedMode ? { ONLOAD_BENCH_E2E_SUITES: 'restricted' } : {}) },
   });
   const browser = await openBrowser();
   const log: string[] = [];
@@ -69,9 +73,10 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
     // The test module never got to write its summary (it did not load, or crashed).
     throw new Error(`the extension host exited with code ${code} without a test summary; see ${server.logFile}`);
   } finally {
-    writeFileSync(join(options.artifactsDir, 'integration.log'), log.join('\n') + '\n');
-    await browser.page.screenshot({ path: join(options.artifactsDir, 'integration-end.png') }).catch(() => undefined);
+    writeFileSync(join(options.artifactsDir, `${label}.log`), log.join('\n') + '\n');
+    await browser.page.screenshot({ path: join(options.artifactsDir, `${label}-end.png`) }).catch(() => undefined);
     await browser.close();
     await server.stop();
+    keepLogs(options.stateDir, options.artifactsDir, label);
   }
 }

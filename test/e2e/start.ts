@@ -1,26 +1,19 @@
 // `npm start` (scripts/start.sh, after building and packaging): the loopback lab, a plan for it
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
-// Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the
-// generated lab files (their ports and keys die with the lab).
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
+// files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
+// The editor opens on the Welcome page with the walkthrough; examples/README.md links the plan.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installVsix, startCodeServer, type CodeServer } from './support/codeServer';
 import { passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
 import { repoRoot } from './support/workspace';
+import { entriesOf, recordCreated, removeRecorded } from './support/startFiles';
 
 const examples = join(repoRoot, 'examples');
 const labFolder = join(examples, 'lab');
-/** Committed files of examples/lab; everything else there is generated per start. */
-const keptInLab = new Set(['README.md', '.gitignore']);
-
-function removeGeneratedLabFiles(): void {
-  if (!existsSync(labFolder)) return;
-  for (const name of readdirSync(labFolder)) {
-    if (!keptInLab.has(name)) rmSync(join(labFolder, name), { recursive: true, force: true });
-  }
-}
 
 async function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -43,7 +36,7 @@ async function main(): Promise<void> {
     console.log('\nnpm start: stopping code-server and the loopback lab...');
     await server?.stop().catch(() => undefined);
     await lab?.stop().catch(() => undefined);
-    removeGeneratedLabFiles();
+    removeRecorded(labFolder);
     rmSync(stateDir, { recursive: true, force: true });
     process.exit(code);
   };
@@ -54,8 +47,12 @@ async function main(): Promise<void> {
     const attempt = await startSimulatedLab({ interfaces: 'all', threads: [1, 2, 4] });
     if (!('lab' in attempt)) throw new Error(`the loopback lab cannot start: ${attempt.reason}`);
     lab = attempt.lab;
-    removeGeneratedLabFiles();
+    // files an earlier start left behind (it was killed), then this start's, recorded
+    removeRecorded(labFolder);
+    mkdirSync(labFolder, { recursive: true });
+    const before = entriesOf(labFolder);
     const info = lab.writePlan(examples);
+    recordCreated(labFolder, before);
     await installVsix(stateDir, vsix);
     const preferred = Number(process.env.ONLOAD_BENCH_PORT ?? 8080);
     server = await startCodeServer(examples, {
@@ -66,7 +63,13 @@ async function main(): Promise<void> {
         ...lab.settings,
         // The simulated lab's password comes from this variable, so nobody is asked for it.
         'onloadBench.couchbase.passwordEnvVar': passwordEnvVar,
-        'workbench.startupEditor': 'none',
+        // The Welcome page lists the walkthrough, and its service then follows the session from the
+        // start: VS Code creates it on demand and ticks steps only on events it saw (examples/README.md
+        // in the Explorer links the plan).
+        'workbench.startupEditor': 'welcomePage',
+        // the generated plan is git-ignored (examples/lab/.gitignore) but must stay in Quick Open
+        'search.useIgnoreFiles': false,
+        'search.exclude': { '**/bench-results': true, '**/.npm-start-created.json': true },
       },
     });
     console.log(`

@@ -5,7 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientFactsScript, couchbaseHome, parseHostFacts } from '../../engine/src/environment';
+import { clientFactsScript, couchbaseHome, parseHostFacts, serverFactsScript } from '../../engine/src/environment';
+import { hardwareFactsText } from '../../engine/src/hostHardware';
+import { onloadLabel, ycsbLabel } from '../../engine/src/preflight';
+import { cpus } from 'node:os';
 import { credentialsProperties, escapePropertiesValue } from '../../engine/src/secrets';
 import { failedOperations, ycsbCommand } from '../../engine/src/ycsbRun';
 import { withDefaults } from '../../engine/src/planSchema';
@@ -43,6 +46,48 @@ describe('host facts', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it("reads CPU, NUMA, governor and the NIC's NUMA node and IRQ affinity, and says them in words", () => {
+    const facts = parseHostFacts(
+      [
+        '@cpu-model Intel(R) Xeon(R)   Gold 6338 CPU @ 2.00GHz', '@cpu-threads 128', '@cpu-cores 64', '@cpu-sockets 2', '@numa-nodes 2',
+        '@cpu-governor performance 120', '@cpu-governor powersave 8',
+        '@iface 10.20.128.35 device=enp1s0f0', '@iface-numa 10.20.128.35 1',
+        '@iface-irq 10.20.128.35 140 32 enp1s0f0-0', '@iface-irq 10.20.128.35 141 33 enp1s0f0-1', '@iface-irq 10.20.128.35 142 0-63',
+        '@iface 10.20.130.35 device=eth9', '@iface-numa 10.20.130.35 -1', '@iface-irq 10.20.130.35 90 0-127', '@iface-irq 10.20.130.35 91 0-127',
+      ].join('\n'),
+      'server',
+    );
+    assert.deepEqual(facts.environment.cpu, { model: 'Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz', threads: 128, cores: 64, sockets: 2, numaNodes: 2, governors: { performance: 120, powersave: 8 } });
+    assert.equal(facts.environment.interfaces?.['10.20.128.35'].numaNode, 1);
+    assert.deepEqual(facts.environment.interfaces?.['10.20.128.35'].irqs, [{ irq: 140, cpus: '32', name: 'enp1s0f0-0' }, { irq: 141, cpus: '33', name: 'enp1s0f0-1' }, { irq: 142, cpus: '0-63' }]);
+    assert.deepEqual(hardwareFactsText(facts.environment), [
+      { label: 'CPU', value: 'Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz: 2 sockets, 64 cores, 128 threads' },
+      { label: 'NUMA nodes', value: '2' },
+      { label: 'Frequency governor', value: 'performance on 120 CPUs, powersave on 8 CPUs' },
+      { label: 'NUMA node of 10.20.128.35', value: '1' },
+      { label: 'IRQ affinity of 10.20.128.35', value: '3 IRQs (IRQ→CPUs): 140→32, 141→33, 142→0-63' },
+      { label: 'NUMA node of 10.20.130.35', value: 'none (the platform reports -1)' },
+      { label: 'IRQ affinity of 10.20.130.35', value: '2 IRQs, all on CPUs 0-127' },
+    ]);
+  });
+
+  it("the server script reads this machine's CPU threads with a real sh", () => {
+    const plan = withDefaults({ servers: [{ host: 's' }], interfaces: { a: '127.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/nonexistent' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] });
+    const output = execFileSync('sh', ['-c', serverFactsScript(plan.servers[0], ['127.0.0.1'])], { encoding: 'utf8' });
+    const facts = parseHostFacts(output, 'server');
+    assert.equal(facts.environment.cpu?.threads, cpus().length);
+    assert.ok((facts.environment.cpu?.cores ?? 0) >= 1 && (facts.environment.cpu?.cores ?? 0) <= cpus().length);
+  });
+
+  it('pre-flight names Onload once and says where the YCSB version will come from', () => {
+    assert.equal(onloadLabel('Onload 9.0.1.86'), 'Onload 9.0.1.86');
+    assert.equal(onloadLabel('OpenOnload 8.1.2.26'), 'OpenOnload 8.1.2.26');
+    assert.equal(onloadLabel('9.0.1.86'), 'Onload 9.0.1.86');
+    assert.equal(onloadLabel(undefined), 'Onload (version unknown)');
+    assert.equal(ycsbLabel('0.17.0', '/opt/ycsb'), 'YCSB 0.17.0 in /opt/ycsb');
+    assert.equal(ycsbLabel(undefined, '/opt/ycsb'), 'YCSB in /opt/ycsb (version read from its output at the first run)');
   });
 
   it('decides acceleration from libonload mappings or onload_stackdump', () => {

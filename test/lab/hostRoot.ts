@@ -4,7 +4,7 @@
 //
 //   ROOT/bin/            onload, onload_stackdump, sudo, systemctl, ip, (ethtool if missing)
 //   ROOT/opt/couchbase/bin/couchbase-server
-//   ROOT/opt/ycsb/bin/ycsb, ROOT/opt/ycsb/workloads/workload{a,b,c,e}
+//   ROOT/opt/ycsb/bin/ycsb, ROOT/opt/ycsb/workloads/workload{a,b,c,e}, ROOT/opt/ycsb/lib/core-VERSION.jar
 //   ROOT/usr/libexec/onload/profiles/{latency,throughput}.opf   (for `--profile=NAME`)
 //   ROOT/lib/*.cjs       the bundles; ROOT/lib/libonload.so, a do-nothing library onload preloads
 import { build } from 'esbuild';
@@ -23,6 +23,7 @@ export interface HostRootOptions {
   onloadVersion: string;
   /** Install a `python2` (REAL-LAB Y4: bin/ycsb needs one; the default lab, like current distributions, has none). */
   python2?: boolean;
+  ycsbVersion: string;
 }
 
 /** POSIX sh single quotes. */
@@ -317,6 +318,10 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   if (!['/usr/sbin/ethtool', '/sbin/ethtool', '/usr/bin/ethtool'].some((path) => existsSync(path))) {
     writeExecutable(join(root, 'bin', 'ethtool'), ethtoolScript());
   }
+  // A release's lib/ holds core-<version>.jar (the classpath of a real 0.17.0 run, shared/ycsb/reference-only/
+  // real_benchant-2022_couchbase2_ycsb-0.17.0_load.txt); pre-flight reads the version from its name.
+  mkdirSync(join(root, 'opt', 'ycsb', 'lib'), { recursive: true });
+  writeFileSync(join(root, 'opt', 'ycsb', 'lib', `core-${options.ycsbVersion}.jar`), '');
   for (const [name, mix] of Object.entries(workloads)) {
     mkdirSync(join(root, 'opt', 'ycsb', 'workloads'), { recursive: true });
     writeFileSync(join(root, 'opt', 'ycsb', 'workloads', name), workloadText(name, mix));

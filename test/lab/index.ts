@@ -256,6 +256,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
       onloadVersion,
       ...(options.python2 ? { python2: true } : {}),
+      ycsbVersion,
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },

@@ -41,9 +41,17 @@ test('after onload_set: every option with type, default, range and unit, and a d
 
 test('values: accepted names for name-only enums, numbers with labels for numeric enums and booleans', async () => {
   const ctpio = await completeIn('c3.opf', 'onload_set EF_CTPIO_MODE ', 0, 25);
-  assert.deepEqual(ctpio.map((item) => [item.label, item.detail]), [['sf', 'EF_CTPIO_MODE'], ['sf-np', 'default'], ['ct', 'EF_CTPIO_MODE']]);
+  // each value says what it means, in the words of the option's description
+  assert.deepEqual(ctpio.map((item) => [item.label, item.detail]), [
+    ['sf', 'store-and-forward'],
+    ['sf-np', 'store-and-forward that never poisons (default)'],
+    ['ct', 'cut-through (lowest latency, may emit poisoned frames when the CPU cannot keep up)'],
+  ]);
   const epoll = await completeIn('c4.opf', 'onload_set EF_UL_EPOLL=', 0, 23);
   assert.ok(epoll.some((item) => item.label === '3'), epoll.map((item) => item.label).join(','));
+  assert.equal(epoll.find((item) => item.label === '3')?.detail, 'ul_scale: the scalable user-level epoll favoured for servers with many sockets');
+  const pages = await completeIn('c6.opf', 'onload_set EF_USE_HUGE_PAGES ', 0, 29);
+  assert.deepEqual(pages.map((item) => item.detail), ['no: never', 'try: when available (default)', 'always: always (stack creation fails without them)']);
   const push = await completeIn('c5.opf', 'onload_set EF_TX_PUSH 1', 0, 23);
   assert.deepEqual(push.map((item) => [item.label, item.detail]), [['0', 'no'], ['1', 'yes (default)']]);
   assert.deepEqual(push[1]!.textEdit && 'range' in push[1]!.textEdit ? push[1]!.textEdit.range : undefined, range(0, 22, 23));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reportTablesToCsv, toCsv } from '../../engine/src/csv';
 import type { CellResult } from '../../engine/src/model';
-import { buildReportTable, buildReportTables, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
+import { alignColumns, buildReportTable, buildReportTables, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
 import { parseResultsJsonl, parseRunFiles, readRunFolder } from '../../engine/src/resultsFile';
 
 const runDir = join('test', 'fixtures', 'ycsb-output', 'run-cookbook');
@@ -151,15 +151,56 @@ test('text rendering shows the marks a user needs', async () => {
   assert.equal(lines[0], 'Throughput (ops/s, higher is better)');
   assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9 % (±51.2, not significant)'), text);
   assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)'), text);
-  assert.ok(lines.includes('      5  8000             9000 !          +12.5 % (no spread: no interval) !'), text);
+  assert.ok(lines.includes('      5  8000                     9000 !  +12.5 % (no spread: no interval) !'), text);
   assert.ok(lines.includes('No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).') === false);
   assert.ok(lines.includes('0 of 1 differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.'), text);
   assert.ok(lines.includes('No significant improvement over the kernel stack so far.'), text);
   assert.ok(lines.includes('Marked cells (1):'), text);
   assert.ok(lines.includes("  10G redis-balanced 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's."), text);
-  assert.ok(lines.includes('     10  9000 (1/2 done)  FAILED          -'), text);
+  assert.ok(lines.includes('     10  9000 (1/2 done)        FAILED          -'), text);
+  // the legend lists only what the tables use: no pending, n/a, best (*) or "marked left out" here
+  assert.ok(lines.includes('FAILED  every repetition failed'), text);
+  assert.ok(!/pending|n\/a  |^\*  best|marked left out\)  /m.test(text.slice(text.indexOf('Values are medians'))), text);
   assert.ok(lines.includes('Failed cells (3):'), text);
   assert.ok(lines.includes('  10G redis-balanced 10 threads, repetition 1: [ycsb-exit] client1: ycsb-run: ycsb exited with status 1. Next: Read the run log of the cell.'), text);
+});
+
+test('text tables right-align numbers of different widths and keep notes after them', () => {
+  const lines = alignColumns(['threads', 'kernel', 'tuned vs kernel'], [
+    ['1', '950 [900-1000]', '+5.0 % (±1.0)'],
+    ['128', '12000', '-12.5 % (±3.2, not significant)'],
+    ['2', 'pending', '-'],
+  ]);
+  assert.deepEqual(lines, [
+    'threads   kernel             tuned vs kernel',
+    '      1      950 [900-1000]   +5.0 % (±1.0)',
+    '    128    12000             -12.5 % (±3.2, not significant)',
+    '      2  pending                   -',
+  ]);
+});
+
+test('the text report ends with each host\'s environment, CPU, NUMA and IRQ facts included', async () => {
+  const run = await cookbookRun();
+  const text = renderReport(buildReportTables(run, ['throughput']), run.results, {
+    hosts: {
+      server1: { role: 'server', kernel: '6.1.0', onload: 'Onload 9.0.1.86', interfaces: { '10.20.128.35': { device: 'enp1s0f0', driver: 'sfc', numaNode: 1, irqs: [{ irq: 90, cpus: '8' }, { irq: 91, cpus: '9' }] } }, cpu: { model: 'AMD EPYC 7313', sockets: 1, cores: 16, threads: 32, numaNodes: 2, governors: { performance: 32 } } },
+    },
+    profiles: {},
+  });
+  const tail = text.slice(text.indexOf('Environment:'));
+  assert.equal(tail, [
+    'Environment:',
+    '  server1 (server)',
+    '    Kernel: 6.1.0',
+    '    Onload: Onload 9.0.1.86',
+    '    Interface 10.20.128.35: enp1s0f0, sfc',
+    '    CPU: AMD EPYC 7313: 1 socket, 16 cores, 32 threads',
+    '    NUMA nodes: 2',
+    '    Frequency governor: performance (all 32 CPUs)',
+    '    NUMA node of 10.20.128.35: 1',
+    '    IRQ affinity of 10.20.128.35: 2 IRQs (IRQ→CPUs): 90→8, 91→9',
+    '',
+  ].join('\n'));
 });
 
 test('CSV follows RFC 4180 and holds the same numbers as the tables', async () => {

@@ -33,21 +33,27 @@ test('proportion keys show the whole normalised mix', async () => {
   assert.match(markdown(await hover(skewed, 'readproportion')), /insert 50% · read 25% · update 25%/);
 });
 
-test('keys show type, default, range, component and since', async () => {
+test('keys say in plain words what they take, the default, the range, where they belong and since when', async () => {
   const text = 'minscanlength=5\n';
   const value = markdown(await hover(text, 'minscanlength'));
-  assert.match(value, /\*\*minscanlength\*\* · CoreWorkload/);
-  assert.match(value, /Type: `int`/);
-  assert.match(value, /Default: `1`/);
-  assert.match(value, /Range: ≥ 1/);
-  assert.match(value, /Since: 0\.15\.0/);
+  assert.match(value, /\*\*minscanlength\*\* · workload setting \(CoreWorkload\)/);
+  assert.match(value, /Takes a whole number, 1 or more\. Default: `1`\. Since YCSB 0\.15\.0\./);
+  // no catalog field names
+  assert.doesNotMatch(value, /Type: `|Range: |Rule: |Availability: |exact-true|\(YCSB: /);
+});
+
+test('rules say what YCSB does with a wrong value, in words', async () => {
+  const value = markdown(await hover('requestdistribution=zipfian\n', 'requestdistribution'));
+  assert.match(value, /Takes one of the values below\./);
+  assert.match(value, /: otherwise YCSB stops with an error \(WorkloadException 'Unknown request distribution'\)\./);
+  assert.doesNotMatch(value, /\(YCSB: exception/);
 });
 
 test('values hover too, with the value range', async () => {
   const text = 'couchbase.persistTo=2\n';
   const result = await hover(text, '=2', 1);
   assert.equal(textAt(text, result!.range!), '2');
-  assert.match(markdown(result), /Range: 0–4/);
+  assert.match(markdown(result), /Takes a whole number from 0 to 4\./);
 });
 
 test('fork-only and unknown keys say so', async () => {

@@ -12,11 +12,13 @@ import { unfinishedRuns } from '../tasks/resumeChoice';
 import { showPlanProblems } from './runBenchmark';
 import { pickRun, runDirArgument, workspaceRuns } from './pickRun';
 import { commands } from '../commandIds';
+import { refusedInRestrictedMode } from '../workspaceTrust';
 
 /** Run folders the user said not to offer again (per workspace). */
 const dismissedState = 'onloadBench.resumeDismissed';
 
 export async function resumeRunCommand(services: ExtensionServices, arg?: unknown): Promise<RunOutcome | undefined> {
+  if (refusedInRestrictedMode('resuming a run')) return undefined;
   const engine = await loadEngine();
   const runs = await workspaceRuns(services);
   const runDir = runDirArgument(arg) ?? (await pickRun(unfinishedRuns(runs), 'Resume interrupted run'));

@@ -7,10 +7,12 @@ import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../services';
 import { choosePlan } from './choosePlan';
+import { refusedInRestrictedMode } from '../workspaceTrust';
 
 export async function runBenchmarkCommand(services: ExtensionServices, arg?: unknown): Promise<RunOutcome | undefined> {
   const planUri = await choosePlan(arg, 'Run Couchbase benchmark');
   if (!planUri) return undefined;
+  if (refusedInRestrictedMode(`the benchmark ${vscode.workspace.asRelativePath(planUri)}`)) return undefined;
   if (services.runs.isRunning(planUri.fsPath)) {
     void vscode.window.showWarningMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} is already running.`);
     return undefined;
@@ -26,17 +28,9 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
   const settings = currentSettings(services.log, planUri);
   const password = await services.passwords.passwordFor(plan, settings);
   if (password === undefined) return undefined;
-  const outcome = await services.tasks.runPlan(planUri.fsPath, { password });
-  if (outcome.error?.code === 'bucket-auth') {
-    const envVar = settings.couchbase.passwordEnvVar;
-    if (envVar && process.env[envVar]) {
-      void vscode.window.showErrorMessage(`Onload Bench: Couchbase refused the password from the environment variable ${envVar}. Correct it and restart VS Code, or clear onloadBench.couchbase.passwordEnvVar.`);
-    } else {
-      const again = 'Enter the password again';
-      if ((await vscode.window.showErrorMessage('Onload Bench: Couchbase refused the stored password.', again)) === again) await services.passwords.ask(plan);
-    }
-  }
-  return outcome;
+  // A refused password, an unreachable host or any other failure is announced by the run tracker
+  // with its next steps as buttons (tasks/failureNotice.ts), however the run was started.
+  return services.tasks.runPlan(planUri.fsPath, { password });
 }
 
 export async function saveIfDirty(uri: vscode.Uri): Promise<void> {

@@ -1,7 +1,7 @@
 // Turns what the panel knows about one or two runs into the model the webview draws. Pure: the
 // same input always gives the same model, which is what the tests compare with the files.
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
-import { buildReportTable, defaultMetrics, type ReportTable } from '../../../engine/src/report';
+import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, RunView } from './protocol';
 import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
@@ -70,22 +70,7 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
 
 function environmentRows(environment: RunEnvironment | undefined): EnvironmentRow[] {
   if (!environment) return [];
-  return Object.entries(environment.hosts).map(([host, env]) => {
-    const facts: { label: string; value: string }[] = [];
-    const add = (label: string, value: string | undefined) => {
-      if (value) facts.push({ label, value });
-    };
-    add('Kernel', env.kernel);
-    add('Couchbase', env.couchbase);
-    add('YCSB', env.ycsb);
-    add('Java', env.java);
-    add('Onload', env.onload);
-    for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
-      const parts = [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean);
-      add(`Interface ${address}`, parts.join(', ') || 'unknown');
-    }
-    return { host, role: env.role, facts };
-  });
+  return Object.entries(environment.hosts).map(([host, env]) => ({ host, role: env.role, facts: environmentFacts(env) }));
 }
 
 export function buildRunView(data: RunData, runIndex: number): RunView {

@@ -7,11 +7,13 @@ import * as path from 'node:path';
 import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { EngineError } from '../../../engine/src/model';
 import type { RunSweepRequest } from '../engineHost/protocol';
-import { currentSettings, resultsRootFor } from '../config';
+import { currentSettings, profileFoldersFor, resultsRootFor } from '../config';
 import { loadEngine } from '../engine';
 import { chooseNodeRuntime, runSweepInProcess } from '../engineProcess';
 import type { CoreServices } from '../services';
-import { redact, terminalLines } from './eventText';
+import { refusedInRestrictedMode, restrictedModeError } from '../workspaceTrust';
+import { redact, terminalLinesOnce } from './eventText';
+import { describePasswordSource, withPasswordSource } from '../passwordSource';
 import type { ResumeChoice } from './taskDefinition';
 import { latestUnfinishedRun } from './resumeChoice';
 
@@ -41,6 +43,10 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     return stoppedBeforeStart(error);
   }
 
+  if (refusedInRestrictedMode(`the benchmark ${path.basename(planPath)}`)) {
+    out.print([restrictedModeError.message, `Next: ${restrictedModeError.action}`]);
+    return stoppedBeforeStart(restrictedModeError);
+  }
   out.print([`Checking plan ${planPath}`]);
   const engine = await loadEngine();
   const loaded = await engine.loadPlan(planPath);
@@ -63,6 +69,10 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     out.print(['No Couchbase password given; nothing was run.']);
     return stoppedBeforeStart({ code: 'cancelled', step: 'password', message: 'No password given.', action: 'Run again and enter the password.' }, true);
   }
+  // Said in pre-flight, and in the notice if Couchbase refuses it (an env var setting wins over SecretStorage).
+  // (A password handed in by the API with nothing stored or set has no source to name.)
+  const foundSource = await services.passwords.sourceFor(plan, settings);
+  const passwordSource = foundSource.kind === 'none' ? undefined : foundSource;
   const secrets = [password];
   const print = (lines: string[]) => out.print(lines.map((line) => redact(line, secrets)));
 
@@ -73,15 +83,17 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     print([resumeRunDir ? `Resuming ${resumeRunDir}` : 'No unfinished run of this plan was found; starting a new run.']);
   }
 
-  const handle = services.runs.begin(planPath, out.abort, secrets);
+  const handle = services.runs.begin(planPath, out.abort, secrets, passwordSource);
   if (!handle) {
     print([`${path.basename(planPath)} is already running.`]);
     return stoppedBeforeStart({ code: 'preflight', step: 'start', message: 'Already running.', action: 'Wait for it to finish.' });
   }
   let sawRunFinished = false;
-  const onEvent = (event: SweepEvent) => {
+  const printedErrors = new Set<string>();
+  const onEvent = (raw: SweepEvent) => {
+    const event = passwordSource ? withPasswordSource(raw, describePasswordSource(passwordSource)) : raw;
     if (event.type === 'run-finished') sawRunFinished = true;
-    print(terminalLines(event));
+    print(terminalLinesOnce(event, printedErrors));
     handle.onEvent(event);
   };
   const sweepRequest: RunSweepRequest = {
@@ -95,6 +107,8 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
       ...(settings.ssh.configFile !== undefined ? { configFile: settings.ssh.configFile } : {}),
     },
     timeouts: definedTimeouts(settings.timeouts),
+    // imports of uploaded profiles resolve as in the editor: beside the profile, then these folders
+    profilePath: profileFoldersFor(settings, planUri),
     ...(resumeRunDir !== undefined ? { resumeRunDir } : {}),
   };
 

@@ -1,6 +1,7 @@
 // Task type `couchbase-benchmark`: one task per plan in the workspace, and `resolveTask` so
 // tasks.json entries work. Each task runs in a BenchmarkTerminal (a CustomExecution).
 import * as vscode from 'vscode';
+import { refusedInRestrictedMode, restrictedOutcome } from '../workspaceTrust';
 import * as path from 'node:path';
 import type { RunOutcome } from '../../../engine/src/events';
 import { planFileGlob, planSearchExclude } from '../planFiles';
@@ -73,6 +74,8 @@ export class BenchmarkTaskProvider implements vscode.TaskProvider {
     const resume = options.resumeRunDir !== undefined ? ({ kind: 'runDir', runDir: options.resumeRunDir } as const) : options.resume;
     if (resume?.kind === 'latest') definition['resume'] = true;
     if (resume?.kind === 'runDir') definition['resume'] = resume.runDir;
+    // Restricted Mode: answered here, before VS Code is asked to run a task in an untrusted folder.
+    if (refusedInRestrictedMode(`the benchmark ${path.basename(planPath)}`)) return Promise.resolve(restrictedOutcome());
     const key = path.resolve(planPath);
     if (this.services.runs.isRunning(key)) return Promise.reject(new Error(`${path.basename(planPath)} is already running.`));
     // An earlier request whose task never started (VS Code refused or the user dismissed it) is dropped.

@@ -130,6 +130,20 @@ export function terminalLines(event: SweepEvent, useColour = true): string[] {
   }
 }
 
+/**
+ * terminalLines, saying each error once: the engine logs a run's fatal error and then ends with it
+ * in run-finished; the second time only the summary line is printed. `printed` is per run.
+ */
+export function terminalLinesOnce(event: SweepEvent, printed: Set<string>, useColour = true): string[] {
+  if (event.type === 'log' && event.level === 'error') {
+    if (printed.has(event.message)) return [];
+    printed.add(event.message);
+  }
+  const lines = terminalLines(event, useColour);
+  if (event.type === 'run-finished' && event.outcome.error && !event.outcome.cancelled && printed.has(formatEngineError(event.outcome.error))) return lines.slice(0, 1);
+  return lines;
+}
+
 function preflightLine(check: PreflightCheck, useColour: boolean): string {
   const mark = check.ok ? paint('ok  ', 'green', useColour) : paint(check.blocking ? 'FAIL' : 'warn', check.blocking ? 'red' : 'yellow', useColour);
   const where = check.host ? ` ${check.host}` : '';

@@ -6,6 +6,10 @@ import * as path from 'node:path';
 import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { ResultsPanelManager } from '../panel/resultsPanel';
 import { commands } from '../commandIds';
+import type { PasswordSource } from '../passwordSource';
+import { failureNotice } from './failureNotice';
+import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
+import { showRunFailure } from './failureActions';
 import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
 
 export interface RunHandle {
@@ -39,10 +43,11 @@ export class RunTracker implements vscode.Disposable {
   }
 
   /** Starts tracking a run; undefined when the plan already runs. `secrets` are redacted from the log. */
-  begin(planPath: string, abort: AbortController, secrets: readonly string[]): RunHandle | undefined {
+  begin(planPath: string, abort: AbortController, secrets: readonly string[], passwordSource?: PasswordSource): RunHandle | undefined {
     const key = path.resolve(planPath);
     if (this.active.has(key)) return undefined;
     const run: ActiveRun = { planPath: key, abort, progress: initialProgress };
+    markWalkthrough(walkthroughKeys.ranBenchmark);
     this.active.set(key, run);
     this.refreshStatusBar();
 
@@ -79,7 +84,7 @@ export class RunTracker implements vscode.Disposable {
         this.active.delete(key);
         finish?.();
         this.refreshStatusBar();
-        void this.announce(outcome);
+        void this.announce(outcome, key, passwordSource);
       },
     };
   }
@@ -111,7 +116,13 @@ export class RunTracker implements vscode.Disposable {
     this.statusBar.show();
   }
 
-  private async announce(outcome: RunOutcome): Promise<void> {
+  private async announce(outcome: RunOutcome, planPath: string, passwordSource: PasswordSource | undefined): Promise<void> {
+    // A failed run (also one stopped in pre-flight, whose folder is gone) says what failed and offers next steps as buttons.
+    const notice = failureNotice(outcome, { planName: path.basename(planPath), ...(passwordSource ? { passwordSource } : {}) });
+    if (notice) {
+      await showRunFailure(notice, planPath, outcome, this.log);
+      return;
+    }
     if (!outcome.runDir) return;
     const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
     const text = outcome.cancelled

@@ -5,6 +5,7 @@ import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, ty
 import type { CompletionOptions } from '../common/languageFeatures';
 import type { OnloadCatalog } from './catalog';
 import { lexicalContextAt } from './lexicalContext';
+import { valueMeaning } from './valueMeanings';
 import type { OptionInfo } from './catalogTypes';
 import { optionDetail, optionMarkdown } from './optionFacts';
 
@@ -90,9 +91,16 @@ function valueItems(option: OptionInfo, range: Range): CompletionItem[] {
   const items: { value: string; detail: string }[] = [];
   const fallback = option.default !== undefined ? String(option.default) : undefined;
   if (option.acceptedNames) {
-    for (const name of option.acceptedNames) items.push({ value: name, detail: name === option.defaultLabel ? 'default' : option.name });
+    for (const name of option.acceptedNames) {
+      const meaning = valueMeaning(option, name);
+      items.push({ value: name, detail: name === option.defaultLabel ? (meaning ? `${meaning} (default)` : 'default') : (meaning ?? option.name) });
+    }
   } else if (option.enumValues && option.syntax !== 'hex' && option.syntax !== 'hex-strict') {
-    for (const [value, label] of Object.entries(option.enumValues)) items.push({ value, detail: value === fallback ? `${label} (default)` : label });
+    for (const [value, label] of Object.entries(option.enumValues)) {
+      const meaning = valueMeaning(option, value);
+      const said = meaning && meaning !== label ? `${label}: ${meaning}` : label;
+      items.push({ value, detail: value === fallback ? `${said} (default)` : said });
+    }
   } else if (option.keywords) {
     for (const keyword of option.keywords) items.push({ value: keyword, detail: 'log category' });
   } else if (fallback !== undefined && fallback !== '') {

@@ -10,15 +10,21 @@ import { extensionSuite } from './extension.suite';
 import { languageServerSuite } from './languageServer.suite';
 import { tasksSuite } from './tasks.suite';
 import { benchmarkRunSuite } from './benchmarkRun.suite';
+import { restrictedModeSuite } from './restrictedMode.suite';
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   // The suites are bundled into this file, so define mocha's globals and then let them register.
   mocha.suite.emit('pre-require', globalThis, 'integration', mocha);
-  extensionSuite();
-  languageServerSuite();
-  tasksSuite();
-  benchmarkRunSuite();
+  if (process.env.ONLOAD_BENCH_E2E_SUITES === 'restricted') {
+    // its own code-server with the folder untrusted (runIntegration.ts restrictedMode)
+    restrictedModeSuite();
+  } else {
+    extensionSuite();
+    languageServerSuite();
+    tasksSuite();
+    benchmarkRunSuite();
+  }
 
   const stats = await new Promise<Mocha.Stats>((resolve) => {
     const runner = mocha.run(() => resolve(runner.stats ?? ({} as Mocha.Stats)));

@@ -26,6 +26,20 @@ async function appendLine(document: vscode.TextDocument, line: string): Promise<
   return document.lineAt(document.lineCount - 1).range.end;
 }
 
+/**
+ * The file's errors once the server has analysed it: appends a line the server must flag and waits
+ * for that diagnostic (a state, not a sleep: a clean file publishes nothing to wait for), then
+ * returns the errors on every other line. The caller reverts the edit.
+ */
+async function errorsBesideMarker(document: vscode.TextDocument, marker: string, what: string): Promise<vscode.Diagnostic[]> {
+  const line = (await appendLine(document, marker)).line;
+  const all = await waitFor(`the server's diagnostic on the marker line of ${what}`, () => {
+    const found = vscode.languages.getDiagnostics(document.uri);
+    return found.some((d) => d.range.start.line === line) ? found : undefined;
+  });
+  return all.filter((d) => d.range.start.line !== line && d.severity === vscode.DiagnosticSeverity.Error);
+}
+
 async function completionsAt(document: vscode.TextDocument, position: vscode.Position, expected: string): Promise<string[]> {
   // The server may still be parsing the edit: ask again until the expected item shows up.
   return waitFor(`completion item ${expected}`, async () => {
@@ -95,14 +109,14 @@ export function languageServerSuite(): void {
       if (profiles.length === 0) skipBecause(this, 'examples/ has no .opf profile yet');
       for (const profile of profiles) {
         const document = await openDocument(...profile.split('/'));
-        // Give the server the same chance as for the fixture, then look for errors.
-        await new Promise((resolve) => setTimeout(resolve, 1000));
         if (/mistake/i.test(profile)) {
           // The deliberate-mistakes example must light up.
           await diagnosticsFor(document, profile);
         } else {
-          const errors = vscode.languages.getDiagnostics(document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+          // Waits for the server's answer on this document (a marker line it must flag), not for a time.
+          const errors = await errorsBesideMarker(document, 'onload_set EF_E2E_NOT_AN_OPTION 1', profile);
           assert.deepEqual(errors.map((d) => `${profile}:${d.range.start.line + 1} ${d.message}`), []);
+          await vscode.commands.executeCommand('workbench.action.files.revert');
         }
         // A name the file does not set yet (servers may leave out names already set).
         const name = ['EF_POLL_USEC', 'EF_SPIN_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_NAME', 'EF_TCP_FASTSTART_LOSS'].find((n) => !document.getText().includes(n)) ?? 'EF_TCP_FASTSTART_LOSS';
@@ -142,9 +156,10 @@ export function languageServerSuite(): void {
       if (workloads.length === 0) skipBecause(this, 'examples/ has no YCSB workload yet');
       for (const workload of workloads) {
         const document = await openDocument(...workload.split('/'));
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        const errors = vscode.languages.getDiagnostics(document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+        const markerKey = ['zeropadding', 'maxexecutiontime', 'insertcount'].find((k) => !document.getText().includes(k)) ?? 'zeropadding';
+        const errors = await errorsBesideMarker(document, `${markerKey}=not-a-number`, workload);
         assert.deepEqual(errors.map((d) => `${workload}:${d.range.start.line + 1} ${d.message}`), []);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
         // A property the file does not set yet (servers may leave out keys already set).
         const key = ['maxexecutiontime', 'zeropadding', 'hotspotdatafraction', 'insertorder', 'measurementtype', 'fieldcount', 'recordcount'].find((k) => !document.getText().includes(k)) ?? 'maxexecutiontime';
         const position = await appendLine(document, key.slice(0, -3));

@@ -2,7 +2,7 @@
 // user-data, extensions, config and XDG folders, no auth, bound to 127.0.0.1 on a free port.
 // Nothing is written into the user's home, and stop() kills the whole process group.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** A fixed port (default: a free one). */
   port?: number;
+  /** Workspace Trust on, the folder not trusted and no start-up prompt: Restricted Mode. */
+  restrictedMode?: boolean;
 }
 
 export interface CodeServer {
@@ -26,7 +28,20 @@ export interface CodeServer {
   origin: string;
   extensionsDir: string;
   logFile: string;
+  stateDir: string;
   stop(): Promise<void>;
+}
+
+/** Copies code-server's log and the workbench/extension-host logs (the "Onload Bench" channel too) into the artefacts. */
+export function keepLogs(stateDir: string, artifactsDir: string, label: string): void {
+  const target = join(artifactsDir, `${label}-logs`);
+  try {
+    mkdirSync(target, { recursive: true });
+    if (existsSync(join(stateDir, 'code-server.log'))) cpSync(join(stateDir, 'code-server.log'), join(target, 'code-server.log'));
+    if (existsSync(join(stateDir, 'user-data', 'logs'))) cpSync(join(stateDir, 'user-data', 'logs'), join(target, 'user-data-logs'), { recursive: true });
+  } catch (error) {
+    console.error(`e2e: could not keep the logs of ${stateDir}: ${(error as Error).message}`);
+  }
 }
 
 const DEFAULT_SETTINGS = {
@@ -41,6 +56,13 @@ const DEFAULT_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'chat.disableAIFeatures': true,
   'editor.quickSuggestions': { other: false, comments: false, strings: false },
+};
+
+const restrictedModeSettings = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+  'security.workspace.trust.untrustedFiles': 'open',
 };
 
 export async function freePort(): Promise<number> {
@@ -109,14 +131,14 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
     join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...options.settings }, null, 2),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...(options.restrictedMode ? restrictedModeSettings : {}), ...options.settings }, null, 2),
   );
   const args = [
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.restrictedMode ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     '--config', configFile,
@@ -172,5 +194,5 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
     }
     await delay(250);
   }
-  return { port, origin, extensionsDir: dirs.extensions, logFile, stop };
+  return { port, origin, extensionsDir: dirs.extensions, logFile, stateDir: options.stateDir, stop };
 }

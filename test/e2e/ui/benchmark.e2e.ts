@@ -5,7 +5,7 @@
 // the marks legend, a time series opened from a table cell). Screenshots go to test-artifacts/e2e/
 // (results-panel.png for the README).
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -60,15 +60,23 @@ function readCells(resultsFolder: string): CellLine[] {
     .flatMap((line) => { try { return [JSON.parse(line) as CellLine]; } catch { return []; } });
 }
 
+const unreachableHost = '127.0.0.9';
+const unreachablePlanName = 'UNREACHABLE-SERVER';
+const unreachablePlanFile = `${unreachablePlanName}.benchplan.json`;
+
 describe('running a benchmark from the palette', { concurrency: false, skip: missing }, () => {
   let server: CodeServer;
   let session: BrowserSession;
 
   before(async () => {
+    // A plan whose server nobody answers for (127.0.0.9:22 refuses): pre-flight must stop it.
+    const labPlan = JSON.parse(readFileSync(join(context.workspace, context.lab!.info.plan), 'utf8'));
+    writeFileSync(join(context.workspace, 'lab', unreachablePlanFile), JSON.stringify({ ...labPlan, name: unreachablePlanName, servers: labPlan.servers.map((server: Record<string, unknown>) => ({ ...server, host: unreachableHost })) }, null, 2) + '\n');
     const stateDir = `${context.stateDir}-run`;
     await installVsix(stateDir, context.vsix);
     // The ssh config of the lab, but no password variable: the person types the password.
-    server = await startCodeServer(context.workspace, { stateDir, settings: context.lab?.settings });
+    // As npm start: the Welcome page at start-up, so the walkthrough follows what the person does.
+    server = await startCodeServer(context.workspace, { stateDir, settings: { ...context.lab?.settings, 'workbench.startupEditor': 'welcomePage' } });
     session = await openBrowser();
     await openWorkbench(session.page, server.origin, context.workspace);
   });
@@ -109,7 +117,6 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
         `section.group[data-interface="${cell.key.interface}"] td.value[data-metric="throughput"][data-stack="${cell.key.stack}"][data-threads="${cell.key.threads}"]`,
       ).first();
       await expectVisible(td, `the throughput cell for ${cell.id} in the panel`, 30_000);
-      await page.waitForTimeout(0);
       const shown = Number(await td.getAttribute('data-value'));
       const expected = cell.run!.throughputOpsPerSec;
       assert.ok(Math.abs(shown - expected) <= Math.abs(expected) * 1e-9, `panel shows ${shown} ops/s for ${cell.id}, results.jsonl has ${expected}`);
@@ -182,7 +189,66 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await runCommand(page, 'Notifications: Clear All Notifications', 5_000).catch(() => undefined);
     await runCommand(page, 'View: Close Primary Side Bar', 5_000).catch(() => undefined);
     await page.setViewportSize({ width: 1400, height: 1150 });
-    await page.waitForTimeout(1500);
+    // States, not times: the workbench laid out at the new size, no notification toast left.
+    await page.waitForFunction(() => document.querySelector('.monaco-workbench')?.getBoundingClientRect().width === 1400, undefined, { timeout: 10_000 });
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await expectVisible(canvas, 'the throughput chart after the resize');
     await shot(page, context.artifactsDir, 'results-panel');
+  });
+  it('a run that fails pre-flight shows what failed and its next steps as buttons, and leaves no run folder', { timeout: 120_000 }, async () => {
+    const { page } = session;
+    const lab = context.lab!;
+    const foldersBefore = existsSync(lab.info.resultsFolder) ? readdirSync(lab.info.resultsFolder).sort() : [];
+    await runCommand(page, 'Run Couchbase benchmark', 30_000);
+    const planRow = page.locator(selectors.quickInputRows, { hasText: unreachablePlanName });
+    await expectVisible(planRow, `the plan ${unreachablePlanName} in the plan picker`);
+    await planRow.first().click();
+    const passwordBox = page.locator('.quick-input-widget input[type="password"]');
+    await expectVisible(passwordBox, 'the password input box (another cluster)');
+    await passwordBox.fill('not-used');
+    await page.keyboard.press('Enter');
+
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'did not start' });
+    await expectVisible(toast, 'the pre-flight failure notification', 90_000);
+    const message = (await toast.first().locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ');
+    assert.match(message, new RegExp(`${unreachablePlanFile.replace(/\./g, '\\.')} did not start: pre-flight failed on ${unreachableHost.replace(/\./g, '\\.')}`));
+    assert.match(message, /Next: /);
+    assert.doesNotMatch(message, /resume the run/i, 'a run that never started has nothing to resume');
+    const buttons = await toast.first().locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts();
+    assert.deepEqual(buttons.map((text) => text.trim()), ['Open plan at the host', 'Retry', 'Show log']);
+    await shot(page, context.artifactsDir, '20-preflight-failure-notice');
+    const foldersAfter = existsSync(lab.info.resultsFolder) ? readdirSync(lab.info.resultsFolder).sort() : [];
+    assert.deepEqual(foldersAfter, foldersBefore, 'the failed run left no run folder behind');
+
+    await toast.first().locator('.monaco-button', { hasText: 'Open plan at the host' }).click();
+    const hostLine = page.locator(`${selectors.editorLines} .view-line`, { hasText: unreachableHost });
+    await expectVisible(hostLine, `the plan's host ${unreachableHost} in the editor`);
+    await expectVisible(page.locator('.editor-instance .monaco-editor .selected-text'), 'the selected host value');
+    await expectVisible(page.locator('.tab.active', { hasText: unreachablePlanFile }), 'the plan as the active editor tab');
+    await shot(page, context.artifactsDir, '21-plan-at-the-host');
+  });
+
+  it('the walkthrough has ticked the steps the person did: password, run, results; each step has its picture', { timeout: 60_000 }, async () => {
+    const { page } = session;
+    await runCommand(page, 'Welcome: Open Walkthrough...', 15_000);
+    const row = page.locator(selectors.quickInputRows, { hasText: 'Benchmark Couchbase with and without Onload' });
+    await expectVisible(row, 'our walkthrough in the walkthrough picker');
+    await row.first().click();
+    const step = (id: string) => page.locator(`button.getting-started-step[data-step-id$="#${id}"], button.getting-started-step[data-step-id="${id}"]`).first();
+    await expectVisible(step('runPlan'), 'the walkthrough steps', 30_000);
+    for (const id of ['setPassword', 'runPlan', 'readResults']) {
+      assert.equal(await step(id).getAttribute('aria-checked'), 'true', `walkthrough step ${id} is not ticked`);
+    }
+    await step('runPlan').click();
+    // The step's Markdown is rendered in a webview: wait (bounded) until a frame shows its picture.
+    const alt = 'img[alt="Plan, pre-flight, sweep, results"]';
+    const deadline = Date.now() + 20_000;
+    let shown = false;
+    while (!shown) {
+      for (const frame of page.frames()) if ((await frame.locator(alt).count().catch(() => 0)) > 0) shown = true;
+      if (!shown && Date.now() > deadline) assert.fail("the run step's picture did not appear within 20 s");
+      if (!shown) await page.waitForEvent('framenavigated', { timeout: 2_000 }).catch(() => undefined);
+    }
+    await shot(page, context.artifactsDir, '30-walkthrough-ticked');
   });
 });

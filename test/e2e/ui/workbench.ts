@@ -2,7 +2,8 @@
 // bounded waits that fail with a message saying what did not appear.
 import { after, afterEach } from 'node:test';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { keepLogs } from '../support/codeServer';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../support/workspace';
 
@@ -53,10 +54,14 @@ export async function openFile(page: Page, relativePath: string, expectedText: s
   await expectVisible(page.locator(selectors.editorLines, { hasText: expectedText }), `the text "${expectedText}" of ${relativePath} in the editor`);
 }
 
-/** Runs a command from the palette (F1), reopening it while the extension host registers commands. */
+/**
+ * Runs a command from the palette (F1). The palette lists a contributed command only once the
+ * extension host has registered it, so the palette is reopened until the row is there (a wait on
+ * that state, bounded); each reopening is logged, never silent.
+ */
 export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     await expectVisible(page.locator(selectors.quickInput), 'the command palette');
     await page.locator(selectors.quickInput).fill(`>${title}`);
@@ -64,11 +69,12 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     try {
       await row.first().waitFor({ state: 'visible', timeout: 3_000 });
       await page.keyboard.press('Enter');
+      if (attempt > 1) console.log(`  runCommand: "${title}" was listed at palette opening ${attempt}`);
       return;
     } catch {
       await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`the command "${title}" is not in the palette after ${timeoutMs / 1000} s`);
-      await page.waitForTimeout(1_000);
+      await page.locator(selectors.quickInput).waitFor({ state: 'hidden', timeout: 5_000 });
+      if (Date.now() > deadline) throw new Error(`the command "${title}" is not in the palette after ${timeoutMs / 1000} s (${attempt} openings)`);
     }
   }
 }
@@ -87,7 +93,7 @@ export function repoFileMentions(file: string, text: string): boolean {
  * The hooks every UI suite shares: a screenshot of each test's end state (the moment of failure
  * when one fails), and closing the browser and code-server after the suite.
  */
-export function endStateHooks(artifactsDir: string, opened: () => { session?: { page: Page; close(): Promise<void> }; server?: { stop(): Promise<void> } }): void {
+export function endStateHooks(artifactsDir: string, opened: () => { session?: { page: Page; close(): Promise<void> }; server?: { stop(): Promise<void>; stateDir?: string } }): void {
   afterEach(async (t) => {
     const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
     await opened().session?.page.screenshot({ path: `${artifactsDir}/after-${slug}.png` }).catch(() => undefined);
@@ -96,5 +102,7 @@ export function endStateHooks(artifactsDir: string, opened: () => { session?: { 
     const { session, server } = opened();
     await session?.close();
     await server?.stop();
+    // code-server's and the extension host's logs outlive the run folder (deleted at the end)
+    if (server?.stateDir) keepLogs(server.stateDir, artifactsDir, `ui-${basename(server.stateDir)}`);
   });
 }
