@@ -4,7 +4,8 @@
 // was written; resume skips the ids already in results.jsonl.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { bucketItemCount, recreateBucket } from './bucket';
 import { cellId, expandCells } from './cells';
 import { combineClientReports } from './combine';
@@ -22,6 +23,12 @@ import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
 import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
 import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
+import { profileShapeProblem, workloadShapeProblem } from './fileShape';
+import { logFolderName } from './logFolders';
+import { checkLocalPath, checkPlanPaths, type PathPolicy } from './pathConfinement';
+import { checkManifestCells, recordedPlanDifferences, recordedPlanRefusal } from './recordedPlan';
+import { redactSecrets } from './redaction';
+import { acquireRunLock, describeHolder, type RunLock } from './runLock';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
@@ -65,7 +72,7 @@ class SweepRun {
     readonly emit: (event: SweepEvent) => void,
     readonly seams: SweepSeams,
   ) {
-    this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory);
+    this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory, [options.password]);
     this.io = seams.resultsIo ?? realIo;
   }
 
@@ -77,10 +84,14 @@ class SweepRun {
     this.emit({ type: 'log', level, message: this.redact(message) });
   }
 
-  /** The password never leaves the process, even if a remote tool echoes it. */
+  /** The password never leaves the process in any form the engine writes (redaction.ts), even if a remote tool echoes it. */
   redact(text: string): string {
-    const password = this.options.password;
-    return password.length >= 3 ? text.split(password).join('********') : text;
+    return redactSecrets(text, [this.options.password]);
+  }
+
+  /** Where uploaded local files may come from (pathConfinement.ts). */
+  get pathPolicy(): PathPolicy {
+    return pathPolicyOf(this.options);
   }
 
   /** Work folders, leftovers of an earlier crash, uploads of profiles and the workload. */
@@ -106,13 +117,16 @@ class SweepRun {
         }
       }),
     );
-    const workload = readFileSync(resolveLocal(this.planDir, this.plan.workload.path));
+    const workloadPath = resolveLocal(this.planDir, this.plan.workload.path);
+    const workload = readFileSync(workloadPath);
+    const workloadProblem = workloadShapeProblem(workload);
+    if (workloadProblem) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `${workloadPath} does not look like a YCSB workload: ${workloadProblem}. It was not uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
     await Promise.all(
       this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
         for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5, signal);
         await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, { step: 'prepare', signal });
-        await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '644', signal });
+        await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '600', signal });
         const profiles = this.clientProfiles(client);
         for (const [name, path] of profiles) await this.uploadProfile(session, path, remoteProfilePath(client.workDir, name));
       }),
@@ -128,7 +142,13 @@ class SweepRun {
     } catch (error) {
       throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `Cannot prepare the profile ${localPath} for upload: ${(error as Error).message}.`, action: 'Check the profile and the files it imports (onload_import) in the editor.' });
     }
-    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '644', signal: this.signal });
+    for (const file of bundle.files) {
+      // imports too: each file uploaded must come from a trusted folder and look like a profile
+      checkLocalPath(file.localPath, file.localPath === localPath ? profile : `onload_import in ${profile}`, this.planDir, this.pathPolicy);
+      const problem = profileShapeProblem(file.content);
+      if (problem) throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `${file.localPath} does not look like an Onload profile: ${problem}. It was not uploaded.`, action: 'Point the plan (stacks[].profile, runUnderOnload) and onload_import at Onload profiles.' });
+    }
+    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '600', signal: this.signal });
     const imported = bundle.files.slice(1).map((file) => file.localPath);
     if (imported.length > 0) this.log('info', `${session.host}: ${profile} imports ${imported.join(', ')}: uploaded beside it.`);
     if (bundle.standardImports.length > 0) this.log('info', `${session.host}: ${profile} imports Onload's own profile(s) ${bundle.standardImports.join(', ')}: left to the server's Onload.`);
@@ -245,7 +265,7 @@ class SweepRun {
     }
     if (outcome || !(thrown instanceof EngineFailure && thrown.error.code === 'cancelled')) {
       const text = [`# ${ycsbCommand(invocation)}`, `# exit ${outcome?.exitCode ?? '-'}`, '# --- stdout', outcome?.stdout ?? '', '# --- stderr', outcome?.stderr ?? '', thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : ''].join('\n');
-      const file = `${cell.id}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}.log`;
+      const file = `${logFolderName(cell.id)}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}.log`;
       draft.logs.push(await writeLog(this.runDir, file, this.redact(text), this.io));
     }
     const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];
@@ -339,6 +359,13 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     if (check.errors.length > 0) {
       throw new EngineFailure({ code: 'plan-invalid', step: 'load-plan', message: `The plan has ${check.errors.length} problem(s): ${check.errors.slice(0, 3).map((error) => error.message).join('; ')}.`, action: `Fix ${planPath} (the editor underlines the problems) and start again.` });
     }
+    // a run folder is not trusted input: what runs or is uploaded comes from the plan file the
+    // user opened unless they accept the recorded one (recordedPlan.ts)
+    if (manifest && options.resumeRunDir && !options.acceptRecordedPlan) {
+      const differences = recordedPlanDifferences({ plan: rawPlan, planPath }, { plan: options.plan, planPath: options.planPath });
+      if (differences.length > 0) throw recordedPlanRefusal(differences, options.resumeRunDir);
+    }
+    checkPlanPaths(withDefaults(rawPlan), dirname(planPath), pathPolicyOf(options));
   } catch (error) {
     return finish({ ...outcome, error: toEngineError(error, 'load-plan') });
   }
@@ -350,9 +377,16 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   let cells: Cell[] = [];
   let createdRunDir: string | undefined;
   let anyCellStarted = false;
+  let lock: RunLock | undefined;
+  const takeLock = async (dir: string): Promise<void> => {
+    lock = await acquireRunLock(dir);
+    if (lock.replaced) emit({ type: 'log', level: 'warn', message: `Took over the lock of ${describeHolder(lock.replaced)}, which no longer runs.` });
+  };
   try {
     if (manifest && options.resumeRunDir) {
       runDir = options.resumeRunDir;
+      checkManifestCells(manifest, plan, join(runDir, 'manifest.json'));
+      await takeLock(runDir);
       const previous = await readResults(runDir);
       for (const result of previous.results) {
         done.add(result.id);
@@ -364,6 +398,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     } else {
       runDir = await createRunDir(options.resultsRoot, newRunId(plan.name));
       createdRunDir = runDir;
+      await takeLock(runDir);
       manifest = { kind: 'manifest', formatVersion: resultsFormatVersion, runId: runDir.split(/[\\/]/).pop() as string, createdAt: new Date().toISOString(), plan: rawPlan, planPath, cells: expandCells(plan).map((key) => ({ id: cellId(key), key })) };
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
@@ -388,7 +423,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (done.has(cell.id)) continue;
       if (options.signal.aborted) throw cancelled();
       anyCellStarted = true;
-      const started = Date.now();
+      const started = performance.now(); // monotonic: a wall-clock jump must not skew the estimate
       let result: CellResult | undefined;
       const logs: string[] = []; // every attempt's raw logs stay listed in the final record
       for (let attempt = 1; attempt <= 2 && !result; attempt++) {
@@ -413,7 +448,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);
       done.add(cell.id);
       if (result.status === 'failed') failedIds.add(cell.id);
-      durations.push(Date.now() - started);
+      durations.push(performance.now() - started);
       const remaining = cells.filter((candidate) => !done.has(candidate.id)).length;
       const average = durations.reduce((sum, value) => sum + value, 0) / durations.length;
       emit({ type: 'cell-finished', result, index: cell.index, total: cells.length, remainingEstimateMs: Math.round(average * remaining) });
@@ -434,6 +469,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       await run.pool.closeAll().catch(() => undefined);
     }
     await writer?.close();
+    await (lock as RunLock | undefined)?.release().catch(() => undefined);
     // a new run that stopped before its first cell (pre-flight, uploads, cancel) leaves no folder
     // behind to be offered for resume
     if (createdRunDir && !anyCellStarted) {
@@ -461,4 +497,8 @@ function recordYcsbVersions(manifest: RunManifest, versions: Map<string, string>
 
 function cancelled(): EngineFailure {
   return new EngineFailure({ code: 'cancelled', step: 'sweep', message: 'The run was cancelled.', action: 'Resume it later; finished cells are kept.' });
+}
+
+function pathPolicyOf(options: RunSweepOptions): PathPolicy {
+  return { roots: [...(options.allowedRoots ?? []), ...(options.profilePath ?? [])], allowOutside: options.allowOutsidePaths === true };
 }
