@@ -29,6 +29,7 @@ import { checkLocalPath, checkPlanPaths, type PathPolicy } from './pathConfineme
 import { checkManifestCells, recordedPlanDifferences, recordedPlanRefusal } from './recordedPlan';
 import { redactSecrets } from './redaction';
 import { acquireRunLock, describeHolder, type RunLock } from './runLock';
+import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
@@ -100,11 +101,15 @@ class SweepRun {
     // absolute work folders: YCSB runs from its own home, so relative paths would break
     for (const host of [...this.plan.servers, ...this.plan.clients]) {
       this.touchedHosts.add(host.host);
-      const result = await this.pool.get(host.host).run(`mkdir -p ${shellQuote(host.workDir)} && cd ${shellQuote(host.workDir)} && pwd`, { step: 'prepare', signal });
+      const result = await this.pool.get(host.host).run(prepareWorkFolderCommand(host.workDir), { step: 'prepare', signal });
       const absolute = result.stdout.trim().split('\n').pop() ?? '';
       if (result.exitCode !== 0 || !absolute.startsWith('/')) {
         throw new EngineFailure({ code: 'remote-command', host: host.host, step: 'prepare', message: `Cannot create the work folder ${host.workDir}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check permissions and free space on ${host.host}, or set workDir in the plan.` });
       }
+      const verdict = judgeWorkFolder(result.stdout, absolute);
+      if (verdict.error) throw workFolderFailure(host.host, verdict.error);
+      if (verdict.warning) this.log('warn', `${host.host}: ${verdict.warning}`);
+      if (verdict.unchecked) this.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
       host.workDir = absolute;
     }
     await Promise.all(

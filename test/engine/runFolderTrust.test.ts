@@ -261,3 +261,23 @@ describe('the password in every written form', () => {
     }
   });
 });
+
+describe('time left', () => {
+  it('comes from a monotonic clock: the wall clock jumping back five hours gives no negative estimate', async () => {
+    const setup = planFolder('clock', { threads: [1, 2, 3] });
+    const realNow = Date.now;
+    let jumps = 0;
+    Date.now = () => realNow() - 5 * 3600_000 * jumps++; // every reading five hours before the last
+    let finished: SweepEvent[];
+    try {
+      finished = (await sweep(setup)).events.filter((event) => event.type === 'cell-finished');
+    } finally {
+      Date.now = realNow;
+    }
+    assert.equal(finished.length, 3);
+    for (const event of finished) {
+      const estimate = (event as { remainingEstimateMs: number }).remainingEstimateMs;
+      assert.ok(estimate >= 0 && estimate < 60_000, `estimate ${estimate}`);
+    }
+  });
+});
