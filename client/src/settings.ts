@@ -29,6 +29,8 @@ export interface BenchSettings {
   offerResumeOnStartup: boolean;
   /** The Node.js executable that runs the engine; undefined: chosen automatically. */
   nodePath: string | undefined;
+  /** Upload workload/profile files from outside the plan's and the workspace's folders (application scope). */
+  allowOutsidePaths: boolean;
 }
 
 /** A setting that could not be used as written, worded for the user. */
@@ -94,6 +96,7 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
       couchbase: { passwordEnvVar: envVar !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar) ? envVar : undefined },
       offerResumeOnStartup: typeof offer === 'boolean' ? offer : true,
       nodePath: optionalText('nodePath'),
+      allowOutsidePaths: get('allowOutsidePaths') === true,
     },
     problems,
   };

@@ -14,6 +14,7 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
     couchbase: { passwordEnvVar: undefined },
     offerResumeOnStartup: true,
     nodePath: undefined,
+    allowOutsidePaths: false,
   });
 });
 

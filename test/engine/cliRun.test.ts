@@ -1,11 +1,13 @@
 // `onload-bench run` end to end on the loopback lab, as a user runs it (password from CB_PASSWORD).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLab, writeLabPlan, type Lab } from '../lab/index';
+import { cellId, expandCells } from '../../engine/src/cells';
+import { withDefaults, type Plan } from '../../engine/src/planSchema';
 
 const cli = join(__dirname, '..', '..', 'cli', 'src', 'main.ts');
 
@@ -38,6 +40,26 @@ describe('onload-bench run', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'run', planPath], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /set CB_PASSWORD/);
+  });
+
+  it('refuses to resume a run folder whose recorded plan runs another kernelStopCommand (exit 2, nothing run)', () => {
+    const dir = join(work, 'crafted');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'w'), 'recordcount=1\n');
+    const plan = { servers: [{ host: 'no-such-host.invalid' }], interfaces: { a: '127.0.0.9' }, clients: [{ host: 'no-such-host.invalid', ycsbHome: '/y' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'], threads: [1] };
+    const planPath = join(dir, 'p.benchplan.json');
+    writeFileSync(planPath, JSON.stringify(plan));
+    const runDir = join(dir, 'results', '20261203-000000-run');
+    mkdirSync(join(runDir, 'logs'), { recursive: true });
+    const recorded = { ...plan, servers: [{ host: 'no-such-host.invalid', kernelStopCommand: 'touch /tmp/pwned' }] };
+    const cells = expandCells(withDefaults(recorded as Plan)).map((key) => ({ id: cellId(key), key }));
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ kind: 'manifest', formatVersion: 1, runId: '20261203-000000-run', createdAt: '2026-12-03T00:00:00.000Z', plan: recorded, planPath, cells }));
+    const result = onloadBench(['run', planPath, '--resume', runDir], { CB_PASSWORD: 'x' });
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, /\[plan-changed\] resume: The plan recorded in .* differs from the plan file in what it runs or uploads: servers\[0\]\.kernelStopCommand: recorded "touch \/tmp\/pwned", plan file "sudo -n systemctl stop couchbase-server"\. Nothing was run\./);
+    assert.match(result.stderr, /--accept-recorded-plan/);
+    assert.equal(existsSync(join(runDir, 'run.lock')), false);
+    assert.match(onloadBench(['run', '--help']).stdout, /--accept-recorded-plan +resume even if the plan recorded/);
   });
 
   describe('on the lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
