@@ -1,6 +1,7 @@
 // `npm run bench`: every figure of the project in one run, each beside its reference measured in
-// the same run. `npm run bench -- --json` prints one JSON object; `--only language|engine`.
+// the same run. `npm run bench -- --json` prints one JSON object; `--only language|huge|engine`.
 import { benchEngine, formatEngineFigures } from './engine';
+import { benchHugeDocuments, formatHugeDocumentFigures } from './hugeDocuments';
 import { benchLanguage, formatLanguageFigures } from './language';
 
 async function main(): Promise<void> {
@@ -12,6 +13,11 @@ async function main(): Promise<void> {
     const language = await benchLanguage();
     figures.language = language;
     if (!json) console.log(formatLanguageFigures(language) + '\n');
+  }
+  if (want('huge')) {
+    const huge = await benchHugeDocuments();
+    figures.hugeDocuments = huge;
+    if (!json) console.log(formatHugeDocumentFigures(huge) + '\n');
   }
   if (want('engine')) {
     const engine = await benchEngine();
