@@ -4,7 +4,8 @@
 // was written; resume skips the ids already in results.jsonl.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bucketItemCount, recreateBucket } from './bucket';
 import { cellId, expandCells } from './cells';
@@ -29,6 +30,7 @@ import { checkLocalPath, checkPlanPaths, type PathPolicy } from './pathConfineme
 import { checkManifestCells, recordedPlanDifferences, recordedPlanRefusal } from './recordedPlan';
 import { redactSecrets } from './redaction';
 import { acquireRunLock, describeHolder, type RunLock } from './runLock';
+import { acquireRemoteLock } from './remoteLock';
 import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
@@ -112,6 +114,7 @@ class SweepRun {
       if (verdict.unchecked) this.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
       host.workDir = absolute;
     }
+    await this.lockHosts();
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
@@ -136,6 +139,30 @@ class SweepRun {
         for (const [name, path] of profiles) await this.uploadProfile(session, path, remoteProfilePath(client.workDir, name));
       }),
     );
+  }
+
+  private readonly hostLocks: { release(): Promise<void> }[] = [];
+
+  /** One run per host work folder (remoteLock.ts), before anything there changes. */
+  private async lockHosts(): Promise<void> {
+    const owner = { host: hostname(), pid: process.pid, run: basename(this.runDir), since: new Date().toISOString() };
+    const seen = new Set<string>();
+    for (const host of [...this.plan.servers, ...this.plan.clients]) {
+      const key = `${host.host}\0${host.workDir}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const lock = await acquireRemoteLock(this.pool.get(host.host), host.workDir, owner);
+      if ('unavailable' in lock) {
+        this.log('warn', `${host.host}: the work folder ${host.workDir} is not locked (${lock.unavailable}); make sure no other run uses this host.`);
+        continue;
+      }
+      this.hostLocks.push(lock);
+      if (lock.tookOver) this.log('warn', `${host.host}: took over the lock of run ${lock.tookOver.run ?? '?'} (process ${lock.tookOver.pid ?? '?'} on this machine is gone).`);
+    }
+  }
+
+  async releaseHostLocks(): Promise<void> {
+    await Promise.all(this.hostLocks.splice(0).map((lock) => lock.release().catch(() => undefined)));
   }
 
   /** A profile and the workspace profiles it imports, rewritten so the launcher finds those copies. */
@@ -471,6 +498,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       const sshCodes = new Set(['ssh-unreachable', 'ssh-auth', 'ssh-host-key']);
       const unreachable = new Set<string>(outcome.error?.host && sshCodes.has(outcome.error.code) ? [outcome.error.host] : []);
       await run.restoreHosts(unreachable).catch(() => undefined);
+      await run.releaseHostLocks();
       await run.pool.closeAll().catch(() => undefined);
     }
     await writer?.close();

@@ -81,6 +81,8 @@ describe('onload-bench run', () => {
       assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
       assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
       assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));
+      // each host's work folder was checked (owner, mode) and locked for the run (remoteLock.ts)
+      assert.doesNotMatch(run.stderr, /is not locked|could not check who owns|may be written by/);
       const [runId] = readdirSync(results);
       assert.equal(readFileSync(join(results, runId, 'results.jsonl'), 'utf8').trim().split('\n').length, 2);
       const resume = onloadBench(['run', planPath, '--resume', '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });

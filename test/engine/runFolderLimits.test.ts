@@ -2,7 +2,7 @@
 // children inherit, how uploads treat planted links and shared work folders, and what a killed
 // engine leaves behind. Each test reproduces the fault and asserts the safe outcome.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { EngineFailure } from '../../engine/src/errors';
 import { passwordForms, redactSecrets } from '../../engine/src/redaction';
 import { writeLog, type ResultsIo } from '../../engine/src/resultsStore';
 import { escapePropertiesValue } from '../../engine/src/secrets';
-import { SessionPool, uploadScript } from '../../engine/src/ssh';
+import { acquireRemoteLock } from '../../engine/src/remoteLock';
+import { SessionPool, uploadScript, type RemoteResult, type RemoteRunOptions, type RemoteSession } from '../../engine/src/ssh';
 import { judgeWorkFolder } from '../../engine/src/workFolder';
 
 const root = mkdtempSync(join(tmpdir(), 'run-limits-'));
@@ -155,5 +156,55 @@ describe('after kill -9', () => {
     }
     assert.deepEqual(cleanStaleControlFolders(temp, '/bin/true'), [dead]);
     assert.deepEqual(readdirSync(temp).sort(), [`ob-${process.pid}-XyZ789`, 'ob-notours']);
+  });
+});
+
+describe('one run per host work folder', () => {
+  /** Runs commands with the local sh, as sshd would on the host (streamed lines, abort kills). */
+  class LocalShell implements RemoteSession {
+    readonly host = 'local';
+    run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
+      return new Promise((resolve) => {
+        const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let pending = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          pending += chunk;
+          let index: number;
+          while ((index = pending.indexOf('\n')) >= 0) {
+            options.onStdoutLine?.(pending.slice(0, index));
+            pending = pending.slice(index + 1);
+          }
+        });
+        options.signal?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
+        child.on('close', (code) => resolve({ exitCode: code ?? 255, stdout, stderr: '' }));
+      });
+    }
+    async upload(): Promise<void> {}
+    async close(): Promise<void> {}
+  }
+
+  it('a second run is refused naming the first; after release, or when the holder died on this machine, it gets the lock', { timeout: 60_000 }, async () => {
+    const workDir = mkdtempSync(join(root, 'remote-work-'));
+    const session = new LocalShell();
+    const first = await acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-one', since: '2026-12-03T08:00:00Z' }, 'here');
+    assert.ok('release' in first, JSON.stringify(first));
+    const refusal = await failure(acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-two', since: '2026-12-03T08:01:00Z' }, 'here'));
+    assert.equal(refusal.error.code, 'run-locked');
+    assert.match(refusal.error.message, new RegExp(`in use by run run-one of process ${process.pid} on here \\(since 2026-12-03T08:00:00Z\\)`));
+    await first.release();
+    const second = await acquireRemoteLock(session, workDir, { host: 'here', pid: 2 ** 22 + 77, run: 'run-two', since: '2026-12-03T08:02:00Z' }, 'here');
+    assert.ok('release' in second && second.tookOver === undefined);
+    // run-two's engine "died" (its pid does not exist) without its remote holder noticing
+    const third = await acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-three', since: '2026-12-03T08:03:00Z' }, 'here');
+    assert.ok('release' in third);
+    assert.equal(third.tookOver?.run, 'run-two');
+    // a holder on another machine is never taken over
+    const other = await failure(acquireRemoteLock(session, workDir, { host: 'there', pid: 1, run: 'run-four', since: 'x' }, 'there'));
+    assert.match(other.error.action, /if it is gone, stop its lock holder on local \("kill \d+"\)/);
+    await third.release();
+    await (second as { release(): Promise<void> }).release();
+    assert.match(readFileSync(join(workDir, '.onload-bench.owner'), 'utf8'), /^host=here pid=\d+ run=run-three since=2026-12-03T08:03:00Z remotepid=\d+\n$/);
   });
 });
