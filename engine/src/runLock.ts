@@ -6,7 +6,7 @@
 // gone (kill -9, power loss) is stale and taken over with a warning; a holder on another machine
 // cannot be checked from here, so the message names it and says how to remove the lock by hand.
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from './controlFolders';
@@ -78,8 +78,18 @@ export async function acquireRunLock(runDir: string, now = new Date()): Promise<
           action: current.host === holder.host ? 'Wait for that run to finish or cancel it, then resume.' : `Wait for that run to finish; if it is gone (its machine crashed), delete ${path} and resume.`,
         });
       }
-      replaced = current;
-      await rm(path, { force: true });
+      // move the stale lock aside and check it is the one judged stale: two engines taking over
+      // at once must not remove the fresh lock the faster one just made
+      const aside = `${path}.stale-${holder.token}`;
+      try {
+        await rename(path, aside);
+      } catch {
+        continue; // someone else moved it first
+      }
+      const moved = await readHolder(aside);
+      if (moved?.token !== current.token) await link(aside, path).catch(() => undefined); // not ours to remove: put it back
+      else replaced = current;
+      await rm(aside, { force: true });
     }
     throw new EngineFailure({ code: 'run-locked', step: 'lock', message: `Could not take the lock ${path}: other processes keep taking it.`, action: 'Make sure only one run uses this folder, then resume.' });
   } finally {
