@@ -3,7 +3,7 @@
 // memory (VmHWM) and the time to the first diagnostics. Before the bounds (documentLimits.ts) a
 // 50 MB profile made a 3.4 GB process and a RangeError; now analysis stops at 4 MiB with a notice
 // and at most 1,000 diagnostics plus one summary are published.
-//   node --import tsx bench/hugeDocuments.ts   (needs `npm run build` for dist/server.js)
+//   npm run bench -- --only huge   (HUGE_MB=8 for a quicker look)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startTestClient } from '../test/support/lspClient';
@@ -67,9 +67,3 @@ export function formatHugeDocumentFigures(figures: HugeDocumentFigures): string 
   ].join('\n');
 }
 
-if (require.main === module) {
-  benchHugeDocuments().then((figures) => console.log(formatHugeDocumentFigures(figures)), (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
