@@ -1,7 +1,8 @@
 // `npm run bench`: every figure of the project in one run, each beside its reference measured in
-// the same run. `npm run bench -- --json` prints one JSON object; `--only language|engine|evidence`.
+// the same run. `npm run bench -- --json` prints one JSON object; `--only language|huge|engine|evidence`.
 import { benchEngine, formatEngineFigures } from './engine';
 import { benchEvidence, formatEvidenceFigures } from './evidence';
+import { benchHugeDocuments, formatHugeDocumentFigures } from './hugeDocuments';
 import { benchLanguage, formatLanguageFigures } from './language';
 
 async function main(): Promise<void> {
@@ -13,6 +14,11 @@ async function main(): Promise<void> {
     const language = await benchLanguage();
     figures.language = language;
     if (!json) console.log(formatLanguageFigures(language) + '\n');
+  }
+  if (want('huge')) {
+    const huge = await benchHugeDocuments();
+    figures.hugeDocuments = huge;
+    if (!json) console.log(formatHugeDocumentFigures(huge) + '\n');
   }
   if (want('engine')) {
     const engine = await benchEngine();

@@ -2,7 +2,8 @@
 // with a progress display. The Couchbase password comes from CB_PASSWORD or a prompt without echo.
 // Ctrl-C cancels cleanly (remote processes stopped, server back on the kernel stack); a second
 // Ctrl-C quits at once. Exit codes: 0 every cell ok, 1 failed cells or an error, 2 bad usage or
-// plan, 130 cancelled.
+// plan (also a resume refused because the recorded plan differs, or a file outside the plan's
+// folder), 130 cancelled.
 import { resolve } from 'node:path';
 import { formatEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/marks';
@@ -11,11 +12,17 @@ import { listRuns, loadPlan, runSweep } from '../../engine/src/index';
 import type { CellKey } from '../../engine/src/model';
 import { commandArguments } from './arguments';
 
-const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE]
+const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE]
   --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
+  --accept-recorded-plan  resume even if the plan recorded in RUN_DIR differs from PLAN in what
+                      runs or is uploaded (commands, hosts, paths); the recorded plan is used
+  --allow-outside-paths  upload workload/profile files from outside PLAN's folder
   --results DIR       folder for run folders (default: ./bench-results)
   --ssh-config FILE   ssh_config file to use instead of ~/.ssh/config
 Password: set CB_PASSWORD, or type it at the prompt (not echoed).`;
+
+/** Errors that stop a run before anything ran because of what the plan or run folder says. */
+const refusedPlanCodes = new Set(['plan-invalid', 'plan-changed', 'path-outside']);
 
 export async function run(args: string[]): Promise<number> {
   // `--resume` takes an optional value: take it by hand before parseArgs
@@ -31,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
     } else if (args[i].startsWith('--resume=')) resume = args[i].slice('--resume='.length);
     else rest.push(args[i]);
   }
-  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' } });
+  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' }, 'accept-recorded-plan': { type: 'boolean' }, 'allow-outside-paths': { type: 'boolean' } });
   if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     console.error(`onload-bench run: expected one plan file.\n${usage}`);
@@ -83,12 +90,16 @@ export async function run(args: string[]): Promise<number> {
       signal: controller.signal,
       onEvent: (event) => progress.show(event),
       ...(resumeRunDir ? { resumeRunDir } : {}),
+      ...(parsed.values['accept-recorded-plan'] ? { acceptRecordedPlan: true } : {}),
+      ...(parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}),
       ...(parsed.values['ssh-config'] ? { ssh: { configFile: resolve(parsed.values['ssh-config']) } } : {}),
     });
     progress.clear();
     console.log(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`);
     if (outcome.error) console.error(formatEngineError(outcome.error));
     if (outcome.cancelled) return 130;
+    // refused before anything ran because of the plan or its files: like a plan error
+    if (outcome.error && refusedPlanCodes.has(outcome.error.code)) return 2;
     return outcome.error || outcome.failed > 0 ? 1 : 0;
   } finally {
     process.off('SIGINT', onInterrupt);

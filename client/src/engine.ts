@@ -2,12 +2,22 @@
 // runs. They are imported on first use (a command or a task), never at activation. The sweep
 // itself, with SSH and the Couchbase SDK, runs in a separate process (engineProcess.ts).
 async function importEngine() {
-  const [plan, store, errors] = await Promise.all([
+  const [plan, store, errors, recorded] = await Promise.all([
     import('../../engine/src/plan.js'),
     import('../../engine/src/resultsStore.js'),
     import('../../engine/src/errors.js'),
+    import('../../engine/src/recordedPlan.js'),
   ]);
-  return { loadPlan: plan.loadPlan, listRuns: store.listRuns, surveyRuns: store.surveyRuns, newestFirst: store.newestFirst, EngineFailure: errors.EngineFailure, formatEngineError: errors.formatEngineError };
+  return {
+    loadPlan: plan.loadPlan,
+    listRuns: store.listRuns,
+    surveyRuns: store.surveyRuns,
+    newestFirst: store.newestFirst,
+    readManifest: store.readManifest,
+    recordedPlanDifferences: recorded.recordedPlanDifferences,
+    EngineFailure: errors.EngineFailure,
+    formatEngineError: errors.formatEngineError,
+  };
 }
 
 export type Engine = Awaited<ReturnType<typeof importEngine>>;

@@ -34,6 +34,8 @@ export interface BenchSettings {
   /** Folders searched for `onload_import NAME` after the importing profile's folder, as written
    * (`~/`, relative to the workspace folder); the language server reads the same setting. */
   profilePath: string[];
+  /** Upload workload/profile files from outside the plan's and the workspace's folders (application scope). */
+  allowOutsidePaths: boolean;
 }
 
 /** A setting that could not be used as written, worded for the user. */
@@ -100,6 +102,7 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
       offerResumeOnStartup: typeof offer === 'boolean' ? offer : true,
       nodePath: optionalText('nodePath'),
       profilePath: folderList(get('profilePath'), problems),
+      allowOutsidePaths: get('allowOutsidePaths') === true,
     },
     problems,
   };

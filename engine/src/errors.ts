@@ -6,6 +6,9 @@ import type { EngineError } from './model';
 
 export type EngineErrorCode =
   | 'plan-invalid'
+  | 'plan-changed'
+  | 'path-outside'
+  | 'run-locked'
   | 'ssh-unreachable'
   | 'ssh-auth'
   | 'ssh-host-key'
@@ -32,7 +35,7 @@ export type EngineErrorCode =
   | 'cancelled'
   | 'internal';
 
-const fatalCodes = new Set<string>(['ssh-unreachable', 'ssh-auth', 'ssh-host-key', 'results-write', 'results-read', 'preflight', 'cancelled', 'plan-invalid']);
+const fatalCodes = new Set<string>(['ssh-unreachable', 'ssh-auth', 'ssh-host-key', 'results-write', 'results-read', 'preflight', 'cancelled', 'plan-invalid', 'plan-changed', 'path-outside', 'run-locked']);
 
 export class EngineFailure extends Error {
   readonly error: EngineError;

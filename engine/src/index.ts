@@ -6,6 +6,7 @@ export { listRuns, type RunSummary } from './resultsStore';
 export { cellId, expandCells, expandValues } from './cells';
 export { withDefaults, type Plan, type ResolvedPlan } from './planSchema';
 export { EngineFailure, formatEngineError } from './errors';
+export { recordedPlanDifferences, type PlanDifference } from './recordedPlan';
 export type { RunSweepOptions, PreflightOptions, SshOptions, TimeoutOptions } from './options';
 export type { SweepEvent, RunOutcome, PreflightCheck, LiveStatus, LogLevel } from './events';
 export type { CellKey, CellResult, EngineError, RunManifest, YcsbReport } from './model';

@@ -37,4 +37,13 @@ export interface PreflightOptions {
 export interface RunSweepOptions extends PreflightOptions {
   /** A run folder to resume (its finished cells are skipped). */
   resumeRunDir?: string;
+  /**
+   * Resume even when the plan recorded in the run folder differs from `plan` in what runs or is
+   * uploaded (recordedPlan.ts); the recorded plan is used. Without it such a resume is refused.
+   */
+  acceptRecordedPlan?: boolean;
+  /** Folders besides the plan's own that uploaded files may come from (the editor's workspace folders). */
+  allowedRoots?: string[];
+  /** The user's opt-in to upload files from anywhere (CLI --allow-outside-paths). */
+  allowOutsidePaths?: boolean;
 }

@@ -36,7 +36,7 @@ export function resolveLocal(planDir: string, path: string): string {
 /** Public entry: the checks only, with its own SSH connections. */
 export async function runPreflight(options: PreflightOptions): Promise<PreflightCheck[]> {
   const plan = withDefaults(options.plan);
-  const pool = new SessionPool(options.ssh ?? {});
+  const pool = new SessionPool(options.ssh ?? {}, undefined, [options.password]);
   try {
     const report = await preflight({ plan, planDir: dirname(options.planPath), pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal });
     options.onEvent({ type: 'preflight', checks: report.checks });

@@ -3,8 +3,8 @@
 // skip and the next writer trims), and `logs/`. A failed write (disk full, I/O error) stops the
 // sweep with a clear error and leaves everything already written intact.
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative as relativePath, resolve } from 'node:path';
 import { EngineFailure } from './errors';
 import { parseManifest, readManifestText } from './manifestReader';
 import type { CellResult, RunManifest } from './model';
@@ -20,15 +20,33 @@ export interface ResultsIo {
 }
 export const realIo: ResultsIo = { open: (path, flags) => open(path, flags) };
 
-export function writeFailure(path: string, error: unknown): EngineFailure {
+/** Why a write failed and what to do, by cause: each has a different remedy. */
+export function writeFailureCause(error: unknown): { reason: string; action: string } {
   const code = (error as NodeJS.ErrnoException)?.code;
-  const reason =
-    code === 'ENOSPC' ? 'the disk is full' : code === 'EDQUOT' ? 'the disk quota is exhausted' : code === 'EIO' ? 'an I/O error occurred' : code === 'EROFS' ? 'the file system is read-only' : (error as Error)?.message ?? String(error);
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return { reason: code === 'ENOSPC' ? 'the disk is full' : 'the disk quota is exhausted', action: 'Free space on the results disk (or choose another results folder), then resume the run.' };
+    case 'EROFS':
+    case 'EACCES':
+    case 'EPERM':
+      return { reason: code === 'EROFS' ? 'the file system is read-only' : 'permission denied', action: 'Choose a results folder you can write to (onloadBench.resultsFolder, CLI --results), or fix its permissions, then resume the run.' };
+    case 'ENAMETOOLONG':
+      return { reason: 'a file name is too long for the file system', action: 'Choose a results folder with a shorter path; report the name if it persists (log folders are named by a short hash).' };
+    case 'EIO':
+      return { reason: 'an I/O error occurred', action: 'Check the results disk (dmesg), then resume the run.' };
+    default:
+      return { reason: (error as Error)?.message ?? String(error), action: 'Check the results folder, then resume the run.' };
+  }
+}
+
+export function writeFailure(path: string, error: unknown): EngineFailure {
+  const { reason, action } = writeFailureCause(error);
   return new EngineFailure({
     code: 'results-write',
     step: 'write-results',
     message: `Could not write ${path}: ${reason}. Results already written are intact.`,
-    action: 'Free space on the results disk (or choose another results folder), then resume the run.',
+    action,
   }, { cause: error });
 }
 
@@ -277,12 +295,24 @@ export function newestFirst(a: RunSummary, b: RunSummary): number {
   return String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? ''));
 }
 
-/** Writes one raw log file under logs/; returns its path relative to the run folder. */
+/**
+ * Writes one raw log file under logs/; returns its path relative to the run folder. The path is
+ * resolved and must stay inside logs/ (cell ids come from a manifest anyone can edit).
+ */
 export async function writeLog(runDir: string, relative: string, content: string, io: ResultsIo = realIo): Promise<string> {
-  const path = join(runDir, logsDir, relative);
+  const logsRoot = resolve(runDir, logsDir);
+  const path = resolve(logsRoot, relative);
+  const inside = relativePath(logsRoot, path);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+    throw new EngineFailure({ code: 'results-write', step: 'write-results', message: `Refused to write the log ${JSON.stringify(relative)}: it resolves outside ${logsRoot}.`, action: 'Start a new run; this run folder was edited by hand.' });
+  }
   try {
     await mkdir(dirname(path), { recursive: true });
-    const handle = await io.open(path, 'w');
+    // a symlinked folder planted in logs/ must not carry the write elsewhere; nor a planted file link
+    const realFolder = relativePath(await realpath(runDir), await realpath(dirname(path)));
+    if (realFolder.startsWith('..') || isAbsolute(realFolder)) throw Object.assign(new Error(`${dirname(path)} leads outside the run folder (symlink)`), { code: 'ELOOP' });
+    await rm(path, { force: true });
+    const handle = await io.open(path, 'wx');
     try {
       await handle.write(content);
       await handle.sync();
@@ -292,5 +322,5 @@ export async function writeLog(runDir: string, relative: string, content: string
   } catch (error) {
     throw writeFailure(path, error);
   }
-  return join(logsDir, relative);
+  return join(logsDir, inside);
 }

@@ -2,9 +2,11 @@
 // (ControlMaster + ControlPersist), BatchMode so nothing ever waits for a password, keep-alives so
 // a dead link is noticed, and ~/.ssh/config (or `-F`) honoured. Host keys are always verified.
 // ssh's own failures (exit 255 with its messages) become EngineFailures naming host and step.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { childEnvironment } from './childEnvironment';
+import { cleanStaleControlFolders, createControlFolder } from './controlFolders';
 import { EngineFailure } from './errors';
 import type { SshOptions } from './options';
 import { shellQuote } from './shellQuote';
@@ -110,6 +112,8 @@ export class OpenSshSession implements RemoteSession {
     readonly host: string,
     private readonly binary: string,
     private readonly baseArgs: string[],
+    /** ssh's environment: the engine's without the password (childEnvironment.ts). */
+    private readonly env: NodeJS.ProcessEnv = childEnvironment(process.env),
   ) {}
 
   /**
@@ -138,11 +142,7 @@ export class OpenSshSession implements RemoteSession {
   }
 
   async upload(remotePath: string, content: string | Buffer, options: { step: string; mode?: string; signal?: AbortSignal }): Promise<void> {
-    const slash = remotePath.lastIndexOf('/');
-    const folder = slash > 0 ? remotePath.slice(0, slash) : '.';
-    const temporary = `${remotePath}.part`;
-    const script = `umask 077 && mkdir -p ${shellQuote(folder)} && cat > ${shellQuote(temporary)} && chmod ${shellQuote(options.mode ?? '600')} ${shellQuote(temporary)} && mv -f ${shellQuote(temporary)} ${shellQuote(remotePath)}`;
-    const result = await this.run(script, { step: options.step, stdin: content, signal: options.signal });
+    const result = await this.run(uploadScript(remotePath, options.mode ?? '600'), { step: options.step, stdin: content, signal: options.signal });
     if (result.exitCode !== 0) {
       throw new EngineFailure({ code: 'upload', host: this.host, step: options.step, message: `Could not write ${remotePath} on ${this.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check free space and permissions of the work folder on ${this.host}.` });
     }
@@ -150,7 +150,7 @@ export class OpenSshSession implements RemoteSession {
 
   async close(): Promise<void> {
     const { execa } = await import('execa');
-    await execa(this.binary, [...this.baseArgs, '-O', 'exit', '--', this.host], { reject: false, stdin: 'ignore', timeout: 10_000 });
+    await execa(this.binary, [...this.baseArgs, '-O', 'exit', '--', this.host], { reject: false, stdin: 'ignore', timeout: 10_000, env: this.env, extendEnv: false });
   }
 
   private async spawn(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
@@ -161,6 +161,8 @@ export class OpenSshSession implements RemoteSession {
       // output is collected here rather than by execa: cheaper per command, and streamed lines come free
       buffer: false,
       encoding: 'utf8',
+      env: this.env,
+      extendEnv: false,
       ...(options.stdin !== undefined ? { input: options.stdin } : { stdin: 'ignore' as const }),
       ...(options.signal ? { cancelSignal: options.signal } : {}),
       ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
@@ -235,12 +237,18 @@ export class SessionPool {
   private readonly binary: string;
   private readonly baseArgs: string[];
 
-  constructor(options: SshOptions = {}, private readonly factory?: (host: string) => RemoteSession) {
+  private readonly env: NodeJS.ProcessEnv;
+
+  /** `secrets`: values stripped from ssh's environment whatever variable holds them (the password). */
+  constructor(options: SshOptions = {}, private readonly factory?: (host: string) => RemoteSession, secrets: readonly string[] = []) {
     checkSshOptions(options.extraOptions ?? []);
     this.ownsControlDir = options.controlDir === undefined;
-    // Short path: unix socket paths are limited to ~100 bytes; %C is a 40-character hash.
-    this.controlDir = options.controlDir ?? (factory ? '' : mkdtempSync(join(tmpdir(), 'ob-')));
     this.binary = options.binary ?? 'ssh';
+    this.env = childEnvironment(process.env, secrets);
+    // folders of engines killed with -9 (their masters too) go before this one is made
+    if (this.ownsControlDir && !factory) cleanStaleControlFolders(undefined, this.binary);
+    // Short path: unix socket paths are limited to ~100 bytes; %C is a 40-character hash.
+    this.controlDir = options.controlDir ?? (factory ? '' : createControlFolder());
     this.baseArgs = [
       ...(options.configFile ? ['-F', options.configFile] : []),
       '-T',
@@ -249,6 +257,7 @@ export class SessionPool {
       '-o', 'StrictHostKeyChecking=yes',
       '-o', 'ControlMaster=auto',
       '-o', `ControlPath=${join(this.controlDir, '%C')}`,
+      // bounded: a master orphaned by a killed engine exits after two idle minutes
       '-o', 'ControlPersist=120',
       '-o', 'ServerAliveInterval=5',
       '-o', 'ServerAliveCountMax=3',
@@ -260,7 +269,7 @@ export class SessionPool {
   get(host: string): RemoteSession {
     let session = this.sessions.get(host);
     if (!session) {
-      session = this.factory ? this.factory(host) : new OpenSshSession(host, this.binary, this.baseArgs);
+      session = this.factory ? this.factory(host) : new OpenSshSession(host, this.binary, this.baseArgs, this.env);
       this.sessions.set(host, session);
     }
     return session;
@@ -271,4 +280,17 @@ export class SessionPool {
     this.sessions.clear();
     if (this.ownsControlDir && this.controlDir) rmSync(this.controlDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The remote script of an upload: a random temporary name (nobody can plant a symlink there in
+ * advance), created with noclobber (`set -C`: an existing file, or a symlink to one, is an error,
+ * not followed) under umask 077, then chmod and an atomic rename over the target (`mv -T`: a
+ * directory or symlink planted at the target is replaced, never entered).
+ */
+export function uploadScript(remotePath: string, mode: string, random = randomBytes(8).toString('hex')): string {
+  const slash = remotePath.lastIndexOf('/');
+  const folder = slash > 0 ? remotePath.slice(0, slash) : '.';
+  const temporary = `${folder}/.upload-${random}.part`;
+  return `umask 077 && mkdir -p ${shellQuote(folder)} && set -C && cat > ${shellQuote(temporary)} && chmod ${shellQuote(mode)} ${shellQuote(temporary)} && mv -f -T ${shellQuote(temporary)} ${shellQuote(remotePath)} || { rc=$?; rm -f ${shellQuote(temporary)}; exit $rc; }`;
 }

@@ -4,7 +4,9 @@
 // was written; resume skips the ids already in results.jsonl.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { prepareCellBucket, settleAfterLoad } from './cellBucket';
 import { cellId, expandCells } from './cells';
 import { combineClientReports } from './combine';
@@ -25,6 +27,14 @@ import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBind
 import type { YcsbLauncher } from './ycsbLauncher';
 import { effectiveWorkload, phaseOverrides, recordsToLoad, workloadScans } from './ycsbPhaseProperties';
 import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
+import { profileShapeProblem, workloadShapeProblem } from './fileShape';
+import { logFolderName } from './logFolders';
+import { checkLocalPath, checkPlanPaths, type PathPolicy } from './pathConfinement';
+import { checkManifestCells, recordedPlanDifferences, recordedPlanRefusal } from './recordedPlan';
+import { redactSecrets } from './redaction';
+import { acquireRunLock, describeHolder, type RunLock } from './runLock';
+import { acquireRemoteLock } from './remoteLock';
+import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { phaseProperties, runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
@@ -79,7 +89,7 @@ class SweepRun {
     readonly emit: (event: SweepEvent) => void,
     readonly seams: SweepSeams,
   ) {
-    this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory);
+    this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory, [options.password]);
     this.io = seams.resultsIo ?? realIo;
     try {
       this.workloadText = readFileSync(resolveLocal(planDir, plan.workload.path), 'utf8');
@@ -101,11 +111,14 @@ class SweepRun {
     this.emit({ type: 'log', level, message: this.redact(message) });
   }
 
-  /** The password never leaves the process, even if a remote tool echoes it. */
+  /** The password never leaves the process in any form the engine writes (redaction.ts), even if a remote tool echoes it. */
   redact(text: string): string {
-    let out = text;
-    for (const password of [this.options.password, this.login?.password ?? '']) if (password.length >= 3) out = out.split(password).join('********');
-    return out;
+    return redactSecrets(text, [this.options.password, this.login?.password ?? '']);
+  }
+
+  /** Where uploaded local files may come from (pathConfinement.ts). */
+  get pathPolicy(): PathPolicy {
+    return pathPolicyOf(this.options);
   }
 
   /** Work folders, leftovers of an earlier crash, uploads of profiles and the workload. */
@@ -114,13 +127,18 @@ class SweepRun {
     // absolute work folders: YCSB runs from its own home, so relative paths would break
     for (const host of [...this.plan.servers, ...this.plan.clients]) {
       this.touchedHosts.add(host.host);
-      const result = await this.pool.get(host.host).run(`mkdir -p ${shellQuote(host.workDir)} && cd ${shellQuote(host.workDir)} && pwd`, { step: 'prepare', signal });
+      const result = await this.pool.get(host.host).run(prepareWorkFolderCommand(host.workDir), { step: 'prepare', signal });
       const absolute = result.stdout.trim().split('\n').pop() ?? '';
       if (result.exitCode !== 0 || !absolute.startsWith('/')) {
         throw new EngineFailure({ code: 'remote-command', host: host.host, step: 'prepare', message: `Cannot create the work folder ${host.workDir}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check permissions and free space on ${host.host}, or set workDir in the plan.` });
       }
+      const verdict = judgeWorkFolder(result.stdout, absolute);
+      if (verdict.error) throw workFolderFailure(host.host, verdict.error);
+      if (verdict.warning) this.log('warn', `${host.host}: ${verdict.warning}`);
+      if (verdict.unchecked) this.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
       host.workDir = absolute;
     }
+    await this.lockHosts();
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
@@ -131,17 +149,44 @@ class SweepRun {
         }
       }),
     );
-    const workload = readFileSync(resolveLocal(this.planDir, this.plan.workload.path));
+    const workloadPath = resolveLocal(this.planDir, this.plan.workload.path);
+    const workload = readFileSync(workloadPath);
+    const workloadProblem = workloadShapeProblem(workload);
+    if (workloadProblem) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `${workloadPath} does not look like a YCSB workload: ${workloadProblem}. It was not uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
     await Promise.all(
       this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
         for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5, signal);
         await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, { step: 'prepare', signal });
-        await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '644', signal });
+        await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '600', signal });
         const profiles = this.clientProfiles(client);
         for (const [name, path] of profiles) await this.uploadProfile(session, path, remoteProfilePath(client.workDir, name));
       }),
     );
+  }
+
+  private readonly hostLocks: { release(): Promise<void> }[] = [];
+
+  /** One run per host work folder (remoteLock.ts), before anything there changes. */
+  private async lockHosts(): Promise<void> {
+    const owner = { host: hostname(), pid: process.pid, run: basename(this.runDir), since: new Date().toISOString() };
+    const seen = new Set<string>();
+    for (const host of [...this.plan.servers, ...this.plan.clients]) {
+      const key = `${host.host}\0${host.workDir}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const lock = await acquireRemoteLock(this.pool.get(host.host), host.workDir, owner);
+      if ('unavailable' in lock) {
+        this.log('warn', `${host.host}: the work folder ${host.workDir} is not locked (${lock.unavailable}); make sure no other run uses this host.`);
+        continue;
+      }
+      this.hostLocks.push(lock);
+      if (lock.tookOver) this.log('warn', `${host.host}: took over the lock of run ${lock.tookOver.run ?? '?'} (process ${lock.tookOver.pid ?? '?'} on this machine is gone).`);
+    }
+  }
+
+  async releaseHostLocks(): Promise<void> {
+    await Promise.all(this.hostLocks.splice(0).map((lock) => lock.release().catch(() => undefined)));
   }
 
   /** A profile and the workspace profiles it imports, rewritten so the launcher finds those copies. */
@@ -153,7 +198,13 @@ class SweepRun {
     } catch (error) {
       throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `Cannot prepare the profile ${localPath} for upload: ${(error as Error).message}.`, action: 'Check the profile and the files it imports (onload_import) in the editor.' });
     }
-    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '644', signal: this.signal });
+    for (const file of bundle.files) {
+      // imports too: each file uploaded must come from a trusted folder and look like a profile
+      checkLocalPath(file.localPath, file.localPath === localPath ? profile : `onload_import in ${profile}`, this.planDir, this.pathPolicy);
+      const problem = profileShapeProblem(file.content);
+      if (problem) throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `${file.localPath} does not look like an Onload profile: ${problem}. It was not uploaded.`, action: 'Point the plan (stacks[].profile, runUnderOnload) and onload_import at Onload profiles.' });
+    }
+    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '600', signal: this.signal });
     const imported = bundle.files.slice(1).map((file) => file.localPath);
     if (imported.length > 0) this.log('info', `${session.host}: ${profile} imports ${imported.join(', ')}: uploaded beside it.`);
     if (bundle.standardImports.length > 0) this.log('info', `${session.host}: ${profile} imports Onload's own profile(s) ${bundle.standardImports.join(', ')}: left to the server's Onload.`);
@@ -319,7 +370,7 @@ class SweepRun {
     }
     if (outcome || !(thrown instanceof EngineFailure && thrown.error.code === 'cancelled')) {
       const text = [`# ${ycsbCommand(invocation)}`, `# exit ${outcome?.exitCode ?? '-'}`, '# --- stdout', outcome?.stdout ?? '', '# --- stderr', outcome?.stderr ?? '', thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : ''].join('\n');
-      const file = `${cell.id}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}.log`;
+      const file = `${logFolderName(cell.id)}/attempt${attempt}-${client.host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}.log`;
       draft.logs.push(await writeLog(this.runDir, file, this.redact(text), this.io));
     }
     const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];
@@ -398,6 +449,13 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     if (check.errors.length > 0) {
       throw new EngineFailure({ code: 'plan-invalid', step: 'load-plan', message: `The plan has ${check.errors.length} problem(s): ${check.errors.slice(0, 3).map((error) => error.message).join('; ')}.`, action: `Fix ${planPath} (the editor underlines the problems) and start again.` });
     }
+    // a run folder is not trusted input: what runs or is uploaded comes from the plan file the
+    // user opened unless they accept the recorded one (recordedPlan.ts)
+    if (manifest && options.resumeRunDir && !options.acceptRecordedPlan) {
+      const differences = recordedPlanDifferences({ plan: rawPlan, planPath }, { plan: options.plan, planPath: options.planPath });
+      if (differences.length > 0) throw recordedPlanRefusal(differences, options.resumeRunDir);
+    }
+    checkPlanPaths(withDefaults(rawPlan), dirname(planPath), pathPolicyOf(options));
   } catch (error) {
     return finish({ ...outcome, error: toEngineError(error, 'load-plan') });
   }
@@ -409,9 +467,16 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   let cells: Cell[] = [];
   let createdRunDir: string | undefined;
   let anyCellStarted = false;
+  let lock: RunLock | undefined;
+  const takeLock = async (dir: string): Promise<void> => {
+    lock = await acquireRunLock(dir);
+    if (lock.replaced) emit({ type: 'log', level: 'warn', message: `Took over the lock of ${describeHolder(lock.replaced)}, which no longer runs.` });
+  };
   try {
     if (manifest && options.resumeRunDir) {
       runDir = options.resumeRunDir;
+      checkManifestCells(manifest, plan, join(runDir, 'manifest.json'));
+      await takeLock(runDir);
       const previous = await readResults(runDir);
       for (const result of previous.results) {
         done.add(result.id);
@@ -426,6 +491,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       // the order and its seed are recorded, so a resume (and a reader) sees the same sequence
       const order = { mode: plan.order, seed: plan.seed ?? Math.floor(Math.random() * 2 ** 32) };
       const keys = initialCells(expandCells(plan), plan.stacks.map((stack) => stack.name), plan.repetitionPolicy, order.mode, order.seed);
+      await takeLock(runDir);
       manifest = { kind: 'manifest', formatVersion: resultsFormatVersion, runId: runDir.split(/[\\/]/).pop() as string, createdAt: new Date().toISOString(), plan: rawPlan, planPath, cells: keys.map((key) => ({ id: cellId(key), key })), order };
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
@@ -472,7 +538,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (done.has(cell.id)) continue;
       if (options.signal.aborted) throw cancelled();
       anyCellStarted = true;
-      const started = Date.now();
+      const started = performance.now(); // monotonic: a wall-clock jump must not skew the estimate
       let result: CellResult | undefined;
       const logs: string[] = []; // every attempt's raw logs stay listed in the final record
       for (let attempt = 1; attempt <= 2 && !result; attempt++) {
@@ -498,7 +564,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);
       done.add(cell.id);
       if (result.status === 'failed') failedIds.add(cell.id);
-      durations.push(Date.now() - started);
+      durations.push(performance.now() - started);
       const remaining = cells.filter((candidate) => !done.has(candidate.id)).length;
       // run until stable: up to every point's max repetitions
       const upTo = remaining + possibleExtraCells(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy);
@@ -518,9 +584,11 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       const sshCodes = new Set(['ssh-unreachable', 'ssh-auth', 'ssh-host-key']);
       const unreachable = new Set<string>(outcome.error?.host && sshCodes.has(outcome.error.code) ? [outcome.error.host] : []);
       await run.restoreHosts(unreachable).catch(() => undefined);
+      await run.releaseHostLocks();
       await run.pool.closeAll().catch(() => undefined);
     }
     await writer?.close();
+    await (lock as RunLock | undefined)?.release().catch(() => undefined);
     // a new run that stopped before its first cell (pre-flight, uploads, cancel) leaves no folder
     // behind to be offered for resume
     if (createdRunDir && !anyCellStarted) {
@@ -548,4 +616,8 @@ function recordYcsbVersions(manifest: RunManifest, versions: Map<string, string>
 
 function cancelled(): EngineFailure {
   return new EngineFailure({ code: 'cancelled', step: 'sweep', message: 'The run was cancelled.', action: 'Resume it later; finished cells are kept.' });
+}
+
+function pathPolicyOf(options: RunSweepOptions): PathPolicy {
+  return { roots: [...(options.allowedRoots ?? []), ...(options.profilePath ?? [])], allowOutside: options.allowOutsidePaths === true };
 }

@@ -50,3 +50,8 @@ test('a very short password is not redacted (it would garble every line)', () =>
   assert.equal(redactor('ab')('table'), 'table');
   assert.equal(redactor('secret')('a secret and secret'), 'a ******** and ********');
 });
+
+test('the password as written in the credentials file (properties-escaped) and URL-encoded is redacted too', () => {
+  const redact = redactor('pa=ss:word!');
+  assert.equal(redact('couchbase.password=pa\\=ss\\:word\\! and pa%3Dss%3Aword!'), 'couchbase.password=******** and ********');
+});

@@ -15,6 +15,7 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
     offerResumeOnStartup: true,
     nodePath: undefined,
     profilePath: [],
+    allowOutsidePaths: false,
   });
 });
 

@@ -1,11 +1,13 @@
 // `onload-bench run` end to end on the loopback lab, as a user runs it (password from CB_PASSWORD).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLab, writeLabPlan, type Lab } from '../lab/index';
+import { cellId, expandCells } from '../../engine/src/cells';
+import { withDefaults, type Plan } from '../../engine/src/planSchema';
 
 const cli = join(__dirname, '..', '..', 'cli', 'src', 'main.ts');
 
@@ -40,6 +42,26 @@ describe('onload-bench run', () => {
     assert.match(result.stderr, /set CB_PASSWORD/);
   });
 
+  it('refuses to resume a run folder whose recorded plan runs another kernelStopCommand (exit 2, nothing run)', () => {
+    const dir = join(work, 'crafted');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'w'), 'recordcount=1\n');
+    const plan = { servers: [{ host: 'no-such-host.invalid' }], interfaces: { a: '127.0.0.9' }, clients: [{ host: 'no-such-host.invalid', ycsbHome: '/y' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'], threads: [1] };
+    const planPath = join(dir, 'p.benchplan.json');
+    writeFileSync(planPath, JSON.stringify(plan));
+    const runDir = join(dir, 'results', '20261203-000000-run');
+    mkdirSync(join(runDir, 'logs'), { recursive: true });
+    const recorded = { ...plan, servers: [{ host: 'no-such-host.invalid', kernelStopCommand: 'touch /tmp/pwned' }] };
+    const cells = expandCells(withDefaults(recorded as Plan)).map((key) => ({ id: cellId(key), key }));
+    writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ kind: 'manifest', formatVersion: 1, runId: '20261203-000000-run', createdAt: '2026-12-03T00:00:00.000Z', plan: recorded, planPath, cells }));
+    const result = onloadBench(['run', planPath, '--resume', runDir], { CB_PASSWORD: 'x' });
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, /\[plan-changed\] resume: The plan recorded in .* differs from the plan file in what it runs or uploads: servers\[0\]\.kernelStopCommand: recorded "touch \/tmp\/pwned", plan file "sudo -n systemctl stop couchbase-server"\. Nothing was run\./);
+    assert.match(result.stderr, /--accept-recorded-plan/);
+    assert.equal(existsSync(join(runDir, 'run.lock')), false);
+    assert.match(onloadBench(['run', '--help']).stdout, /--accept-recorded-plan +resume even if the plan recorded/);
+  });
+
   describe('on the lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
     let lab: Lab;
     before(async () => {
@@ -59,6 +81,8 @@ describe('onload-bench run', () => {
       assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
       assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
       assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));
+      // each host's work folder was checked (owner, mode) and locked for the run (remoteLock.ts)
+      assert.doesNotMatch(run.stderr, /is not locked|could not check who owns|may be written by/);
       const [runId] = readdirSync(results);
       assert.equal(readFileSync(join(results, runId, 'results.jsonl'), 'utf8').trim().split('\n').length, 2);
       const resume = onloadBench(['run', planPath, '--resume', '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });

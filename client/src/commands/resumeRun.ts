@@ -41,13 +41,24 @@ export async function resumeRunCommand(services: ExtensionServices, arg?: unknow
   return services.tasks.runPlan(planUri.fsPath, { password, resumeRunDir: runDir });
 }
 
-/** The plan file a run was started from, or one the user points to when it has moved. */
+/**
+ * The plan file a run was started from, or one the user points to when it has moved. The path
+ * comes from the run folder, which is not trusted: it is used only when it names a plan in a
+ * workspace folder outside the run folder (a crafted manifest could name a plan it brought along).
+ */
 async function planOfRun(summary: RunSummary | undefined, runDir: string): Promise<vscode.Uri | undefined> {
   const recorded = summary?.manifest.planPath;
-  if (recorded && existsSync(recorded)) return vscode.Uri.file(recorded);
+  const inside = (file: string, folder: string) => {
+    const relative = path.relative(folder, file);
+    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  };
+  const trusted = (file: string) => (vscode.workspace.workspaceFolders ?? []).some((folder) => folder.uri.scheme === 'file' && inside(file, folder.uri.fsPath)) && !inside(file, runDir);
+  if (recorded && existsSync(recorded) && trusted(path.resolve(recorded))) return vscode.Uri.file(recorded);
   const browse = 'Choose the plan file';
   const answer = await vscode.window.showWarningMessage(
-    `Onload Bench: the plan of ${path.basename(runDir)}${recorded ? ` (${recorded})` : ''} is not found.`,
+    recorded && existsSync(recorded)
+      ? `Onload Bench: the plan of ${path.basename(runDir)} (${recorded}) is not in a workspace folder; choose the plan file to resume with.`
+      : `Onload Bench: the plan of ${path.basename(runDir)}${recorded ? ` (${recorded})` : ''} is not found.`,
     browse,
   );
   if (answer !== browse) return undefined;

@@ -1,5 +1,6 @@
 // Wraps a host session so every remote command (and every upload, by path only: uploaded content
 // may be a credentials file) is reported for the "Onload Bench" log, with secrets redacted.
+import { redactSecrets } from '../../../engine/src/redaction';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../../engine/src/ssh';
 
 export interface CommandLogLine {
@@ -37,7 +38,7 @@ export function formatCommandLogLine(line: CommandLogLine): string {
   return `${line.host} [${line.step}] ${line.text}`;
 }
 
-/** Replaces the password (when long enough to be unambiguous) with asterisks. */
+/** Replaces every form of the password the engine writes (redaction.ts; when long enough to be unambiguous) with asterisks. */
 export function redactor(secret: string): (text: string) => string {
-  return (text) => (secret.length >= 3 ? text.split(secret).join('********') : text);
+  return (text) => redactSecrets(text, [secret]);
 }

@@ -32,7 +32,8 @@ process.on('message', (message: ToEngine) => {
   started = true;
   // The engine's own pool (below) gets its sessions from this one, wrapped so every remote command
   // reaches the log; this pool owns the SSH control sockets and is closed after the run.
-  const sessions = new SessionPool(message.request.ssh ?? {});
+  // ssh children get no copy of the password in their environment, whatever variable holds it
+  const sessions = new SessionPool(message.request.ssh ?? {}, undefined, [message.request.password]);
   const redact = redactor(message.request.password);
   const sessionFactory = (host: string) => loggingSession(sessions.get(host), (line) => void send({ type: 'remote', line: formatCommandLogLine(line) }), redact);
   runSweep({ ...message.request, signal: abort.signal, onEvent: (event) => void send({ type: 'event', event }) }, { sessionFactory })

@@ -16,6 +16,8 @@ import { redact, terminalLinesOnce } from './eventText';
 import { describePasswordSource, withPasswordSource } from '../passwordSource';
 import type { ResumeChoice } from './taskDefinition';
 import { latestUnfinishedRun } from './resumeChoice';
+import { recordedPlanQuestion, resumeWithRecorded } from './recordedPlanQuestion';
+import type { PlanDifference } from '../../../engine/src/recordedPlan';
 
 export interface RunRequest {
   planPath: string;
@@ -83,6 +85,23 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     print([resumeRunDir ? `Resuming ${resumeRunDir}` : 'No unfinished run of this plan was found; starting a new run.']);
   }
 
+  // a run folder is not trusted input: if its recorded plan differs from this plan file in what
+  // runs or uploads, show the differences and let the user decide (the engine refuses otherwise)
+  let acceptRecordedPlan = false;
+  if (resumeRunDir !== undefined) {
+    const manifest = await engine.readManifest(resumeRunDir).catch(() => undefined); // unreadable: the engine says why
+    const differences = manifest ? engine.recordedPlanDifferences({ plan: manifest.plan as typeof plan, planPath: manifest.planPath ?? planPath }, { plan, planPath }) : [];
+    if (differences.length > 0) {
+      print([`The plan recorded in ${resumeRunDir} differs from ${planPath} in: ${differences.map((entry) => entry.field).join(', ')}.`]);
+      if (!(await askAboutRecordedPlan(path.basename(resumeRunDir), path.basename(planPath), differences))) {
+        print(['Not resumed: nothing was run.']);
+        return stoppedBeforeStart({ code: 'cancelled', step: 'resume', message: 'The recorded plan differs from the plan file; not resumed.', action: 'Start a new run, or resume and choose "Resume with the recorded plan" if you trust the run folder.' }, true);
+      }
+      acceptRecordedPlan = true;
+      print(['Resuming with the recorded plan, as chosen.']);
+    }
+  }
+
   const handle = services.runs.begin(planPath, out.abort, secrets, passwordSource);
   if (!handle) {
     print([`${path.basename(planPath)} is already running.`]);
@@ -110,6 +129,10 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     // imports of uploaded profiles resolve as in the editor: beside the profile, then these folders
     profilePath: profileFoldersFor(settings, planUri),
     ...(resumeRunDir !== undefined ? { resumeRunDir } : {}),
+    ...(acceptRecordedPlan ? { acceptRecordedPlan } : {}),
+    // uploaded files may come from the plan's folder and the workspace folders (pathConfinement.ts)
+    allowedRoots: (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+    ...(settings.allowOutsidePaths ? { allowOutsidePaths: true } : {}),
   };
 
   log.info(
@@ -147,6 +170,12 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   }
   handle.end(outcome);
   return outcome;
+}
+
+/** The modal: the differing fields, "Resume with the recorded plan" or Cancel. */
+async function askAboutRecordedPlan(runName: string, planName: string, differences: PlanDifference[]): Promise<boolean> {
+  const { message, detail } = recordedPlanQuestion(runName, planName, differences);
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, resumeWithRecorded)) === resumeWithRecorded;
 }
 
 function engineModule(services: CoreServices): string {

@@ -3,6 +3,7 @@
 import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/events';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { formatEngineError } from '../../../engine/src/errors';
+import { redactSecrets } from '../../../engine/src/redaction';
 import { cellMarks, markLabel } from '../../../engine/src/marks';
 
 /** What the edges show about a run so far; `reduceProgress` folds events into it. */
@@ -191,7 +192,8 @@ export function toTerminalText(lines: string[]): string {
  * the last line of defence before text reaches a terminal or the log.
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
+  // every written form (properties-escaped, JSON, URL), then the raw one even when short
+  let out = redactSecrets(text, secrets, '***');
   for (const secret of secrets) {
     if (secret.length === 0) continue;
     out = out.split(secret).join('***');
