@@ -83,7 +83,9 @@ function flatten(value: unknown, prefix = '', out = new Map<string, string>()): 
  * manifest (an id like `../../../../tmp/x` would become a path).
  */
 export function checkManifestCells(manifest: RunManifest, plan: ResolvedPlan, manifestPath: string): void {
-  const expected = new Set(expandCells(plan).map(cellId));
+  // run until stable appends extra repetitions (schedule.ts): any repetition up to the plan's max
+  const expected = new Set<string>();
+  for (const key of expandCells(plan)) for (let repetition = 1; repetition <= Math.max(plan.repetitionPolicy.max, key.repetition); repetition++) expected.add(cellId({ ...key, repetition }));
   const seen = new Set<string>();
   manifest.cells.forEach((cell, index) => {
     const fail = (problem: string): never => {

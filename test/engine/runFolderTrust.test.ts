@@ -20,6 +20,7 @@ const password = 'p=ss:w0rd#1';
 const root = mkdtempSync(join(tmpdir(), 'run-trust-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
+const loadReport = '[OVERALL], RunTime(ms), 500\n[OVERALL], Throughput(ops/sec), 200.0\n[INSERT], Operations, 100\n[INSERT], Return=OK, 100\n';
 const report = '[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 100.0\n[READ], Operations, 100\n[READ], AverageLatency(us), 250.0\n[READ], 99thPercentileLatency(us), 900\n[READ], Return=OK, 100\n';
 
 class FakeHost implements RemoteSession {
@@ -28,7 +29,9 @@ class FakeHost implements RemoteSession {
     this.calls.push({ host: this.host, command, ...(options.stdin !== undefined ? { stdin: String(options.stdin) } : {}) });
     if (command.includes('@kernel')) return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n@onload-binary yes\n');
     if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
-    if (command.includes('setsid -w')) return { exitCode: 0, stdout: report, stderr: `YCSB Client 0.17.0\n${this.echo ?? ''}` };
+    // the launcher probe of pre-flight (REAL-LAB Y4)
+    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
+    if (command.includes('setsid -w')) return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: `YCSB Client 0.17.0\n${this.echo ?? ''}` };
     return ok('');
   }
   async upload(path: string, content: string | Buffer, options: { mode?: string }): Promise<void> {

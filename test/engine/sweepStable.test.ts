@@ -52,6 +52,8 @@ class FakeHost implements RemoteSession {
       return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n');
     }
     if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
+    // the launcher probe of pre-flight (REAL-LAB Y4)
+    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
     if (command.includes('onload --profile=')) this.world.stack = 'fast';
     else if (command.includes('systemctl start couchbase-server')) this.world.stack = 'kernel';
     if (command.includes('setsid -w') && command.includes('bin/ycsb') && / run couchbase2 /.test(command)) {
