@@ -44,7 +44,10 @@ export async function runInGroup(
   // one round trip: write the private file from stdin, run the group, clean up, keep the exit code
   const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) && ` : '';
   const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
-  const script = `${prelude}setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${cleanup}; exit $rc`;
+  // No `setsid -w` (util-linux 2.24+; RHEL/CentOS 7 ship 2.23, REAL-LAB H1): a background job of
+  // a non-interactive shell is no group leader, so setsid execs without forking and `wait` gets
+  // the command's own exit status.
+  const script = `${prelude}setsid sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null & wait $!; rc=$?; rm -f ${cleanup}; exit $rc`;
   let killing: Promise<unknown> | undefined;
   let timedOut = false;
   const stop = (): void => {

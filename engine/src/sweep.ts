@@ -8,7 +8,6 @@ import { dirname } from 'node:path';
 import { bucketItemCount, recreateBucket } from './bucket';
 import { cellId, expandCells } from './cells';
 import { combineClientReports } from './combine';
-import { checkAcceleration } from './acceleration';
 import { EngineFailure, formatEngineError, toEngineError } from './errors';
 import type { RunOutcome, SweepEvent } from './events';
 import type { CellKey, CellResult, EngineError, RunManifest, YcsbReport } from './model';
@@ -21,7 +20,10 @@ import { bundleProfile, type ProfileBundle } from './profileBundle';
 import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
 import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
-import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
+import { remoteProfilePath, startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
+import { ArmsRegister, observeServer, watchInterfaceTraffic } from './serverEvidence';
+import { proveFresh, proveStopped } from './serverRestartProof';
+import { removeDropIn, dropInPath } from './serviceDropIn';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
@@ -56,6 +58,12 @@ class SweepRun {
   private readonly touchedHosts = new Set<string>();
   /** `YCSB Client <version>` as printed by each client, for the environment record. */
   readonly ycsbVersions = new Map<string, string>();
+  /** How each server was last started (and the proofs), for the cells' evidence (serverEvidence.ts). */
+  private readonly serverStarts = new Map<string, ServerStart & Record<string, unknown>>();
+  /** Kernel arms' server facts, to mark an Onload arm that differs in more than the stack. */
+  readonly arms = new ArmsRegister();
+  /** The profiles' analysed settings (manifest.environment.profiles), to compare memcached's EF_*. */
+  profileSettings: Record<string, Record<string, string>> = {};
 
   constructor(
     readonly plan: ResolvedPlan,
@@ -99,6 +107,10 @@ class SweepRun {
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
+        // a drop-in left by a run that crashed would start the "kernel" arm under Onload
+        if (server.serverStart === 'service' && (await removeDropIn(session, server, 'prepare', signal))) {
+          this.log('warn', `${server.host}: removed ${dropInPath(server)} left behind by an earlier run that did not finish.`);
+        }
         await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles`, { step: 'prepare', signal });
         for (const stack of this.plan.stacks) {
           if (stack.profile === undefined) continue;
@@ -156,12 +168,20 @@ class SweepRun {
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
+        const serverStartSec = this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec;
+        this.serverStarts.delete(server.host);
         await stopServer(session, server, signal);
+        const killed = await proveStopped(session, server, Math.min(60, serverStartSec), signal);
+        if (killed.length > 0) this.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
         const remoteProfile = profile !== undefined ? remoteProfilePath(server.workDir, stack) : undefined;
-        await startServer(session, server, remoteProfile, signal);
+        const startedAt = Date.now();
+        const start = await startServer(session, server, remoteProfile, signal);
+        let fresh: Record<string, unknown> = {};
         if (!this.seams.skipServerWait) {
-          await waitForServer(session, server, remoteProfile !== undefined || server.kernelRunCommand !== undefined, this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec, signal);
+          await waitForServer(session, server, server.serverStart === 'foreground', serverStartSec, signal);
+          fresh = await proveFresh(session, server, this.options.password, startedAt, signal);
         }
+        this.serverStarts.set(server.host, { ...start, ...fresh, ...(killed.length > 0 ? { killedLeftovers: killed } : {}) });
       }),
     );
     this.currentStack = stack;
@@ -176,12 +196,14 @@ class SweepRun {
       phase('restart-server');
       await this.putServersOn(key.stack, signal);
     }
-    if (key.stack !== 'kernel') {
-      phase('check-acceleration');
-      const checks = await Promise.all(plan.servers.map(async (server) => ({ host: server.host, check: await checkAcceleration(this.pool.get(server.host), server, signal) })));
-      draft.accelerated = checks.every((entry) => entry.check.accelerated);
-      for (const entry of checks) this.log(entry.check.accelerated ? 'info' : 'warn', `${id}: ${entry.host}: ${entry.check.accelerated ? 'accelerated' : 'NOT accelerated'}: ${entry.check.evidence}`);
-    }
+    phase('check-acceleration');
+    const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
+    const verdicts = await Promise.all(
+      plan.servers.map((server) => observeServer({ session: this.pool.get(server.host), server, key, draft, start: this.serverStarts.get(server.host), profileSettings, log: (level, message) => this.log(level, message), signal })),
+    );
+    // an unverified check is marked as such (serverEvidence.ts), not as "not accelerated"
+    if (key.stack !== 'kernel') draft.accelerated = verdicts.some((verdict) => verdict === false) ? false : verdicts.every((verdict) => verdict === true) ? true : null;
+    this.arms.compare(draft, (level, message) => this.log(level, message));
     phase('recreate-bucket');
     const server = plan.servers[0];
     if (this.seams.bucket) await this.seams.bucket.recreate();
@@ -203,7 +225,12 @@ class SweepRun {
     }
 
     phase('ycsb-run');
-    const runs = await Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft) })));
+    const running = Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft) })));
+    const watching = this.seams.skipServerWait
+      ? Promise.resolve()
+      : Promise.all(plan.servers.map((server) => watchInterfaceTraffic({ session: this.pool.get(server.host), server, draft, password: this.options.password, running, log: (level, message) => this.log(level, message), signal }))).catch(() => undefined);
+    const runs = await running.finally(() => watching);
+    await watching;
     const reports = runs.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
     if (reports.length > 0) {
       draft.clients = reports;
@@ -380,6 +407,8 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       manifest.environment = report.environment;
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
+    run.profileSettings = manifest.environment?.profiles ?? {};
+    if (options.resumeRunDir) for (const result of (await readResults(runDir)).results) run.arms.remember(result);
     if (options.signal.aborted) throw cancelled();
     await run.prepareHosts();
 
@@ -409,6 +438,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
         }
       }
       if (!result) continue;
+      run.arms.remember(result);
       await writer.append(result);
       if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);
       done.add(cell.id);

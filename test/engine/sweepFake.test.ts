@@ -42,7 +42,7 @@ class FakeHost implements RemoteSession {
       return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n');
     }
     if (command.includes('&& pwd')) return ok(`/home/u/.onload-bench\n`);
-    if (command.includes('setsid -w')) {
+    if (command.includes('& wait $!')) {
       const threads = /-threads (\d+)/.exec(command)?.[1];
       if (this.world.ycsbFailures[threads ?? ''] > 0) {
         this.world.ycsbFailures[threads ?? '']--;
@@ -69,7 +69,7 @@ class FakeWorld {
   /** Throws an SSH failure for the first YCSB command with these threads. */
   unreachableAtThreads: string | undefined;
   failNext(host: string, command: string): EngineFailure | undefined {
-    if (this.unreachableAtThreads && command.includes('setsid -w') && command.includes(`-threads ${this.unreachableAtThreads}`)) {
+    if (this.unreachableAtThreads && command.includes('& wait $!') && command.includes(`-threads ${this.unreachableAtThreads}`)) {
       this.unreachableAtThreads = undefined;
       return new EngineFailure({ code: 'ssh-unreachable', host, step: 'ycsb-load', message: 'Lost the SSH connection.', action: 'Check the host, then resume the run.' });
     }
@@ -108,7 +108,7 @@ describe('sweep with fake hosts', () => {
     assert.deepEqual(world.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss')), []);
     const carriers = world.calls.filter((call) => call.stdin?.includes('couchbase.password=p@ss w0rd'));
     assert.ok(carriers.length >= 4, 'one credentials file per YCSB phase');
-    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) && setsid -w .*; rc=\$\?; rm -f .*secret-/);
+    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) && setsid sh -c .* & wait \$!; rc=\$\?; rm -f .*secret-/);
   });
 
   it('a lost SSH connection stops the sweep; resume runs only the unfinished cells', async () => {
