@@ -82,6 +82,9 @@ export interface LabOptions {
   memoryQuotaMB?: number;
   /** How many YCSB client hosts (`ycsb-client`, `ycsb-client-2`, ...). Default 1. */
   clients?: number;
+  /** The node's configured name (REAL-LAB C7): clients are sent to it whatever address they used.
+   * Default: unset, a fresh node announced as the address each client bootstrapped through. */
+  nodeName?: string;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
   faults?: LabFaults;
@@ -199,6 +202,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
       version: couchbaseVersion,
       memoryQuotaMB: options.memoryQuotaMB ?? 1024,
+      ...(options.nodeName !== undefined ? { nodeName: options.nodeName } : {}),
     },
     versions: { onload: onloadVersion, ycsb: ycsbVersion },
   };
@@ -264,7 +268,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       return {
         ...host,
         workDir: home,
-        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias },
+        // ONLOAD_BENCH_LAB_USER: the SSH user-equivalent the stand-ins see (not root, not couchbase)
+        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias, ONLOAD_BENCH_LAB_USER: 'bench' },
       };
     });
     ssh = await startSshLab(join(dir, 'ssh'), hostSpecs, options.sshdLogLevel ? { logLevel: options.sshdLogLevel } : {});
@@ -457,6 +462,7 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
         restPort: lab.couchbase.restPort,
         kvPort: lab.couchbase.kvPort,
         adminUser: lab.couchbase.username,
+        serviceDropInDir: join(lab.hostRoot, 'etc', 'systemd', 'system', 'couchbase-server.service.d'),
       },
     ],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
