@@ -23,7 +23,9 @@ export function wrongInterfaceReason(expected: string, seen: Map<string, number>
   if (seen.size === 0) return undefined; // nothing observed: no claim either way
   const others = [...seen.keys()].filter((address) => address !== expected);
   if (others.length === 0) return undefined;
-  const because = nodeName !== undefined && !isLoopbackName(nodeName) ? `; the node is named ${nodeName}, so the cluster map sends clients to that name whatever couchbase.host says` : '';
+  // the node's name explains it when the traffic went to that name
+  const named = nodeName !== undefined && !isLoopbackName(nodeName) && others.includes(nodeHost(nodeName));
+  const because = named ? `; the node is named ${nodeName}, so the cluster map sends clients to that name whatever couchbase.host says` : '';
   return `KV connections used ${others.join(', ')}${seen.has(expected) ? ` besides ${expected}` : ` instead of ${expected}`}${because}`;
 }
 

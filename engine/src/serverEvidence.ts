@@ -55,7 +55,8 @@ export async function observeServer(options: {
   if (!kernel && check.accelerated === undefined) {
     addMark(draft, { code: 'acceleration-unverified', host, message: `Could not verify that Couchbase runs on Onload: ${check.evidence}.` });
   }
-  log(check.accelerated === false && !kernel ? 'warn' : 'info', `${draft.id}: ${host}: ${check.accelerated === true ? 'accelerated' : check.accelerated === false ? 'NOT accelerated' : 'acceleration unverified'}: ${check.evidence}`);
+  const verdict = check.accelerated === true ? (kernel ? 'ACCELERATED although this is the kernel arm' : 'accelerated') : check.accelerated === false ? (kernel ? 'kernel stack' : 'NOT accelerated') : 'acceleration unverified';
+  log((check.accelerated === false && !kernel) || (check.accelerated === true && kernel) ? 'warn' : 'info', `${draft.id}: ${host}: ${verdict}: ${check.evidence}`);
   if (!kernel && facts.efEnvironment !== undefined) {
     const differences = environmentDifferences(options.profileSettings ?? {}, facts.efEnvironment);
     record.environmentDifferences = differences;
@@ -102,20 +103,28 @@ function armFacts(record: Record<string, unknown>): ArmFacts {
   return { ...(process.user !== undefined ? { user: process.user } : {}), ...(process.limits ? { limits: process.limits } : {}), ...(process.cgroup !== undefined ? { cgroup: process.cgroup } : {}), ...(start ? { start } : {}) };
 }
 
+/** The KV port's established connections now (before a run: the baseline to leave out). */
+export async function sampleKvConnections(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<TcpEndpoint[]> {
+  const result = await session.run(connectionsScript(server.kvPort), { step: 'ycsb-run', ...(signal ? { signal } : {}) }).catch(() => undefined);
+  return result ? parseServerProcessFacts(result.stdout).connections : [];
+}
+
 /**
  * Samples the KV port's established connections on the server while `running` is pending (C7),
- * then records the local addresses and marks the cell when they are not its interface's address.
+ * leaving out those open before the run (the engine's own management connections), then records
+ * the local addresses and marks the cell when they are not its interface's address.
  */
-export async function watchInterfaceTraffic(options: { session: RemoteSession; server: ResolvedServer; draft: CellResult; password: string; running: Promise<unknown>; log: Log; signal?: AbortSignal }): Promise<void> {
+export async function watchInterfaceTraffic(options: { session: RemoteSession; server: ResolvedServer; draft: CellResult; password: string; baseline: TcpEndpoint[]; running: Promise<unknown>; log: Log; signal?: AbortSignal }): Promise<void> {
   const { session, server, draft } = options;
+  const before = new Set(options.baseline.map((connection) => `${connection.local} ${connection.remote}`));
   let finished = false;
   void options.running.finally(() => (finished = true)).catch(() => undefined);
   const samples: TcpEndpoint[][] = [];
   const nodeName = await nodeStatus(server, options.password, options.signal).then((status) => status.hostname).catch(() => undefined);
   for (let round = 0; !finished && round < 10_000; round++) {
     if (options.signal?.aborted) return;
-    const result = await session.run(connectionsScript(server.kvPort), { step: 'ycsb-run', ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
-    if (result) samples.push(parseServerProcessFacts(result.stdout).connections);
+    const sample = await sampleKvConnections(session, server, options.signal);
+    samples.push(sample.filter((connection) => !before.has(`${connection.local} ${connection.remote}`)));
     await Promise.race([sleep(500, options.signal), options.running.catch(() => undefined)]);
   }
   const seen = localAddresses(samples);

@@ -21,7 +21,7 @@ import { killGroup } from './remoteProcess';
 import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, writeLog, writeManifest, type ResultsIo, realIo } from './resultsStore';
 import { credentialsProperties, secretFileName, staleSecretsCleanup } from './secrets';
 import { remoteProfilePath, startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
-import { ArmsRegister, observeServer, watchInterfaceTraffic } from './serverEvidence';
+import { ArmsRegister, observeServer, sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
 import { proveFresh, proveStopped } from './serverRestartProof';
 import { removeDropIn, dropInPath } from './serviceDropIn';
 import { SessionPool, type RemoteSession } from './ssh';
@@ -225,10 +225,11 @@ class SweepRun {
     }
 
     phase('ycsb-run');
+    const baselines = this.seams.skipServerWait ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(this.pool.get(server.host), server, signal)));
     const running = Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft) })));
     const watching = this.seams.skipServerWait
       ? Promise.resolve()
-      : Promise.all(plan.servers.map((server) => watchInterfaceTraffic({ session: this.pool.get(server.host), server, draft, password: this.options.password, running, log: (level, message) => this.log(level, message), signal }))).catch(() => undefined);
+      : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: this.pool.get(server.host), server, draft, password: this.options.password, baseline: baselines[index] ?? [], running, log: (level, message) => this.log(level, message), signal }))).catch(() => undefined);
     const runs = await running.finally(() => watching);
     await watching;
     const reports = runs.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));

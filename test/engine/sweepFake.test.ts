@@ -108,7 +108,7 @@ describe('sweep with fake hosts', () => {
     assert.deepEqual(world.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss')), []);
     const carriers = world.calls.filter((call) => call.stdin?.includes('couchbase.password=p@ss w0rd'));
     assert.ok(carriers.length >= 4, 'one credentials file per YCSB phase');
-    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) && setsid sh -c .* & wait \$!; rc=\$\?; rm -f .*secret-/);
+    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) \|\| exit 1; setsid sh -c .* & wait \$!; rc=\$\?; rm -f .*secret-/);
   });
 
   it('a lost SSH connection stops the sweep; resume runs only the unfinished cells', async () => {
