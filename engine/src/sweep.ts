@@ -23,6 +23,7 @@ import { credentialsProperties, secretFileName, staleSecretsCleanup } from './se
 import { remoteProfilePath, startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
 import { ArmsRegister, observeServer, sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
 import { proveFresh, proveStopped } from './serverRestartProof';
+import { connectionsScript } from './serverProcess';
 import { removeDropIn, dropInPath } from './serviceDropIn';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
@@ -36,19 +37,21 @@ export interface SweepSeams {
   bucket?: { recreate(): Promise<void>; itemCount(): Promise<number> };
   /** Skips the server REST wait (unit tests). */
   skipServerWait?: boolean;
+  /** Told each step skipped for want of a network (dry run: the REST waits and proofs, the traffic watch). */
+  skipped?: (host: string, step: string) => void;
 }
 
 const workloadRemoteName = 'workload.properties';
 /** How long the cleanup after a cancel or failure may spend per step group (kills, restart). */
 const cleanupLimitMs = 60_000;
 
-interface Cell {
+export interface Cell {
   id: string;
   key: CellKey;
   index: number;
 }
 
-class SweepRun {
+export class SweepRun {
   readonly pool: SessionPool;
   readonly io: ResultsIo;
   /** The stack Couchbase runs on now; undefined = unknown (restart before the next cell). */
@@ -177,6 +180,7 @@ class SweepRun {
         const startedAt = Date.now();
         const start = await startServer(session, server, remoteProfile, signal);
         let fresh: Record<string, unknown> = {};
+        this.seams.skipped?.(server.host, `REST: GET http://${server.address}:${server.restPort}/pools until it answers (up to ${serverStartSec} s), then GET /pools/default as ${server.adminUser} (password ********): the node's uptime must be below the time since the start`);
         if (!this.seams.skipServerWait) {
           await waitForServer(session, server, server.serverStart === 'foreground', serverStartSec, signal);
           fresh = await proveFresh(session, server, this.options.password, startedAt, signal);
@@ -225,6 +229,7 @@ class SweepRun {
     }
 
     phase('ycsb-run');
+    for (const server of plan.servers) this.seams.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
     const baselines = this.seams.skipServerWait ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(this.pool.get(server.host), server, signal)));
     const running = Promise.all(plan.clients.map(async (client) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft) })));
     const watching = this.seams.skipServerWait
