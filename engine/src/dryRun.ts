@@ -25,7 +25,11 @@ export class RecordingSession implements RemoteSession {
 
   async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
     this.record(this.host, `${options.step}: ${command}${options.stdin !== undefined ? `\n  with stdin:\n${indent(String(options.stdin), 4)}` : ''}`);
-    if (command.includes('&& pwd')) return ok(`${/cd '?([^' ]+)'? && pwd/.exec(command)?.[1] ?? '.'}\n`);
+    // the login folder is only known on the host: `/home/<user>` stands for it
+    if (command.includes('&& pwd')) {
+      const folder = /cd '?([^' ]+)'? && pwd/.exec(command)?.[1] ?? '.';
+      return ok(`${folder.startsWith('/') ? folder : `/home/<user>/${folder}`}\n`);
+    }
     // the unit's start command is read on the host; shown here with the package's own (REAL-LAB C1)
     if (command.includes('systemctl show -p ExecStart')) return ok(`@onload /usr/bin/onload\nExecStart={ path=${this.couchbaseServerPath} ; argv[]=${this.couchbaseServerPath} -- -kernel global_enable_tracing false -noinput ; }\n`);
     // a YCSB phase (remoteProcess.ts runInGroup): a minimal report so the cell goes on
@@ -58,7 +62,7 @@ function indent(text: string, spaces: number): string {
 export async function dryRun(rawPlan: Plan, planPath: string, options: { profilePath?: string[] } = {}): Promise<string> {
   const plan = withDefaults(rawPlan);
   const planDir = dirname(planPath);
-  const lines: string[] = [`# Dry run of ${planPath}: nothing was connected or changed. Password shown as ${shownPassword}.`, '# Every remote command with its host, then each REST/SDK step, in the order a run takes them.', ''];
+  const lines: string[] = [`# Dry run of ${planPath}: nothing was connected or changed. Password shown as ${shownPassword}.`, '# Every remote command with its host, then each REST/SDK step, in the order a run takes them.', '# /home/<user> stands for the SSH user\'s login folder; pre-flight checks (which connect) are not shown.', ''];
   const record = (host: string, text: string): void => {
     lines.push(`[${host}] ${text.split('\n').join('\n    ')}`);
   };
