@@ -27,6 +27,13 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
   const password = await services.passwords.passwordFor(plan, settings);
   if (password === undefined) return undefined;
   const outcome = await services.tasks.runPlan(planUri.fsPath, { password });
+  if (outcome.error?.code === 'preflight') {
+    // the pre-flight stopped the run: offer the listing of what it would have done
+    const show = 'Show commands';
+    void vscode.window.showErrorMessage(`Onload Bench: the pre-flight stopped the run: ${outcome.error.message}`, show).then((choice) => {
+      if (choice === show) void vscode.commands.executeCommand('onloadBench.showCommands', planUri);
+    });
+  }
   if (outcome.error?.code === 'bucket-auth') {
     const envVar = settings.couchbase.passwordEnvVar;
     if (envVar && process.env[envVar]) {
