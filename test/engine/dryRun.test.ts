@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { dryRun, loadPlan } from '../../engine/src/index';
 import { SessionPool } from '../../engine/src/ssh';
+import { run } from '../../cli/src/run';
 
 describe('dry run and remote PATH', () => {
   it('lists the cookbook plan\'s commands per host in run order, the Onload arm through the drop-in, the password as ********', async () => {
@@ -39,6 +40,28 @@ describe('dry run and remote PATH', () => {
     const cleanup = at(/^## after the last cell/, onload);
     at(/^\[cb-server\] start-server: if \[ -e \/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench\.conf \]; then sudo -n rm -f/, cleanup);
     assert.equal(lines.filter((line) => /^# first cell of stack/.test(line)).length, 2, 'one cell per stack');
+  });
+
+  it('onload-bench run PLAN --dry-run prints the listing and asks for no password', async () => {
+    const written: string[] = [];
+    const original = process.stdout.write.bind(process.stdout);
+    const saved = process.env.CB_PASSWORD;
+    delete process.env.CB_PASSWORD;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    let code: number;
+    try {
+      code = await run([resolve('examples/plans/workload-a.benchplan.json'), '--dry-run']);
+    } finally {
+      process.stdout.write = original;
+      if (saved !== undefined) process.env.CB_PASSWORD = saved;
+    }
+    assert.equal(code, 0);
+    const text = written.join('');
+    assert.match(text, /^# Dry run of .*workload-a\.benchplan\.json: nothing was connected or changed\. Password shown as \*{8}\./m);
+    assert.match(text, /sudo -n systemctl start couchbase-server/);
   });
 
   it('puts /usr/sbin and /sbin on the PATH of every remote command (a non-login shell may lack them)', async () => {
