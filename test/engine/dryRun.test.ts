@@ -60,7 +60,7 @@ describe('dry run and remote PATH', () => {
     }
     assert.equal(code, 0);
     const text = written.join('');
-    assert.match(text, /^# Dry run of .*workload-a\.benchplan\.json: nothing was connected or changed\. Password shown as \*{8}\./m);
+    assert.match(text, /# Dry run of .*workload-a\.benchplan\.json: nothing was connected or changed\. Password shown as \*{8}\./m);
     assert.match(text, /sudo -n systemctl start couchbase-server/);
   });
 
