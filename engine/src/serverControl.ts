@@ -95,9 +95,18 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
     throwIfCancelled(signal, session.host, 'start-server');
     if (await restAnswers(server.address, server.restPort, 2000, signal)) return;
     throwIfCancelled(signal, session.host, 'start-server');
-    if (detached && ++round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
+    ++round;
+    if (detached && round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
       const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`, action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.` });
+    }
+    // service mode: a unit whose start command failed (no Onload drivers, refused data folder) goes inactive
+    if (!detached && server.serverStart === 'service' && round % 5 === 0) {
+      const state = await session.run(`systemctl is-active ${shellQuote(server.serviceName)}`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+      if (state && state.exitCode !== 0 && /^(inactive|failed)\s*$/m.test(state.stdout)) {
+        const status = await session.run(`systemctl status --no-pager -n 20 ${shellQuote(server.serviceName)} 2>&1 | tail -n 20`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+        throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
+      }
     }
     await sleep(Math.min(500, Math.max(0, deadline - Date.now())), signal);
   }

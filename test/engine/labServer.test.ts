@@ -136,7 +136,7 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     const failed = kept.results[0];
     assert.equal(failed?.status, 'failed');
     assert.equal(failed?.error?.code, 'server-stop');
-    assert.match(failed?.error?.message ?? '', /still listening: 127\.0\.0\.2:\d+.*still running: \d+ (memcached|beam\.smp)/);
+    assert.match(failed?.error?.message ?? '', /still listening: 127\.0\.0\.(2|12):\d+.*still running: \d+ (memcached|beam\.smp)/);
     assert.match(failed?.error?.action ?? '', /killLeftovers/);
 
     const killed = await sweep(plan({ stacks: ['kernel'], extra: timeouts, server: { kernelStopCommand: 'true', killLeftovers: true } }));
@@ -173,6 +173,17 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     assert.match(logs(record), /EF_POLL_USEC: profile 100000, memcached 0/);
   });
 
+  it('an Onload arm whose service cannot start (no Onload drivers) fails at once with the service\'s last words (O3)', { timeout: 120_000 }, async () => {
+    lab.faults.set({ onloadDriversMissing: true });
+    const started = Date.now();
+    const record = await sweep(plan({ stacks: ['latency'] }));
+    const cell = record.results[0];
+    assert.equal(cell?.status, 'failed');
+    assert.equal(cell?.error?.code, 'server-start');
+    assert.match(cell?.error?.message ?? '', /couchbase-server\.service stopped before its REST port \d+ answered \(inactive\)\. Last lines: .*The onload drivers are not loaded\./);
+    assert.ok(Date.now() - started < 60_000, 'well before the start timeout of both attempts');
+  });
+
   it('sudo refused for want of a tty is explained with the sudoers fix (H2)', { timeout: 120_000 }, async () => {
     lab.faults.set({ sudoRequiresTty: true });
     const record = await sweep(plan({ stacks: ['kernel'] }));
@@ -187,7 +198,7 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     const reach = checks.find((check) => check.id === 'management-reach');
     assert.equal(reach?.ok, false);
     assert.equal(reach?.blocking, true);
-    assert.match(reach?.detail ?? '', /127\.0\.0\.99:\d+ refused the connection.* from this workstation, although cb-server listens on 127\.0\.0\.2:\d+/);
+    assert.match(reach?.detail ?? '', /127\.0\.0\.99:\d+ refused the connection.* from this workstation, although cb-server listens on 127\.0\.0\.(2|12):\d+/);
     assert.equal(record.outcome.error?.code, 'preflight');
   });
 });

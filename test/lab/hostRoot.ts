@@ -218,6 +218,7 @@ verb=""; unit=""; prop=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -p|--property) prop="$2"; shift 2; continue ;;
+    -n|--lines|-o|--output) shift 2; continue ;;
     -p*) prop="\${1#-p}" ;;
     --property=*) prop="\${1#--property=}" ;;
     -*) ;;
@@ -282,7 +283,9 @@ case "$verb" in
   status)
     echo "* couchbase-server.service - Couchbase Server (loopback lab)"
     if running; then echo "     Active: active (running)"; echo "   Main PID: $(cat "$service_pid")"; exit 0; fi
-    echo "     Active: inactive (dead)"; exit 3 ;;
+    echo "     Active: inactive (dead)"
+    # like the journal lines systemctl status shows
+    echo; tail -n 10 "$state/couchbase-service.log" 2>/dev/null; exit 3 ;;
   *) echo "Unknown command verb $verb." >&2; exit 1 ;;
 esac
 `;
