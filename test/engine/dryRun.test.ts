@@ -2,13 +2,13 @@
 // no connection, every remote command with its host and every REST/SDK step of the first cell of
 // each stack, in order, with the password as ********; every real ssh command gets /usr/sbin.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { dryRun, loadPlan } from '../../engine/src/index';
 import { SessionPool } from '../../engine/src/ssh';
-import { run } from '../../cli/src/run';
 
 describe('dry run and remote PATH', () => {
   it('lists the cookbook plan\'s commands per host in run order, the Onload arm through the drop-in, the password as ********', async () => {
@@ -42,26 +42,13 @@ describe('dry run and remote PATH', () => {
     assert.equal(lines.filter((line) => /^# first cell of stack/.test(line)).length, 2, 'one cell per stack');
   });
 
-  it('onload-bench run PLAN --dry-run prints the listing and asks for no password', async () => {
-    const written: string[] = [];
-    const original = process.stdout.write.bind(process.stdout);
-    const saved = process.env.CB_PASSWORD;
-    delete process.env.CB_PASSWORD;
-    process.stdout.write = ((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stdout.write;
-    let code: number;
-    try {
-      code = await run([resolve('examples/plans/workload-a.benchplan.json'), '--dry-run']);
-    } finally {
-      process.stdout.write = original;
-      if (saved !== undefined) process.env.CB_PASSWORD = saved;
-    }
-    assert.equal(code, 0);
-    const text = written.join('');
-    assert.match(text, /# Dry run of .*workload-a\.benchplan\.json: nothing was connected or changed\. Password shown as \*{8}\./m);
-    assert.match(text, /sudo -n systemctl start couchbase-server/);
+  it('onload-bench run PLAN --dry-run prints the listing and asks for no password', () => {
+    const env = { ...process.env };
+    delete env.CB_PASSWORD;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', resolve('cli/src/main.ts'), 'run', resolve('examples/plans/workload-a.benchplan.json'), '--dry-run'], { encoding: 'utf8', env, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^# Dry run of .*workload-a\.benchplan\.json: nothing was connected or changed\. Password shown as \*{8}\./);
+    assert.match(result.stdout, /sudo -n systemctl start couchbase-server/);
   });
 
   it('puts /usr/sbin and /sbin on the PATH of every remote command (a non-login shell may lack them)', async () => {
