@@ -184,6 +184,16 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     assert.ok(Date.now() - started < 60_000, 'well before the start timeout of both attempts');
   });
 
+  it('onload_stackdump refused by sudo: the cell is marked acceleration-unverified with sudo\'s words, never "accelerated" (O5)', { timeout: 120_000 }, async () => {
+    lab.faults.set({ sudoDenied: ['onload_stackdump'] });
+    const record = await sweep(plan({ stacks: ['latency'] }));
+    const cell = record.results[0];
+    assert.equal(cell?.status, 'ok', JSON.stringify(cell?.error));
+    assert.equal(cell?.accelerated, null);
+    assert.ok(marks(cell).includes('acceleration-unverified'), JSON.stringify(cell?.marks));
+    assert.match(server(cell).acceleration.evidence, /without root rights \(sudo -n refused: Sorry, user bench is not allowed to execute .*onload_stackdump/);
+  });
+
   it('sudo refused for want of a tty is explained with the sudoers fix (H2)', { timeout: 120_000 }, async () => {
     lab.faults.set({ sudoRequiresTty: true });
     const record = await sweep(plan({ stacks: ['kernel'] }));

@@ -156,6 +156,10 @@ if [ -e "$state/faults/sudoRequiresTty" ] && [ ! -t 0 ]; then
   exit 1
 fi
 [ $# -gt 0 ] || { echo "usage: sudo [-n] [-u user] command" >&2; exit 1; }
+if [ -e "$state/faults/sudoDenied" ] && grep -q "\"$(basename "$1")\"" "$state/faults/sudoDenied"; then
+  echo "Sorry, user \${ONLOAD_BENCH_LAB_USER:-bench} is not allowed to execute '$(command -v "$1" || echo "$1") $(echo "$@" | cut -d' ' -f2-)' as $user on $(hostname)." >&2
+  exit 1
+fi
 ONLOAD_BENCH_LAB_USER="$user"; export ONLOAD_BENCH_LAB_USER
 exec "$@"
 `;

@@ -54,6 +54,8 @@ export interface LabFaults {
   // --- hosts
   /** `sudo` refuses everything without a terminal ("you must have a tty"), REAL-LAB H2. */
   sudoRequiresTty?: boolean;
+  /** `sudo` refuses these commands (by name) as sudoers would ("not allowed to execute"), REAL-LAB O5. */
+  sudoDenied?: string[];
   // --- ycsb
   /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
   ycsbErrorEvery?: number;
