@@ -1,4 +1,4 @@
-// `onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE]`: runs a sweep
+// `onload-bench run PLAN [--resume [RUN_DIR]] [--results DIR] [--ssh-config FILE] [--dry-run]`: runs a sweep
 // with a progress display. The Couchbase password comes from CB_PASSWORD or a prompt without echo.
 // Ctrl-C cancels cleanly (remote processes stopped, server back on the kernel stack); a second
 // Ctrl-C quits at once. Exit codes: 0 every cell ok, 1 failed cells or an error, 2 bad usage or
@@ -8,11 +8,13 @@ import { resolve } from 'node:path';
 import { formatEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/marks';
 import type { SweepEvent } from '../../engine/src/events';
-import { listRuns, loadPlan, runSweep } from '../../engine/src/index';
+import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
 import type { CellKey } from '../../engine/src/model';
 import { commandArguments } from './arguments';
 
-const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE]
+const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE] [--dry-run]
+  --dry-run           print every remote command (with its host) and REST/SDK step of the first cell
+                      of each stack, in order, without connecting (password shown as ********)
   --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
   --accept-recorded-plan  resume even if the plan recorded in RUN_DIR differs from PLAN in what
                       runs or is uploaded (commands, hosts, paths); the recorded plan is used
@@ -38,7 +40,7 @@ export async function run(args: string[]): Promise<number> {
     } else if (args[i].startsWith('--resume=')) resume = args[i].slice('--resume='.length);
     else rest.push(args[i]);
   }
-  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' }, 'accept-recorded-plan': { type: 'boolean' }, 'allow-outside-paths': { type: 'boolean' } });
+  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' }, 'accept-recorded-plan': { type: 'boolean' }, 'allow-outside-paths': { type: 'boolean' }, 'dry-run': { type: 'boolean' } });
   if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     console.error(`onload-bench run: expected one plan file.\n${usage}`);
@@ -50,6 +52,10 @@ export async function run(args: string[]): Promise<number> {
   if (errors.length > 0) {
     for (const error of errors) console.error(`${planPath}:${error.line}:${error.column}: error ${error.code}: ${error.message}`);
     return 2;
+  }
+  if (parsed.values['dry-run'] === true) {
+    process.stdout.write(await dryRun(plan, planPath));
+    return 0;
   }
 
   let resumeRunDir: string | undefined;

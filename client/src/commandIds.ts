@@ -9,6 +9,7 @@ export const commands = {
   setPassword: { id: 'onloadBench.setPassword', title: 'Set Couchbase password' },
   clearPassword: { id: 'onloadBench.clearPassword', title: 'Clear Couchbase password' },
   newPlan: { id: 'onloadBench.newPlan', title: 'New benchmark plan from template' },
+  showCommands: { id: 'onloadBench.showCommands', title: 'Show commands (dry run)' },
 } as const;
 
 export const commandCategory = 'Onload Bench';

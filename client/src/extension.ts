@@ -79,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   register(commands.setPassword.id, async () => (await import('./commands/setPassword.js')).setPasswordCommand);
   register(commands.clearPassword.id, async () => (await import('./commands/clearPassword.js')).clearPasswordCommand);
   register(commands.newPlan.id, async () => (await import('./commands/newPlan.js')).newPlanCommand);
+  register(commands.showCommands.id, async () => (await import('./commands/showCommands.js')).showCommandsCommand);
 
   // Offer to resume interrupted runs, after start-up so activation is not held up.
   const offer = setTimeout(() => {

@@ -2,6 +2,7 @@
 export { loadPlan, checkPlanText, type PlanError } from './plan';
 export { runSweep } from './sweep';
 export { runPreflight } from './preflight';
+export { dryRun } from './dryRun';
 export { listRuns, type RunSummary } from './resultsStore';
 export { cellId, expandCells, expandValues } from './cells';
 export { withDefaults, type Plan, type ResolvedPlan } from './planSchema';

@@ -84,7 +84,8 @@ export interface CellResult {
   id: string;
   key: CellKey;
   status: CellStatus;
-  /** For Onload cells: whether Couchbase was verified to run accelerated; null for kernel cells. */
+  /** For Onload cells: whether Couchbase was verified to run accelerated; null for kernel cells and
+   * when it could not be verified (then the cell carries an `acceleration-unverified` mark). */
   accelerated: boolean | null;
   startedAt: string;
   finishedAt: string;

@@ -19,6 +19,15 @@ export interface PlanServer {
   onloadRunCommand?: string;
   acceleratedProcess?: string;
   workDir?: string;
+  /** How both arms start (REAL-LAB C1, H3): `service` (default; the Onload arm through a temporary
+   * systemd drop-in) or `foreground` (labs without systemd: kernelRunCommand / onloadRunCommand). */
+  serverStart?: 'service' | 'foreground';
+  /** The systemd unit (default `couchbase-server`). */
+  serviceName?: string;
+  /** Where the Onload arm's drop-in goes (default `/etc/systemd/system/<serviceName>.service.d`). */
+  serviceDropInDir?: string;
+  /** Kill memcached/beam.smp left running after a stop instead of failing (REAL-LAB C2). */
+  killLeftovers?: boolean;
 }
 
 export interface PlanClient {
@@ -111,6 +120,10 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       onloadRunCommand: server.onloadRunCommand ?? defaultOnloadRunCommand,
       acceleratedProcess: server.acceleratedProcess ?? 'memcached',
       workDir: server.workDir ?? '.onload-bench',
+      serverStart: server.serverStart ?? (server.kernelRunCommand !== undefined ? 'foreground' : 'service'),
+      serviceName: server.serviceName ?? 'couchbase-server',
+      serviceDropInDir: server.serviceDropInDir ?? `/etc/systemd/system/${server.serviceName ?? 'couchbase-server'}.service.d`,
+      killLeftovers: server.killLeftovers ?? false,
     })),
     interfaces: { ...plan.interfaces },
     clients: plan.clients.map((client) => ({

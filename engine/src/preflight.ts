@@ -6,6 +6,7 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { clusterQuota } from './bucket';
+import { interfaceAxisCheck, reachCheck } from './managementReach';
 import { EngineFailure, toEngineError } from './errors';
 import type { PreflightCheck } from './events';
 import { clientFacts, serverFacts, type HostFacts } from './environment';
@@ -196,6 +197,15 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       add({ id: 'query-services', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: false });
     }
   }
+  // 4b. this workstation's reach to REST and KV, and whether the interface axis means anything (managementReach.ts)
+  throwIfCancelled(signal, undefined, 'preflight');
+  // (only against real hosts: test sessions have no network behind their addresses)
+  const realHosts = plan.servers.every((server) => pool.get(server.host) instanceof OpenSshSession);
+  for (const server of realHosts ? plan.servers : []) {
+    add(await reachCheck(reachable.has(server.host) ? pool.get(server.host) : undefined, server, signal));
+  }
+  const axis = realHosts ? await interfaceAxisCheck(plan, context.password, signal).catch(() => undefined) : undefined;
+  if (axis) add(axis);
 
   // 5. local files through the language services
   throwIfCancelled(signal, undefined, 'preflight');

@@ -42,9 +42,13 @@ export async function runInGroup(
   },
 ): Promise<RemoteResult> {
   // one round trip: write the private file from stdin, run the group, clean up, keep the exit code
-  const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) && ` : '';
+  // (its own statement: an asynchronous list's stdin is /dev/null, so `cat` must not be part of it)
+  const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : '';
   const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
-  const script = `${prelude}setsid -w sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null; rc=$?; rm -f ${cleanup}; exit $rc`;
+  // No `setsid -w` (util-linux 2.24+; RHEL/CentOS 7 ship 2.23, REAL-LAB H1): a background job of
+  // a non-interactive shell is no group leader, so setsid execs without forking and `wait` gets
+  // the command's own exit status.
+  const script = `${prelude}setsid sh -c ${shellQuote(groupBody(pidFile, command))} < /dev/null & wait $!; rc=$?; rm -f ${cleanup}; exit $rc`;
   let killing: Promise<unknown> | undefined;
   let timedOut = false;
   const stop = (): void => {

@@ -1,11 +1,14 @@
-// Putting Couchbase on the right stack: stop whatever runs, start it on the kernel (the system
-// service by default, or a foreground command the engine detaches) or under Onload (always
-// detached, in its own process group), then wait until its REST port answers.
+// Putting Couchbase on the right stack: stop whatever runs, start it on the kernel or under Onload,
+// both arms the same way (REAL-LAB C1, H3): through the system service (the Onload arm by a
+// temporary drop-in) by default, or as a detached foreground command in its own process group on
+// hosts without systemd; then wait until its REST port answers.
 import { EngineFailure } from './errors';
 import type { ResolvedServer } from './planSchema';
 import { groupAlive, killGroup, startDetached } from './remoteProcess';
 import type { RemoteSession } from './ssh';
 import { fillTemplate, shellQuote } from './shellQuote';
+import { installDropIn, removeDropIn } from './serviceDropIn';
+import { sudoProblem } from './sudoProblems';
 
 export function serverPidFile(server: ResolvedServer): string {
   return `${server.workDir}/couchbase.pid`;
@@ -18,33 +21,54 @@ export function remoteProfilePath(workDir: string, stackName: string): string {
   return `${workDir}/profiles/${stackName}.opf`;
 }
 
-/** Stops Couchbase whichever way it was started. */
+/** How a cell's server was started, for its evidence (REAL-LAB C1, H3). */
+export interface ServerStart {
+  mode: 'service' | 'foreground';
+  /** The systemd drop-in's start command (service mode, Onload arm). */
+  dropIn: boolean;
+  command: string;
+}
+
+/** Stops Couchbase whichever way it was started (the proof that it stopped is serverRestartProof.ts). */
 export async function stopServer(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<void> {
   await killGroup(session, serverPidFile(server), 'stop-server', 30, signal);
-  if (server.kernelRunCommand === undefined) {
-    const result = await session.run(server.kernelStopCommand, { step: 'stop-server', ...(signal ? { signal } : {}), timeoutMs: 300_000 });
-    if (result.exitCode !== 0) {
-      throw new EngineFailure({ code: 'server-stop', host: session.host, step: 'stop-server', message: `"${server.kernelStopCommand}" exited with ${result.exitCode}: ${tail(result.stderr || result.stdout)}`, action: `Check that the SSH user may run it without a password (sudo -n), or set kernelStopCommand in the plan.` });
-    }
+  if (server.serverStart === 'service') await runServiceCommand(session, server.kernelStopCommand, 'stop-server', signal);
+}
+
+async function runServiceCommand(session: RemoteSession, command: string, step: 'start-server' | 'stop-server', signal?: AbortSignal): Promise<void> {
+  const result = await session.run(command, { step, ...(signal ? { signal } : {}), timeoutMs: 300_000 });
+  if (result.exitCode !== 0) {
+    const problem = sudoProblem(result.stderr);
+    const setting = step === 'start-server' ? 'kernelStartCommand' : 'kernelStopCommand';
+    throw new EngineFailure({ code: step === 'start-server' ? 'server-start' : 'server-stop', host: session.host, step, message: `"${command}" exited with ${result.exitCode}: ${problem ? problem.explanation : tail(result.stderr || result.stdout)}`, action: problem ? problem.action : `Check that the SSH user may run it without a password (sudo -n), or set ${setting} in the plan.` });
   }
 }
 
-/** Starts Couchbase on `stack` (kernel when profile is undefined). Does not wait for REST. */
-export async function startServer(session: RemoteSession, server: ResolvedServer, profileRemotePath: string | undefined, signal?: AbortSignal): Promise<void> {
+/**
+ * Starts Couchbase on `stack` (kernel when profile is undefined). Does not wait for REST. Service
+ * mode: the unit, for the Onload arm through the temporary drop-in (serviceDropIn.ts), whose
+ * absence the kernel arm ensures. Foreground mode: a detached command in its own group.
+ */
+export async function startServer(session: RemoteSession, server: ResolvedServer, profileRemotePath: string | undefined, signal?: AbortSignal): Promise<ServerStart> {
   const pidFile = serverPidFile(server);
   const logFile = serverLogFile(server);
   await session.run(`mkdir -p ${shellQuote(server.workDir)}`, { step: 'start-server', ...(signal ? { signal } : {}) });
   const values = { couchbaseServerPath: server.couchbaseServerPath, ...(profileRemotePath ? { profile: profileRemotePath } : {}) };
-  if (profileRemotePath !== undefined) {
-    await startDetached(session, { command: fillTemplate(server.onloadRunCommand, values), pidFile, logFile, step: 'start-server', ...(signal ? { signal } : {}) });
-  } else if (server.kernelRunCommand !== undefined) {
-    await startDetached(session, { command: fillTemplate(server.kernelRunCommand, values), pidFile, logFile, step: 'start-server', ...(signal ? { signal } : {}) });
-  } else {
-    const result = await session.run(server.kernelStartCommand, { step: 'start-server', ...(signal ? { signal } : {}), timeoutMs: 300_000 });
-    if (result.exitCode !== 0) {
-      throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `"${server.kernelStartCommand}" exited with ${result.exitCode}: ${tail(result.stderr || result.stdout)}`, action: `Check that the SSH user may run it without a password (sudo -n), or set kernelStartCommand in the plan.` });
-    }
+  if (server.serverStart === 'foreground') {
+    const command = profileRemotePath !== undefined ? fillTemplate(server.onloadRunCommand, values) : fillTemplate(server.kernelRunCommand ?? '{couchbaseServerPath} -- -noinput', values);
+    await startDetached(session, { command, pidFile, logFile, step: 'start-server', ...(signal ? { signal } : {}) });
+    return { mode: 'foreground', dropIn: false, command };
   }
+  let command = server.kernelStartCommand;
+  let dropIn = false;
+  if (profileRemotePath !== undefined) {
+    command = (await installDropIn(session, server, profileRemotePath, signal)).command;
+    dropIn = true;
+  } else {
+    await removeDropIn(session, server, 'start-server', signal);
+  }
+  await runServiceCommand(session, server.kernelStartCommand, 'start-server', signal);
+  return { mode: 'service', dropIn, command: dropIn ? `${server.kernelStartCommand} (drop-in ExecStart=${command})` : command };
 }
 
 /** Any HTTP answer from the REST port (even 401) means the server is up. */
@@ -71,9 +95,18 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
     throwIfCancelled(signal, session.host, 'start-server');
     if (await restAnswers(server.address, server.restPort, 2000, signal)) return;
     throwIfCancelled(signal, session.host, 'start-server');
-    if (detached && ++round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
+    ++round;
+    if (detached && round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
       const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`, action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.` });
+    }
+    // service mode: a unit whose start command failed (no Onload drivers, refused data folder) goes inactive
+    if (!detached && server.serverStart === 'service' && round % 5 === 0) {
+      const state = await session.run(`systemctl is-active ${shellQuote(server.serviceName)}`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+      if (state && state.exitCode !== 0 && /^(inactive|failed)\s*$/m.test(state.stdout)) {
+        const status = await session.run(`systemctl status --no-pager -n 20 ${shellQuote(server.serviceName)} 2>&1 | tail -n 20`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+        throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
+      }
     }
     await sleep(Math.min(500, Math.max(0, deadline - Date.now())), signal);
   }

@@ -102,6 +102,13 @@ export function lineSplitter(onLine: (line: string) => void): { push(chunk: stri
   };
 }
 
+/**
+ * Put in front of every remote command: a non-login SSH command may lack /usr/sbin and /sbin in
+ * PATH (`ip`, `ethtool`, `ss`, `systemctl` on some hosts; REAL-LAB H2). Appended, so the user's own
+ * PATH still wins.
+ */
+export const remotePathPrefix = 'PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin"; export PATH; ';
+
 /** Output kept per command (YCSB with timeseries measurements can print a lot; logs keep the rest). */
 const maxCollected = 256 * 1024 * 1024;
 
@@ -156,7 +163,7 @@ export class OpenSshSession implements RemoteSession {
   private async spawn(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
     const { execa } = await import('execa');
     if (options.signal?.aborted) throw cancelledFailure(this.host, options.step);
-    const child = execa(this.binary, [...this.baseArgs, '--', this.host, command], {
+    const child = execa(this.binary, [...this.baseArgs, '--', this.host, remotePathPrefix + command], {
       reject: false,
       // output is collected here rather than by execa: cheaper per command, and streamed lines come free
       buffer: false,

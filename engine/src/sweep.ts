@@ -10,7 +10,6 @@ import { performance } from 'node:perf_hooks';
 import { prepareCellBucket, settleAfterLoad } from './cellBucket';
 import { cellId, expandCells } from './cells';
 import { combineClientReports } from './combine';
-import { checkAcceleration } from './acceleration';
 import { EngineFailure, formatEngineError, toEngineError } from './errors';
 import type { RunOutcome, SweepEvent } from './events';
 import type { CellKey, CellResult, EngineError, RunManifest, YcsbReport } from './model';
@@ -26,7 +25,6 @@ import { secretFileName, staleSecretsCleanup } from './secrets';
 import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBinding';
 import type { YcsbLauncher } from './ycsbLauncher';
 import { effectiveWorkload, phaseOverrides, recordsToLoad, workloadScans } from './ycsbPhaseProperties';
-import { remoteProfilePath, startServer, stopServer, waitForServer } from './serverControl';
 import { profileShapeProblem, workloadShapeProblem } from './fileShape';
 import { logFolderName } from './logFolders';
 import { checkLocalPath, checkPlanPaths, type PathPolicy } from './pathConfinement';
@@ -35,6 +33,11 @@ import { redactSecrets } from './redaction';
 import { acquireRunLock, describeHolder, type RunLock } from './runLock';
 import { acquireRemoteLock } from './remoteLock';
 import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
+import { remoteProfilePath, startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
+import { ArmsRegister, observeServer, sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
+import { proveFresh, proveStopped } from './serverRestartProof';
+import { connectionsScript } from './serverProcess';
+import { removeDropIn, dropInPath } from './serviceDropIn';
 import { SessionPool, type RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { phaseProperties, runYcsbPhase, ycsbCommand, ycsbPidFile, type PhaseOutcome, type YcsbInvocation } from './ycsbRun';
@@ -53,19 +56,21 @@ export interface SweepSeams {
   bucket?: { recreate(): Promise<void>; itemCount(): Promise<number> };
   /** Skips the server REST wait (unit tests). */
   skipServerWait?: boolean;
+  /** Told each step skipped for want of a network (dry run: the REST waits and proofs, the traffic watch). */
+  skipped?: (host: string, step: string) => void;
 }
 
 const workloadRemoteName = 'workload.properties';
 /** How long the cleanup after a cancel or failure may spend per step group (kills, restart). */
 const cleanupLimitMs = 60_000;
 
-interface Cell {
+export interface Cell {
   id: string;
   key: CellKey;
   index: number;
 }
 
-class SweepRun {
+export class SweepRun {
   readonly pool: SessionPool;
   readonly io: ResultsIo;
   /** The stack Couchbase runs on now; undefined = unknown (restart before the next cell). */
@@ -80,6 +85,12 @@ class SweepRun {
   /** YCSB's login for the current cell (bucketUser.ts); its password is redacted like the admin's. */
   private login: BucketLogin | undefined;
   private readonly workloadText: string;
+  /** How each server was last started (and the proofs), for the cells' evidence (serverEvidence.ts). */
+  private readonly serverStarts = new Map<string, ServerStart & Record<string, unknown>>();
+  /** Kernel arms' server facts, to mark an Onload arm that differs in more than the stack. */
+  readonly arms = new ArmsRegister();
+  /** The profiles' analysed settings (manifest.environment.profiles), to compare memcached's EF_*. */
+  profileSettings: Record<string, Record<string, string>> = {};
 
   constructor(
     readonly plan: ResolvedPlan,
@@ -142,6 +153,10 @@ class SweepRun {
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
+        // a drop-in left by a run that crashed would start the "kernel" arm under Onload
+        if (server.serverStart === 'service' && (await removeDropIn(session, server, 'prepare', signal))) {
+          this.log('warn', `${server.host}: removed ${dropInPath(server)} left behind by an earlier run that did not finish.`);
+        }
         await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles`, { step: 'prepare', signal });
         for (const stack of this.plan.stacks) {
           if (stack.profile === undefined) continue;
@@ -232,12 +247,21 @@ class SweepRun {
     await Promise.all(
       this.plan.servers.map(async (server) => {
         const session = this.pool.get(server.host);
+        const serverStartSec = this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec;
+        this.serverStarts.delete(server.host);
         await stopServer(session, server, signal);
+        const killed = await proveStopped(session, server, Math.min(60, serverStartSec), signal);
+        if (killed.length > 0) this.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
         const remoteProfile = profile !== undefined ? remoteProfilePath(server.workDir, stack) : undefined;
-        await startServer(session, server, remoteProfile, signal);
+        const startedAt = Date.now();
+        const start = await startServer(session, server, remoteProfile, signal);
+        let fresh: Record<string, unknown> = {};
+        this.seams.skipped?.(server.host, `REST: GET http://${server.address}:${server.restPort}/pools until it answers (up to ${serverStartSec} s), then GET /pools/default as ${server.adminUser} (password ********): the node's uptime must be below the time since the start`);
         if (!this.seams.skipServerWait) {
-          await waitForServer(session, server, remoteProfile !== undefined || server.kernelRunCommand !== undefined, this.options.timeouts?.serverStartSec ?? this.plan.timeouts.serverStartSec, signal);
+          await waitForServer(session, server, server.serverStart === 'foreground', serverStartSec, signal);
+          fresh = await proveFresh(session, server, this.options.password, startedAt, signal);
         }
+        this.serverStarts.set(server.host, { ...start, ...fresh, ...(killed.length > 0 ? { killedLeftovers: killed } : {}) });
       }),
     );
     this.currentStack = stack;
@@ -252,12 +276,14 @@ class SweepRun {
       phase('restart-server');
       await this.putServersOn(key.stack, signal);
     }
-    if (key.stack !== 'kernel') {
-      phase('check-acceleration');
-      const checks = await Promise.all(plan.servers.map(async (server) => ({ host: server.host, check: await checkAcceleration(this.pool.get(server.host), server, signal) })));
-      draft.accelerated = checks.every((entry) => entry.check.accelerated);
-      for (const entry of checks) this.log(entry.check.accelerated ? 'info' : 'warn', `${id}: ${entry.host}: ${entry.check.accelerated ? 'accelerated' : 'NOT accelerated'}: ${entry.check.evidence}`);
-    }
+    phase('check-acceleration');
+    const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
+    const verdicts = await Promise.all(
+      plan.servers.map((server) => observeServer({ session: this.pool.get(server.host), server, key, draft, start: this.serverStarts.get(server.host), profileSettings, log: (level, message) => this.log(level, message), signal })),
+    );
+    // an unverified check is marked as such (serverEvidence.ts), not as "not accelerated"
+    if (key.stack !== 'kernel') draft.accelerated = verdicts.some((verdict) => verdict === false) ? false : verdicts.every((verdict) => verdict === true) ? true : null;
+    this.arms.compare(draft, (level, message) => this.log(level, message));
     phase('recreate-bucket');
     const server = plan.servers[0];
     const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
@@ -290,11 +316,19 @@ class SweepRun {
     // evidence (cellEvidence.ts): HDR logs into a fresh folder per client, CPU samplers around the phase
     const statusByHost: Record<string, YcsbStatus[]> = {};
     for (const client of plan.clients) await prepareHdrDir(this.pool.get(client.host), hdrRemoteDir(client, id, attempt), signal);
+    // REAL-LAB C7: the server's KV connections show which local address carried the traffic
+    for (const server of plan.servers) this.seams.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
+    const baselines = this.seams.skipServerWait ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(this.pool.get(server.host), server, signal)));
     const samplers = startCellSamplers(this.pool, plan, key, signal);
     let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
     let runs: { client: ResolvedClient; outcome: PhaseOutcome }[];
     try {
-      runs = await Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), workload, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
+      const running = Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), workload, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
+      const watching = this.seams.skipServerWait
+        ? Promise.resolve()
+        : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: this.pool.get(server.host), server, draft, password: this.options.password, baseline: baselines[index] ?? [], running, log: (level, message) => this.log(level, message), signal }))).catch(() => undefined);
+      runs = await running.finally(() => watching);
+      await watching;
     } finally {
       samplerOutputs = await samplers.stop();
     }
@@ -515,6 +549,8 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       manifest.environment = report.environment;
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
+    run.profileSettings = manifest.environment?.profiles ?? {};
+    if (options.resumeRunDir) for (const result of (await readResults(runDir)).results) run.arms.remember(result);
     if (options.signal.aborted) throw cancelled();
     await run.prepareHosts();
 
@@ -559,6 +595,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
         }
       }
       if (!result) continue;
+      run.arms.remember(result);
       await writer.append(result);
       resultsById.set(result.id, result);
       if (recordYcsbVersions(manifest, run.ycsbVersions)) await writeManifest(runDir, manifest, seams.resultsIo);

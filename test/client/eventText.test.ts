@@ -110,6 +110,7 @@ test('pre-flight lines mark ok, blocking failures and warnings, with the next ac
     '  ok   reachable cb1: ssh works',
     '  FAIL couchbase-version cb1: no couchbase-server Next: Install Couchbase Server.',
     '  warn profile-lint: 1 warning in latency.opf',
+    '  Show commands: "Onload Bench: Show commands (dry run)" lists every command and REST step a run takes, without connecting.',
   ]);
 });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAccelerationOutput } from '../../engine/src/acceleration';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,15 +87,6 @@ describe('host facts', () => {
     assert.equal(onloadLabel(undefined), 'Onload (version unknown)');
     assert.equal(ycsbLabel('0.17.0', '/opt/ycsb'), 'YCSB 0.17.0 in /opt/ycsb');
     assert.equal(ycsbLabel(undefined, '/opt/ycsb'), 'YCSB in /opt/ycsb (version read from its output at the first run)');
-  });
-
-  it('decides acceleration from libonload mappings or onload_stackdump', () => {
-    assert.deepEqual(parseAccelerationOutput('pid 4242\nmaps 4242\nno-stackdump\n', 'memcached'), { accelerated: true, evidence: 'memcached 4242: libonload mapped' });
-    assert.equal(parseAccelerationOutput('pid 4242\nstackdump-line #stack-id stack-name pids\nstackdump-line 0 - 4242\n', 'memcached').accelerated, true);
-    const plain = parseAccelerationOutput('pid 4242\nstackdump-line #stack-id stack-name pids\n', 'memcached');
-    assert.equal(plain.accelerated, false);
-    assert.match(plain.evidence, /no libonload mapping/);
-    assert.match(parseAccelerationOutput('no-stackdump\n', 'memcached').evidence, /no memcached process/);
   });
 
   it('escapes passwords for java.util.Properties', () => {

@@ -31,7 +31,7 @@ class FakeHost implements RemoteSession {
     if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
     // the launcher probe of pre-flight (REAL-LAB Y4)
     if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    if (command.includes('setsid -w')) return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: `YCSB Client 0.17.0\n${this.echo ?? ''}` };
+    if (command.includes('& wait $!')) return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: `YCSB Client 0.17.0\n${this.echo ?? ''}` };
     return ok('');
   }
   async upload(path: string, content: string | Buffer, options: { mode?: string }): Promise<void> {

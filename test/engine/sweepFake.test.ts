@@ -45,7 +45,7 @@ class FakeHost implements RemoteSession {
     if (command.includes('&& pwd')) return ok(`/home/u/.onload-bench\n`);
     // the launcher probe of pre-flight (REAL-LAB Y4)
     if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    if (command.includes('setsid -w')) {
+    if (command.includes('& wait $!')) {
       const threads = /-threads (\d+)/.exec(command)?.[1];
       if (this.world.ycsbFailures[threads ?? ''] > 0) {
         this.world.ycsbFailures[threads ?? '']--;
@@ -72,7 +72,7 @@ class FakeWorld {
   /** Throws an SSH failure for the first YCSB command with these threads. */
   unreachableAtThreads: string | undefined;
   failNext(host: string, command: string): EngineFailure | undefined {
-    if (this.unreachableAtThreads && command.includes('setsid -w') && command.includes(`-threads ${this.unreachableAtThreads}`)) {
+    if (this.unreachableAtThreads && command.includes('& wait $!') && command.includes(`-threads ${this.unreachableAtThreads}`)) {
       this.unreachableAtThreads = undefined;
       return new EngineFailure({ code: 'ssh-unreachable', host, step: 'ycsb-load', message: 'Lost the SSH connection.', action: 'Check the host, then resume the run.' });
     }
@@ -113,7 +113,7 @@ describe('sweep with fake hosts', () => {
     assert.ok(carriers.length >= 4, 'one credentials file per YCSB phase');
     // REAL-LAB Y1: couchbase2 reads no username: the file carries the password alone
     for (const call of carriers) assert.doesNotMatch(call.stdin ?? '', /couchbase\.username/);
-    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) && setsid -w .*; rc=\$\?; rm -f .*secret-/);
+    for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) \|\| exit 1; setsid sh -c .* & wait \$!; rc=\$\?; rm -f .*secret-/);
     const generated = /couchbase\.password=(\S+)/.exec(carriers[0].stdin ?? "")?.[1] ?? "";
     assert.deepEqual(world.calls.filter((call) => call.command.includes(generated)), [], "not in any command line either");
   });

@@ -56,13 +56,13 @@ class FakeHost implements RemoteSession {
     if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
     if (command.includes('onload --profile=')) this.world.stack = 'fast';
     else if (command.includes('systemctl start couchbase-server')) this.world.stack = 'kernel';
-    if (command.includes('setsid -w') && command.includes('bin/ycsb') && / run couchbase2 /.test(command)) {
+    if (command.includes('& wait $!') && command.includes('bin/ycsb') && / run couchbase2 /.test(command)) {
       const threads = Number(/-threads (\d+)/.exec(command)?.[1]);
       this.world.ycsbRuns.push(`${this.world.stack}/t${threads}`);
       const throughput = this.world.throughput(threads);
       return { exitCode: 0, stdout: `[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), ${throughput}\n[READ], Operations, ${throughput}\n[READ], Return=OK, ${throughput}\n`, stderr: 'YCSB Client 0.17.0\n' };
     }
-    if (command.includes('setsid -w') && command.includes('bin/ycsb')) return { exitCode: 0, stdout: '[OVERALL], RunTime(ms), 100\n[OVERALL], Throughput(ops/sec), 1000\n[INSERT], Operations, 100\n[INSERT], Return=OK, 100\n', stderr: '' };
+    if (command.includes('& wait $!') && command.includes('bin/ycsb')) return { exitCode: 0, stdout: '[OVERALL], RunTime(ms), 100\n[OVERALL], Throughput(ops/sec), 1000\n[INSERT], Operations, 100\n[INSERT], Return=OK, 100\n', stderr: '' };
     return ok('');
   }
   async upload(): Promise<void> {}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLab, type Lab } from '../lab/index';
+import { startLab, waitForPort, type Lab } from '../lab/index';
 import { labProcesses } from '../lab/processes';
 
 const statusLinePattern =
@@ -99,19 +99,35 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.equal(kernel.stdout, '0\n');
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server')).code, 0);
     assert.equal(lab.couchbaseState().running, false);
-    const empty = await lab.ssh(lab.serverHost, 'onload_stackdump');
+    const empty = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
     assert.equal(empty.stdout, '#stack-id stack-name      pids\n');
+
+    // REAL-LAB C1: the SSH user (not couchbase) may not start it from a shell
+    const refused = await lab.ssh(lab.serverHost, `onload --profile=latency ${lab.couchbaseServerPath} -- -noinput`);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Insufficient privileges to start couchbase-server: .*var\/lib\/couchbase is not writable by bench/);
 
     const start = await lab.ssh(
       lab.serverHost,
-      `setsid onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null & sleep 0.5; cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid"`,
+      `sudo -n -u couchbase setsid onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null & i=0; while [ ! -s "$ONLOAD_BENCH_LAB/state/couchbase-server.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid"`,
     );
     const pid = Number(start.stdout.trim());
     const state = lab.couchbaseState();
     assert.deepEqual(state, { running: true, pid, service: false, accelerated: true });
-    const stacks = await lab.ssh(lab.serverHost, 'onload_stackdump');
-    assert.equal(stacks.stdout, `#stack-id stack-name      pids\n0         -               ${pid}\n`);
-    assert.deepEqual(await lab.processesLeft(), [`${pid} memcached`]);
+    // REAL-LAB O5: without root only the caller's own stacks; O1: every child is in a stack
+    assert.equal((await lab.ssh(lab.serverHost, 'onload_stackdump')).stdout, '#stack-id stack-name      pids\n');
+    const stacks = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
+    assert.match(stacks.stdout, new RegExp(`^\\d+ +- +${pid}$`, 'm'));
+    assert.equal(stacks.stdout.trim().split('\n').length, 4, 'babysitter, ns_server and memcached');
+    const lots = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump lots');
+    assert.match(lots.stdout, new RegExp(`pid=${pid} [\\s\\S]*?TCP \\d+:\\d+ lcl=127\\.0\\.0\\.2:${lab.couchbase.kvPort} rmt=0\\.0\\.0\\.0:0 LISTEN`));
+    // REAL-LAB C2: babysitter, beam.smp and memcached, each child in its own process group
+    const left = await lab.processesLeft();
+    assert.equal(left.length, 3, left.join('\n'));
+    const groups = await lab.ssh(lab.serverHost, `ps -o pgid= -p ${pid}; ps -o pgid= -p $(cat "$ONLOAD_BENCH_LAB/state/couchbase-babysitter.pid")`);
+    const [memcachedGroup, babysitterGroup] = groups.stdout.trim().split(/\s+/);
+    assert.notEqual(memcachedGroup, babysitterGroup);
+    assert.equal(memcachedGroup, String(pid));
     // what an acceleration check on a real server looks at: the memcached process maps libonload
     const mapped = await lab.ssh(lab.serverHost, 'pid=$(pgrep -x memcached | grep -x ' + pid + ') && echo $pid && grep -c libonload.so /proc/$pid/maps');
     assert.equal(mapped.stdout.split('\n')[0], String(pid));
@@ -121,6 +137,53 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.deepEqual(await lab.processesLeft(), []);
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
     assert.equal((await lab.ssh(lab.serverHost, 'systemctl is-active couchbase-server')).stdout, 'active\n');
+    await waitForPort('127.0.0.2', lab.couchbase.restPort, 15_000);
+  });
+
+  it('memcached outlives a killed babysitter until its stdin closes; systemctl stop takes the whole control group (REAL-LAB C2)', async () => {
+    const babysitter = Number((await lab.ssh(lab.serverHost, 'cat "$ONLOAD_BENCH_LAB/state/couchbase-babysitter.pid"')).stdout.trim());
+    const memcached = lab.couchbaseState().pid;
+    assert.ok(babysitter > 0 && memcached !== undefined);
+    // killing the babysitter's process group leaves memcached (its own group) listening for a while
+    await lab.ssh(lab.serverHost, `kill -KILL -${babysitter}`);
+    const soon = await lab.ssh(lab.serverHost, `sleep 0.3; [ -d /proc/${memcached} ] && echo alive`);
+    assert.equal(soon.stdout, 'alive\n');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.equal(lab.couchbaseState().running, false, 'gone once it saw its stdin close');
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server; sudo -n systemctl start couchbase-server')).code, 0);
+    await waitForPort('127.0.0.2', lab.couchbase.restPort, 15_000);
+    // the service runs as couchbase with its limits raised; an SSH session has the lower soft limits
+    const limits = await lab.ssh(lab.serverHost, 'ulimit -S -n; grep "Max open files" /proc/$(cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid")/limits');
+    assert.match(limits.stdout, /^1024\nMax open files +(\d+)/);
+    assert.notEqual(/Max open files +(\d+)/.exec(limits.stdout)?.[1], '1024');
+  });
+
+  it('systemctl reads drop-ins after daemon-reload only; show -p ExecStart prints systemd\'s record (REAL-LAB C1, H3)', async () => {
+    const dir = `${lab.hostRoot}/etc/systemd/system/couchbase-server.service.d`;
+    const before = await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server');
+    assert.match(before.stdout, new RegExp(`^ExecStart=\\{ path=${lab.couchbaseServerPath.replace(/[.]/g, '\\.')} ; argv\\[\\]=${lab.couchbaseServerPath.replace(/[.]/g, '\\.')} -- -kernel global_enable_tracing false -noinput ;`));
+    await lab.ssh(lab.serverHost, `printf '[Service]\\nExecStart=\\nExecStart=/usr/bin/onload --profile=latency ${lab.couchbaseServerPath} -- -noinput\\n' > ${dir}/x.conf`);
+    assert.doesNotMatch((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /onload/);
+    await lab.ssh(lab.serverHost, 'sudo -n systemctl daemon-reload');
+    assert.match((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /argv\[\]=\/usr\/bin\/onload --profile=latency /);
+    await lab.ssh(lab.serverHost, `rm -f ${dir}/x.conf; sudo -n systemctl daemon-reload`);
+    assert.doesNotMatch((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /onload/);
+  });
+
+  it('hosts like RHEL 7 and Onload without drivers (REAL-LAB H1, H2, O3)', async () => {
+    const setsid = await lab.ssh(lab.serverHost, 'setsid -w true');
+    assert.equal(setsid.code, 1);
+    assert.match(setsid.stderr, /invalid option -- 'w'/);
+    lab.faults.set({ sudoRequiresTty: true, onloadDriversMissing: true });
+    try {
+      const sudo = await lab.ssh(lab.serverHost, 'sudo -n true');
+      assert.match(sudo.stderr, /sudo: sorry, you must have a tty to run sudo/);
+      const onload = await lab.ssh(lab.serverHost, 'onload --profile=latency true');
+      assert.equal(onload.code, 1);
+      assert.match(onload.stderr, /The onload drivers are not loaded\./);
+    } finally {
+      lab.faults.clear();
+    }
   });
 
   it('checks onload arguments and profiles like the real launcher', async () => {

@@ -68,6 +68,10 @@ export interface TestNodeOptions {
   maxDataBytes?: number;
   faults?: () => TestNodeFaults;
   log?: (line: string) => void;
+  /** The node's configured name (REAL-LAB C7): set, the cluster map and /pools/default name the node
+   * by it, so clients send data traffic there whatever address they bootstrapped through. Unset:
+   * a fresh node configured as 127.0.0.1, announced as the address each client used ($HOST). */
+  nodeName?: string;
 }
 
 export interface CouchbaseTestNode {
@@ -151,6 +155,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   const connections = new Set<Connection>();
   const scramSecrets = newScramSecrets();
   const nodeUuid = randomBytes(16).toString('hex');
+  const startedAt = Date.now();
   let configRevision = 1;
   let casCounter = BigInt(Date.now()) * 1000000n;
   let storedBytes = 0;
@@ -195,7 +200,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
 
   // --- cluster map -----------------------------------------------------------------------------
   function clusterConfig(host: string, bucket?: Bucket): Record<string, unknown> {
-    const node = { hostname: host, thisNode: true, services: { kv: kvPort, mgmt: restPort } };
+    const node = { hostname: options.nodeName ?? host, thisNode: true, services: { kv: kvPort, mgmt: restPort } };
     const config: Record<string, unknown> = { rev: configRevision, revEpoch: 1, nodesExt: [node] };
     if (!bucket) return config;
     return {
@@ -208,7 +213,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
         numReplicas: 0,
-        serverList: [`${host}:${kvPort}`],
+        serverList: [`${options.nodeName ?? host}:${kvPort}`],
         vBucketMap: Array.from({ length: vbucketCount }, () => [0]),
       },
     };
@@ -385,7 +390,9 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     // REAL-LAB C8: a bucket's node reports "warmup" until its vBuckets are loaded
     const warming = bucket !== undefined && Date.now() - bucket.createdAt < setting('bucketWarmupMs');
     return {
-      hostname: `${host}:${restPort}`,
+      hostname: `${options.nodeName ?? host}:${restPort}`,
+      // whole seconds since this process started, as a string (REAL-LAB C3: proof of a fresh start)
+      uptime: String(Math.floor((Date.now() - startedAt) / 1000)),
       thisNode: true,
       status: warming ? 'warmup' : 'healthy',
       clusterMembership: 'active',

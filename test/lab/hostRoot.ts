@@ -2,7 +2,9 @@
 // ssh sessions (never on the product's PATH). Node stand-ins are bundled with esbuild (fast start,
 // `couchbase` stays external and is found through NODE_PATH); the small ones are POSIX sh.
 //
-//   ROOT/bin/            onload, onload_stackdump, sudo, systemctl, ip, (ethtool if missing)
+//   ROOT/bin/            onload, onload_stackdump, sudo, systemctl, setsid (2.23: no -w), ip, (ethtool if missing)
+//   ROOT/usr/lib/systemd/system/couchbase-server.service, ROOT/etc/systemd/system/couchbase-server.service.d/
+//   ROOT/opt/couchbase/var/lib/couchbase (owned by the user-equivalent `couchbase`), ROOT/sys/module/onload
 //   ROOT/opt/couchbase/bin/couchbase-server
 //   ROOT/opt/ycsb/bin/ycsb, ROOT/opt/ycsb/workloads/workload{a,b,c,e}, ROOT/opt/ycsb/lib/core-VERSION.jar
 //   ROOT/usr/libexec/onload/profiles/{latency,throughput}.opf   (for `--profile=NAME`)
@@ -37,13 +39,13 @@ function writeExecutable(path: string, text: string): void {
   chmodSync(path, 0o755);
 }
 
-function nodeWrapper(options: HostRootOptions, bundle: string, extra: string[] = []): string {
+function nodeWrapper(options: HostRootOptions, bundle: string, extra: string[] = [], firstArgs: string[] = []): string {
   return [
     '#!/bin/sh',
     '# Loopback-lab stand-in (see test/lab/index.ts).',
     ...extra,
     `export ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)} NODE_PATH=${sq(join(repoRoot, 'node_modules'))}`,
-    `exec ${sq(process.execPath)} ${sq(join(options.root, 'lib', bundle))} "$@"`,
+    `exec ${sq(process.execPath)} ${sq(join(options.root, 'lib', bundle))} ${firstArgs.map(sq).join(' ')} "$@"`,
     '',
   ].join('\n');
 }
@@ -88,7 +90,8 @@ find_profile() {
   fi
   found="$candidate"
 }
-onload_set() { export "$1=$2"; }
+# onload_set sets only what is still unset (REAL-LAB O4): the caller's environment wins
+onload_set() { printenv "$1" >/dev/null || export "$1=$2"; }
 onload_import() { find_profile "$1"; shift; . "$found"; }
 profiles=""
 nl='
@@ -106,6 +109,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -eq 0 ]; then echo "onload: missing command" >&2; usage; exit 1; fi
+# without the kernel modules the launcher starts nothing (REAL-LAB O3)
+if [ ! -d ${sq(join(options.root, 'sys', 'module', 'onload'))} ] || [ -e "$state/faults/onloadDriversMissing" ]; then
+  echo "onload: The onload drivers are not loaded." >&2
+  exit 1
+fi
 used=""
 old_ifs="$IFS"; IFS="$nl"
 for name in $profiles; do
@@ -116,7 +124,10 @@ for name in $profiles; do
   used="$used $found"
 done
 IFS="$old_ifs"
-if [ ! -e "$state/faults/onloadNotAccelerating" ]; then
+if [ -e "$state/faults/onloadNoStack" ]; then
+  # libonload is preloaded (every child maps it) but no stack is created: all sockets stay the kernel's (O2)
+  if [ -f "$libonload" ]; then export LD_PRELOAD="$libonload\${LD_PRELOAD:+:$LD_PRELOAD}"; fi
+elif [ ! -e "$state/faults/onloadNotAccelerating" ]; then
   export ONLOAD_BENCH_LAB_ACCELERATED=1 ONLOAD_BENCH_LAB_PROFILE="\${used# }"
   # like the real launcher, preload libonload.so (here a do-nothing library, so /proc/PID/maps shows it)
   if [ -f "$libonload" ]; then export LD_PRELOAD="$libonload\${LD_PRELOAD:+:$LD_PRELOAD}"; fi
@@ -126,41 +137,119 @@ exec "$@"
 `;
 }
 
-function sudoScript(): string {
+function sudoScript(options: HostRootOptions): string {
   return `#!/bin/sh
-# Loopback-lab stand-in for sudo: lab sessions already run as root, so run the command as is.
+# Loopback-lab stand-in for sudo: lab sessions already run as root, so the command runs as is, as the
+# user-equivalent root (or -u USER): ONLOAD_BENCH_LAB_USER, which the lab's stand-ins read as "who
+# calls". With the sudoRequiresTty fault it refuses, as sudo does with "Defaults requiretty" when no
+# terminal is allocated (REAL-LAB H2).
+state=${sq(options.stateDir)}
+user=root
 while [ $# -gt 0 ]; do
   case "$1" in
     -n|-E|-H|-S|--non-interactive|--preserve-env) shift ;;
+    -u) user="$2"; shift 2 ;;
+    -u*) user="\${1#-u}"; shift ;;
     --) shift; break ;;
     -*) echo "sudo: option $1 is not supported in the loopback lab" >&2; exit 1 ;;
     *) break ;;
   esac
 done
-[ $# -gt 0 ] || { echo "usage: sudo [-n] command" >&2; exit 1; }
+if [ -e "$state/faults/sudoRequiresTty" ] && [ ! -t 0 ]; then
+  echo "sudo: sorry, you must have a tty to run sudo" >&2
+  exit 1
+fi
+[ $# -gt 0 ] || { echo "usage: sudo [-n] [-u user] command" >&2; exit 1; }
+if [ -e "$state/faults/sudoDenied" ] && grep -q "\"$(basename "$1")\"" "$state/faults/sudoDenied"; then
+  echo "Sorry, user \${ONLOAD_BENCH_LAB_USER:-bench} is not allowed to execute '$(command -v "$1" || echo "$1") $(echo "$@" | cut -d' ' -f2-)' as $user on $(hostname)." >&2
+  exit 1
+fi
+ONLOAD_BENCH_LAB_USER="$user"; export ONLOAD_BENCH_LAB_USER
 exec "$@"
 `;
 }
 
-function systemctlScript(options: HostRootOptions): string {
-  const server = join(options.root, 'opt', 'couchbase', 'bin', 'couchbase-server');
+function setsidScript(): string {
   return `#!/bin/sh
-# Loopback-lab stand-in for systemctl, knowing one unit: couchbase-server.service. "start" runs the
-# stand-in couchbase-server in a clean environment (as systemd would: no onload markers), in its own
-# session, recording its pid in state/couchbase-service.pid; "stop" stops only that process.
-state=${sq(options.stateDir)}
-server=${sq(server)}
-service_pid="$state/couchbase-service.pid"
-verb=""; unit=""
+# Loopback-lab stand-in for util-linux 2.23's setsid (RHEL/CentOS 7, REAL-LAB H1): no -w/--wait.
 for arg in "$@"; do
   case "$arg" in
+    -w|--wait|-[a-z]*w*) echo "setsid: invalid option -- 'w'" >&2; echo "Usage: setsid [options] <program> [arguments ...]" >&2; exit 1 ;;
     -*) ;;
-    *) if [ -z "$verb" ]; then verb="$arg"; elif [ -z "$unit" ]; then unit="$arg"; fi ;;
+    *) break ;;
   esac
 done
-# alive PID: runs and is not a zombie (this machine's pid 1 may never reap orphans)
+real=/usr/bin/setsid; [ -x "$real" ] || real=/bin/setsid
+exec "$real" "$@"
+`;
+}
+
+/** The unit the stand-in systemctl knows, laid out like the package's (REAL-LAB C1). */
+function unitText(options: HostRootOptions): string {
+  const home = join(options.root, 'opt', 'couchbase');
+  return [
+    '[Unit]',
+    'Description=Couchbase Server (loopback lab)',
+    '',
+    '[Service]',
+    'User=couchbase',
+    'Group=couchbase',
+    `WorkingDirectory=${home}/var/lib/couchbase`,
+    'LimitNOFILE=200000',
+    'LimitMEMLOCK=infinity',
+    `ExecStart=${home}/bin/couchbase-server -- -kernel global_enable_tracing false -noinput`,
+    `ExecStop=${home}/bin/couchbase-server -k`,
+    '',
+  ].join('\n');
+}
+
+function systemctlScript(options: HostRootOptions): string {
+  const unit = join(options.root, 'usr', 'lib', 'systemd', 'system', 'couchbase-server.service');
+  const dropIns = join(options.root, 'etc', 'systemd', 'system', 'couchbase-server.service.d');
+  return `#!/bin/sh
+# Loopback-lab stand-in for systemctl, knowing one unit: couchbase-server.service (ROOT/usr/lib/systemd/
+# system), with drop-ins in ROOT/etc/systemd/system/couchbase-server.service.d/*.conf that count only
+# after "daemon-reload" (before, start warns and uses the loaded configuration, as systemd does).
+# "start" runs the effective ExecStart in a clean environment, in its own session, as the unit's
+# user-equivalent (ONLOAD_BENCH_LAB_USER=couchbase) with its limits raised as far as this machine
+# allows (LimitNOFILE/LimitMEMLOCK; the lab's SSH sessions have lower soft limits); "stop" stops the
+# main process and then, like systemd's control group, every process the service started.
+# "show -p ExecStart" prints systemd's record format (REAL-LAB C1, H3).
+state=${sq(options.stateDir)}
+unit_file=${sq(unit)}
+dropins=${sq(dropIns)}
+lab_id=${sq(options.labId)}
+service_pid="$state/couchbase-service.pid"
+loaded="$state/systemd-execstart"
+loaded_list="$state/systemd-dropins"
+verb=""; unit=""; prop=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -p|--property) prop="$2"; shift 2; continue ;;
+    -n|--lines|-o|--output) shift 2; continue ;;
+    -p*) prop="\${1#-p}" ;;
+    --property=*) prop="\${1#--property=}" ;;
+    -*) ;;
+    *) if [ -z "$verb" ]; then verb="$1"; elif [ -z "$unit" ]; then unit="$1"; fi ;;
+  esac
+  shift
+done
 alive() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; }
 running() { [ -s "$service_pid" ] && alive "$(cat "$service_pid")"; }
+effective() {
+  # the unit's ExecStart, then the drop-ins in name order; an empty ExecStart= resets the list
+  line=$(sed -n 's/^ExecStart=//p' "$unit_file" | tail -n 1)
+  for f in "$dropins"/*.conf; do
+    [ -f "$f" ] || continue
+    while IFS= read -r l; do
+      case "$l" in ExecStart=*) line="\${l#ExecStart=}" ;; esac
+    done < "$f"
+  done
+  printf '%s\\n' "$line"
+}
+listing() { ls "$dropins"/*.conf 2>/dev/null | while read -r f; do echo "$f $(cksum < "$f")"; done; }
+[ -s "$loaded" ] || { effective > "$loaded"; listing > "$loaded_list"; }
+if [ "$verb" = daemon-reload ]; then effective > "$loaded"; listing > "$loaded_list"; exit 0; fi
 case "$unit" in
   couchbase-server|couchbase-server.service) ;;
   *) echo "Failed to $verb \${unit:-?}: Unit \${unit:-?} not found (loopback lab: only couchbase-server.service)." >&2; exit 5 ;;
@@ -168,23 +257,43 @@ esac
 case "$verb" in
   start)
     running && exit 0
-    env -i PATH="$PATH" HOME=/root ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)} ONLOAD_BENCH_LAB_SERVICE=1 \\
-      setsid "$server" -- -noinput >> "$state/couchbase-service.log" 2>&1 < /dev/null &
+    if [ "$(listing)" != "$(cat "$loaded_list")" ]; then
+      echo "Warning: The unit file, source configuration file or drop-ins of couchbase-server.service changed on disk. Run 'systemctl daemon-reload' to reload units." >&2
+    fi
+    exec_line=$(sed 's/%%/%/g' "$loaded")
+    env -i PATH="$PATH" HOME=/opt/couchbase ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID="$lab_id" ONLOAD_BENCH_LAB_SERVICE=1 ONLOAD_BENCH_LAB_USER=couchbase \\
+      setsid sh -c 'ulimit -n "$(ulimit -H -n)" 2>/dev/null; ulimit -l "$(ulimit -H -l)" 2>/dev/null; cd "$1" 2>/dev/null; shift; eval "exec $*"' sh ${sq(join(options.root, 'opt', 'couchbase', 'var', 'lib', 'couchbase'))} "$exec_line" >> "$state/couchbase-service.log" 2>&1 < /dev/null &
     echo $! > "$service_pid"
     exit 0 ;;
   stop)
     if running; then
       pid=$(cat "$service_pid"); kill -TERM "$pid" 2>/dev/null
-      i=0; while alive "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+      i=0; while alive "$pid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
       alive "$pid" && kill -KILL "$pid" 2>/dev/null
     fi
+    # the control group: whatever the service started, in any process group
+    for d in /proc/[0-9]*; do
+      if tr '\\0' '\\n' < "$d/environ" 2>/dev/null | grep -qx "ONLOAD_BENCH_LAB_ID=$lab_id" && tr '\\0' '\\n' < "$d/environ" 2>/dev/null | grep -qx 'ONLOAD_BENCH_LAB_SERVICE=1'; then
+        kill -KILL "\${d#/proc/}" 2>/dev/null
+      fi
+    done
     rm -f "$service_pid"; exit 0 ;;
   restart) "$0" stop "$unit"; exec "$0" start "$unit" ;;
   is-active) if running; then echo active; exit 0; else echo inactive; exit 3; fi ;;
+  show)
+    case "$prop" in
+      ExecStart) l=$(cat "$loaded"); echo "ExecStart={ path=\${l%% *} ; argv[]=$l ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }" ;;
+      MainPID) if running; then echo "MainPID=$(cat "$service_pid")"; else echo "MainPID=0"; fi ;;
+      *) echo "$prop=" ;;
+    esac
+    exit 0 ;;
+  cat) cat "$unit_file"; for f in "$dropins"/*.conf; do [ -f "$f" ] && { echo; echo "# $f"; cat "$f"; }; done; exit 0 ;;
   status)
     echo "* couchbase-server.service - Couchbase Server (loopback lab)"
     if running; then echo "     Active: active (running)"; echo "   Main PID: $(cat "$service_pid")"; exit 0; fi
-    echo "     Active: inactive (dead)"; exit 3 ;;
+    echo "     Active: inactive (dead)"
+    # like the journal lines systemctl status shows
+    echo; tail -n 10 "$state/couchbase-service.log" 2>/dev/null; exit 3 ;;
   *) echo "Unknown command verb $verb." >&2; exit 1 ;;
 esac
 `;
@@ -299,7 +408,15 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
     external: ['couchbase'],
     logLevel: 'error',
   });
-  writeExecutable(join(root, 'opt', 'couchbase', 'bin', 'couchbase-server'), nodeWrapper(options, 'couchbase-server.cjs'));
+  writeExecutable(join(root, 'opt', 'couchbase', 'bin', 'couchbase-server'), nodeWrapper(options, 'couchbase-server.cjs', [], [`--lab-home=${join(root, 'opt', 'couchbase')}`]));
+  // the data folder belongs to the service user (REAL-LAB C1); the Onload modules are "loaded" (O3)
+  mkdirSync(join(root, 'opt', 'couchbase', 'var', 'lib', 'couchbase', 'config'), { recursive: true });
+  writeFileSync(join(root, 'opt', 'couchbase', 'var', 'lib', 'couchbase', '.owner'), 'couchbase\n');
+  mkdirSync(join(root, 'sys', 'module', 'onload'), { recursive: true });
+  mkdirSync(join(root, 'etc', 'systemd', 'system', 'couchbase-server.service.d'), { recursive: true });
+  mkdirSync(join(root, 'usr', 'lib', 'systemd', 'system'), { recursive: true });
+  writeFileSync(join(root, 'usr', 'lib', 'systemd', 'system', 'couchbase-server.service'), unitText(options));
+  writeExecutable(join(root, 'bin', 'setsid'), setsidScript());
   // REAL-LAB Y4: bin/ycsb is Python 2 text (`#!/usr/bin/env python`: exit 127 without a `python`,
   // a SyntaxError under Python 3); python2 runs it, bin/ycsb.sh reads JAVA_OPTS
   writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb'), ycsbPythonText);
@@ -312,7 +429,7 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   // A "libonload.so" that does nothing: glibc's empty libdl stub (glibc >= 2.34) under that name.
   const stub = ['/lib/x86_64-linux-gnu/libdl.so.2', '/usr/lib/x86_64-linux-gnu/libdl.so.2', '/lib64/libdl.so.2'].find((path) => existsSync(path) && statSync(path).size < 64 * 1024);
   if (stub) copyFileSync(stub, join(lib, 'libonload.so'));
-  writeExecutable(join(root, 'bin', 'sudo'), sudoScript());
+  writeExecutable(join(root, 'bin', 'sudo'), sudoScript(options));
   writeExecutable(join(root, 'bin', 'systemctl'), systemctlScript(options));
   writeExecutable(join(root, 'bin', 'ip'), ipScript(options));
   if (!['/usr/sbin/ethtool', '/sbin/ethtool', '/usr/bin/ethtool'].some((path) => existsSync(path))) {

@@ -19,18 +19,23 @@
 // with `clients: N` also ycsb-client-2 = 127.0.0.4 ...; random ports) whose sessions get PATH = host root stand-ins first, HOME and working folder =
 // the host's own folder (lab.hosts[alias].home, so hosts share no state), and the lab markers
 // ONLOAD_BENCH_LAB / ONLOAD_BENCH_LAB_ID. The stand-ins (never on the product's PATH):
-// - `couchbase-server` (lab.couchbaseServerPath): `-- -noinput` runs the Couchbase test node in the
-//   foreground (process name `memcached`, pid in state/couchbase-server.pid), `-k` stops it,
-//   `--version` prints `Couchbase Server 7.6.2-3721 (EE)`. The node listens on every lab interface.
-// - `sudo -n CMD` runs CMD; `systemctl start|stop|restart|status|is-active couchbase-server` runs
-//   the node as a "system service" (clean environment, own session). So the plan's default kernel
-//   start/stop commands (`sudo -n systemctl start|stop couchbase-server`) work unchanged.
-//   startLab leaves the service running, like a real server.
+// - `couchbase-server` (lab.couchbaseServerPath): `-- -noinput` runs a babysitter (`beam.smp`)
+//   whose children `memcached` (the Couchbase test node; pid in state/couchbase-server.pid) and
+//   `beam.smp` sit in their own process groups; `-k` stops it, `--version` prints
+//   `Couchbase Server 7.6.2-3721 (EE)`. It refuses callers that cannot write its data folder (only
+//   the user-equivalent `couchbase` or root can). The node listens on every lab interface.
+//   Facts and tests per REAL-LAB row: test/lab/README.md.
+// - `sudo -n [-u USER] CMD` runs CMD as USER (default root); `systemctl start|stop|restart|status|
+//   is-active|show|cat|daemon-reload couchbase-server` runs the node as a "system service" (unit
+//   and drop-ins under the host root, clean environment, user `couchbase`, own session). So the
+//   plan's default start/stop commands work unchanged. startLab leaves the service running.
+// - `setsid` is util-linux 2.23's: no `-w`.
 // - `onload [--profile=FILE|-p FILE|--profile=NAME] CMD ARGS`: checks options and profiles (exist,
 //   `sh -n`, sourced with onload_set/onload_import), exports ONLOAD_BENCH_LAB_ACCELERATED=1 and
 //   the EF_* settings, then execs CMD. `onload --version` prints `Onload <version>`.
-// - `onload_stackdump`: lists one stack per accelerated lab process, real layout:
-//   `#stack-id stack-name      pids` then `0         -               <pid>`.
+// - `onload_stackdump`: lists one stack per accelerated lab process of the caller's user (all when
+//   root), real layout: `#stack-id stack-name      pids` then `0         -               <pid>`;
+//   `lots` adds each stack's TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`).
 // - `<lab.ycsbHome>/bin/ycsb load|run couchbase2 -P workload -P props -p k=v -threads N -s`:
 //   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
 //   report on stdout or `exportfile`, text or JSON exporters). The password must be in a -P file
@@ -82,6 +87,9 @@ export interface LabOptions {
   memoryQuotaMB?: number;
   /** How many YCSB client hosts (`ycsb-client`, `ycsb-client-2`, ...). Default 1. */
   clients?: number;
+  /** The node's configured name (REAL-LAB C7): clients are sent to it whatever address they used.
+   * Default: unset, a fresh node announced as the address each client bootstrapped through. */
+  nodeName?: string;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
   /** Give the hosts a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
@@ -201,6 +209,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
       version: couchbaseVersion,
       memoryQuotaMB: options.memoryQuotaMB ?? 1024,
+      ...(options.nodeName !== undefined ? { nodeName: options.nodeName } : {}),
     },
     versions: { onload: onloadVersion, ycsb: ycsbVersion },
   };
@@ -268,7 +277,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       return {
         ...host,
         workDir: home,
-        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias },
+        // ONLOAD_BENCH_LAB_USER: the SSH user-equivalent the stand-ins see (not root, not couchbase)
+        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias, ONLOAD_BENCH_LAB_USER: 'bench' },
       };
     });
     ssh = await startSshLab(join(dir, 'ssh'), hostSpecs, options.sshdLogLevel ? { logLevel: options.sshdLogLevel } : {});
@@ -461,6 +471,7 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
         restPort: lab.couchbase.restPort,
         kvPort: lab.couchbase.kvPort,
         adminUser: lab.couchbase.username,
+        serviceDropInDir: join(lab.hostRoot, 'etc', 'systemd', 'system', 'couchbase-server.service.d'),
       },
     ],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),

@@ -20,6 +20,8 @@ export interface LabConfig {
     password: string;
     version: string;
     memoryQuotaMB: number;
+    /** The node's configured name (REAL-LAB C7); unset: announced as each client's address. */
+    nodeName?: string;
   };
   /** Version strings the stand-ins print. */
   versions: { onload: string; ycsb: string };
@@ -55,6 +57,15 @@ export interface LabFaults {
   // --- onload
   /** `onload` runs the command without acceleration (no marker, not listed by onload_stackdump). */
   onloadNotAccelerating?: boolean;
+  /** `onload` preloads libonload (mapped by every child) but no stack is created (REAL-LAB O2). */
+  onloadNoStack?: boolean;
+  /** The Onload kernel modules are not loaded: `onload` refuses to start anything (REAL-LAB O3). */
+  onloadDriversMissing?: boolean;
+  // --- hosts
+  /** `sudo` refuses everything without a terminal ("you must have a tty"), REAL-LAB H2. */
+  sudoRequiresTty?: boolean;
+  /** `sudo` refuses these commands (by name) as sudoers would ("not allowed to execute"), REAL-LAB O5. */
+  sudoDenied?: string[];
   // --- ycsb
   /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
   ycsbErrorEvery?: number;

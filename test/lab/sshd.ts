@@ -150,7 +150,8 @@ export async function startSshLab(dir: string, specs: SshHostSpec[], options: { 
       // ~/.bashrc (with HOME from SetEnv) in the top-level shell only: move to the host's folder there.
       const home = host.env.HOME ?? host.workDir;
       mkdirSync(home, { recursive: true });
-      writeFileSync(join(home, '.bashrc'), `# loopback lab: sessions start in this host's own folder\ncd '${host.workDir}' || exit 1\n`);
+      // soft limits as a login session has them (PAM limits.conf defaults), below a service's (REAL-LAB H3)
+      writeFileSync(join(home, '.bashrc'), `# loopback lab: sessions start in this host's own folder\ncd '${host.workDir}' || exit 1\nulimit -S -n 1024 2>/dev/null\nulimit -S -l 64 2>/dev/null\n`);
     }
     writeFileSync(
       file,

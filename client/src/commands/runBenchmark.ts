@@ -30,7 +30,15 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
   if (password === undefined) return undefined;
   // A refused password, an unreachable host or any other failure is announced by the run tracker
   // with its next steps as buttons (tasks/failureNotice.ts), however the run was started.
-  return services.tasks.runPlan(planUri.fsPath, { password });
+  const outcome = await services.tasks.runPlan(planUri.fsPath, { password });
+  if (outcome.error?.code === 'preflight') {
+    // the pre-flight stopped the run: offer the listing of what it would have done
+    const show = 'Show commands';
+    void vscode.window.showInformationMessage('Onload Bench: see every command the run would send, without connecting.', show).then((choice) => {
+      if (choice === show) void vscode.commands.executeCommand('onloadBench.showCommands', planUri);
+    });
+  }
+  return outcome;
 }
 
 export async function saveIfDirty(uri: vscode.Uri): Promise<void> {

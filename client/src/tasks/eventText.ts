@@ -110,7 +110,11 @@ export function terminalLines(event: SweepEvent, useColour = true): string[] {
         'Running pre-flight checks on every host…',
       ];
     case 'preflight':
-      return ['Pre-flight checks:', ...event.checks.map((check) => preflightLine(check, useColour))];
+      return [
+        'Pre-flight checks:',
+        ...event.checks.map((check) => preflightLine(check, useColour)),
+        c('  Show commands: "Onload Bench: Show commands (dry run)" lists every command and REST step a run takes, without connecting.', 'dim'),
+      ];
     case 'cell-started':
       return [c(`[${event.index + 1}/${event.total}] ${cellLabel(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`, 'cyan')];
     case 'phase':
