@@ -373,7 +373,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     writer = await ResultsWriter.open(runDir, seams.resultsIo);
     emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
-    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath });
+    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath, onCheck: (check) => emit({ type: 'preflight-check', check }) });
     emit({ type: 'preflight', checks: report.checks });
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {

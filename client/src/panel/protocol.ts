@@ -56,6 +56,8 @@ export interface SeriesPoint {
   /** Marked repetitions left out of the median because unmarked ones exist. */
   markedLeftOut: number;
   marks: CellMarkView[];
+  /** The cells (repetitions) behind this point, for opening their logs and records. */
+  cellIds?: string[];
 }
 
 export interface ChartSeries {
@@ -104,6 +106,11 @@ export interface TableCell {
   repetitions: { counted: number; finished: number; planned: number; failed: number };
   /** Spread of the repetitions (max - min) in percent of the median, when 2+ are counted. */
   spreadPercent?: number | null;
+  /** Lowest and highest counted repetition, when 2+ are counted (tooltips). */
+  min?: number;
+  max?: number;
+  /** The cells (repetitions) behind this entry, for opening their logs and records. */
+  cellIds?: string[];
 }
 
 /** Cookbook-style table: rows are thread counts, kernel then each profile with its difference. */
@@ -146,6 +153,25 @@ export interface EnvironmentRow {
   facts: { label: string; value: string }[];
 }
 
+/** One pre-flight check as the panel lists it (engine/src/events.ts PreflightCheck). */
+export interface PreflightCheckView {
+  id: string;
+  /** The check in words, e.g. `Host reachable over SSH`. */
+  label: string;
+  host?: string;
+  ok: boolean;
+  blocking: boolean;
+  detail: string;
+  action?: string;
+}
+
+/**
+ * Where a run is: `preflight` (checks running, no cell yet), `preflight-failed` (a blocking check
+ * failed; the engine removed the new run folder), `running`, `finished`, `stopped` (an error),
+ * `cancelled`, or `incomplete` (read from disk, not all cells done, no sweep feeding it).
+ */
+export type RunStatus = 'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
+
 export interface RunView {
   runDir: string;
   runId: string;
@@ -161,13 +187,91 @@ export interface RunView {
   bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
   warnings: string[];
+  /** Where the run is; absent in models from older hosts. */
+  status?: RunStatus;
+  /** The pre-flight checks reported so far (live), when a sweep fed the panel. */
+  preflight?: { checks: PreflightCheckView[]; done: boolean };
+  /** Why the run stopped, with the next step (pre-flight failures and other errors). */
+  failure?: { host?: string; step: string; message: string; action: string };
+  /** The run folder no longer exists (a new run that failed pre-flight leaves none behind). */
+  removed?: boolean;
 }
 
 export interface PanelViewModel {
   /** Also the webview panel's title: `Onload Bench Results: <run id>`. */
   title: string;
-  /** One run, or two side by side when comparing. */
+  /** One run, or, when comparing, run A then run B. */
   runs: RunView[];
+  /** When comparing: run B against run A (client/src/panel/comparison.ts). */
+  comparison?: RunComparisonView;
+}
+
+/** One thing that differs between two runs: a host fact, a plan field or an effective Onload option. */
+export interface RunDifference {
+  section: 'environment' | 'plan' | 'profile';
+  /** e.g. `127.0.0.1 Kernel`, `workload.properties.recordcount`, `latency-best EF_POLL_USEC`. */
+  name: string;
+  /** Absent: the run does not have it. */
+  a?: string;
+  b?: string;
+}
+
+/** B against A at one point for one stack: both values and the difference with its interval. */
+export interface CompareCell {
+  stack: string;
+  a: TableCell;
+  b: TableCell;
+  /** (mean B - mean A) / mean A * 100, with its 95 % interval (engine/src/statistics.ts). */
+  deltaPercent: number | null;
+  deltaInterval?: { low: number; high: number; halfWidth: number } | null;
+  deltaNoInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
+  significant: boolean;
+  pValue?: number;
+  /** Significant and in the better direction, neither side marked. */
+  improvement: boolean;
+  /** Either side marked: shown, proves nothing. */
+  marked: boolean;
+}
+
+export interface CompareTable {
+  id: string;
+  metric: MetricId;
+  title: string;
+  unit: MetricUnit;
+  higherIsBetter: boolean;
+  /** Stacks both runs have, kernel first. */
+  stacks: string[];
+  /** Only thread counts both runs have. */
+  rows: { threads: number; cells: CompareCell[] }[];
+}
+
+/** One chart, both runs on shared axes: per stack A's line (dashed) and B's (solid). */
+export interface CompareChart {
+  id: string;
+  metric: MetricId;
+  title: string;
+  unit: MetricUnit;
+  threads: number[];
+  series: { stack: string; a: SeriesPoint[]; b: SeriesPoint[] }[];
+}
+
+/** An interface (and axis values) both runs measured. */
+export interface CompareGroup {
+  id: string;
+  interface: string;
+  label: string;
+  tables: CompareTable[];
+  charts: CompareChart[];
+}
+
+export interface RunComparisonView {
+  a: { runId: string; runDir: string; createdAt: string; planPath?: string };
+  b: { runId: string; runDir: string; createdAt: string; planPath?: string };
+  /** What changed between the runs: environment, plan fields, effective Onload options. */
+  differences: RunDifference[];
+  groups: CompareGroup[];
+  /** Groups, stacks or thread counts only one run has (left out of the comparison). */
+  leftOut: string[];
 }
 
 /** Host -> webview. */
@@ -182,7 +286,8 @@ export type ImageFormat = 'png' | 'svg';
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'export-csv'; runIndex: number }
-  | { type: 'save-image'; format: ImageFormat; name: string; data: string };
+  | { type: 'save-image'; format: ImageFormat; name: string; data: string }
+  | { type: 'open-cell'; runIndex: number; cellIds: string[] };
 
 /** What the webview keeps with setState, and what the serializer gets back after a reload. */
 export interface PanelUiState {
