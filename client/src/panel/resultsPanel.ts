@@ -2,6 +2,7 @@
 // comparing). It reads the folder, follows a running sweep through its events (or watches
 // results.jsonl when no sweep feeds it), posts a ready-to-draw model to the webview, and handles
 // the webview's validated requests (CSV and image export). Pure parts live next to it.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweepEvent } from '../../../engine/src/events';
@@ -11,7 +12,8 @@ import { buildPanelHtml, createNonce } from './panelHtml';
 import { applySweepEvent, emptyRunData, liveText, type RunData } from './runData';
 import { loadRunFolder, manifestFileName, resultsFileName } from './runFolder';
 import { runTablesCsv } from './tablesCsv';
-import { buildViewModel, panelTitle, runIdOf } from './viewModel';
+import { buildViewModel, modelTitle, panelTitle, runIdOf } from './viewModel';
+import { offerExportActions, openCellFiles } from './panelActions';
 
 /** The webview panel type; package.json needs `onWebviewPanel:onloadBench.results` for restores. */
 export const resultsViewType = 'onloadBench.results';
@@ -47,6 +49,10 @@ function mergeRunData(fromFile: RunData, current: RunData): RunData {
   merged.manifest = current.manifest ?? fromFile.manifest;
   merged.running = current.running;
   merged.outcome = current.outcome;
+  merged.preflight = current.preflight;
+  merged.removed = current.removed;
+  // A removed folder's "not found" is not news: the panel says pre-flight failed instead.
+  if (current.removed) merged.warnings = [];
   return merged;
 }
 
@@ -144,7 +150,7 @@ class ResultsPanel implements vscode.Disposable {
     }
     if (this.disposed) return;
     this.runs[index] = mergeRunData(fromFile, this.runs[index]);
-    this.panel.title = panelTitle(this.runs.map(runIdOf));
+    this.panel.title = modelTitle(this.runs);
     this.scheduleRedraw();
   }
 
@@ -163,7 +169,7 @@ class ResultsPanel implements vscode.Disposable {
     const text = liveText(event);
     if (text !== undefined) this.scheduleLive(runDir, text);
     if (applySweepEvent(this.runs[index], event)) {
-      if (event.type === 'run-started') this.panel.title = panelTitle(this.runs.map(runIdOf));
+      if (event.type === 'run-started' || event.type === 'run-finished') this.panel.title = modelTitle(this.runs);
       this.scheduleRedraw();
     }
     // The file is the truth: once the sweep ends, re-read it so the panel shows exactly that.
@@ -230,6 +236,7 @@ class ResultsPanel implements vscode.Disposable {
         if (!target) return;
         await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(run), 'utf8'));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        void offerExportActions(target);
         return;
       }
       case 'save-image': {
@@ -242,6 +249,12 @@ class ResultsPanel implements vscode.Disposable {
         if (!target) return;
         await vscode.workspace.fs.writeFile(target, imageBytes(message));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        void offerExportActions(target);
+        return;
+      }
+      case 'open-cell': {
+        const run = this.runs[message.runIndex];
+        if (run) await openCellFiles(run, message.cellIds);
         return;
       }
     }
@@ -269,7 +282,8 @@ export class ResultsPanelManager {
     const serializer = vscode.window.registerWebviewPanelSerializer(resultsViewType, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
         const runDirs = restoredRunDirs(state);
-        if (!runDirs) {
+        // Never bring back a panel of a run that no longer exists (a removed pre-flight failure).
+        if (!runDirs || !runDirs.every((runDir) => existsSync(runDir))) {
           panel.dispose();
           return;
         }
@@ -298,7 +312,7 @@ export class ResultsPanelManager {
     if (event.type === 'run-finished') this.liveRuns.delete(key);
   }
 
-  /** Two runs side by side. */
+  /** Run B against run A. */
   compare(runDirA: string, runDirB: string): void {
     if (normalise(runDirA) === normalise(runDirB)) {
       this.showRun(runDirA);
@@ -325,10 +339,13 @@ export class ResultsPanelManager {
       if (!preserveFocus) existing.reveal();
       return;
     }
+    // New results open where results already are: one group for them, not a new split per run.
+    const resultsColumn = [...this.panels.values()].map((open) => open.panel.viewColumn).find((column) => column !== undefined);
+    const viewColumn = resultsColumn ?? (preserveFocus ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
     const panel = vscode.window.createWebviewPanel(
       resultsViewType,
       panelTitle(runDirs.map((dir) => path.basename(dir))),
-      { viewColumn: preserveFocus ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus },
+      { viewColumn, preserveFocus },
       { ...ResultsPanel.webviewOptions(this.context.extensionUri), enableFindWidget: true },
     );
     this.adopt(panel, runDirs);
