@@ -204,6 +204,8 @@ export interface PanelViewModel {
   runs: RunView[];
   /** When comparing: run B against run A (client/src/panel/comparison.ts). */
   comparison?: RunComparisonView;
+  /** Background of exported images (setting onloadBench.results.exportBackground); light by default. */
+  exportBackground?: 'light' | 'theme';
 }
 
 /** One thing that differs between two runs: a host fact, a plan field or an effective Onload option. */

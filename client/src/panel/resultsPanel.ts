@@ -195,7 +195,9 @@ class ResultsPanel implements vscode.Disposable {
 
   private postModel(): void {
     if (!this.ready || this.disposed) return;
-    this.post({ type: 'model', model: buildViewModel(this.runs) });
+    const model = buildViewModel(this.runs);
+    model.exportBackground = vscode.workspace.getConfiguration('onloadBench').get<string>('results.exportBackground') === 'theme' ? 'theme' : 'light';
+    this.post({ type: 'model', model });
   }
 
   private post(message: HostMessage): void {

@@ -67,9 +67,11 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
       data.preflight = { checks: [...event.checks], done: true };
       return true;
     case 'cell-started':
+      if (data.preflight) data.preflight.done = true;
       data.running = { cell: describeCell(event.key), index: event.index, total: event.total };
       return true;
     case 'cell-finished':
+      if (data.preflight) data.preflight.done = true;
       data.results.set(event.result.id, event.result);
       if (data.running) data.running.remainingEstimateMs = event.remainingEstimateMs;
       return true;

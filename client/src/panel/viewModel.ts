@@ -121,7 +121,7 @@ export function runStatus(data: RunData): RunStatus {
     if (outcome.error) return data.preflight?.checks.some((check) => !check.ok && check.blocking) || data.removed ? 'preflight-failed' : 'stopped';
     return 'finished';
   }
-  if (data.preflight && !data.preflight.done) return 'preflight';
+  if (data.preflight && !data.preflight.done && data.results.size === 0) return 'preflight';
   if (data.running || data.preflight) return 'running';
   const total = data.manifest?.cells.length ?? data.results.size;
   return total > 0 && data.results.size >= total ? 'finished' : 'incomplete';
