@@ -336,12 +336,19 @@ function render(next: PanelViewModel): void {
   const runs = ensureChild<'div'>(app, 'div#runs', () => h('div', { id: 'runs' }));
   // Comparing: one view of run B against run A instead of two whole reports.
   const shown = next.comparison ? [] : next.runs;
+  // Visible before drawing: Chart.js sizes a chart from its box.
+  runs.hidden = next.comparison !== undefined;
   shown.forEach((run, index) => renderRun(runs, run, index));
   for (const child of Array.from(runs.children)) {
     const index = Number((child as HTMLElement).id.replace('run-', ''));
-    if (!(index < shown.length)) child.remove();
+    if (index < shown.length) continue;
+    for (const figure of Array.from(child.querySelectorAll<HTMLElement>('figure.chart'))) {
+      const id = figure.dataset.chartId;
+      if (id) charts.get(id)?.handle.chart.destroy();
+      if (id) charts.delete(id);
+    }
+    child.remove();
   }
-  runs.hidden = next.comparison !== undefined;
   const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison' }));
   compare.hidden = next.comparison === undefined;
   if (next.comparison) renderComparison(compare, next.comparison, theme);

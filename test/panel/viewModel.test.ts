@@ -70,7 +70,8 @@ test('throughput chart: one series per stack, medians and min/max of the repetit
   assert.deepEqual(
     { ...onload.points[2] },
     { threads: 20, median: null, min: null, max: null, state: 'marked', repetitions: 1, finished: 2, planned: 2, failed: 1, marked: 1, markedLeftOut: 0,
-      marks: [{ code: 'not-accelerated', label: 'not accelerated', message: "Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.", repetitions: 1 }] },
+      marks: [{ code: 'not-accelerated', label: 'not accelerated', message: "Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.", repetitions: 1 }],
+      cellIds: ['25G-latency-best-t20-r1', '25G-latency-best-t20-r2'] },
   );
 });
 
@@ -128,7 +129,7 @@ test('two runs side by side: title names both, chart ids stay unique', async () 
   const other = await loadRunFolder(fixtureDir);
   other.manifest = { ...other.manifest!, runId: 'run-other' };
   const model = buildViewModel([data, other]);
-  assert.equal(model.title, 'Onload Bench Results: run-fixture vs run-other');
+  assert.equal(model.title, 'Onload Bench Results: run-other against run-fixture');
   assert.equal(model.runs[1].groups[0].charts[0].id, 'r1-g0-throughput');
   assert.equal(model.runs[1].groups[0].tables[0].id, 'r1-g0-throughput-table');
   // Same chart, same y axis top on both sides: the larger max of the two runs.

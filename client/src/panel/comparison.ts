@@ -36,8 +36,14 @@ function differencesOf(section: RunDifference['section'], a: Map<string, string>
 
 /** What changed between the runs: host facts, then effective Onload options, then plan fields. */
 export function runDifferences(a: RunData, b: RunData): RunDifference[] {
-  const hosts = (data: RunData) => flatten(data.manifest?.environment?.hosts ?? {});
-  const profiles = (data: RunData) => flatten(data.manifest?.environment?.profiles ?? {});
+  // Keyed `<host> <fact>` and `<profile> <option>`: host names hold dots, so no dotted path here.
+  const perName = (entries: Record<string, unknown>) => {
+    const out = new Map<string, string>();
+    for (const [name, value] of Object.entries(entries)) for (const [key, text] of flatten(value)) out.set(`${name} ${key}`, text);
+    return out;
+  };
+  const hosts = (data: RunData) => perName(data.manifest?.environment?.hosts ?? {});
+  const profiles = (data: RunData) => perName(data.manifest?.environment?.profiles ?? {});
   // The plan's name is how runs are told apart, not a setting.
   const plan = (data: RunData) => {
     const fields = flatten(data.manifest?.plan ?? {});
@@ -45,8 +51,8 @@ export function runDifferences(a: RunData, b: RunData): RunDifference[] {
     return fields;
   };
   return [
-    ...differencesOf('environment', hosts(a), hosts(b), (key) => key.replace('.', ' ')),
-    ...differencesOf('profile', profiles(a), profiles(b), (key) => key.replace('.', ' ')),
+    ...differencesOf('environment', hosts(a), hosts(b)),
+    ...differencesOf('profile', profiles(a), profiles(b)),
     ...differencesOf('plan', plan(a), plan(b)),
   ];
 }
