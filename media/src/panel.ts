@@ -105,6 +105,7 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   progress.dataset.total = String(run.progress.total);
   progress.dataset.failed = String(run.progress.failed);
   progress.querySelector('.progress-text')!.textContent = progressText(run);
+  bar.hidden = run.status === 'preflight-failed';
   if (!run.progress.running) progress.querySelector('.live')!.textContent = '';
 
   const warnings = ensureChild<'ul'>(section, 'ul.warnings', () => h('ul', { class: 'warnings', 'aria-label': 'Warnings' }));
