@@ -186,6 +186,9 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
           'data-max': point?.max ?? undefined,
           'data-repetitions': point?.repetitions ?? 0,
           'data-state': point?.state,
+          'data-cells': point?.cellIds?.length ? JSON.stringify(point.cellIds) : undefined,
+          tabindex: point?.cellIds?.length ? 0 : undefined,
+          title: point?.cellIds?.length ? 'Click (or Enter) to open its records and YCSB logs.' : undefined,
         },
         text,
       );

@@ -58,6 +58,7 @@ test('after an export: a notification with Open and Reveal in File Manager; the 
   manager.showRun(fixtureDir);
   const panel = fake.panels[0];
   await readyModel(panel);
+  assert.equal((await readyModel(panel)).exportBackground, 'light', 'exports on a light page by default');
   fake.saveDialogAnswer = FakeUri.file('/out/report.csv');
   fake.infoAnswer = 'Reveal in File Manager';
   panel.fromWebview({ type: 'export-csv', runIndex: 0 });
@@ -83,7 +84,8 @@ test('a table cell or chart point opens its cells\' records and YCSB logs, never
   const manager = newManager();
   manager.showRun(fixtureDir);
   const panel = fake.panels[0];
-  await readyModel(panel);
+  fake.settings['results.exportBackground'] = 'theme';
+  assert.equal((await readyModel(panel)).exportBackground, 'theme', 'the setting reaches the webview');
   fake.quickPickAnswer = (items) => items.find((item) => item.label.endsWith('25G-kernel-t10-r2.log'));
   panel.fromWebview({ type: 'open-cell', runIndex: 0, cellIds: ['25G-kernel-t10-r1', '25G-kernel-t10-r2'] });
   await until(() => fake.opened.length === 1, 'the log opened');

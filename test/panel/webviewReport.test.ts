@@ -123,6 +123,26 @@ test('exports: PNG at 2x with a light page, SVG with a drawn title and no "undef
   assert.equal(pixels.edge, 0, 'nothing is drawn in the right margin: the last tick is not clipped');
   const svg = String(images.find((message) => message.format === 'svg')?.data);
   assert.doesNotMatch(svg, /undefined/);
+  assert.match(svg, /<rect fill="#ffffff"/);
+
+  // With onloadBench.results.exportBackground = theme the image keeps the theme's dark page.
+  const themed = buildViewModel([liveRun(12, true)]);
+  themed.exportBackground = 'theme';
+  await show(themed, '#chart-r0-g0-throughput');
+  const count = (await panel.posted()).length;
+  await page.click('#chart-r0-g0-throughput button.save-png');
+  const themedPng = String((await panel.posted()).slice(count).find((message) => message.format === 'png')?.data);
+  const themedCorner = await page.evaluate(async (url) => {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    canvas.getContext('2d')!.drawImage(image, 0, 0);
+    return [...canvas.getContext('2d')!.getImageData(1, 1, 1, 1).data];
+  }, themedPng);
+  assert.deepEqual(themedCorner, [0x1e, 0x1e, 0x1e, 255]);
   assert.match(svg, /<text[^>]*>Throughput \(ops\/s\)<\/text>/);
   assert.match(svg, /<text[^>]*>kernel<\/text>/, 'the legend is in the image');
 });
