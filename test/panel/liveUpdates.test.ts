@@ -49,6 +49,10 @@ test('status events become the live line without a redraw', () => {
   const event: SweepEvent = { type: 'status', id: 'c', host: 'client1', phase: 'run', status: { elapsedSec: 30, operations: 300000, currentOpsPerSec: 10000.4 }, line: '...' };
   assert.equal(applySweepEvent(data, event), false);
   assert.equal(liveText(event), 'client1, YCSB run: 30 s, 300,000 operations, 10,000 ops/s');
+  // A cell's steps read in words, not as the engine's ids.
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'recreate-bucket' }), 'Recreating the bucket…');
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'ycsb-load' }), 'Loading the data (YCSB load)…');
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'warm-up_wait' }), 'Warm up wait…');
 });
 
 test('a torn last line and a damaged line are skipped with warnings; the rest shows', async () => {
