@@ -87,7 +87,10 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
   return h('table', { class: 'comparison compare', id: table.id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
 }
 
-function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours): void {
+/** Opens the cells behind a point of run A (0) or B (1). */
+export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefined) => void;
+
+function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
   const unit = displayUnit(chart.unit, chart.series.flatMap((series) => [...series.a, ...series.b].map((point) => point.max ?? point.median)));
   const stacks = chart.series.map((series) => series.stack);
   const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); the table lists the values` });
@@ -118,6 +121,12 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
       layout: { padding: { right: 16 } },
+      onClick: (event, _elements, target) => {
+        const [nearest] = target.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, false);
+        const dataset = nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
+        const series = dataset && chart.series.find((candidate) => candidate.stack === dataset.stackName);
+        if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
+      },
       scales: { x: { title: { display: true, text: 'YCSB threads' } }, y: { beginAtZero: true, title: { display: true, text: unit } } },
       plugins: {
         tooltip: {
@@ -139,7 +148,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
   charts.set(chart.id, instance);
 }
 
-export function renderComparison(container: HTMLElement, view: RunComparisonView, theme: ThemeColours): void {
+export function renderComparison(container: HTMLElement, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
   for (const chart of charts.values()) chart.destroy();
   charts.clear();
   const side = (name: string, run: RunComparisonView['a']) =>
@@ -165,5 +174,5 @@ export function renderComparison(container: HTMLElement, view: RunComparisonView
     ...groups.map((entry) => entry.section),
   );
   // Charts after the elements are in the page (Chart.js measures its box).
-  for (const { chartBox, group } of groups) for (const chart of group.charts) compareChart(chartBox, chart, view, theme);
+  for (const { chartBox, group } of groups) for (const chart of group.charts) compareChart(chartBox, chart, view, theme, openCells);
 }

@@ -352,7 +352,7 @@ function render(next: PanelViewModel): void {
   }
   const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison' }));
   compare.hidden = next.comparison === undefined;
-  if (next.comparison) renderComparison(compare, next.comparison, theme);
+  if (next.comparison) renderComparison(compare, next.comparison, theme, openCells);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });
   announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
   if (!restoredScroll) {

@@ -214,6 +214,10 @@ test('compare: what changed first, only common points, B against A with its inte
     return count;
   });
   assert.ok(blue > 60, `both kernel lines drawn (${blue} pixels)`);
+  // A value of run B opens run B's cells (runIndex 1).
+  const count = (await panel.posted()).length;
+  await page.click('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="kernel"][data-threads="10"]');
+  assert.deepEqual((await panel.posted()).slice(count), [{ type: 'open-cell', runIndex: 1, cellIds: ['25G-kernel-t10-r1', '25G-kernel-t10-r2'] }]);
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.screenshot({ path: join(artifacts, 'panel-compare.png'), fullPage: true });
   await page.setViewportSize({ width: 1100, height: 1400 });
