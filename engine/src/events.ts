@@ -26,6 +26,8 @@ export interface PreflightCheck {
 
 export type SweepEvent =
   | { type: 'run-started'; runDir: string; manifest: RunManifest; resumed: boolean; alreadyDone: number }
+  /** One pre-flight check as it completes (the full list follows in `preflight`). */
+  | { type: 'preflight-check'; check: PreflightCheck }
   | { type: 'preflight'; checks: PreflightCheck[] }
   | { type: 'cell-started'; id: string; key: CellKey; index: number; total: number; attempt: number }
   | { type: 'phase'; id: string; phase: string }

@@ -47,7 +47,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   }
 }
 
-export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal; profilePath?: string[] }): Promise<PreflightReport> {
+export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal; profilePath?: string[]; onCheck?: (check: PreflightCheck) => void }): Promise<PreflightReport> {
   const { plan, planDir, pool, signal } = context;
   const checks: PreflightCheck[] = [];
   const environment: RunEnvironment = { hosts: {}, profiles: {} };
@@ -55,6 +55,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   let blockingError: EngineError | undefined;
   const add = (check: PreflightCheck, error?: EngineError): void => {
     checks.push(check);
+    context.onCheck?.(check);
     if (!check.ok && check.blocking && blockingError === undefined) {
       blockingError = error ?? { code: 'preflight', ...(check.host ? { host: check.host } : {}), step: 'preflight', message: `${check.id}: ${check.detail}`, action: check.action ?? 'Fix the problem and start the run again.' };
     }

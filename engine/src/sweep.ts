@@ -535,7 +535,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     writer = await ResultsWriter.open(runDir, seams.resultsIo);
     emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
-    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath });
+    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath, onCheck: (check) => emit({ type: 'preflight-check', check }) });
     // older runs (and a damaged field) read as grouped
     const recorded = manifest.order;
     const order: { mode: OrderMode; seed: number } = recorded && ['grouped', 'interleaved', 'randomized'].includes(recorded.mode) && Number.isFinite(recorded.seed) ? recorded : { mode: 'grouped', seed: 0 };

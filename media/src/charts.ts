@@ -11,6 +11,7 @@ import {
   LineController,
   LineElement,
   PointElement,
+  Title,
   Tooltip,
   type ChartConfiguration,
   type ChartDataset,
@@ -19,11 +20,26 @@ import {
 } from 'chart.js';
 import { Context as SvgContext } from 'svgcanvas';
 import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
-import { formatDelta, formatValue } from './format.js';
+import { displayUnit, formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
 import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
 import { withAlpha, type ThemeColours } from './theme.js';
 
-Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler);
+Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler, Title);
+
+/** The unit a chart's axis and tooltips use (ms for latencies from 10,000 µs). */
+export function chartUnit(model: ChartModel): DisplayUnit {
+  return displayUnit(model.unit, model.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
+}
+
+/** A point's tooltip: its median with the unit, the repetitions and their spread. */
+export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit): string[] {
+  if (!point || point.median === null) return [`${stack}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
+  const lines = [`${stack}: ${formatWithUnit(point.median, unit)}`];
+  if (point.repetitions >= 2 && point.min !== null && point.max !== null) {
+    lines.push(`  median of ${point.repetitions} repetitions, min–max ${formatValue(point.min, unit)}–${formatWithUnit(point.max, unit)}`);
+  } else lines.push(`  ${point.repetitions} repetition${point.repetitions === 1 ? '' : 's'}: no spread`);
+  return lines;
+}
 
 // `stackName`, not `stack`: Chart.js reads a dataset's `stack` as a stacking group.
 // `errorBars`: the 95 % interval of each point's mean, drawn by errorBars.ts.
@@ -46,6 +62,7 @@ export function colourFor(theme: ThemeColours, stacks: readonly string[], stack:
 /** One median line per stack plus, when any point has 2+ repetitions, a min-max band. */
 export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[]): LineDataset[] {
   const datasets: LineDataset[] = [];
+  const unit = chartUnit(model);
   for (const series of model.series) {
     const colour = colourFor(theme, stacks, series.stack);
     const isHidden = hidden.includes(series.stack);
@@ -53,7 +70,7 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       label: series.stack,
       stackName: series.stack,
       role: 'median',
-      data: series.points.map((point) => point.median),
+      data: series.points.map((point) => scaled(point.median, unit)),
       borderColor: colour,
       backgroundColor: colour,
       borderWidth: 2,
@@ -62,21 +79,21 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       spanGaps: false,
       hidden: isHidden,
       fill: false,
-      errorBars: series.points.map((point) => (point.median !== null ? point.interval ?? null : null)),
+      errorBars: series.points.map((point) => (point.median !== null && point.interval ? { low: scaled(point.interval.low, unit)!, high: scaled(point.interval.high, unit)! } : null)),
     });
     if (series.points.some((point) => point.markedValue != null)) {
       // Points whose every repetition is marked: drawn as a cross, apart from the line, explained in the tooltip.
       datasets.push({
-        label: `${series.stack} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => point.markedValue ?? null),
+        label: `${series.stack} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
         borderColor: colour, backgroundColor: colour, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2, pointHoverRadius: 8, hidden: isHidden, fill: false,
       });
     }
     if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
       const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
-      datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => point.min), fill: false });
+      datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
       // Fill down to the previous dataset (the min line): the band between min and max.
-      datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => point.max), fill: '-1' });
+      datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
     }
   }
   return datasets;
@@ -90,7 +107,7 @@ export interface ChartHandle {
 type LineConfig = ChartConfiguration<'line', (number | null)[], number>;
 
 /** Tooltip lines under a point's value: its interval, its difference from the kernel, its caveats. */
-function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], unit: ChartModel['unit']): string[] {
+function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], unit: DisplayUnit): string[] {
   if (!point) return [];
   const lines: string[] = [];
   if (role === 'marked') {
@@ -98,25 +115,29 @@ function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], u
     for (const mark of point.marks) lines.push(`${mark.label}: ${mark.message}`);
     return lines;
   }
-  if (point.interval) lines.push(`95 % interval of the mean: ${formatValue(point.interval.low, unit)} – ${formatValue(point.interval.high, unit)}`);
+  if (point.interval) lines.push(`95 % interval of the mean: ${formatValue(point.interval.low, unit)} – ${formatWithUnit(point.interval.high, unit)}`);
   if (point.delta) {
     const interval = point.delta.halfWidth !== undefined ? ` (±${point.delta.halfWidth.toFixed(1)}${point.delta.significant ? '' : ', not significant'})` : ' (no interval)';
     lines.push(`${formatDelta(point.delta.percent)}${interval} vs kernel${point.delta.marked ? ', a side is marked' : ''}`);
   }
   if (point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed') lines.push('^ upper bound (max of clients)');
   for (const mark of point.marks) lines.push(`${mark.label} (${mark.repetitions} left out): ${mark.message}`);
-  if (point.cellIds && point.cellIds.length > 0) lines.push('Click for throughput and latency over time.');
+  if (point.cellIds && point.cellIds.length > 0) lines.push('Click for throughput and latency over time (and its records and YCSB logs).');
   return lines;
 }
 
-function chartConfig(
+/** Called with the stack, thread count and point a click chose (its time series, then its cells). */
+export type PointClick = (stack: string, threads: number, point: SeriesPoint) => void;
+
+export function chartConfig(
   model: ChartModel,
   stacks: readonly string[],
   theme: ThemeColours,
   hidden: readonly string[],
   onToggleStack?: (stack: string, hidden: boolean) => void,
-  onPointClick?: (stack: string, threads: number, point: SeriesPoint) => void,
+  onPointClick?: PointClick,
 ): LineConfig {
+  const unit = chartUnit(model);
   return {
     type: 'line',
     plugins: [errorBarsPlugin],
@@ -126,6 +147,8 @@ function chartConfig(
       responsive: true,
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
+      // Room on the right so the last thread count's tick label is never clipped.
+      layout: { padding: { right: 16 } },
       onClick: (event, _elements, chart) => {
         if (!onPointClick) return;
         const hit = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, true)[0];
@@ -137,7 +160,7 @@ function chartConfig(
       },
       scales: {
         x: { title: { display: true, text: 'YCSB threads' } },
-        y: { beginAtZero: true, suggestedMax: model.sharedMax, title: { display: true, text: model.unit } },
+        y: { beginAtZero: true, suggestedMax: model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined, title: { display: true, text: unit } },
       },
       plugins: {
         legend: {
@@ -155,10 +178,16 @@ function chartConfig(
         tooltip: {
           filter: (item) => (item.dataset as LineDataset).role === 'median' || (item.dataset as LineDataset).role === 'marked',
           callbacks: {
-            label: (item) => `${item.dataset.label}: ${formatValue(item.parsed.y, model.unit)} ${model.unit}`,
+            // Both read the model the chart draws now (live updates change its points and unit).
+            label: (item) => {
+              const current = currentModels.get(item.chart) ?? model;
+              const stack = (item.dataset as LineDataset).stackName ?? String(item.dataset.label);
+              return pointTooltip(stack, pointOf(current, stack, item.dataIndex), chartUnit(current));
+            },
             afterLabel: (item) => {
+              const current = currentModels.get(item.chart) ?? model;
               const dataset = item.dataset as LineDataset;
-              return pointNotes(pointOf(currentModels.get(item.chart) ?? model, dataset.stackName, item.dataIndex), dataset.role, model.unit);
+              return pointNotes(pointOf(current, dataset.stackName, item.dataIndex), dataset.role, chartUnit(current));
             },
           },
         },
@@ -174,7 +203,7 @@ export function createChart(
   theme: ThemeColours,
   hidden: readonly string[],
   onToggleStack: (stack: string, hidden: boolean) => void,
-  onPointClick?: (stack: string, threads: number, point: SeriesPoint) => void,
+  onPointClick?: PointClick,
 ): ChartHandle {
   const chart = new Chart<'line', (number | null)[], number>(canvas, chartConfig(model, stacks, theme, hidden, onToggleStack, onPointClick));
   currentModels.set(chart, model);
@@ -182,8 +211,13 @@ export function createChart(
     chart,
     update(next, nextStacks, nextTheme, nextHidden) {
       currentModels.set(chart, next);
+      const unit = chartUnit(next);
       chart.data.labels = next.threads;
-      if (chart.options.scales?.y) chart.options.scales.y.suggestedMax = next.sharedMax;
+      if (chart.options.scales?.y) {
+        chart.options.scales.y.suggestedMax = next.sharedMax === undefined ? undefined : scaled(next.sharedMax, unit) ?? undefined;
+        const title = chart.options.scales.y.title;
+        if (title) title.text = unit;
+      }
       chart.data.datasets = datasetsOf(next, nextStacks, nextTheme, nextHidden);
       applyTheme(chart, nextTheme);
       chart.update('none');
@@ -196,30 +230,90 @@ export function createChart(
   return handle;
 }
 
-/**
- * The chart as vector SVG: Chart.js draws the same configuration once more into svgcanvas's
- * recording 2D context (off screen, through Chart.js's DOM-less platform), on the theme background.
- */
-export function chartSvg(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[], width: number, height: number, title: string): string {
-  const context = new SvgContext({ width, height });
-  // Chart.js asks a canvas for its context and size; svgcanvas is only the context.
-  const canvas = { width, height, getContext: () => context };
+/** What an exported image shows above the plot: the metric and unit, the interface, the run. */
+export interface ExportSpec {
+  title: string[];
+  /** Colours of the image (a light background by default, see exportTheme in exportImage.ts). */
+  theme: ThemeColours;
+  /** Size in CSS pixels; the PNG multiplies it by its pixel ratio. */
+  width: number;
+  height: number;
+}
+
+/** The on-screen configuration made self-contained for a file: title and legend inside, its own background. */
+function exportConfig(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec, pixelRatio: number): LineConfig {
+  const { theme } = spec;
   const background: Plugin<'line'> = {
-    id: 'svgBackground',
+    id: 'exportBackground',
     beforeDraw: (target) => {
       target.ctx.save();
       target.ctx.fillStyle = theme.background;
-      target.ctx.fillRect(0, 0, width, height);
+      target.ctx.fillRect(0, 0, spec.width, spec.height);
       target.ctx.restore();
     },
   };
   const config = chartConfig(model, stacks, theme, hidden);
+  const options = config.options ?? {};
+  // The error bars (errorBars.ts) belong in the file too.
+  config.plugins = [background, ...(config.plugins ?? [])];
+  config.options = {
+    ...options,
+    responsive: false,
+    devicePixelRatio: pixelRatio,
+    layout: { padding: { top: 8, right: 28, bottom: 8, left: 12 } },
+    plugins: {
+      ...options.plugins,
+      title: { display: true, text: spec.title, color: theme.foreground, font: { family: theme.fontFamily, size: 16, weight: 'bold' }, padding: { top: 4, bottom: 8 } },
+      legend: { ...options.plugins?.legend, display: true, position: 'top', labels: { ...options.plugins?.legend?.labels, color: theme.foreground, font: { family: theme.fontFamily, size: 13 } } },
+      tooltip: { enabled: false },
+    },
+  };
+  return config;
+}
+
+/**
+ * Draws a chart once for a file, off screen, and hands its context to `read`. Chart.js keeps the
+ * text colour and font in globals; they are put back for the charts on screen.
+ */
+function drawForExport<T>(canvas: HTMLCanvasElement, config: LineConfig, theme: ThemeColours, read: () => T): T {
+  const saved = { color: Chart.defaults.color, family: Chart.defaults.font.family };
+  let chart: Chart<'line', (number | null)[], number> | undefined;
+  try {
+    chart = new Chart<'line', (number | null)[], number>(canvas, config);
+    applyTheme(chart, theme);
+    chart.update('none');
+    return read();
+  } finally {
+    chart?.destroy();
+    Chart.defaults.color = saved.color;
+    Chart.defaults.font.family = saved.family;
+  }
+}
+
+/** The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print). */
+export function chartPrintPng(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec, pixelRatio: number): string {
+  const canvas = document.createElement('canvas');
+  canvas.width = spec.width;
+  canvas.height = spec.height;
+  const config = exportConfig(model, stacks, hidden, spec, pixelRatio);
+  config.platform = BasicPlatform;
+  return drawForExport(canvas, config, spec.theme, () => canvas.toDataURL('image/png'));
+}
+
+/**
+ * The chart as vector SVG: Chart.js draws the same configuration once more into svgcanvas's
+ * recording 2D context (off screen, through Chart.js's DOM-less platform).
+ */
+export function chartSvg(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec): string {
+  const { width, height } = spec;
+  const context = new SvgContext({ width, height });
+  // Chart.js asks a canvas for its context and size; svgcanvas is only the context.
+  const canvas = { width, height, getContext: () => context };
+  const config = exportConfig(model, stacks, hidden, spec, 1);
   // Chart.js strokes lines through a cached Path2D, which svgcanvas cannot record; a `segment`
   // option makes it draw each line with plain moveTo/lineTo calls instead.
   config.data.datasets = config.data.datasets.map((dataset) => ({ ...dataset, segment: {} }));
   config.platform = BasicPlatform;
-  config.plugins = [background, ...(config.plugins ?? [])];
-  config.options = { ...config.options, responsive: false, devicePixelRatio: 1 };
   // svgcanvas learns each text's font by writing a `style` attribute on a scratch <span>, which the
   // webview's CSP rightly blocks (the SVG would lose its fonts). For this synchronous draw only,
   // HTML style attributes go through CSSOM instead, which the CSP allows.
@@ -228,21 +322,23 @@ export function chartSvg(model: ChartModel, stacks: readonly string[], theme: Th
     if (name === 'style' && this instanceof HTMLElement) this.style.cssText = value;
     else setAttribute.call(this, name, value);
   };
-  let chart: Chart<'line', (number | null)[], number> | undefined;
   try {
-    chart = new Chart<'line', (number | null)[], number>(canvas as unknown as HTMLCanvasElement, config);
-    applyTheme(chart, theme);
-    chart.update('none');
-    // A <title> names the chart for screen readers and file browsers.
-    const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    return context.getSerializedSvg(true).replace(/<svg\b[^>]*>/, (open) => `${open}<title>${escaped}</title>`);
+    return drawForExport(canvas as unknown as HTMLCanvasElement, config, spec.theme, () => {
+      // A <title> names the chart for screen readers and file browsers; the drawn title is text in the image.
+      const escaped = spec.title.join(', ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      return cleanSvg(context.getSerializedSvg(true)).replace(/<svg\b[^>]*>/, (open) => `${open}<title>${escaped}</title>`);
+    });
   } finally {
     Element.prototype.setAttribute = setAttribute;
-    chart?.destroy();
   }
 }
 
-function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: ThemeColours): void {
+/** svgcanvas writes attributes it has no value for as the text `undefined` (and `NaN`); drop them. */
+export function cleanSvg(svg: string): string {
+  return svg.replace(/\s[\w:-]+="(?:undefined|NaN|null)"/g, '');
+}
+
+export function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: ThemeColours): void {
   // Chart.js takes the text font from its global defaults; the webview has one theme at a time.
   Chart.defaults.font.family = theme.fontFamily;
   Chart.defaults.color = theme.foreground;

@@ -1,7 +1,8 @@
 // Issue 10's parts of the results webview, kept apart from panel.ts: the Export report button, the
 // legend of the marks met in the run, the caveat under a chart, the CPU and spectrum boxes of a
 // group, and the time-series view a clicked chart point or table cell opens (the host answers an
-// `open-timeseries` request with a `timeseries` message).
+// `open-timeseries` request with a `timeseries` message); that view and Shift+click (or Shift+Enter)
+// on a cell open the point's records and YCSB logs (`open-cell`, issue 13).
 import type { ChartGroup, ChartModel, PanelViewModel, RunView, SeriesPoint, TimeSeriesView, WebviewMessage } from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { renderSpectrum } from './spectrumChart.js';
@@ -53,7 +54,7 @@ export function onTimeSeries(view: TimeSeriesView): void {
   const groupId = run?.groups.find((group) => view.title.startsWith(`${group.label}, `))?.id ?? pendingGroup ?? run?.groups[0]?.id;
   if (!groupId || !host) return;
   const box = document.querySelector<HTMLElement>(`#group-${safeId(groupId)} .timeseries-box`);
-  if (box) showTimeSeries(box, view, run, host.theme());
+  if (box) showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds));
 }
 
 /** The run header's Export report button and the legend of the marks met in the run. */
@@ -66,6 +67,12 @@ export function renderRunEvidence(section: HTMLElement, run: RunView, runIndex: 
       host?.post({ type: 'export-report', runIndex: index >= 0 ? index : runIndex });
     });
     toolbar.appendChild(button);
+  }
+  // Like Export CSV (issue 13): nothing to report before a cell has finished.
+  const report = toolbar?.querySelector<HTMLButtonElement>('button.export-report');
+  if (report) {
+    report.disabled = run.progress.finished === 0;
+    report.title = report.disabled ? 'No cell has finished yet: nothing to report.' : 'The run as one self-contained HTML file';
   }
   let legend = section.querySelector<HTMLElement>(':scope > section.marks-legend');
   if (!legend) {
@@ -126,35 +133,55 @@ export function evidenceBoxes(section: HTMLElement, group: ChartGroup, run: RunV
   return { cpu: cpu.querySelector<HTMLElement>('.cpu-charts')! };
 }
 
-/** Value cells of the cookbook tables open their point's time series (click, Enter or Space). */
+/** A run's cells that open their point: the cookbook tables' values and the chart tables' cells. */
+const openerCells = 'td.value[data-stack][data-threads], td[data-cells][data-stack][data-threads]';
+
+/**
+ * Value cells of the cookbook tables (and the charts' table views) open their point's time series
+ * (click, Enter or Space); Shift with either opens the point's records and YCSB logs straight away
+ * (`open-cell`), which the time-series view's header also offers.
+ */
 function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView): void {
-  const tables = section.querySelector<HTMLElement>('.tables');
-  if (!tables) return;
+  const body = section.querySelector<HTMLElement>('.group-body');
+  if (!body) return;
   // The handler reads the current model at click time: the group object changes on every update.
-  tables.dataset.runDir = run.runDir;
-  tables.dataset.groupId = group.id;
-  for (const cell of Array.from(tables.querySelectorAll<HTMLElement>('td.value[data-stack][data-threads]'))) {
-    if (cell.dataset.state === 'pending') continue;
+  body.dataset.runDir = run.runDir;
+  body.dataset.groupId = group.id;
+  for (const cell of Array.from(body.querySelectorAll<HTMLElement>(openerCells))) {
+    if (cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) continue;
     cell.tabIndex = 0;
     cell.classList.add('opens-timeseries');
   }
-  if (tables.dataset.openers === 'on') return;
-  tables.dataset.openers = 'on';
-  const open = (target: EventTarget | null) => {
-    const cell = (target as HTMLElement | null)?.closest?.<HTMLElement>('td.value[data-stack][data-threads]');
-    if (!cell || cell.dataset.state === 'pending') return;
-    const current = host?.model()?.runs.find((candidate) => candidate.runDir === tables.dataset.runDir)?.groups.find((candidate) => candidate.id === tables.dataset.groupId);
+  if (body.dataset.openers === 'on') return;
+  body.dataset.openers = 'on';
+  const open = (target: EventTarget | null, logs: boolean) => {
+    const cell = (target as HTMLElement | null)?.closest?.<HTMLElement>(openerCells);
+    if (!cell || cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) return;
+    const current = host?.model()?.runs.find((candidate) => candidate.runDir === body.dataset.runDir)?.groups.find((candidate) => candidate.id === body.dataset.groupId);
     if (!current) return;
     const stack = cell.dataset.stack!;
     const threads = Number(cell.dataset.threads);
     const point = current.charts[0]?.series.find((series) => series.stack === stack)?.points.find((candidate) => candidate.threads === threads);
-    requestTimeSeries(tables.dataset.runDir!, current, stack, threads, point?.cellIds);
+    let cellIds = point?.cellIds;
+    try {
+      if (cell.dataset.cells) cellIds = JSON.parse(cell.dataset.cells) as string[];
+    } catch {
+      // a damaged attribute: the model's cells
+    }
+    if (logs) openCellLogs(runIndexOf(body.dataset.runDir!), cellIds);
+    else requestTimeSeries(body.dataset.runDir!, current, stack, threads, cellIds);
   };
-  tables.addEventListener('click', (event) => open(event.target));
-  tables.addEventListener('keydown', (event) => {
+  body.addEventListener('click', (event) => open(event.target, event.shiftKey));
+  body.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
-    if (!(event.target as HTMLElement).matches?.('td.value')) return;
+    if (!(event.target as HTMLElement).matches?.(openerCells)) return;
     event.preventDefault();
-    open(event.target);
+    open(event.target, event.shiftKey);
   });
+}
+
+/** Asks the host to open the records and YCSB logs of a point's cells (issue 13's drill-down). */
+export function openCellLogs(runIndex: number, cellIds: readonly string[] | undefined): void {
+  if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
+  host.post({ type: 'open-cell', runIndex, cellIds: cellIds.slice(0, 1000) });
 }

@@ -1,16 +1,21 @@
-// Chart images for the host to save. PNG is the chart's own pixels on the theme's background (the
-// canvas itself is transparent); SVG is a vector redraw (see chartSvg in charts.ts).
+// Chart images for the host to save, fit for a report: drawn again off screen at print resolution
+// (at least 2 device pixels per CSS pixel), with the metric, unit, interface and run as a title and
+// the legend inside the image, on a light background unless the user chose the theme's
+// (setting onloadBench.results.exportBackground). SVG is the same drawing as vectors (charts.ts).
+import type { ThemeColours } from './theme.js';
 
-export function chartPng(canvas: HTMLCanvasElement, background: string): string {
-  const copy = document.createElement('canvas');
-  copy.width = canvas.width;
-  copy.height = canvas.height;
-  const context = copy.getContext('2d');
-  if (!context) return canvas.toDataURL('image/png');
-  context.fillStyle = background;
-  context.fillRect(0, 0, copy.width, copy.height);
-  context.drawImage(canvas, 0, 0);
-  return copy.toDataURL('image/png');
+/** Size of an exported chart in CSS pixels (16:9, wide enough for a page). */
+export const exportSize = { width: 960, height: 540 } as const;
+
+/** Device pixels per CSS pixel of a PNG export: print resolution, never less than 2. */
+export function exportPixelRatio(screenRatio: number): number {
+  return Math.max(2, Math.ceil(screenRatio || 1));
+}
+
+/** The colours of an exported image: the theme's series on a light page, or the theme as is. */
+export function exportTheme(theme: ThemeColours, background: 'light' | 'theme'): ThemeColours {
+  if (background === 'theme') return theme;
+  return { ...theme, background: '#ffffff', foreground: '#1f1f1f', grid: 'rgba(0, 0, 0, 0.15)' };
 }
 
 /** A file name the host accepts: letters, digits, dot, underscore and dash. */

@@ -1,13 +1,42 @@
-// How numbers read in the panel: throughput as whole ops/s, latencies to 0.1 µs, differences
-// with a sign. Tables carry the unrounded values in data attributes.
+// How numbers read in the panel: throughput as whole ops/s, latencies to 0.1 µs without a
+// trailing ".0" (YCSB's percentiles are whole µs), in ms when a table or chart reaches 10,000 µs,
+// differences with a sign. Tables carry the unrounded µs values in data attributes.
 import type { MetricUnit } from '../../client/src/panel/protocol.js';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const upToOneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const upToTwoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-export function formatValue(value: number | null | undefined, unit: MetricUnit): string {
+/** The unit numbers are shown in: the metric's, or ms for latencies from 10,000 µs up. */
+export type DisplayUnit = MetricUnit | 'ms';
+
+/** Latencies read in ms once the largest value shown together reaches this many µs. */
+export const msThresholdUs = 10_000;
+
+export function displayUnit(unit: MetricUnit, values: Iterable<number | null | undefined>): DisplayUnit {
+  if (unit !== 'µs') return unit;
+  for (const value of values) if (value !== null && value !== undefined && Math.abs(value) >= msThresholdUs) return 'ms';
+  return unit;
+}
+
+/** A value given in its metric's unit, written in the display unit (µs -> ms divides by 1000). */
+export function formatValue(value: number | null | undefined, unit: DisplayUnit): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  return unit === 'ops/s' ? integer.format(value) : oneDecimal.format(value);
+  if (unit === 'ops/s') return integer.format(value);
+  if (unit === 'ms') return upToTwoDecimals.format(value / 1000);
+  return upToOneDecimal.format(value);
+}
+
+/** `12.35 ms`, `812.5 µs`, `10,500 ops/s`. */
+export function formatWithUnit(value: number | null | undefined, unit: DisplayUnit): string {
+  const text = formatValue(value, unit);
+  return text === '–' ? text : `${text} ${unit}`;
+}
+
+/** A value in the display unit as a plain number (chart axes). */
+export function scaled(value: number | null, unit: DisplayUnit): number | null {
+  return value === null ? null : unit === 'ms' ? value / 1000 : value;
 }
 
 export function formatDelta(delta: number | null | undefined): string {
@@ -21,4 +50,16 @@ export function formatDuration(ms: number): string {
   if (minutes < 1) return 'under a minute';
   if (minutes < 60) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A run's start as the reader's local date and time (the manifest holds UTC). */
+export function formatLocalTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+}
+
+/** `1 thread`, `10 threads`. */
+export function threadsText(threads: number): string {
+  return `${threads} thread${threads === 1 ? '' : 's'}`;
 }

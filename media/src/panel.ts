@@ -2,11 +2,13 @@
 // reader's place (scroll, chart/table toggles, hidden series, collapsed groups) across live
 // updates and reloads, and asks the host to save exports. Nothing here talks to the network.
 import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
-import { chartSvg, createChart, type ChartHandle } from './charts.js';
+import { chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
+import { renderComparison } from './compareView.js';
 import { h, replaceChildren, safeId } from './dom.js';
-import { chartPng, imageFileName } from './exportImage.js';
+import { exportPixelRatio, exportSize, exportTheme, imageFileName } from './exportImage.js';
 import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeSeries, renderRunEvidence } from './evidencePanel.js';
-import { formatDuration } from './format.js';
+import { formatDuration, formatLocalTime } from './format.js';
+import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
 
@@ -54,9 +56,15 @@ function ensureChild<K extends keyof HTMLElementTagNameMap>(parent: Element, sel
   return element;
 }
 
+/** The run's one-line summary; only a run still going says "so far". */
 function progressText(run: RunView): string {
   const { progress } = run;
-  const parts = [`${progress.finished} of ${progress.total} cells finished`];
+  if (run.status === 'preflight') return `Pre-flight checks running (${run.preflight?.checks.length ?? 0} done); ${progress.total} cells planned`;
+  if (run.status === 'preflight-failed') return run.removed ? 'Pre-flight failed: no cell ran and no run folder was kept' : 'Pre-flight failed: no cell ran';
+  const going = run.status === 'running' || (run.status === undefined && !progress.outcome);
+  const parts = [`${progress.finished} of ${progress.total} cells finished${going ? ' so far' : ''}`];
+  if (run.status === 'incomplete') parts[0] = `Incomplete: ${progress.finished} of ${progress.total} cells finished`;
+  if (run.status === 'finished' && !progress.outcome) parts[0] = `Finished: ${progress.finished} of ${progress.total} cells`;
   if (progress.failed > 0) parts.push(`${progress.failed} failed`);
   if (progress.running) {
     let running = `running ${progress.running.cell} (cell ${progress.running.index + 1} of ${progress.running.total})`;
@@ -72,14 +80,21 @@ function progressText(run: RunView): string {
 }
 
 function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): void {
+  // The page's h1 is the one title; the header carries the run's facts and its actions.
   const header = ensureChild<'header'>(section, 'header.run-header', () => {
-    const exportButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Export the comparison tables of run ${run.runId} as CSV` }, 'Export CSV');
+    const exportButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Export every metric of run ${run.runId} as CSV` }, 'Export CSV');
     exportButton.addEventListener('click', () => vscode.postMessage({ type: 'export-csv', runIndex }));
-    return h('header', { class: 'run-header' }, h('h2', { class: 'run-title' }), h('p', { class: 'run-meta muted' }), h('div', { class: 'toolbar' }, exportButton));
+    return h('header', { class: 'run-header' }, h('p', { class: 'run-meta muted' }), h('div', { class: 'toolbar' }, exportButton));
   });
-  header.querySelector('.run-title')!.textContent = `Run ${run.runId}`;
-  const meta = [run.createdAt && `started ${run.createdAt}`, run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · ');
-  header.querySelector('.run-meta')!.textContent = meta;
+  const meta = header.querySelector('.run-meta')!;
+  const started = run.createdAt ? h('time', { class: 'started', datetime: run.createdAt }, formatLocalTime(run.createdAt)) : null;
+  replaceChildren(meta, ...(started ? ['started ', started, ' · '] : []), [run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · '));
+  header.hidden = run.removed === true;
+  // Nothing to export before a cell has finished.
+  const exportButton = header.querySelector<HTMLButtonElement>('button.export-csv')!;
+  exportButton.disabled = run.progress.finished === 0;
+  exportButton.title = exportButton.disabled ? 'No cell has finished yet: nothing to export.' : 'Every metric, percentile and mark of each cell, as CSV';
+  renderPreflight(section, run);
 
   const progress = ensureChild<'div'>(section, 'div.progress', () =>
     h('div', { class: 'progress' }, h('progress', { max: 1, value: 0, 'aria-label': 'cells finished' }), h('span', { class: 'progress-text' }), h('p', { class: 'live muted' })),
@@ -91,6 +106,7 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   progress.dataset.total = String(run.progress.total);
   progress.dataset.failed = String(run.progress.failed);
   progress.querySelector('.progress-text')!.textContent = progressText(run);
+  bar.hidden = run.status === 'preflight-failed';
   if (!run.progress.running) progress.querySelector('.live')!.textContent = '';
 
   const warnings = ensureChild<'ul'>(section, 'ul.warnings', () => h('ul', { class: 'warnings', 'aria-label': 'Warnings' }));
@@ -153,6 +169,31 @@ function toggleStack(chartId: string, stack: string, hide: boolean): void {
   if (entry) entry.handle.update(entry.model, entry.stacks, theme, hiddenIn(chartId, entry.runDir));
 }
 
+/** Asks the host to open the records and YCSB logs of the cells behind a table cell or chart point. */
+function openCells(runIndex: number, cellIds: readonly string[] | undefined): void {
+  if (cellIds && cellIds.length > 0) vscode.postMessage({ type: 'open-cell', runIndex, cellIds: [...cellIds] });
+}
+
+/**
+ * The compare view's values open their cells' records and logs on click or Enter (one listener).
+ * A run's own cells and points open their time series instead, whose header offers the records and
+ * logs (evidencePanel.ts).
+ */
+function openCellFromEvent(event: Event): void {
+  if (event instanceof KeyboardEvent && event.key !== 'Enter') return;
+  const cell = (event.target as Element | null)?.closest?.<HTMLElement>('#comparison td[data-cells]');
+  if (!cell) return;
+  const side = cell.dataset.side;
+  const runIndex = side === 'a' ? 0 : side === 'b' ? 1 : Number(cell.closest<HTMLElement>('section.run')?.dataset.runIndex ?? 0);
+  try {
+    openCells(runIndex, JSON.parse(cell.dataset.cells ?? '[]') as string[]);
+  } catch {
+    // a damaged attribute opens nothing
+  }
+}
+document.addEventListener('click', openCellFromEvent);
+document.addEventListener('keydown', openCellFromEvent);
+
 function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGroup, run: RunView): HTMLElement {
   const figureId = `chart-${safeId(chart.id)}`;
   let figure = document.getElementById(figureId);
@@ -165,12 +206,15 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
       applyChartView(figure!, chart.id);
     });
     const save = (format: 'png' | 'svg') => {
-      const title = `${chart.title}, ${group.label}, run ${run.runId}`;
       const entry = charts.get(chart.id);
-      const data =
-        format === 'png' || !entry
-          ? chartPng(canvas, theme.background)
-          : chartSvg(entry.model, entry.stacks, theme, hiddenIn(chart.id, entry.runDir), canvas.clientWidth || 640, canvas.clientHeight || 260, title);
+      if (!entry) return;
+      const spec = {
+        title: [`${entry.model.title} (${chartUnit(entry.model)})`, `${group.label} · run ${run.runId}`],
+        theme: exportTheme(theme, model?.exportBackground ?? 'light'),
+        ...exportSize,
+      };
+      const hidden = hiddenIn(chart.id, entry.runDir);
+      const data = format === 'png' ? chartPrintPng(entry.model, entry.stacks, hidden, spec, exportPixelRatio(window.devicePixelRatio)) : chartSvg(entry.model, entry.stacks, hidden, spec);
       vscode.postMessage({ type: 'save-image', format, name: imageFileName(run.runId, group.interface, chart.metric), data });
     };
     const png = h('button', { type: 'button', class: 'save-png', 'aria-label': `Save ${chart.title} chart of ${group.label} as PNG` }, 'PNG');
@@ -185,6 +229,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
     container.appendChild(figure);
+    // A point opens its time series, which offers its records and logs (evidencePanel.ts).
     const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide), onChartPointClick(run.runDir, group));
     charts.set(chart.id, { handle, model: chart, stacks: run.stacks, runDir: run.runDir });
   } else {
@@ -271,20 +316,24 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
     section = null;
   }
   if (!section) {
-    section = h('section', { class: 'run', id: sectionId, 'data-run-dir': run.runDir, 'data-run-id': run.runId, 'aria-labelledby': `${sectionId}-title` });
+    section = h('section', { class: 'run', id: sectionId, 'data-run-dir': run.runDir, 'data-run-id': run.runId, 'data-run-index': runIndex, 'aria-labelledby': 'panel-title' });
     container.appendChild(section);
   }
   section.dataset.runId = run.runId;
+  section.dataset.status = run.status ?? '';
   renderRunHeader(section, run, runIndex);
   renderRunEvidence(section, run, runIndex);
-  section.querySelector('.run-title')!.id = `${sectionId}-title`;
   const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups' }));
-  const keep = new Set<Element>(run.groups.map((group) => renderGroup(groups, group, run)));
+  // A run whose folder is gone shows only why (the pre-flight section), never an empty run.
+  const groupsShown = run.removed ? [] : run.groups;
+  const keep = new Set<Element>(groupsShown.map((group) => renderGroup(groups, group, run)));
   for (const child of Array.from(groups.children)) if (!keep.has(child)) child.remove();
-  if (run.groups.length === 0) {
+  if (groupsShown.length === 0 && !run.removed && run.status !== 'preflight') {
     if (!groups.querySelector('.placeholder')) groups.appendChild(h('p', { class: 'placeholder muted' }, 'No cells in this run yet.'));
   } else groups.querySelector('.placeholder')?.remove();
+  section.querySelector<HTMLElement>('fieldset.stack-filter')!.hidden = run.removed === true || run.status === 'preflight';
   renderEnvironment(section, run);
+  section.querySelector<HTMLElement>('details.environment-box')!.hidden = run.removed === true;
   return section;
 }
 
@@ -297,12 +346,24 @@ function render(next: PanelViewModel): void {
   title.textContent = next.title;
   ensureChild<'p'>(app, 'p#notice', () => h('p', { id: 'notice', role: 'status', hidden: true }));
   const runs = ensureChild<'div'>(app, 'div#runs', () => h('div', { id: 'runs' }));
-  runs.classList.toggle('compare', next.runs.length > 1);
-  next.runs.forEach((run, index) => renderRun(runs, run, index));
+  // Comparing: one view of run B against run A instead of two whole reports.
+  const shown = next.comparison ? [] : next.runs;
+  // Visible before drawing: Chart.js sizes a chart from its box.
+  runs.hidden = next.comparison !== undefined;
+  shown.forEach((run, index) => renderRun(runs, run, index));
   for (const child of Array.from(runs.children)) {
     const index = Number((child as HTMLElement).id.replace('run-', ''));
-    if (!(index < next.runs.length)) child.remove();
+    if (index < shown.length) continue;
+    for (const figure of Array.from(child.querySelectorAll<HTMLElement>('figure.chart'))) {
+      const id = figure.dataset.chartId;
+      if (id) charts.get(id)?.handle.chart.destroy();
+      if (id) charts.delete(id);
+    }
+    child.remove();
   }
+  const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison' }));
+  compare.hidden = next.comparison === undefined;
+  if (next.comparison) renderComparison(compare, next.comparison, theme, openCells);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });
   announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
   if (!restoredScroll) {

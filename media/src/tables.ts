@@ -3,7 +3,7 @@
 // value cell carries its unrounded number in data attributes for tests and for copying.
 import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
-import { formatDelta, formatValue } from './format.js';
+import { displayUnit, formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
 
 /** How a cell without a trustworthy number reads. */
 const stateText: Record<Exclude<CellState, 'ok'>, string> = {
@@ -13,15 +13,29 @@ const stateText: Record<Exclude<CellState, 'ok'>, string> = {
   'no-data': 'no data',
 };
 
-function repetitionsNote(cell: TableCell): string {
+/**
+ * What a click on a value does: in a run's own tables its time series opens (whose header offers
+ * the records and logs, as Shift does at once); in the compare view its records and logs open.
+ */
+export type CellOpens = 'timeseries' | 'logs';
+export const opensHint: Record<CellOpens, string> = {
+  timeseries: 'Click (or Enter) for its time series; Shift+click (or Shift+Enter) to open its records and YCSB logs.',
+  logs: 'Click (or Enter) to open its records and YCSB logs.',
+};
+
+/** A cell's tooltip: the median with its unit, the repetitions and their spread, the marks. */
+export function repetitionsNote(cell: TableCell, unit: DisplayUnit, opens: CellOpens = 'logs'): string {
   const { counted, finished, planned, failed } = cell.repetitions;
-  const parts = [`median of ${counted} repetition${counted === 1 ? '' : 's'}`, `${finished} of ${planned} finished`];
+  const median = cell.value !== null ? `${formatWithUnit(cell.value, unit)}: ` : '';
+  const parts = [`${median}median of ${counted} repetition${counted === 1 ? '' : 's'}`, `${finished} of ${planned} finished`];
   if (failed > 0) parts.push(`${failed} failed`);
+  if (cell.min !== undefined && cell.max !== undefined) parts.push(`min–max ${formatValue(cell.min, unit)}–${formatWithUnit(cell.max, unit)}`);
   if (cell.spreadPercent != null) parts.push(`spread ${cell.spreadPercent.toFixed(1)} %`);
   if (cell.markedLeftOut > 0) parts.push(`${cell.markedLeftOut} marked repetition${cell.markedLeftOut === 1 ? '' : 's'} left out`);
   const notes = [parts.join(', ')];
   for (const mark of cell.marks) notes.push(`${mark.label} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'}): ${mark.message}`);
   if (cell.state === 'marked') notes.push('Every repetition is marked: shown, never counted as an improvement.');
+  if (cell.cellIds?.length) notes.push(opensHint[opens]);
   return notes.join('\n');
 }
 
@@ -37,8 +51,14 @@ function markBadges(cell: TableCell): HTMLElement | null {
   );
 }
 
-function valueCell(cell: TableCell, table: ComparisonTable, stack: string, threads: number): HTMLTableCellElement {
-  const text = cell.state === 'ok' ? formatValue(cell.value, table.unit) : stateText[cell.state];
+/** Every value of a table, for choosing its display unit. */
+export function tableValues(cells: readonly TableCell[]): number[] {
+  return cells.flatMap((cell) => [cell.value, cell.max].filter((value): value is number => value !== null && value !== undefined));
+}
+
+export function valueCell(cell: TableCell, table: { metric: string }, unit: DisplayUnit, stack: string, threads: number, extra: Record<string, string> = {}, opens: CellOpens = 'logs'): HTMLTableCellElement {
+  const text = cell.state === 'ok' ? formatValue(cell.value, unit) : stateText[cell.state];
+  const openable = (cell.cellIds?.length ?? 0) > 0;
   return h(
     'td',
     {
@@ -49,10 +69,13 @@ function valueCell(cell: TableCell, table: ComparisonTable, stack: string, threa
       'data-value': cell.value ?? undefined,
       'data-state': cell.state,
       'data-marks': cell.marks.length > 0 ? cell.marks.map((mark) => mark.code).join(' ') : undefined,
-      title: repetitionsNote(cell),
+      'data-cells': openable ? JSON.stringify(cell.cellIds) : undefined,
+      tabindex: openable ? 0 : undefined,
+      title: repetitionsNote(cell, unit, opens),
+      ...extra,
     },
     cell.state === 'ok' ? text : null,
-    cell.state === 'marked' && cell.value !== null ? `${formatValue(cell.value, table.unit)} ` : null,
+    cell.state === 'marked' && cell.value !== null ? `${formatValue(cell.value, unit)} ` : null,
     cell.state === 'ok' || cell.state === 'marked' ? null : h('span', { class: 'mark' }, text),
     markBadges(cell),
   );
@@ -92,14 +115,16 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
 }
 
 /** `(±2.1)`, `(±4.0, not significant)`, `(1 repetition: no interval)`. */
-function intervalText(cell: TableCell): string {
+type DeltaFields = Pick<TableCell, 'deltaPercent' | 'deltaInterval' | 'deltaNoInterval' | 'significant' | 'pValue'>;
+
+export function intervalText(cell: DeltaFields): string {
   if (cell.deltaInterval) return `(±${cell.deltaInterval.halfWidth.toFixed(1)}${cell.significant ? '' : ', not significant'})`;
   if (cell.deltaNoInterval === 'single-repetition') return '(1 repetition: no interval)';
   if (cell.deltaNoInterval === 'no-spread') return '(no spread: no interval)';
   return '(no interval)';
 }
 
-function deltaNote(cell: TableCell): string {
+export function deltaNote(cell: DeltaFields, baseline = 'kernel'): string {
   if (cell.deltaPercent == null) return '';
   if (cell.deltaInterval) {
     const p = cell.pValue !== undefined ? `, p = ${cell.pValue < 0.001 ? '< 0.001' : cell.pValue.toFixed(3)}` : '';
@@ -107,19 +132,25 @@ function deltaNote(cell: TableCell): string {
   }
   if (cell.deltaNoInterval === 'single-repetition') return 'With a single repetition on a side no interval can be given: run more repetitions to know whether this difference is real.';
   if (cell.deltaNoInterval === 'no-spread') return 'Every repetition gave the same figure: without a measured spread no interval can be given.';
-  return 'The kernel repetitions vary too much to bound the ratio: no interval.';
+  return `The ${baseline} repetitions vary too much to bound the ratio: no interval.`;
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
-  const header = h(
+  const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => [row.kernel, ...row.profiles])));
+  // Stack names get a header row of their own, so a stack called `latency` can never read as a
+  // metric's column.
+  const stacksRow = h(
     'tr',
     {},
-    h('th', { scope: 'col' }, 'Threads'),
-    h('th', { scope: 'col' }, `kernel (${table.unit})`),
-    ...table.profiles.flatMap((profile) => [
-      h('th', { scope: 'col' }, `${profile} (${table.unit})`),
-      h('th', { scope: 'col' }, `${profile} vs kernel`),
-    ]),
+    h('th', { scope: 'col', rowspan: 2 }, 'Threads'),
+    h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, 'kernel'),
+    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, profile)),
+  );
+  const columnsRow = h(
+    'tr',
+    {},
+    h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`),
+    ...table.profiles.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'vs kernel')]),
   );
   const body = h('tbody', {});
   for (const row of table.rows) {
@@ -128,9 +159,9 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
         'tr',
         { 'data-threads': row.threads },
         h('th', { scope: 'row' }, String(row.threads)),
-        valueCell(row.kernel, table, 'kernel', row.threads),
+        valueCell(row.kernel, table, unit, 'kernel', row.threads, {}, 'timeseries'),
         ...row.profiles.flatMap((cell, index) => [
-          valueCell(cell, table, table.profiles[index], row.threads),
+          valueCell(cell, table, unit, table.profiles[index], row.threads, {}, 'timeseries'),
           deltaCell(cell, table, table.profiles[index], row.threads),
         ]),
       ),
@@ -140,20 +171,21 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
     'table',
     { class: 'comparison', id: table.id, 'data-metric': table.metric },
     h('caption', {}, `${table.title}, ${groupLabel}`),
-    h('thead', {}, header),
+    h('thead', {}, stacksRow, columnsRow),
     body,
   );
 }
 
 /** The chart's numbers as a table: median and min-max of each stack at each thread count. */
 export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTableElement {
+  const unit = displayUnit(chart.unit, chart.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
   const body = h('tbody', {});
   chart.threads.forEach((threads, index) => {
     const cells = chart.series.map((series) => {
       const point = series.points[index];
-      const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, chart.unit)}–${formatValue(point.max, chart.unit)})` : '';
+      const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})` : '';
       const marked = point?.state === 'marked' ? `marked: ${point.marks.map((mark) => mark.label).join(', ')}` : undefined;
-      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, chart.unit)}${spread}` : marked ?? stateText[point.state];
+      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, unit)}${spread}` : marked ?? stateText[point.state];
       return h(
         'td',
         {
@@ -164,6 +196,9 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
           'data-max': point?.max ?? undefined,
           'data-repetitions': point?.repetitions ?? 0,
           'data-state': point?.state,
+          'data-cells': point?.cellIds?.length ? JSON.stringify(point.cellIds) : undefined,
+          tabindex: point?.cellIds?.length ? 0 : undefined,
+          title: point?.cellIds?.length ? opensHint.timeseries : undefined,
         },
         text,
       );
@@ -173,7 +208,7 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
   return h(
     'table',
     { class: 'chart-data', id: `${chart.id}-data`, 'data-metric': chart.metric },
-    h('caption', {}, `${chart.title} (${chart.unit}) by YCSB threads, ${groupLabel}: median, min–max of repetitions in brackets`),
+    h('caption', {}, `${chart.title} (${unit}) by YCSB threads, ${groupLabel}: median, min–max of repetitions in brackets`),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, series.stack)))),
     body,
   );
@@ -213,7 +248,7 @@ export function bestImprovementsList(run: RunView): HTMLElement | null {
   for (const metric of run.bestImprovements) {
     const list = h('ol', { 'aria-label': `Best ${metric.title} improvements`, 'data-metric': metric.metric });
     for (const item of metric.items) {
-      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`));
+      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${item.stack} at ${threadsText(item.threads)}, ${item.group}`));
     }
     box.appendChild(list);
   }

@@ -60,11 +60,15 @@ function figure(box: HTMLElement, id: string, title: string, unit: string, serie
 }
 
 /** Shows the view in `box` (replacing what it showed), closing on its button or Escape. */
-export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunView | undefined, theme: ThemeColours): void {
+export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunView | undefined, theme: ThemeColours, openLogs?: (cellIds: string[]) => void): void {
   destroyCharts(box);
   const close = h('button', { type: 'button', class: 'close-timeseries', 'aria-label': `Close the time series of ${view.title}` }, 'Close');
   close.addEventListener('click', () => closeTimeSeries(box));
-  replaceChildren(box, h('header', { class: 'timeseries-header' }, h('h4', { class: 'timeseries-title' }, `Over time: ${view.title}`), close));
+  // Every cell asked for, with or without a series: their records and YCSB logs (`open-cell`).
+  const cellIds = view.cellIds ?? view.cells.map((cell) => cell.cellId);
+  const logs = openLogs && cellIds.length > 0 ? h('button', { type: 'button', class: 'open-cell-logs', 'aria-label': `Open the records and YCSB logs of ${view.title}` }, 'Open records and logs') : null;
+  logs?.addEventListener('click', () => openLogs!(cellIds));
+  replaceChildren(box, h('header', { class: 'timeseries-header' }, h('h4', { class: 'timeseries-title' }, `Over time: ${view.title}`), h('div', { class: 'toolbar' }, logs, close)));
   box.hidden = false;
   box.dataset.stack = view.stack;
   box.dataset.threads = String(view.threads);

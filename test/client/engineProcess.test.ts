@@ -93,6 +93,8 @@ test('an unreachable server stops the run in pre-flight and leaves no half-made 
   const types = events.map((event) => event.type);
   assert.equal(types[0], 'run-started');
   assert.ok(types.includes('preflight'));
+  // Each check is reported as it completes, before the whole list (the panel shows them live).
+  assert.ok(types.includes('preflight-check') && types.indexOf('preflight-check') < types.indexOf('preflight'), types.join(' '));
   assert.equal(types.at(-1), 'run-finished');
   assert.equal(JSON.stringify(events).includes('pw-Secret-42'), false);
   // The reachability check's command reached the log, attributed to its host and step.

@@ -22,7 +22,7 @@ test('events from a sweep give the same charts and tables as the finished files'
     events.push({ type: 'cell-finished', result, index, total: results.length, remainingEstimateMs: (results.length - index - 1) * 60000 });
   });
   for (const event of events) applySweepEvent(live, event);
-  assert.deepEqual(live.running, { cell: '25G latency-best 20 threads #2', index: 11, total: 12, remainingEstimateMs: 0 });
+  assert.deepEqual(live.running, { cell: '25G, latency-best, 20 threads, repetition 2', index: 11, total: 12, remainingEstimateMs: 0 });
   applySweepEvent(live, { type: 'run-finished', outcome: { runDir: live.runDir, completed: 10, failed: 2, total: 12, cancelled: false } });
   const fromFiles = runDataFromFiles('/runs/run-fixture', manifest, results);
   assert.deepEqual(buildViewModel([live]).runs[0].groups, buildViewModel([fromFiles]).runs[0].groups);
@@ -48,7 +48,11 @@ test('status events become the live line without a redraw', () => {
   const data = emptyRunData('/r');
   const event: SweepEvent = { type: 'status', id: 'c', host: 'client1', phase: 'run', status: { elapsedSec: 30, operations: 300000, currentOpsPerSec: 10000.4 }, line: '...' };
   assert.equal(applySweepEvent(data, event), false);
-  assert.equal(liveText(event), 'client1 run: 30 s, 300000 operations, 10000 ops/s');
+  assert.equal(liveText(event), 'client1, YCSB run: 30 s, 300,000 operations, 10,000 ops/s');
+  // A cell's steps read in words, not as the engine's ids.
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'recreate-bucket' }), 'Recreating the bucket…');
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'ycsb-load' }), 'Loading the data (YCSB load)…');
+  assert.equal(liveText({ type: 'phase', id: 'c', phase: 'warm-up_wait' }), 'Warm up wait…');
 });
 
 test('a torn last line and a damaged line are skipped with warnings; the rest shows', async () => {

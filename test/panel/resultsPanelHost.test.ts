@@ -110,10 +110,10 @@ test('a sweep opens the panel beside the terminal and its events update the mode
   manager.onSweepEvent(runDir, { type: 'cell-finished', result, index: 0, total: 12, remainingEstimateMs: 660000 });
   const updated = await readyModel(panel, (model) => (model.runs[0] as PanelViewModel['runs'][0]).progress.finished === 1);
   assert.equal(updated.runs[0].groups[0].tables[0].rows[0].kernel.value, 10000);
-  assert.deepEqual(updated.runs[0].progress.running, { cell: '25G kernel 5 threads #1', index: 0, total: 12, remainingEstimateMs: 660000 });
+  assert.deepEqual(updated.runs[0].progress.running, { cell: '25G, kernel, 5 threads, repetition 1', index: 0, total: 12, remainingEstimateMs: 660000 });
   manager.onSweepEvent(runDir, { type: 'status', id: result.id, host: 'client1', phase: 'run', status: { elapsedSec: 10, operations: 100000, currentOpsPerSec: 10000 }, line: '' });
   await until(() => panel.posted.some((message) => (message as { type: string }).type === 'live'), 'the live line');
-  assert.deepEqual(panel.posted.find((message) => (message as { type: string }).type === 'live'), { type: 'live', runDir, text: 'client1 run: 10 s, 100000 operations, 10000 ops/s' });
+  assert.deepEqual(panel.posted.find((message) => (message as { type: string }).type === 'live'), { type: 'live', runDir, text: 'client1, YCSB run: 10 s, 100,000 operations, 10,000 ops/s' });
 });
 
 test('compare opens both runs in one panel; the serializer restores a panel from webview state', async () => {
@@ -123,7 +123,7 @@ test('compare opens both runs in one panel; the serializer restores a panel from
   const otherDir = join(__dirname, 'fixtures');
   manager.compare(fixtureDir, otherDir);
   assert.equal(fake.panels.length, 2);
-  const compared = await readyModel(fake.panels[1], (model) => model.runs.length === 2 && model.title.startsWith('Onload Bench Results: run-fixture vs'));
+  const compared = await readyModel(fake.panels[1], (model) => model.runs.length === 2 && model.title.startsWith('Onload Bench Results: ') && model.title.endsWith(' against run-fixture'));
   assert.equal(compared.runs[1].runDir, otherDir);
   assert.match((compared.runs[1] as PanelViewModel['runs'][0]).warnings[0], /holds neither manifest\.json nor results\.jsonl/);
 

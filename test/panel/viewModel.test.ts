@@ -131,7 +131,7 @@ test('two runs side by side: title names both, chart ids stay unique', async () 
   const other = await loadRunFolder(fixtureDir);
   other.manifest = { ...other.manifest!, runId: 'run-other' };
   const model = buildViewModel([data, other]);
-  assert.equal(model.title, 'Onload Bench Results: run-fixture vs run-other');
+  assert.equal(model.title, 'Onload Bench Results: run-other against run-fixture');
   assert.equal(model.runs[1].groups[0].charts[0].id, 'r1-g0-throughput');
   assert.equal(model.runs[1].groups[0].tables[0].id, 'r1-g0-throughput-table');
   // Same chart, same y axis top on both sides: the larger max of the two runs.

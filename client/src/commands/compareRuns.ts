@@ -1,4 +1,4 @@
-// "Compare two runs": both runs side by side in one results panel.
+// "Compare two runs": run B against run A (the baseline) in one results panel.
 import type { ExtensionServices } from '../services';
 import { pickTwoRuns, runDirArgument, workspaceRuns } from './pickRun';
 

@@ -37,20 +37,36 @@ export async function pickRun(runs: RunSummary[], title: string): Promise<string
   return picked.runDir ?? browseForRunFolder(title);
 }
 
-/** Picks exactly two runs. */
+/**
+ * What Enter does in the two-run picker: with two runs checked, compare them (A is the one checked
+ * first); otherwise the highlighted run is checked, and once that makes two, they are compared.
+ * Pure, for tests.
+ */
+export function acceptTwoRuns(checkedInOrder: readonly string[], highlighted: string | undefined): { pair: [string, string] } | { check: string[] } {
+  const checked = highlighted && !checkedInOrder.includes(highlighted) && checkedInOrder.length < 2 ? [...checkedInOrder, highlighted] : [...checkedInOrder];
+  return checked.length === 2 ? { pair: [checked[0]!, checked[1]!] } : { check: checked };
+}
+
+/** Keeps the order in which runs were checked (VS Code reports the selection in list order). */
+export function checkedOrder(previous: readonly string[], selected: readonly string[]): string[] {
+  return [...previous.filter((dir) => selected.includes(dir)), ...selected.filter((dir) => !previous.includes(dir))];
+}
+
+/** Picks two runs: A (the baseline) then B. Enter checks the highlighted run; the second Enter compares. */
 export async function pickTwoRuns(runs: RunSummary[], title: string): Promise<[string, string] | undefined> {
   if (runs.length < 2) {
-    const first = await pickRun(runs, `${title}: first run`);
+    const first = await pickRun(runs, `${title}: run A (the baseline)`);
     if (!first) return undefined;
-    const second = await pickRun(runs.filter((run) => path.resolve(run.runDir) !== path.resolve(first)), `${title}: second run`);
+    const second = await pickRun(runs.filter((run) => path.resolve(run.runDir) !== path.resolve(first)), `${title}: run B (compared against A)`);
     return second ? [first, second] : undefined;
   }
   const quickPick = vscode.window.createQuickPick<RunItem>();
   quickPick.title = title;
-  quickPick.placeholder = 'Choose two runs';
+  quickPick.placeholder = 'Enter on run A (the baseline), then Enter on run B';
   quickPick.canSelectMany = true;
   quickPick.matchOnDescription = true;
   quickPick.items = runItems(runs);
+  let order: string[] = [];
   return new Promise((resolve) => {
     let done = false;
     const finish = (value: [string, string] | undefined) => {
@@ -60,12 +76,18 @@ export async function pickTwoRuns(runs: RunSummary[], title: string): Promise<[s
       quickPick.dispose();
     };
     quickPick.onDidChangeSelection((selected) => {
-      quickPick.placeholder = selected.length > 2 ? 'Choose only two runs' : 'Choose two runs';
+      order = checkedOrder(order, selected.flatMap((item) => (item.runDir ? [item.runDir] : [])));
+      quickPick.placeholder = order.length > 2 ? 'Check only two runs' : order.length === 1 ? 'Now Enter on run B' : 'Enter on run A (the baseline), then Enter on run B';
     });
     quickPick.onDidAccept(() => {
-      const selected = quickPick.selectedItems.flatMap((item) => (item.runDir ? [item.runDir] : []));
-      if (selected.length === 2) finish([selected[0]!, selected[1]!]);
-      else quickPick.placeholder = `Choose exactly two runs (${selected.length} chosen)`;
+      const answer = acceptTwoRuns(order, quickPick.activeItems[0]?.runDir);
+      if ('pair' in answer) {
+        finish(answer.pair);
+        return;
+      }
+      order = answer.check;
+      quickPick.selectedItems = quickPick.items.filter((item) => item.runDir !== undefined && order.includes(item.runDir));
+      quickPick.placeholder = order.length === 1 ? 'Now Enter on run B' : `Check exactly two runs (${order.length} checked)`;
     });
     quickPick.onDidHide(() => finish(undefined));
     quickPick.show();

@@ -24,7 +24,10 @@ export function tableCell(cell: StackCell): TableCell {
   const result: TableCell = { value, state: cell.state as CellState, marks: markViews(cell), markedLeftOut: cell.markedLeftOut, repetitions: repetitionsOf(cell) };
   if (value !== null && value !== 0 && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined) {
     result.spreadPercent = ((cell.max - cell.min) / Math.abs(value)) * 100;
+    result.min = cell.min;
+    result.max = cell.max;
   }
+  if (cell.cellIds.length > 0) result.cellIds = [...cell.cellIds];
   return result;
 }
 

@@ -105,5 +105,5 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
     cells.push(view);
   }
   cells.sort((a, b) => a.repetition - b.repetition);
-  return { runIndex, title: request.title, stack: request.stack, threads: request.threads, cells, missing };
+  return { runIndex, title: request.title, stack: request.stack, threads: request.threads, cellIds: [...request.cellIds], cells, missing };
 }

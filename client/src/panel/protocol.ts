@@ -68,7 +68,7 @@ export interface SeriesPoint {
   delta?: { percent: number; halfWidth?: number; significant: boolean; marked?: boolean };
   /** Percentile metrics: `client-max` (or `mixed`) means an upper bound (max of clients). */
   percentilesSource?: 'hdr-merged' | 'client-max' | 'mixed';
-  /** The cells behind the point (every repetition), for the time-series view. */
+  /** The cells behind the point (every repetition), for the time-series view and their logs and records. */
   cellIds?: string[];
 }
 
@@ -120,6 +120,11 @@ export interface TableCell {
   repetitions: { counted: number; finished: number; planned: number; failed: number };
   /** Spread of the repetitions (max - min) in percent of the median, when 2+ are counted. */
   spreadPercent?: number | null;
+  /** Lowest and highest counted repetition, when 2+ are counted (tooltips). */
+  min?: number;
+  max?: number;
+  /** The cells (repetitions) behind this entry, for opening their logs and records. */
+  cellIds?: string[];
 }
 
 /** Cookbook-style table: rows are thread counts, kernel then each profile with its difference. */
@@ -195,8 +200,10 @@ export interface TimeSeriesView {
   title: string;
   stack: string;
   threads: number;
+  /** Every cell asked for, with or without a series: what "Open records and logs" opens (`open-cell`). */
+  cellIds?: string[];
   cells: CellTimeSeriesView[];
-  /** Cells asked for that recorded no series (older records, failed cells). */
+  /** Cells asked for that recorded no series (older records, failed cells), described for the reader. */
   missing: string[];
 }
 
@@ -217,6 +224,25 @@ export interface EnvironmentRow {
   facts: { label: string; value: string }[];
 }
 
+/** One pre-flight check as the panel lists it (engine/src/events.ts PreflightCheck). */
+export interface PreflightCheckView {
+  id: string;
+  /** The check in words, e.g. `Host reachable over SSH`. */
+  label: string;
+  host?: string;
+  ok: boolean;
+  blocking: boolean;
+  detail: string;
+  action?: string;
+}
+
+/**
+ * Where a run is: `preflight` (checks running, no cell yet), `preflight-failed` (a blocking check
+ * failed; the engine removed the new run folder), `running`, `finished`, `stopped` (an error),
+ * `cancelled`, or `incomplete` (read from disk, not all cells done, no sweep feeding it).
+ */
+export type RunStatus = 'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
+
 export interface RunView {
   runDir: string;
   runId: string;
@@ -234,13 +260,93 @@ export interface RunView {
   warnings: string[];
   /** Every mark code met in the run, explained (legend of the marked cells). */
   marksLegend?: MarkLegendView[];
+  /** Where the run is; absent in models from older hosts. */
+  status?: RunStatus;
+  /** The pre-flight checks reported so far (live), when a sweep fed the panel. */
+  preflight?: { checks: PreflightCheckView[]; done: boolean };
+  /** Why the run stopped, with the next step (pre-flight failures and other errors). */
+  failure?: { host?: string; step: string; message: string; action: string };
+  /** The run folder no longer exists (a new run that failed pre-flight leaves none behind). */
+  removed?: boolean;
 }
 
 export interface PanelViewModel {
   /** Also the webview panel's title: `Onload Bench Results: <run id>`. */
   title: string;
-  /** One run, or two side by side when comparing. */
+  /** One run, or, when comparing, run A then run B. */
   runs: RunView[];
+  /** When comparing: run B against run A (client/src/panel/comparison.ts). */
+  comparison?: RunComparisonView;
+  /** Background of exported images (setting onloadBench.results.exportBackground); light by default. */
+  exportBackground?: 'light' | 'theme';
+}
+
+/** One thing that differs between two runs: a host fact, a plan field or an effective Onload option. */
+export interface RunDifference {
+  section: 'environment' | 'plan' | 'profile';
+  /** e.g. `127.0.0.1 Kernel`, `workload.properties.recordcount`, `latency-best EF_POLL_USEC`. */
+  name: string;
+  /** Absent: the run does not have it. */
+  a?: string;
+  b?: string;
+}
+
+/** B against A at one point for one stack: both values and the difference with its interval. */
+export interface CompareCell {
+  stack: string;
+  a: TableCell;
+  b: TableCell;
+  /** (mean B - mean A) / mean A * 100, with its 95 % interval (engine/src/statistics.ts). */
+  deltaPercent: number | null;
+  deltaInterval?: { low: number; high: number; halfWidth: number } | null;
+  deltaNoInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
+  significant: boolean;
+  pValue?: number;
+  /** Significant and in the better direction, neither side marked. */
+  improvement: boolean;
+  /** Either side marked: shown, proves nothing. */
+  marked: boolean;
+}
+
+export interface CompareTable {
+  id: string;
+  metric: MetricId;
+  title: string;
+  unit: MetricUnit;
+  higherIsBetter: boolean;
+  /** Stacks both runs have, kernel first. */
+  stacks: string[];
+  /** Only thread counts both runs have. */
+  rows: { threads: number; cells: CompareCell[] }[];
+}
+
+/** One chart, both runs on shared axes: per stack A's line (dashed) and B's (solid). */
+export interface CompareChart {
+  id: string;
+  metric: MetricId;
+  title: string;
+  unit: MetricUnit;
+  threads: number[];
+  series: { stack: string; a: SeriesPoint[]; b: SeriesPoint[] }[];
+}
+
+/** An interface (and axis values) both runs measured. */
+export interface CompareGroup {
+  id: string;
+  interface: string;
+  label: string;
+  tables: CompareTable[];
+  charts: CompareChart[];
+}
+
+export interface RunComparisonView {
+  a: { runId: string; runDir: string; createdAt: string; planPath?: string };
+  b: { runId: string; runDir: string; createdAt: string; planPath?: string };
+  /** What changed between the runs: environment, plan fields, effective Onload options. */
+  differences: RunDifference[];
+  groups: CompareGroup[];
+  /** Groups, stacks or thread counts only one run has (left out of the comparison). */
+  leftOut: string[];
 }
 
 /** Host -> webview. */
@@ -260,7 +366,9 @@ export type WebviewMessage =
   /** The self-contained HTML report of one run (engine/src/htmlReport). */
   | { type: 'export-report'; runIndex: number }
   /** The time series of a point's cells (a clicked chart point or table cell). */
-  | { type: 'open-timeseries'; runIndex: number; cellIds: string[]; stack: string; threads: number; title: string };
+  | { type: 'open-timeseries'; runIndex: number; cellIds: string[]; stack: string; threads: number; title: string }
+  /** The records and YCSB logs of a point's cells (the time-series view's button, a compare-view value). */
+  | { type: 'open-cell'; runIndex: number; cellIds: string[] };
 
 /** What the webview keeps with setState, and what the serializer gets back after a reload. */
 export interface PanelUiState {

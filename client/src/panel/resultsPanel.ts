@@ -2,6 +2,7 @@
 // comparing). It reads the folder, follows a running sweep through its events (or watches
 // results.jsonl when no sweep feeds it), posts a ready-to-draw model to the webview, and handles
 // the webview's validated requests (CSV and image export). Pure parts live next to it.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweepEvent } from '../../../engine/src/events';
@@ -13,7 +14,8 @@ import { buildPanelHtml, createNonce } from './panelHtml';
 import { applySweepEvent, emptyRunData, liveText, type RunData } from './runData';
 import { loadRunFolder, manifestFileName, resultsFileName } from './runFolder';
 import { runTablesCsv } from './tablesCsv';
-import { buildViewModel, panelTitle, runIdOf } from './viewModel';
+import { buildViewModel, modelTitle, panelTitle, runIdOf } from './viewModel';
+import { offerExportActions, openCellFiles } from './panelActions';
 
 /** The webview panel type; package.json needs `onWebviewPanel:onloadBench.results` for restores. */
 export const resultsViewType = 'onloadBench.results';
@@ -49,6 +51,10 @@ function mergeRunData(fromFile: RunData, current: RunData): RunData {
   merged.manifest = current.manifest ?? fromFile.manifest;
   merged.running = current.running;
   merged.outcome = current.outcome;
+  merged.preflight = current.preflight;
+  merged.removed = current.removed;
+  // A removed folder's "not found" is not news: the panel says pre-flight failed instead.
+  if (current.removed) merged.warnings = [];
   return merged;
 }
 
@@ -146,7 +152,7 @@ class ResultsPanel implements vscode.Disposable {
     }
     if (this.disposed) return;
     this.runs[index] = mergeRunData(fromFile, this.runs[index]);
-    this.panel.title = panelTitle(this.runs.map(runIdOf));
+    this.panel.title = modelTitle(this.runs);
     this.scheduleRedraw();
   }
 
@@ -165,7 +171,7 @@ class ResultsPanel implements vscode.Disposable {
     const text = liveText(event);
     if (text !== undefined) this.scheduleLive(runDir, text);
     if (applySweepEvent(this.runs[index], event)) {
-      if (event.type === 'run-started') this.panel.title = panelTitle(this.runs.map(runIdOf));
+      if (event.type === 'run-started' || event.type === 'run-finished') this.panel.title = modelTitle(this.runs);
       this.scheduleRedraw();
     }
     // The file is the truth: once the sweep ends, re-read it so the panel shows exactly that.
@@ -191,7 +197,9 @@ class ResultsPanel implements vscode.Disposable {
 
   private postModel(): void {
     if (!this.ready || this.disposed) return;
-    this.post({ type: 'model', model: buildViewModel(this.runs) });
+    const model = buildViewModel(this.runs);
+    model.exportBackground = vscode.workspace.getConfiguration('onloadBench').get<string>('results.exportBackground') === 'theme' ? 'theme' : 'light';
+    this.post({ type: 'model', model });
   }
 
   private post(message: HostMessage): void {
@@ -232,6 +240,7 @@ class ResultsPanel implements vscode.Disposable {
         if (!target) return;
         await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(run), 'utf8'));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        void offerExportActions(target);
         return;
       }
       case 'export-report': {
@@ -264,6 +273,12 @@ class ResultsPanel implements vscode.Disposable {
         if (!target) return;
         await vscode.workspace.fs.writeFile(target, imageBytes(message));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        void offerExportActions(target);
+        return;
+      }
+      case 'open-cell': {
+        const run = this.runs[message.runIndex];
+        if (run) await openCellFiles(run, message.cellIds);
         return;
       }
     }
@@ -291,7 +306,8 @@ export class ResultsPanelManager {
     const serializer = vscode.window.registerWebviewPanelSerializer(resultsViewType, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
         const runDirs = restoredRunDirs(state);
-        if (!runDirs) {
+        // Never bring back a panel of a run that no longer exists (a removed pre-flight failure).
+        if (!runDirs || !runDirs.every((runDir) => existsSync(runDir))) {
           panel.dispose();
           return;
         }
@@ -320,7 +336,7 @@ export class ResultsPanelManager {
     if (event.type === 'run-finished') this.liveRuns.delete(key);
   }
 
-  /** Two runs side by side. */
+  /** Run B against run A. */
   compare(runDirA: string, runDirB: string): void {
     if (normalise(runDirA) === normalise(runDirB)) {
       this.showRun(runDirA);
@@ -347,10 +363,13 @@ export class ResultsPanelManager {
       if (!preserveFocus) existing.reveal();
       return;
     }
+    // New results open where results already are: one group for them, not a new split per run.
+    const resultsColumn = [...this.panels.values()].map((open) => open.panel.viewColumn).find((column) => column !== undefined);
+    const viewColumn = resultsColumn ?? (preserveFocus ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
     const panel = vscode.window.createWebviewPanel(
       resultsViewType,
       panelTitle(runDirs.map((dir) => path.basename(dir))),
-      { viewColumn: preserveFocus ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus },
+      { viewColumn, preserveFocus },
       { ...ResultsPanel.webviewOptions(this.context.extensionUri), enableFindWidget: true },
     );
     this.adopt(panel, runDirs);

@@ -1,6 +1,6 @@
 // What the panel knows about one run folder: its manifest, the cells finished so far, and the
 // live state a running sweep reports. Filled from the files or from SweepEvents; pure.
-import type { SweepEvent, RunOutcome } from '../../../engine/src/events';
+import type { PreflightCheck, SweepEvent, RunOutcome } from '../../../engine/src/events';
 import type { CellResult, RunManifest } from '../../../engine/src/model';
 
 export interface RunData {
@@ -12,6 +12,10 @@ export interface RunData {
   warnings: string[];
   running?: { cell: string; index: number; total: number; remainingEstimateMs?: number };
   outcome?: RunOutcome;
+  /** Pre-flight as a sweep reports it: checks so far, and whether the last one came in. */
+  preflight?: { checks: PreflightCheck[]; done: boolean };
+  /** The run folder is gone (a new run that stopped before its first cell leaves none behind). */
+  removed?: boolean;
 }
 
 export function emptyRunData(runDir: string): RunData {
@@ -31,10 +35,15 @@ export function runDataFromFiles(
   return data;
 }
 
-/** `25G kernel 10 threads #1` style label of a cell, for the progress line. */
+/** `1 thread`, `10 threads`. */
+export function threadsText(threads: number): string {
+  return `${threads} thread${threads === 1 ? '' : 's'}`;
+}
+
+/** `25G, kernel, 10 threads, repetition 1`: the label of a cell in the progress line. */
 export function describeCell(key: CellResult['key']): string {
-  const axes = Object.entries(key.axes).map(([name, value]) => ` ${name}=${value}`).join('');
-  return `${key.interface} ${key.stack} ${key.threads} threads${axes} #${key.repetition}`;
+  const axes = Object.entries(key.axes).map(([name, value]) => `${name}=${value}`);
+  return [key.interface, key.stack, threadsText(key.threads), ...axes, `repetition ${key.repetition}`].join(', ');
 }
 
 /**
@@ -46,29 +55,61 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
     case 'run-started':
       data.manifest = event.manifest;
       data.outcome = undefined;
+      data.removed = undefined;
+      data.preflight = { checks: [], done: false };
+      return true;
+    case 'preflight-check':
+      data.preflight ??= { checks: [], done: false };
+      data.preflight.checks.push(event.check);
+      return true;
+    case 'preflight':
+      // The full list replaces the live one (same checks, in the engine's order).
+      data.preflight = { checks: [...event.checks], done: true };
       return true;
     case 'cell-started':
+      if (data.preflight) data.preflight.done = true;
       data.running = { cell: describeCell(event.key), index: event.index, total: event.total };
       return true;
     case 'cell-finished':
+      if (data.preflight) data.preflight.done = true;
       data.results.set(event.result.id, event.result);
       if (data.running) data.running.remainingEstimateMs = event.remainingEstimateMs;
       return true;
     case 'run-finished':
       data.outcome = event.outcome;
       data.running = undefined;
+      if (data.preflight) data.preflight.done = true;
+      // A new run that stopped before its first cell: the engine removed its folder.
+      if (event.outcome.runDir === '' && data.results.size === 0) data.removed = true;
       return true;
     default:
       return false;
   }
 }
 
+/** A cell's steps (engine/src/sweep.ts `phase(...)`) in words. */
+const phaseWords: Record<string, string> = {
+  'restart-server': 'Restarting Couchbase Server',
+  'check-acceleration': 'Checking that Couchbase runs on Onload',
+  'recreate-bucket': 'Recreating the bucket',
+  'ycsb-load': 'Loading the data (YCSB load)',
+  'item-count': 'Counting the loaded items',
+  'ycsb-run': 'Running the workload (YCSB run)',
+};
+
+/** A step id in words; an unknown id reads with spaces for dashes. */
+export function phaseText(phase: string): string {
+  return phaseWords[phase] ?? phase.charAt(0).toUpperCase() + phase.slice(1).replace(/[-_]+/g, ' ');
+}
+
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 /** The one-line live text a status or phase event gives, or undefined for other events. */
 export function liveText(event: SweepEvent): string | undefined {
   if (event.type === 'status') {
     const { status } = event;
-    return `${event.host} ${event.phase}: ${status.elapsedSec} s, ${status.operations} operations, ${Math.round(status.currentOpsPerSec)} ops/s`;
+    return `${event.host}, YCSB ${event.phase}: ${status.elapsedSec} s, ${whole.format(status.operations)} operations, ${whole.format(status.currentOpsPerSec)} ops/s`;
   }
-  if (event.type === 'phase') return `phase: ${event.phase}`;
+  if (event.type === 'phase') return `${phaseText(event.phase)}…`;
   return undefined;
 }

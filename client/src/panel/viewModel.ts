@@ -1,8 +1,10 @@
 // Turns what the panel knows about one or two runs into the model the webview draws. Pure: the
 // same input always gives the same model, which is what the tests compare with the files.
+import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report';
-import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, RunView } from './protocol';
+import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
+import { buildComparison } from './comparison';
 import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
 import type { RunData } from './runData';
@@ -24,8 +26,17 @@ export function runIdOf(data: RunData): string {
   return data.manifest?.runId ?? basename(data.runDir);
 }
 
+/** `…: run-1`; when comparing, run B against run A: `…: run-2 against run-1`. */
 export function panelTitle(runIds: readonly string[]): string {
-  return runIds.length === 0 ? panelTitlePrefix : `${panelTitlePrefix}: ${runIds.join(' vs ')}`;
+  if (runIds.length === 0) return panelTitlePrefix;
+  if (runIds.length === 2) return `${panelTitlePrefix}: ${runIds[1]} against ${runIds[0]}`;
+  return `${panelTitlePrefix}: ${runIds.join(', ')}`;
+}
+
+/** The tab's and the page's one title; a run whose folder was removed is not named as a run. */
+export function modelTitle(runs: readonly RunData[]): string {
+  if (runs.length === 1 && runs[0].removed) return `${panelTitlePrefix}: pre-flight failed, no run was created`;
+  return panelTitle(runs.map(runIdOf));
 }
 
 function reportTables(data: RunData): ReportTable[] {
@@ -73,6 +84,41 @@ function environmentRows(environment: RunEnvironment | undefined): EnvironmentRo
   return Object.entries(environment.hosts).map(([host, env]) => ({ host, role: env.role, facts: environmentFacts(env) }));
 }
 
+/** Pre-flight check ids (engine/src/preflight.ts) in words. */
+const checkLabels: Record<string, string> = {
+  reachable: 'Host reachable over SSH',
+  'couchbase-version': 'Couchbase Server installed',
+  'onload-version': 'Onload installed',
+  'interface-address': 'Interface address configured',
+  'server-facts': 'Server facts',
+  'client-facts': 'Client facts',
+  'ycsb-version': 'YCSB installed',
+  'java-version': 'Java installed',
+  'bucket-quota': 'Bucket fits the memory quota',
+  'profile-lint': 'Onload profile checks',
+  'workload-lint': 'Workload file checks',
+  'results-writable': 'Results folder writable',
+};
+
+export function preflightCheckView(check: PreflightCheck): PreflightCheckView {
+  const label = checkLabels[check.id] ?? check.id.charAt(0).toUpperCase() + check.id.slice(1).replace(/[-_]+/g, ' ');
+  return { id: check.id, label, ...(check.host ? { host: check.host } : {}), ok: check.ok, blocking: check.blocking, detail: check.detail, ...(check.action ? { action: check.action } : {}) };
+}
+
+/** Where the run is, from what the events and the files told (see RunStatus). */
+export function runStatus(data: RunData): RunStatus {
+  const { outcome } = data;
+  if (outcome) {
+    if (outcome.cancelled) return 'cancelled';
+    if (outcome.error) return data.preflight?.checks.some((check) => !check.ok && check.blocking) || data.removed ? 'preflight-failed' : 'stopped';
+    return 'finished';
+  }
+  if (data.preflight && !data.preflight.done && data.results.size === 0) return 'preflight';
+  if (data.running || data.preflight) return 'running';
+  const total = data.manifest?.cells.length ?? data.results.size;
+  return total > 0 && data.results.size >= total ? 'finished' : 'incomplete';
+}
+
 export function buildRunView(data: RunData, runIndex: number): RunView {
   const tables = reportTables(data);
   const stacks = tables[0].stacks;
@@ -108,15 +154,21 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
     bestImprovements: tables
       .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
       .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),
-    warnings,
+    warnings: data.removed ? [] : warnings,
     marksLegend: runMarksLegend(results),
+    status: runStatus(data),
+    ...(data.preflight ? { preflight: { checks: data.preflight.checks.map(preflightCheckView), done: data.preflight.done } } : {}),
+    ...(outcome?.error ? { failure: { ...(outcome.error.host ? { host: outcome.error.host } : {}), step: outcome.error.step, message: outcome.error.message, action: outcome.error.action } } : {}),
+    ...(data.removed ? { removed: true } : {}),
   };
 }
 
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
   const views = runs.map(buildRunView);
   if (views.length > 1) shareAxes(views);
-  return { title: panelTitle(runs.map(runIdOf)), runs: views };
+  const model: PanelViewModel = { title: modelTitle(runs), runs: views };
+  if (runs.length === 2) model.comparison = buildComparison(runs[0], runs[1], chartMetrics);
+  return model;
 }
 
 /** Side by side, the same chart of both runs gets the same y axis so heights compare at a glance. */

@@ -109,6 +109,9 @@ export function terminalLines(event: SweepEvent, useColour = true): string[] {
         c(`Results folder: ${event.runDir}`, 'dim'),
         'Running pre-flight checks on every host…',
       ];
+    case 'preflight-check':
+      // The terminal prints the whole list once, when pre-flight ends.
+      return [];
     case 'preflight':
       return [
         'Pre-flight checks:',

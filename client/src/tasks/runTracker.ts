@@ -72,13 +72,18 @@ export class RunTracker implements vscode.Disposable {
       },
     );
 
+    // The folder run-started named keeps feeding the panel even when the outcome names none (a
+    // new run that failed pre-flight is removed): the panel then shows why, not a stale run.
+    let panelRunDir: string | undefined;
     return {
       onEvent: (event) => {
         run.progress = reduceProgress(run.progress, event);
         this.logEvent(event, secrets);
         report?.(progressMessage(run.progress), percentDone(run.progress));
         this.refreshStatusBar();
-        if (run.progress.runDir) this.results.onSweepEvent(run.progress.runDir, event);
+        if (event.type === 'run-started') panelRunDir = event.runDir;
+        const runDir = panelRunDir ?? run.progress.runDir;
+        if (runDir) this.results.onSweepEvent(runDir, event);
       },
       end: (outcome) => {
         this.active.delete(key);

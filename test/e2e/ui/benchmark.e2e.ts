@@ -2,10 +2,11 @@
 // the SIMULATED LAB plan, type the password into the input box, watch the results panel fill,
 // then check from the webview's DOM and pixels that tables and charts show the values in the
 // run's results.jsonl, including what the cells' evidence adds (CPU charts, the latency spectrum,
-// the marks legend, a time series opened from a table cell). Screenshots go to test-artifacts/e2e/
+// the marks legend, a time series opened from a table cell), then exports a chart at print
+// resolution and compares the run with a changed copy. Screenshots go to test-artifacts/e2e/
 // (results-panel.png for the README).
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -180,6 +181,8 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       await expectVisible(box.locator('figure[data-kind="throughput"] canvas'), `the time series of ${timed.id}`, 15_000);
       const title = (await box.locator('.timeseries-title').innerText()).trim();
       assert.ok(title.startsWith('Over time: ') && title.endsWith(`${timed.key.stack}, ${timed.key.threads} threads`), title);
+      // Issue 13's drill-down from here: the point's records and YCSB logs.
+      await expectVisible(box.locator('button.open-cell-logs'), "the time series' Open records and logs button");
       await shot(page, context.artifactsDir, '13-results-time-series');
       await box.locator('button.close-timeseries').click();
       assert.equal(await group.locator('.timeseries-box:not([hidden])').count(), 0, 'Close hides the time series');
@@ -195,6 +198,35 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await expectVisible(canvas, 'the throughput chart after the resize');
     await shot(page, context.artifactsDir, 'results-panel');
   });
+
+  it('exports the throughput chart as a PNG at print resolution, then offers Open and Reveal in File Manager', { timeout: 120_000 }, async () => {
+    const { page } = session;
+    const runDir = onlyRunDir(context.lab!.info.resultsFolder);
+    const panel = resultsFrame(page, 'Onload Bench Results');
+    const canvas = panel.locator('figure.chart[data-metric="throughput"] canvas').first();
+    await expectVisible(canvas, 'the throughput chart');
+    const shownWidth = await canvas.evaluate((element) => (element as HTMLCanvasElement).clientWidth);
+    await panel.locator('figure.chart[data-metric="throughput"] button.save-png').first().click();
+    // The save dialog proposes <run folder>/<run>-<interface>-throughput.png: accept it.
+    const dialogInput = page.locator(selectors.quickInput);
+    await expectVisible(dialogInput, 'the save dialog');
+    assert.match(await dialogInput.inputValue(), /-throughput\.png$/);
+    await page.keyboard.press('Enter');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'throughput.png' });
+    await expectVisible(toast, 'the notification after the export');
+    await expectVisible(toast.locator('a.monaco-button, .monaco-button', { hasText: 'Reveal in File Manager' }), 'the Reveal in File Manager button');
+    await expectVisible(toast.locator('a.monaco-button, .monaco-button', { hasText: 'Open' }), 'the Open button');
+    await shot(page, context.artifactsDir, '13-export-notification');
+    const png = readdirSync(runDir).find((name) => name.endsWith('-throughput.png'));
+    assert.ok(png, `the PNG is in ${runDir}`);
+    const bytes = readFileSync(join(runDir, png));
+    const width = bytes.readUInt32BE(16);
+    const height = bytes.readUInt32BE(20);
+    assert.ok(width >= 2 * shownWidth, `the PNG is ${width} px wide, at least twice the ${shownWidth} px on screen`);
+    assert.ok(width >= 1920 && height >= 1080, `print resolution (${width}x${height})`);
+    await runCommand(page, 'Notifications: Clear All Notifications', 5_000).catch(() => undefined);
+  });
+
   it('a run that fails pre-flight shows what failed and its next steps as buttons, and leaves no run folder', { timeout: 120_000 }, async () => {
     const { page } = session;
     const lab = context.lab!;
@@ -251,4 +283,66 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     }
     await shot(page, context.artifactsDir, '30-walkthrough-ticked');
   });
+
+  it('compares the run with a changed copy: what changed first, then run B against run A with its difference', { timeout: 120_000 }, async () => {
+    const { page } = session;
+    const resultsFolder = context.lab!.info.resultsFolder;
+    const runDir = onlyRunDir(resultsFolder);
+    // Run B: the same cells with 10 % more throughput and another server kernel, as a second run folder.
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { runId: string; createdAt: string; environment?: { hosts: Record<string, { role: string; kernel?: string }> } };
+    const runA = manifest.runId;
+    manifest.runId = `${runA}-b`;
+    manifest.createdAt = new Date(Date.parse(manifest.createdAt) + 60_000).toISOString();
+    const server = Object.entries(manifest.environment?.hosts ?? {}).find(([, host]) => host.role === 'server');
+    if (server) server[1].kernel = 'kernel-of-run-b';
+    const copy = join(resultsFolder, manifest.runId);
+    mkdirSync(copy, { recursive: true });
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
+      const cell = JSON.parse(line) as { run?: { throughputOpsPerSec: number } };
+      if (cell.run) cell.run.throughputOpsPerSec *= 1.1;
+      return JSON.stringify(cell);
+    });
+    writeFileSync(join(copy, 'results.jsonl'), lines.join('\n') + '\n');
+
+    await runCommand(page, 'View: Close All Editors', 5_000).catch(() => undefined);
+    await runCommand(page, 'Compare two runs', 30_000);
+    // Enter on run A, then Enter on run B, moving with the arrow keys: the picker accepts Enter.
+    await expectVisible(page.locator(selectors.quickInputRows, { hasText: manifest.runId }), `run ${manifest.runId} in the picker`);
+    const highlight = async (label: string) => {
+      const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name');
+      for (let step = 0; step < 6; step++) {
+        if (((await focused.first().textContent().catch(() => '')) ?? '').trim() === label) return;
+        await page.keyboard.press('Down');
+        await page.waitForTimeout(150);
+      }
+      assert.fail(`could not highlight ${label} in the run picker`);
+    };
+    await highlight(runA);
+    await page.keyboard.press('Enter');
+    await highlight(manifest.runId);
+    await page.keyboard.press('Enter');
+
+    const panel = resultsFrame(page, 'Onload Bench Results');
+    const differences = panel.locator('#comparison table.differences');
+    await expectVisible(differences, 'the compare view with what changed', 30_000);
+    assert.equal(await panel.locator('h1#panel-title').textContent(), `Onload Bench Results: ${manifest.runId} against ${runA}`);
+    const kernelRow = panel.locator('#comparison table.differences tr[data-section="environment"]', { hasText: 'kernel-of-run-b' });
+    await expectVisible(kernelRow, 'the changed kernel among the differences');
+    const delta = panel.locator('#comparison table.compare[data-metric="throughput"] td.delta[data-stack="kernel"]').first();
+    await expectVisible(delta, 'a B-vs-A throughput difference');
+    assert.ok(Math.abs(Number(await delta.getAttribute('data-delta')) - 10) < 1e-6, `B is 10 % above A (${await delta.getAttribute('data-delta')})`);
+    assert.match((await delta.innerText()).trim(), /^\+10\.0 % \(/);
+    const compareCanvas = panel.locator('figure.compare-chart[data-metric="throughput"] canvas').first();
+    await expectVisible(compareCanvas, 'the compare chart');
+    assert.match((await compareCanvas.getAttribute('aria-label')) ?? '', /run B \(solid\) against run A \(dashed\)/);
+    await shot(page, context.artifactsDir, '14-compare-view');
+  });
 });
+
+/** The one run folder the palette run wrote (the compare test adds a copy later). */
+function onlyRunDir(resultsFolder: string): string {
+  const runs = readdirSync(resultsFolder).filter((name) => existsSync(join(resultsFolder, name, 'results.jsonl')) && !name.endsWith('-b'));
+  assert.equal(runs.length, 1, `one run folder in ${resultsFolder}: ${runs.join(', ')}`);
+  return join(resultsFolder, runs[0]);
+}

@@ -59,6 +59,11 @@ export class FakeWebviewPanel {
     this.title = title;
     this.webview.options = options;
   }
+  get viewColumn(): number | undefined {
+    // VS Code resolves Beside/Active to a real column; here Active is 1 and Beside 2.
+    const column = (this.showOptions as { viewColumn?: number } | undefined)?.viewColumn;
+    return column === -2 ? 2 : column === -1 ? 1 : column;
+  }
   reveal(): void {
     this.revealed += 1;
   }
@@ -84,14 +89,32 @@ export interface FakeVscodeState {
   writes: { path: string; bytes: Uint8Array }[];
   errors: string[];
   watchers: { pattern: unknown; change: Emitter<FakeUri>; create: Emitter<FakeUri> }[];
+  infos: { message: string; items: string[] }[];
+  /** What the next information message answers (a button's title, or undefined for dismissed). */
+  infoAnswer: string | undefined;
+  quickPicks: { items: { label: string; kind?: number }[]; options: unknown }[];
+  quickPickAnswer: ((items: { label: string; kind?: number }[]) => unknown) | undefined;
+  commands: { command: string; args: unknown[] }[];
+  opened: unknown[];
+  settings: Record<string, unknown>;
 }
 
-export const fake: FakeVscodeState = { panels: [], serializers: new Map(), saveDialogAnswer: undefined, saveDialogs: [], writes: [], errors: [], watchers: [] };
+export const fake: FakeVscodeState = {
+  panels: [], serializers: new Map(), saveDialogAnswer: undefined, saveDialogs: [], writes: [], errors: [], watchers: [],
+  infos: [], infoAnswer: undefined, quickPicks: [], quickPickAnswer: undefined, commands: [], opened: [], settings: {},
+};
 
 const disposable = (dispose: () => void = () => undefined) => ({ dispose });
 
 const vscodeModule = {
   Uri: FakeUri,
+  QuickPickItemKind: { Separator: -1, Default: 0 },
+  commands: {
+    executeCommand: async (command: string, ...args: unknown[]) => {
+      fake.commands.push({ command, args });
+      return undefined;
+    },
+  },
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
   Disposable: { from: (...items: { dispose(): void }[]) => disposable(() => items.forEach((item) => item.dispose())) },
   RelativePattern: class {
@@ -115,8 +138,25 @@ const vscodeModule = {
       fake.errors.push(message);
       return undefined;
     },
+    showInformationMessage: async (message: string, ...items: string[]) => {
+      fake.infos.push({ message, items });
+      return fake.infoAnswer;
+    },
+    showQuickPick: async (items: { label: string; kind?: number }[], options: unknown) => {
+      fake.quickPicks.push({ items, options });
+      return fake.quickPickAnswer?.(items);
+    },
+    showTextDocument: async (document: unknown, options: unknown) => {
+      fake.opened.push({ document, options });
+      return {};
+    },
   },
   workspace: {
+    getConfiguration: () => ({ get: (key: string) => fake.settings[key] }),
+    openTextDocument: async (options: { language?: string; content?: string }) => {
+      fake.opened.push({ untitled: options });
+      return { uri: FakeUri.file('/untitled'), options };
+    },
     createFileSystemWatcher: (pattern: unknown) => {
       const watcher = { pattern, change: new Emitter<FakeUri>(), create: new Emitter<FakeUri>() };
       fake.watchers.push(watcher);
@@ -151,6 +191,13 @@ export function resetFake(): void {
   fake.errors.length = 0;
   fake.watchers.length = 0;
   fake.saveDialogAnswer = undefined;
+  fake.infos.length = 0;
+  fake.infoAnswer = undefined;
+  fake.quickPicks.length = 0;
+  fake.quickPickAnswer = undefined;
+  fake.commands.length = 0;
+  fake.opened.length = 0;
+  fake.settings = {};
 }
 
 /** Waits (bounded) until a condition holds; the host coalesces redraws on a short timer. */

@@ -1,6 +1,6 @@
-// Headless Chromium with the built webview script under the panel's real CSP, a stub
-// acquireVsCodeApi recording what the webview posts, and the VS Code theme variables: the pieces
-// the webview render tests share (the same setup as webviewRender.test.ts).
+// Headless Chromium with the built webview script (dist/media/panel.js) under the panel's real
+// CSP, a stub acquireVsCodeApi recording what the webview posts, and the VS Code theme variables
+// (a dark theme): the harness the webview tests share (issues 10 and 13).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ export const root = resolve(__dirname, '..', '..', '..');
 export const chromiumPath = '/usr/bin/chromium';
 const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
 
-/** The theme colours VS Code would set; the charts must draw with exactly these. */
+/** The theme colours VS Code would set (a dark theme); charts draw with exactly these, exports still come out light. */
 export const theme: Record<string, string> = {
   '--vscode-charts-blue': '#1a85ff',
   '--vscode-charts-orange': '#ff8800',
@@ -31,6 +31,9 @@ export const theme: Record<string, string> = {
   '--vscode-focusBorder': '#007fd4',
   '--vscode-editorWarning-foreground': '#cca700',
 };
+
+/** The same dark theme, by the name the export tests use. */
+export const darkTheme = theme;
 
 /** dist/media/panel.js, rebuilt (this entry only, same options as scripts/build.mjs) when older than media/src. */
 export function ensureBuilt(): string {
@@ -53,7 +56,15 @@ export interface WebviewPage {
   close(): Promise<void>;
 }
 
+/** The page the export and report tests use (issue 13): the same page. */
+export type PanelPage = WebviewPage;
+
 export async function openWebview(): Promise<WebviewPage> {
+  return openPanelPage();
+}
+
+/** A page with the webview; a time zone (with an en-GB locale) or a pixel ratio on request. */
+export async function openPanelPage(options: { timezoneId?: string; deviceScaleFactor?: number } = {}): Promise<WebviewPage> {
   const script = ensureBuilt();
   let html = '';
   const server: Server = await new Promise((done) => {
@@ -77,7 +88,7 @@ export async function openWebview(): Promise<WebviewPage> {
       executablePath: chromiumPath,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: options.deviceScaleFactor ?? 1, ...(options.timezoneId ? { timezoneId: options.timezoneId, locale: 'en-GB' } : {}) });
     const remoteRequests: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(origin)) remoteRequests.push(request.url());
@@ -138,4 +149,10 @@ export async function countPixels(page: Page, canvasSelector: string, hex: strin
     },
     hex,
   );
+}
+
+/** Width and height of a PNG from its data URL (the IHDR chunk). */
+export function pngSize(dataUrl: string): { width: number; height: number } {
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
