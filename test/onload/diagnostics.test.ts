@@ -128,3 +128,15 @@ test('standard profile names resolve without files; shell around directives is a
   const { diagnostics } = await openProfile(client, 'quiet.opf', text);
   assert.deepEqual(summary(diagnostics), []);
 });
+
+test('a document of distinct unknown names suggests for the first 200 only, and every name is still reported', async () => {
+  // EF_POLL_USEC1, EF_POLL_USEC2...: each one close to EF_POLL_USEC, each a new name to compare
+  const lines = Array.from({ length: 260 }, (_, index) => `onload_set EF_POLL_USEC${index} 1`);
+  const { diagnostics } = await openProfile(client, 'generated.opf', lines.join('\n'));
+  const unknown = diagnostics.filter((diagnostic) => diagnostic.code === 'unknown-option');
+  assert.equal(unknown.length, 260);
+  assert.match(messageOf(unknown[0]), /Did you mean EF_POLL_USEC\b/);
+  assert.match(messageOf(unknown[199]), /Did you mean EF_POLL_USEC\b/);
+  assert.doesNotMatch(messageOf(unknown[200]), /Did you mean/);
+  assert.deepEqual(unknown[259].range, range(259, 11, 26));
+});

@@ -48,11 +48,20 @@ const codeTags: Record<string, DiagnosticTag[] | undefined> = {
   'not-read-from-env': [DiagnosticTag.Unnecessary],
 };
 
+/**
+ * Did-you-mean costs about a millisecond per new name; a document full of distinct unknown names
+ * (a generated or hostile file) would otherwise keep the server busy for minutes. Past this many
+ * per document the diagnostics carry no suggestions; real profiles have a handful.
+ */
+export const maxSuggestionsPerDocument = 200;
+
 /** Shared by every diagnostic without fixes (never mutated): a large profile has thousands. */
 const noFixes: FixData[] = Object.freeze([]) as unknown as FixData[];
 
 export function computeDiagnostics(document: TextDocument, analysis: ProfileAnalysis, catalog: OnloadCatalog, workspaceProfileNames: readonly string[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  let suggestionsLeft = maxSuggestionsPerDocument;
+  const suggest = (compute: () => string[]): string[] => (suggestionsLeft-- > 0 ? compute() : []);
   const positions = positionMapper(document, analysis.parsed);
   const range = (span: Span): Range => ({ start: positions.positionAt(span.start), end: positions.positionAt(span.end) });
   // Positional arguments rather than an options object: this runs once per diagnostic.
@@ -96,7 +105,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       push('removed-option', 'error', directive.nameSpan, `${name} is no longer an option: libonload logs an error and ignores it; use ${replacement}.`,
         [{ title: `Use ${replacement}`, edits: [{ range: range(directive.nameSpan), newText: replacement }], preferred: true }], undefined, replacement);
     } else if (!option && name.startsWith('EF_')) {
-      const suggestions = catalog.suggestOptions(name);
+      const suggestions = suggest(() => catalog.suggestOptions(name));
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
       push('unknown-option', 'warning', directive.nameSpan, `Unknown Onload option ${clip(name)}: libonload only logs "Unknown option" and ignores it.${hint}`,
         suggestions.map((suggestion, index) => ({ title: `Change to ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: index === 0 })), suggestions);
@@ -177,7 +186,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     const outcome = analysis.imports.get(index);
     if (outcome?.target.kind === 'unresolved') {
       const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
-      const suggestions = closestMatches(directive.name, known);
+      const suggestions = suggest(() => closestMatches(directive.name, known));
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
       push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' beside this profile, in the onloadBench.profilePath folders or among the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
         suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })), suggestions);
