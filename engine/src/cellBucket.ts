@@ -51,3 +51,31 @@ export async function settleAfterLoad(context: CellBucketContext, expected: numb
   evidence.writeQueue = await waitWriteQueue(target, context.bucket.name, deadline);
   return count;
 }
+
+/**
+ * The REST and SDK steps of `prepareCellBucket` in order, in words, for `--dry-run` (dryRun.ts).
+ * Kept beside the code it describes: change one, change the other.
+ */
+export function describeCellBucket(server: ResolvedServer, bucket: Required<PlanBucket>, scans: boolean, password: string): string[] {
+  const rest = `http://${server.address}:${server.restPort}`;
+  const admin = `as ${server.adminUser} (password ${password})`;
+  const path = `/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
+  return [
+    `REST ${admin}: GET ${rest}/pools/default and ${rest}/pools/default/buckets (the data service quota must hold ${bucket.ramQuotaMB} MiB, at least 100)`,
+    `SDK ${admin}: connect to couchbase://${server.address}:${server.kvPort}; drop bucket ${bucket.name} if it exists`,
+    `REST ${admin}: GET ${rest}${path} until it answers 404 (a drop finishes in the background)`,
+    `SDK ${admin}: create bucket ${bucket.name} (${bucket.type}, ${bucket.ramQuotaMB} MiB, ${bucket.replicas} replicas, ${bucket.evictionPolicy}), again while the server answers "still exists"`,
+    `SDK: ping every KV endpoint of ${bucket.name}; REST: GET ${rest}${path} until every node is healthy (warm-up)`,
+    `REST ${admin}: PUT ${rest}/settings/rbac/users/local/${encodeURIComponent(bucket.name)} roles=${bucketUserRoles(bucket.name)} password=<generated for this cell, given to YCSB only>`,
+    ...(scans ? [`REST ${admin}: GET ${rest}/pools/default/nodeServices (the query port); POST /query/service "CREATE PRIMARY INDEX ON \`${bucket.name}\`"; poll system:indexes until it is online`] : []),
+  ];
+}
+
+/** The steps of `settleAfterLoad`, in words, for `--dry-run`. */
+export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string): string[] {
+  const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
+  return [
+    `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
+    `REST: GET ${rest}/stats until ep_queue_size is 0 (the write queue drained)`,
+  ];
+}

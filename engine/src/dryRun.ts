@@ -13,7 +13,8 @@ import { withDefaults, type Plan } from './planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from './ssh';
 import { SweepRun } from './sweep';
 import { resolveLocal } from './preflight';
-import { effectiveWorkload, recordsToLoad } from './ycsbPhaseProperties';
+import { effectiveWorkload, recordsToLoad, workloadScans } from './ycsbPhaseProperties';
+import { describeCellBucket, describeSettleAfterLoad } from './cellBucket';
 import { readFileSync } from 'node:fs';
 
 const shownPassword = '********';
@@ -27,10 +28,12 @@ export class RecordingSession implements RemoteSession {
   ) {}
 
   async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-    this.record(this.host, `${options.step}: ${command}${options.stdin !== undefined ? `\n  with stdin:\n${indent(String(options.stdin), 4)}` : ''}`);
+    // YCSB's generated bucket password is as secret as the admin's: both show as ********
+    const stdin = options.stdin === undefined ? undefined : String(options.stdin).replace(/^(couchbase\.password=).*$/gm, `$1${shownPassword}`);
+    this.record(this.host, `${options.step}: ${command}${stdin !== undefined ? `\n  with stdin:\n${indent(stdin, 4)}` : ''}`);
     // the login folder is only known on the host: `/home/<user>` stands for it
     if (command.includes('&& pwd')) {
-      const folder = /cd '?([^' ]+)'? && pwd/.exec(command)?.[1] ?? '.';
+      const folder = /(?:^|&& )cd '?([^' ]+?)'? &&/.exec(command)?.[1] ?? '.';
       return ok(`${folder.startsWith('/') ? folder : `/home/<user>/${folder}`}\n`);
     }
     // the unit's start command is read on the host; shown here with the package's own (REAL-LAB C1)
@@ -38,7 +41,10 @@ export class RecordingSession implements RemoteSession {
     // a YCSB phase (remoteProcess.ts runInGroup): a minimal report so the cell goes on
     if (command.includes('& wait $!')) {
       options.onStderrLine?.('YCSB Client 0.17.0');
-      return { exitCode: 0, stdout: '[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), 0\n[READ], Operations, 1\n[READ], Return=OK, 1\n', stderr: 'YCSB Client 0.17.0\n' };
+      // a load reports its whole slice inserted (ycsbVerdict.ts checks that), a run one read
+      const inserts = / load /.test(command) ? sliceOf(command) : 0;
+      const report = inserts > 0 ? `[INSERT], Operations, ${inserts}\n[INSERT], Return=OK, ${inserts}\n` : '[READ], Operations, 1\n[READ], Return=OK, 1\n';
+      return { exitCode: 0, stdout: `[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), 0\n${report}`, stderr: 'YCSB Client 0.17.0\n' };
     }
     return ok('');
   }
@@ -50,6 +56,15 @@ export class RecordingSession implements RemoteSession {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The records a load command inserts: its insertcount, else recordcount less insertstart (from its -p flags). */
+function sliceOf(command: string): number {
+  const property = (name: string): number | undefined => {
+    const match = new RegExp(`-p ${name}=(\\d+)`).exec(command);
+    return match ? Number(match[1]) : undefined;
+  };
+  return property('insertcount') ?? (property('recordcount') ?? 0) - (property('insertstart') ?? 0);
 }
 
 function ok(stdout: string): RemoteResult {
@@ -85,18 +100,17 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: { profile
       skipped: (host, step) => record(host, step),
       bucket: {
         recreate: async () => {
-          const server = plan.servers[0];
-          record(server.host, `REST/SDK as ${server.adminUser} (password ${shownPassword}) at ${server.address}:${server.restPort}: drop bucket ${plan.bucket.name} if it exists and wait until it is gone, create it (${plan.bucket.type}, ${plan.bucket.ramQuotaMB} MiB, ${plan.bucket.replicas} replicas, ${plan.bucket.evictionPolicy}), wait until it is ready (engine/src/bucket.ts)`);
+          for (const line of describeCellBucket(plan.servers[0], plan.bucket, scans, shownPassword)) record(plan.servers[0].host, line);
         },
         itemCount: async () => {
-          const server = plan.servers[0];
-          record(server.host, `REST: GET http://${server.address}:${server.restPort}/pools/default/buckets/${plan.bucket.name} (basicStats.itemCount)`);
+          for (const line of describeSettleAfterLoad(plan.servers[0], plan.bucket, currentExpected, shownPassword)) record(plan.servers[0].host, line);
           return currentExpected;
         },
       },
     },
   );
   let currentExpected = 0;
+  const scans = workloadScans(effectiveWorkload(workloadText(planDir, plan.workload.path), plan.workload.properties, {}));
   try {
     lines.push('## prepare hosts');
     await run.prepareHosts();

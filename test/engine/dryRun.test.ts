@@ -29,10 +29,14 @@ describe('dry run and remote PATH', () => {
     const proof = at(/^\[cb-server\] stop-server: awk -v ports=':1F9B :2BCA'/, stop);
     const start = at(/^\[cb-server\] start-server: sudo -n systemctl start couchbase-server$/, proof);
     const rest = at(/^\[cb-server\] REST: GET http:\/\/10\.20\.128\.35:8091\/pools until it answers .* \(password \*\*\*\*\*\*\*\*\): the node's uptime/, start);
-    const bucket = at(/^\[cb-server\] REST\/SDK as Administrator \(password \*\*\*\*\*\*\*\*\) .*drop bucket bench/, rest);
+    const drop = at(/^\[cb-server\] SDK as Administrator \(password \*\*\*\*\*\*\*\*\): connect to couchbase:\/\/10\.20\.128\.35:11210; drop bucket bench/, rest);
+    const gone = at(/^\[cb-server\] REST .*GET http:\/\/10\.20\.128\.35:8091\/pools\/default\/buckets\/bench until it answers 404/, drop);
+    const bucket = at(/^\[cb-server\] REST .*PUT http:\/\/10\.20\.128\.35:8091\/settings\/rbac\/users\/local\/bench roles=bucket_full_access\[bench\] password=<generated/, gone);
     const load = at(/^\[ycsb-client\] ycsb-load: \(umask 077 && cat > .*secret-[0-9a-f]+\.properties'\) \|\| exit 1; setsid sh -c .* load couchbase2 /, bucket);
     at(/^\s+couchbase\.password=\*\*\*\*\*\*\*\*$/, load);
-    const run = at(/^\[ycsb-client\] ycsb-run: .* run couchbase2 /, load);
+    const settled = at(/^\[cb-server\] REST .*basicStats\.itemCount\) until it is 1000000$/, load);
+    at(/^\[cb-server\] REST: GET .*\/stats until ep_queue_size is 0/, settled);
+    const run = at(/^\[ycsb-client\] ycsb-run: .* run couchbase2 /, settled);
     const onload = at(/^# first cell of stack redis-balanced: 10G~redis-balanced~t5~r1$/, run);
     const dropIn = at(/^\s+ExecStart=\/usr\/bin\/onload --profile=\/home\/<user>\/\.onload-bench\/profiles\/redis-balanced\.opf \/opt\/couchbase\/bin\/couchbase-server -- -kernel global_enable_tracing false -noinput$/, onload);
     const install = at(/^\[cb-server\] start-server: sudo -n mkdir -p \/etc\/systemd\/system\/couchbase-server\.service\.d && sudo -n install -m 644 .* && sudo -n systemctl daemon-reload$/, dropIn);
