@@ -2,12 +2,13 @@
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
 // Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
 // files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
-// The editor opens on the Welcome page with the walkthrough; examples/README.md links the plan.
+// The editor opens on the Welcome page with the walkthrough, and the simulated-lab plan beside it
+// (the printed address opens it); examples/README.md links the plan too.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installVsix, startCodeServer, type CodeServer } from './support/codeServer';
+import { installVsix, startCodeServer, workbenchUrl, type CodeServer } from './support/codeServer';
 import { passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
 import { repoRoot } from './support/workspace';
 import { entriesOf, recordCreated, removeRecorded } from './support/startFiles';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     console.log(`
 Onload Bench is running in VS Code in the browser:
 
-    ${server.origin}/?folder=${encodeURIComponent(examples)}
+    ${workbenchUrl(server.origin, examples, [join(examples, info.plan)])}
 
 Workspace: examples/   Plan: ${info.plan}
   This is a SIMULATED LAB - loopback stand-ins, not real hardware: couchbase-server, onload and

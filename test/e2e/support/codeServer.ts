@@ -65,6 +65,15 @@ const restrictedModeSettings = {
   'security.workspace.trust.untrustedFiles': 'open',
 };
 
+/**
+ * The workbench address for `folder`, opening `files` too (VS Code web's `payload` parameter,
+ * `openFile` with a vscode-remote URI: what npm start prints and the UI tests open).
+ */
+export function workbenchUrl(origin: string, folder: string, files: readonly string[] = []): string {
+  const payload = files.map((file) => ['openFile', `vscode-remote://${new URL(origin).host}${encodeURI(file)}`]);
+  return `${origin}/?folder=${encodeURIComponent(folder)}${payload.length > 0 ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : ''}`;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

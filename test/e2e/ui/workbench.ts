@@ -3,7 +3,7 @@
 import { after, afterEach } from 'node:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { keepLogs } from '../support/codeServer';
+import { keepLogs, workbenchUrl } from '../support/codeServer';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../support/workspace';
 
@@ -35,8 +35,8 @@ export async function shot(page: Page, artifactsDir: string, name: string): Prom
   await page.screenshot({ path: join(artifactsDir, `${name}.png`) });
 }
 
-export async function openWorkbench(page: Page, origin: string, folder: string): Promise<void> {
-  await page.goto(`${origin}/?folder=${encodeURIComponent(folder)}`);
+export async function openWorkbench(page: Page, origin: string, folder: string, files: readonly string[] = []): Promise<void> {
+  await page.goto(workbenchUrl(origin, folder, files));
   await expectVisible(page.locator(selectors.workbench), 'the VS Code workbench', 60_000);
   // The explorer lists files once the remote file system answers.
   await expectVisible(page.locator('.explorer-folders-view .monaco-list-row'), 'the explorer', 30_000);
