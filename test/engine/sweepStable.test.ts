@@ -54,8 +54,11 @@ class FakeHost implements RemoteSession {
     if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
     // the launcher probe of pre-flight (REAL-LAB Y4)
     if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    if (command.includes('onload --profile=')) this.world.stack = 'fast';
-    else if (command.includes('systemctl start couchbase-server')) this.world.stack = 'kernel';
+    // the unit's own start command, which the Onload drop-in wraps (serviceDropIn.ts)
+    if (command.includes('systemctl show -p ExecStart')) return ok('@onload /usr/bin/onload\nExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=/opt/couchbase/bin/couchbase-server -- -noinput ; }\n');
+    // both arms run through the service (serviceDropIn.ts): the drop-in installed means Onload
+    if (command.includes('onload-bench.conf') && command.includes('install -m')) this.world.stack = 'fast';
+    else if (command.includes('onload-bench.conf') && command.includes('rm -f')) this.world.stack = 'kernel';
     if (command.includes('& wait $!') && command.includes('bin/ycsb') && / run couchbase2 /.test(command)) {
       const threads = Number(/-threads (\d+)/.exec(command)?.[1]);
       this.world.ycsbRuns.push(`${this.world.stack}/t${threads}`);
