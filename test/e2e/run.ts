@@ -24,7 +24,9 @@ function tapCounts(tap: string): Summary {
 function runUiTests(context: UiContext): Summary {
   const contextFile = join(context.runDir, 'ui-context.json');
   writeFileSync(contextFile, JSON.stringify(context, null, 2));
-  const files = readdirSync(join(repoRoot, 'test', 'e2e', 'ui')).filter((name) => name.endsWith('.e2e.ts')).sort()
+  // ONLOAD_BENCH_E2E_UI=editor (a developer's rerun of one file; CI runs them all)
+  const only = process.env.ONLOAD_BENCH_E2E_UI;
+  const files = readdirSync(join(repoRoot, 'test', 'e2e', 'ui')).filter((name) => name.endsWith('.e2e.ts') && (!only || name.startsWith(only))).sort()
     .map((name) => join('test', 'e2e', 'ui', name));
   const tapFile = join(artifactsDir, 'ui.tap');
   const result = spawnSync(
@@ -80,7 +82,7 @@ async function main(): Promise<number> {
 
     const integrationWorkspace = prepareWorkspace(join(runDir, 'integration'));
     lab?.writePlan(integrationWorkspace);
-    try {
+    if (!process.env.ONLOAD_BENCH_E2E_UI) try {
       add('integration (extension host)', await runIntegrationTests({
         workspace: integrationWorkspace,
         stateDir: join(runDir, 'integration', 'code-server'),
@@ -97,7 +99,7 @@ async function main(): Promise<number> {
     const restrictedWorkspace = prepareWorkspace(join(runDir, 'restricted'));
     lab?.writePlan(restrictedWorkspace);
     plantUntrustedSettings(restrictedWorkspace);
-    try {
+    if (!process.env.ONLOAD_BENCH_E2E_UI) try {
       add('integration, Restricted Mode (extension host)', await runIntegrationTests({
         workspace: restrictedWorkspace,
         stateDir: join(runDir, 'restricted', 'code-server'),

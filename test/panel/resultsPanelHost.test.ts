@@ -184,6 +184,8 @@ test('Export report writes the self-contained HTML report; a clicked point gets 
   const html = Buffer.from(fake.writes[0].bytes).toString('utf8');
   assert.match(html, /^<!DOCTYPE html>[^]*<h1>Onload Bench report: run run-fixture<\/h1>/);
   assert.equal((html.match(/<figure /g) ?? []).length, 10);
+  await until(() => fake.infos.some((info) => (info as { message: string }).message === 'Onload Bench: saved run.html in /out'), 'the notification after the export');
+  assert.deepEqual((fake.infos.find((info) => (info as { message: string }).message.includes('run.html')) as { items: string[] }).items, ['Open', 'Reveal in File Manager']);
 
   panel.fromWebview({ type: 'open-timeseries', runIndex: 0, cellIds: ['25G-kernel-t10-r1', '25G-kernel-t10-r2'], stack: 'kernel', threads: 10, title: '25G, kernel, 10 threads' });
   await until(() => panel.posted.some((message) => (message as { type: string }).type === 'timeseries'), 'the time series answer');

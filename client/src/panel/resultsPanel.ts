@@ -255,6 +255,7 @@ class ResultsPanel implements vscode.Disposable {
         const html = buildHtmlReport({ runDir: run.runDir, results: [...run.results.values()], manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
         await vscode.workspace.fs.writeFile(target, Buffer.from(html, 'utf8'));
         this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+        void offerExportActions(target);
         return;
       }
       case 'open-timeseries': {

@@ -219,7 +219,9 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     // The save dialog proposes <run folder>/<run>-<interface>-throughput.png: accept it.
     const dialogInput = page.locator(selectors.quickInput);
     await expectVisible(dialogInput, 'the save dialog');
-    assert.match(await dialogInput.inputValue(), /-throughput\.png$/);
+    // The dialog shows the folder first and then completes the proposed name: wait for that state.
+    await page.waitForFunction(() => /-throughput\.png$/.test((document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value ?? ''), undefined, { timeout: 15_000 })
+      .catch(async () => assert.fail(`the save dialog proposes ${await dialogInput.inputValue()}, not <run>-<interface>-throughput.png`));
     await page.keyboard.press('Enter');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'throughput.png' });
     await expectVisible(toast, 'the notification after the export');
@@ -321,9 +323,11 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     const highlight = async (label: string) => {
       const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name');
       for (let step = 0; step < 6; step++) {
-        if (((await focused.first().textContent().catch(() => '')) ?? '').trim() === label) return;
-        await page.keyboard.press('Down');
-        await page.waitForTimeout(150);
+        const current = ((await focused.first().textContent().catch(() => '')) ?? '').trim();
+        if (current === label) return;
+        await page.keyboard.press('ArrowDown');
+        // a state, not a time: the highlight has moved on
+        await page.waitForFunction((previous) => (document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name')?.textContent ?? '').trim() !== previous, current, { timeout: 5_000 }).catch(() => undefined);
       }
       assert.fail(`could not highlight ${label} in the run picker`);
     };
