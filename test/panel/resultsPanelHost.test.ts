@@ -193,3 +193,27 @@ test('Export report writes the self-contained HTML report; a clicked point gets 
   assert.equal(answer.view.title, '25G, kernel, 10 threads');
   assert.deepEqual(answer.view.cells.map((cell) => [cell.repetition, cell.throughput.at(-1)?.opsPerSec]), [[1, 18000], [2, 19000]]);
 });
+
+test('a live run re-reads its folder when the first cell starts and at the end: the environment written after pre-flight shows', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'panel-live-'));
+  try {
+    const withEnvironment = fixtureManifest();
+    const { environment, ...withoutEnvironment } = withEnvironment;
+    assert.ok(environment, 'the fixture has an environment');
+    const manager = newManager();
+    // the run starts before pre-flight has recorded the environment
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(withoutEnvironment));
+    manager.onSweepEvent(dir, { type: 'run-started', runDir: dir, manifest: withoutEnvironment, resumed: false, alreadyDone: 0 });
+    const panel = fake.panels[0];
+    const first = await readyModel(panel);
+    assert.deepEqual(first.runs[0].environment, []);
+    // pre-flight done: the engine writes the environment into the manifest, then starts a cell
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(withEnvironment));
+    const [result] = fixtureResults();
+    manager.onSweepEvent(dir, { type: 'cell-started', id: result.id, key: result.key, index: 0, total: 12, attempt: 1 });
+    const after = await readyModel(panel, (model) => model.runs[0].environment.length > 0);
+    assert.deepEqual(after.runs[0].environment.map((row) => row.host).sort(), Object.keys(environment.hosts).sort());
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

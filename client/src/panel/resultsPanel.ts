@@ -48,7 +48,8 @@ function panelKey(runDirs: readonly string[]): string {
 function mergeRunData(fromFile: RunData, current: RunData): RunData {
   const merged: RunData = { ...fromFile, results: new Map(fromFile.results) };
   for (const [id, result] of current.results) if (!merged.results.has(id)) merged.results.set(id, result);
-  merged.manifest = current.manifest ?? fromFile.manifest;
+  // the file's manifest is the newer one: the engine adds the environment and extra cells to it
+  merged.manifest = fromFile.manifest ?? current.manifest;
   merged.running = current.running;
   merged.outcome = current.outcome;
   merged.preflight = current.preflight;
@@ -299,6 +300,8 @@ export class ResultsPanelManager {
   private readonly panels = new Map<string, ResultsPanel>();
   /** Run folders a sweep is feeding right now, with the time of their last event. */
   private readonly liveRuns = new Map<string, number>();
+  /** Live runs whose folder was re-read once their first cell started. */
+  private readonly reReadAfterStart = new Set<string>();
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -335,6 +338,13 @@ export class ResultsPanelManager {
     if (event.type === 'run-started' && !this.panels.has(panelKey([runDir]))) this.open([runDir], true);
     for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.applyEvent(runDir, event);
     if (event.type === 'run-finished') this.liveRuns.delete(key);
+    // The manifest gains what events do not carry (the environment after pre-flight, extra cells):
+    // re-read the folder when the first cell starts and when the run ends, if it was kept.
+    const firstCell = event.type === 'cell-started' && !this.reReadAfterStart.has(key);
+    const finished = event.type === 'run-finished' && event.outcome.runDir !== '';
+    if (firstCell) this.reReadAfterStart.add(key);
+    if (event.type === 'run-finished') this.reReadAfterStart.delete(key);
+    if (firstCell || finished) for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.scheduleReload(runDir);
   }
 
   /** Run B against run A. */

@@ -52,6 +52,9 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
     if (profileServiceMissing) return t.skip(profileServiceMissing);
     const { page } = session;
     await page.locator(selectors.editorLines).locator('span', { hasText: /^EF_POLL_USECS$/ }).first().click();
+    // States, not times: the light bulb says the server's quick fixes for this line have arrived
+    // (Ctrl+. pressed before that shows "no code actions" and never looks again).
+    await expectVisible(page.locator('.lightBulbWidget, [class*="codicon-lightbulb"], [class*="codicon-light-bulb"]').first(), 'the light bulb of the quick fix', 30_000);
     await page.keyboard.press('Control+.');
     const fix = page.locator(selectors.actionWidgetRows, { hasText: 'EF_POLL_USEC' });
     await expectVisible(fix, 'a quick fix naming EF_POLL_USEC');
