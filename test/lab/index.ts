@@ -36,13 +36,13 @@
 // - `onload_stackdump`: lists one stack per accelerated lab process of the caller's user (all when
 //   root), real layout: `#stack-id stack-name      pids` then `0         -               <pid>`;
 //   `lots` adds each stack's TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`).
-// - `<lab.ycsbHome>/bin/ycsb load|run couchbase2 -P workload -P props -p k=v -threads N -s`:
+// - `<lab.ycsbHome>/bin/ycsb.sh load|run couchbase2 -P workload -P props -p k=v -threads N -s`
+//   (JAVA_OPTS; `bin/ycsb` is Python 2 text that needs the `python2: true` lab option):
 //   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
-//   report on stdout or `exportfile`, text or JSON exporters). The password must be in a -P file
-//   (`-p couchbase.password=` is refused with exit 2); the KV port defaults to the lab node's;
-//   `couchbase.username` defaults to the bucket name (the node accepts the admin password for a
-//   user named like any existing bucket, the couchbase2-era convention). Workloads in
-//   `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
+//   report on stdout or `exportfile`, text or JSON exporters, HDR interval logs with
+//   `hdrhistogram.fileoutput`). Each binding reads only its real keys; couchbase2 logs in as the
+//   bucket-named RBAC user, which must exist on the node (REAL-LAB Y1-Y8, test/lab/README.md).
+//   Workloads in `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
 // - `ip` adds the lab's extra 127.0.0.x addresses to `ip -o addr` listings; `ethtool -i` (only
 //   when ethtool is not installed) prints driver `lab-loopback`. `java`, `uname` are the real ones.
 //
@@ -58,8 +58,8 @@
 // `keep: true` or ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM
 // without stop(), the same happens synchronously; a lab whose owner was SIGKILLed is reaped by
 // the next startLab. Limits: the hosts share this machine's process table, so name lookups such as
-// `pgrep -x memcached` can also see another lab's node (use pid files / process groups); requests
-// are not throttled by `-target`; SCAN is a run of single gets; only hdrhistogram measurements.
+// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener); SCAN
+// asks the query service for the keys, then gets them one by one; only hdrhistogram measurements.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
