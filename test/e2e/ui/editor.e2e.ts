@@ -52,12 +52,20 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
     if (profileServiceMissing) return t.skip(profileServiceMissing);
     const { page } = session;
     await page.locator(selectors.editorLines).locator('span', { hasText: /^EF_POLL_USECS$/ }).first().click();
-    // States, not times: the light bulb says the server's quick fixes for this line have arrived
-    // (Ctrl+. pressed before that shows "no code actions" and never looks again).
-    await expectVisible(page.locator('.lightBulbWidget, [class*="codicon-lightbulb"], [class*="codicon-light-bulb"]').first(), 'the light bulb of the quick fix', 30_000);
-    await page.keyboard.press('Control+.');
+    // Ctrl+. pressed before the editor has asked the server for this line's fixes shows "no code
+    // actions" once and never looks again: open the menu until it lists the fix (bounded, logged).
     const fix = page.locator(selectors.actionWidgetRows, { hasText: 'EF_POLL_USEC' });
-    await expectVisible(fix, 'a quick fix naming EF_POLL_USEC');
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+.');
+      try {
+        await fix.first().waitFor({ state: 'visible', timeout: 10_000 });
+        if (attempt > 1) console.log(`  quick fix: the menu listed the fix at Ctrl+. number ${attempt}`);
+        break;
+      } catch {
+        if (attempt === 3) await expectVisible(fix, 'a quick fix naming EF_POLL_USEC', 1_000);
+        await page.keyboard.press('Escape');
+      }
+    }
     await shot(page, context.artifactsDir, '04-quick-fix-menu');
     await fix.first().click();
     await expectVisible(page.locator(selectors.editorLines, { hasText: 'EF_POLL_USEC 100000' }), 'the fixed line');
