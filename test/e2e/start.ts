@@ -2,8 +2,9 @@
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
 // Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
 // files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
-// The editor opens on the Welcome page with the walkthrough, and the simulated-lab plan beside it
-// (the printed address opens it); examples/README.md links the plan too.
+// The editor opens on the Welcome page with the walkthrough; examples/README.md links the plan.
+// (Opening the plan too through the address's `payload` would suppress the Welcome page, and with
+// it the walkthrough's record of the first steps.)
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     console.log(`
 Onload Bench is running in VS Code in the browser:
 
-    ${workbenchUrl(server.origin, examples, [join(examples, info.plan)])}
+    ${workbenchUrl(server.origin, examples)}
 
 Workspace: examples/   Plan: ${info.plan}
   This is a SIMULATED LAB - loopback stand-ins, not real hardware: couchbase-server, onload and

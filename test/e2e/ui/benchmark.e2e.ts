@@ -79,16 +79,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     // As npm start: the Welcome page at start-up, so the walkthrough follows what the person does.
     server = await startCodeServer(context.workspace, { stateDir, settings: { ...context.lab?.settings, 'workbench.startupEditor': 'welcomePage' } });
     session = await openBrowser();
-    // As npm start prints it: the folder, and the simulated-lab plan opened beside the Welcome page.
-    await openWorkbench(session.page, server.origin, context.workspace, [join(context.workspace, context.lab!.info.plan)]);
-  });
-
-  it('opens as npm start does: the Welcome page with the walkthrough, and the simulated-lab plan', { timeout: 60_000 }, async () => {
-    const { page } = session;
-    const planTab = page.locator('.tabs-container .tab', { hasText: `${context.lab!.info.planName}.benchplan.json` });
-    await expectVisible(planTab, 'the simulated-lab plan opened at start', 30_000);
-    await expectVisible(page.locator('.tabs-container .tab', { hasText: 'Welcome' }), 'the Welcome page at start', 30_000);
-    await shot(page, context.artifactsDir, '09-start-welcome-and-plan');
+    await openWorkbench(session.page, server.origin, context.workspace);
   });
 
   endStateHooks(context.artifactsDir, () => ({ session, server }));
