@@ -3,8 +3,7 @@
 // values, marks, the best-improvement highlight, theme-coloured chart pixels, kept toggles across a
 // live update, and exports posted to the host. Saves test-artifacts/panel.png for a human look.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { buildSync } from 'esbuild';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { buildPanelHtml } from '../../client/src/panel/panelHtml';
 import { applySweepEvent, emptyRunData } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
+import { countPixels, ensureBuilt } from './support/webviewPage';
 
 const root = resolve(__dirname, '..', '..');
 const chromiumPath = '/usr/bin/chromium';
@@ -45,19 +45,6 @@ const theme: Record<string, string> = {
   '--vscode-editor-findMatchHighlightBackground': 'rgba(234, 92, 0, 0.33)',
 };
 
-/**
- * The webview bundle as scripts/build.mjs makes it. Rebuilt here (only this entry, same options)
- * when missing or older than its sources, so the test never draws a stale script.
- */
-function ensureBuilt(): string {
-  const script = join(root, 'dist', 'media', 'panel.js');
-  const sources = readdirSync(join(root, 'media', 'src')).map((name) => statSync(join(root, 'media', 'src', name)).mtimeMs);
-  if (!existsSync(script) || statSync(script).mtimeMs < Math.max(...sources)) {
-    buildSync({ entryPoints: [join(root, 'media', 'src', 'panel.ts')], outfile: script, bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', legalComments: 'linked' });
-  }
-  return script;
-}
-
 /** Serves the page and the two files it loads, as the webview's resource origin would. */
 function serve(files: () => Record<string, [string, string | Buffer]>): Promise<Server> {
   const server = createServer((request, response) => {
@@ -77,27 +64,6 @@ function fixtureModel(cells: number) {
 
 async function postToWebview(page: Page, message: unknown): Promise<void> {
   await page.evaluate((data) => window.postMessage(data, '*'), message);
-}
-
-/**
- * Counts pixels of exactly one colour inside a chart's plot area (the canvas says where it is in
- * `data-plot-area`), so legend swatches do not count. Line and point interiors are drawn unblended.
- */
-async function countPixels(page: Page, canvasSelector: string, hex: string): Promise<number> {
-  return page.$eval(
-    canvasSelector,
-    (canvas, colour) => {
-      const c = canvas as HTMLCanvasElement;
-      const scale = c.width / c.clientWidth;
-      const [left, top, right, bottom] = (c.dataset.plotArea ?? '').split(',').map((value) => Math.round(Number(value) * scale));
-      const pixels = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
-      const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
-      let count = 0;
-      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === r && pixels[i + 1] === g && pixels[i + 2] === b && pixels[i + 3] === 255) count++;
-      return count;
-    },
-    hex,
-  );
 }
 
 test('the built webview draws the fixture run under the strict CSP', { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 }, async () => {
