@@ -14,3 +14,5 @@ export const commands = {
 
 export const commandCategory = 'Onload Bench';
 export const logChannelName = 'Onload Bench';
+/** The getting-started walkthrough's id in package.json `contributes.walkthroughs`. */
+export const gettingStartedWalkthrough = 'onloadBench.gettingStarted';

@@ -11,6 +11,8 @@ import { ResultsPanelManager, resultsViewType } from './panel/resultsPanel';
 import type { CoreServices, ExtensionServices } from './services';
 import { RunTracker } from './tasks/runTracker';
 import { registerWalkthroughProgress } from './walkthroughProgress';
+import { registerOpenAtStart } from './openAtStart';
+import { gettingStartedWalkthrough } from './commandIds';
 import { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
 import { benchmarkTaskType } from './tasks/taskDefinition';
 import type { RunOutcome } from '../../engine/src/events';
@@ -47,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   context.subscriptions.push(results.register());
   const runs = new RunTracker(log, results);
   context.subscriptions.push(registerWalkthroughProgress(resultsViewType));
+  context.subscriptions.push(registerOpenAtStart(log, `${context.extension.id}#${gettingStartedWalkthrough}`));
   context.subscriptions.push(runs);
   const core: CoreServices = { context, log, passwords: new PasswordStore(context), languageClient, runs, results };
   const tasks = new BenchmarkTaskProvider(core);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 
 export const walkthroughKeys = {
+  openedExamples: 'onloadBench.walkthrough.openedExamples',
   sawDiagnostics: 'onloadBench.walkthrough.sawDiagnostics',
   passwordReady: 'onloadBench.walkthrough.passwordReady',
   ranBenchmark: 'onloadBench.walkthrough.ranBenchmark',
@@ -19,7 +20,7 @@ export function markWalkthrough(key: (typeof walkthroughKeys)[keyof typeof walkt
   void vscode.commands.executeCommand('setContext', key, true);
 }
 
-/** Diagnostics shown on an open profile or workload, and the results panel on screen. */
+/** A folder with profiles or plans open; diagnostics shown on an open profile or workload; the results panel on screen. */
 export function registerWalkthroughProgress(resultsViewType: string): vscode.Disposable {
   const checkDiagnostics = () => {
     const editor = vscode.window.activeTextEditor;
@@ -32,11 +33,18 @@ export function registerWalkthroughProgress(resultsViewType: string): vscode.Dis
     );
     if (shown) markWalkthrough(walkthroughKeys.sawResults);
   };
+  const checkExamples = () => {
+    void vscode.workspace.findFiles('{**/*.opf,**/*.benchplan.json}', '**/node_modules/**', 1).then((found) => {
+      if (found.length > 0) markWalkthrough(walkthroughKeys.openedExamples);
+    });
+  };
+  checkExamples();
   checkDiagnostics();
   checkResults();
   return vscode.Disposable.from(
     vscode.languages.onDidChangeDiagnostics(checkDiagnostics),
     vscode.window.onDidChangeActiveTextEditor(checkDiagnostics),
     vscode.window.tabGroups.onDidChangeTabs(checkResults),
+    vscode.workspace.onDidChangeWorkspaceFolders(checkExamples),
   );
 }

@@ -2,9 +2,10 @@
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
 // Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
 // files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
-// The editor opens on the Welcome page with the walkthrough; examples/README.md links the plan.
-// (Opening the plan too through the address's `payload` would suppress the Welcome page, and with
-// it the walkthrough's record of the first steps.)
+// The editor opens on the Welcome page with the walkthrough, and the extension then opens the plan
+// beside it (ONLOAD_BENCH_OPEN_AT_START, client/src/openAtStart.ts). Opening the plan through the
+// address's `payload` instead would suppress the Welcome page, and with it the walkthrough's record
+// of the first steps.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { installVsix, startCodeServer, workbenchUrl, type CodeServer } from './support/codeServer';
 import { passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
 import { repoRoot } from './support/workspace';
+import { openAtStartVariable } from '../../client/src/openAtStartPaths';
 import { entriesOf, recordCreated, removeRecorded } from './support/startFiles';
 
 const examples = join(repoRoot, 'examples');
@@ -60,7 +62,8 @@ async function main(): Promise<void> {
     server = await startCodeServer(examples, {
       stateDir,
       port: (await portIsFree(preferred)) ? preferred : undefined,
-      env: lab.env,
+      // the plan opens beside the Welcome page once that is up
+      env: { ...lab.env, [openAtStartVariable]: info.plan },
       settings: {
         ...lab.settings,
         // The simulated lab's password comes from this variable, so nobody is asked for it.

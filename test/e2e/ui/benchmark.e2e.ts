@@ -13,6 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { uiContext } from './context';
+import { openAtStartVariable } from '../../../client/src/openAtStartPaths';
 import { expectVisible, openWorkbench, repoFileMentions, resultsFrame, runCommand, selectors, shot, endStateHooks } from './workbench';
 
 const context = uiContext();
@@ -76,13 +77,38 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     const stateDir = `${context.stateDir}-run`;
     await installVsix(stateDir, context.vsix);
     // The ssh config of the lab, but no password variable: the person types the password.
-    // As npm start: the Welcome page at start-up, so the walkthrough follows what the person does.
-    server = await startCodeServer(context.workspace, { stateDir, settings: { ...context.lab?.settings, 'workbench.startupEditor': 'welcomePage' } });
+    // As npm start: the Welcome page at start-up, so the walkthrough follows what the person does,
+    // and the simulated lab's plan opened beside it by the extension.
+    server = await startCodeServer(context.workspace, {
+      stateDir,
+      settings: { ...context.lab?.settings, 'workbench.startupEditor': 'welcomePage' },
+      env: { [openAtStartVariable]: context.lab!.info.plan },
+    });
     session = await openBrowser();
     await openWorkbench(session.page, server.origin, context.workspace);
   });
 
   endStateHooks(context.artifactsDir, () => ({ session, server }));
+
+  it('starts as npm start does: the walkthrough on the Welcome page, and the simulated lab plan open beside it', { timeout: 60_000 }, async () => {
+    const { page } = session;
+    const lab = context.lab!;
+    const planFile = lab.info.plan.split('/').pop()!;
+    await expectVisible(page.locator('.tab', { hasText: 'Welcome' }), 'the Welcome tab', 30_000);
+    // the Welcome page turned to our walkthrough: its steps, the first one unticked yet
+    const welcome = page.locator('.editor-group-container').first().locator('.gettingStartedContainer');
+    await expectVisible(welcome.locator('.getting-started-category h2, .category-title', { hasText: 'Benchmark Couchbase with and without Onload' }).first(), "our walkthrough's title in the Welcome editor", 30_000);
+    await expectVisible(welcome.locator('button.getting-started-step[data-step-id$="#runPlan"], button.getting-started-step[data-step-id="runPlan"]').first(), "the walkthrough's Run step", 30_000);
+    // "Open the examples" is done: this folder has profiles and plans
+    await expectVisible(welcome.locator('button.getting-started-step[data-step-id$="#openExamples"][aria-checked="true"]'), 'the step "Open the examples" ticked', 15_000);
+    const planTab = page.locator('.tab', { hasText: planFile });
+    await expectVisible(planTab, `the plan ${planFile} in a tab`, 30_000);
+    await expectVisible(page.locator(`${selectors.editorLines} .view-line`, { hasText: 'SIMULATED LAB' }), "the plan's text in an editor");
+    // Beside, not instead: two editor groups, the Welcome page still showing in the first.
+    assert.equal(await page.locator('.editor-group-container').count(), 2, 'the plan did not open in a second group beside the Welcome page');
+    assert.ok(await welcome.isVisible(), 'the Welcome page is not showing in the first group');
+    await shot(page, context.artifactsDir, '05-start-welcome-and-plan');
+  });
 
   it('runs the simulated lab plan with the password typed into the input box, and the panel fills with the results', { timeout: 300_000 }, async () => {
     const { page } = session;
@@ -270,7 +296,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await row.first().click();
     const step = (id: string) => page.locator(`button.getting-started-step[data-step-id$="#${id}"], button.getting-started-step[data-step-id="${id}"]`).first();
     await expectVisible(step('runPlan'), 'the walkthrough steps', 30_000);
-    for (const id of ['setPassword', 'runPlan', 'readResults']) {
+    for (const id of ['openExamples', 'setPassword', 'runPlan', 'readResults']) {
       assert.equal(await step(id).getAttribute('aria-checked'), 'true', `walkthrough step ${id} is not ticked`);
     }
     await step('runPlan').click();

@@ -7,6 +7,9 @@ import { keepLogs, workbenchUrl } from '../support/codeServer';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../support/workspace';
 
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string };
+const extensionId = `${manifest.publisher}.${manifest.name}`;
+
 export const selectors = {
   workbench: '.monaco-workbench',
   editorLines: '.editor-instance .monaco-editor .view-lines',
@@ -81,7 +84,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
 
 /** The results webview's document: two nested iframes, the inner one titled like the panel. */
 export function resultsFrame(page: Page, titlePrefix: string): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator(`iframe#active-frame[title^="${titlePrefix}"]`);
+  // Only this extension's webviews: the walkthrough renders its steps' Markdown in a webview too,
+  // whose outer frame names no extension (VS Code puts `extensionId=` in every outer frame's src).
+  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).frameLocator(`iframe#active-frame[title^="${titlePrefix}"]`);
 }
 
 export function repoFileMentions(file: string, text: string): boolean {
