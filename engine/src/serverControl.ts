@@ -16,10 +16,6 @@ export function serverPidFile(server: ResolvedServer): string {
 export function serverLogFile(server: ResolvedServer): string {
   return `${server.workDir}/couchbase-server.log`;
 }
-/** Where a stack's profile is uploaded on a host. */
-export function remoteProfilePath(workDir: string, stackName: string): string {
-  return `${workDir}/profiles/${stackName}.opf`;
-}
 
 /** How a cell's server was started, for its evidence (REAL-LAB C1, H3). */
 export interface ServerStart {

@@ -2,13 +2,15 @@
 // drop-in replaces the unit's ExecStart by the same command line behind `onload --profile=...`, so
 // user, limits (LimitNOFILE, LimitMEMLOCK) and cgroup stay the unit's. Started by hand instead,
 // couchbase-server refuses another user's data folder, or leaves root-owned files behind (C1).
-// The drop-in is removed (daemon-reload) after the arm, on cancel, and at the next run's start
-// when a crash left it behind. Commands run with `sudo -n`; refusals are explained (H2).
+// The drop-in, and the profiles it names (serviceProfiles.ts: readable by the unit's user), are
+// removed (daemon-reload) after the arm, on cancel, and at the next run's start when a crash left
+// them behind. Commands run with `sudo -n`; refusals are explained (H2).
 import { EngineFailure } from './errors';
 import type { ResolvedServer } from './planSchema';
 import type { RemoteSession } from './ssh';
 import { shellQuote } from './shellQuote';
 import { sudoProblem } from './sudoProblems';
+import { installServiceProfilesScript, removeServiceProfilesScript } from './serviceProfiles';
 
 export const dropInFileName = 'onload-bench.conf';
 
@@ -63,15 +65,18 @@ function sudoFailure(session: RemoteSession, step: string, what: string, stderr:
   });
 }
 
-/** The commands that install the drop-in from `stagedPath` (already uploaded) and reload systemd. */
+/**
+ * The commands that install the drop-in from `stagedPath` (already uploaded), with the profiles
+ * the service's user must read (serviceProfiles.ts), and reload systemd.
+ */
 export function installDropInScript(server: ResolvedServer, stagedPath: string): string {
-  return `sudo -n mkdir -p ${shellQuote(server.serviceDropInDir)} && sudo -n install -m 644 ${shellQuote(stagedPath)} ${shellQuote(dropInPath(server))} && sudo -n systemctl daemon-reload`;
+  return `sudo -n mkdir -p ${shellQuote(server.serviceDropInDir)} && (${installServiceProfilesScript(server)}) && sudo -n install -m 644 ${shellQuote(stagedPath)} ${shellQuote(dropInPath(server))} && sudo -n systemctl daemon-reload`;
 }
 
-/** Removes the drop-in if it is there (exit 0 either way; prints `@removed` when it was). */
+/** Removes the drop-in and its profiles if there (exit 0 either way; prints `@removed` when the drop-in was). */
 export function removeDropInScript(server: ResolvedServer): string {
   const path = shellQuote(dropInPath(server));
-  return `if [ -e ${path} ]; then sudo -n rm -f ${path} && sudo -n systemctl daemon-reload && echo "@removed"; fi`;
+  return `${removeServiceProfilesScript(server)} && if [ -e ${path} ]; then sudo -n rm -f ${path} && sudo -n systemctl daemon-reload && echo "@removed"; fi`;
 }
 
 /** Installs the drop-in for `profileRemotePath`; returns its text for the cell's evidence. */

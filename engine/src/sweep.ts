@@ -33,7 +33,8 @@ import { redactSecrets } from './redaction';
 import { acquireRunLock, describeHolder, type RunLock } from './runLock';
 import { acquireRemoteLock } from './remoteLock';
 import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
-import { remoteProfilePath, startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
+import { startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
+import { remoteProfilePath, serverProfilePath, serviceProfileStagingDir, uploadPathFor } from './serviceProfiles';
 import { ArmsRegister, observeServer, sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
 import { proveFresh, proveStopped } from './serverRestartProof';
 import { connectionsScript } from './serverProcess';
@@ -157,10 +158,11 @@ export class SweepRun {
         if (server.serverStart === 'service' && (await removeDropIn(session, server, 'prepare', signal))) {
           this.log('warn', `${server.host}: removed ${dropInPath(server)} left behind by an earlier run that did not finish.`);
         }
-        await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles`, { step: 'prepare', signal });
+        // a fresh staging folder: the service's profiles are installed from all of it (serviceProfiles.ts)
+        await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles && rm -rf -- ${shellQuote(serviceProfileStagingDir(server))}`, { step: 'prepare', signal });
         for (const stack of this.plan.stacks) {
           if (stack.profile === undefined) continue;
-          await this.uploadProfile(session, stack.profile, remoteProfilePath(server.workDir, stack.name));
+          await this.uploadProfile(session, stack.profile, serverProfilePath(server, stack.name), (remotePath) => uploadPathFor(server, remotePath));
         }
       }),
     );
@@ -205,7 +207,7 @@ export class SweepRun {
   }
 
   /** A profile and the workspace profiles it imports, rewritten so the launcher finds those copies. */
-  private async uploadProfile(session: RemoteSession, profile: string, remotePath: string): Promise<void> {
+  private async uploadProfile(session: RemoteSession, profile: string, remotePath: string, uploadPath: (remotePath: string) => string = (path) => path): Promise<void> {
     const localPath = resolveLocal(this.planDir, profile);
     let bundle: ProfileBundle;
     try {
@@ -219,7 +221,9 @@ export class SweepRun {
       const problem = profileShapeProblem(file.content);
       if (problem) throw new EngineFailure({ code: 'upload', host: session.host, step: 'upload-profile', message: `${file.localPath} does not look like an Onload profile: ${problem}. It was not uploaded.`, action: 'Point the plan (stacks[].profile, runUnderOnload) and onload_import at Onload profiles.' });
     }
-    for (const file of bundle.files) await session.upload(file.remotePath, file.content, { step: 'upload-profile', mode: '600', signal: this.signal });
+    // 644: no secret in a profile, and a foreground command that switches user (sudo -u couchbase)
+    // must read it; who may enter the folder is the work folder's business (serviceProfiles.ts)
+    for (const file of bundle.files) await session.upload(uploadPath(file.remotePath), file.content, { step: 'upload-profile', mode: '644', signal: this.signal });
     const imported = bundle.files.slice(1).map((file) => file.localPath);
     if (imported.length > 0) this.log('info', `${session.host}: ${profile} imports ${imported.join(', ')}: uploaded beside it.`);
     if (bundle.standardImports.length > 0) this.log('info', `${session.host}: ${profile} imports Onload's own profile(s) ${bundle.standardImports.join(', ')}: left to the server's Onload.`);
@@ -252,7 +256,7 @@ export class SweepRun {
         await stopServer(session, server, signal);
         const killed = await proveStopped(session, server, Math.min(60, serverStartSec), signal);
         if (killed.length > 0) this.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
-        const remoteProfile = profile !== undefined ? remoteProfilePath(server.workDir, stack) : undefined;
+        const remoteProfile = profile !== undefined ? serverProfilePath(server, stack) : undefined;
         const startedAt = Date.now();
         const start = await startServer(session, server, remoteProfile, signal);
         let fresh: Record<string, unknown> = {};

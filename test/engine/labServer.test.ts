@@ -3,7 +3,7 @@
 // the EF_* environment, the interface axis, and the hosts' sudo/setsid/reach quirks. Each test
 // reads what a user sees: a cell's marks and evidence, an error's words, a pre-flight check.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -81,6 +81,14 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     return path;
   }
 
+  // Foreground commands that switch to couchbase read {profile} from the work folder: one that
+  // user may enter (the SSH user's home is 0700), as the README tells a lab without systemd.
+  const readableWorkDir = (): string => {
+    const dir = join(lab.hostRoot, 'var', 'tmp', 'onload-bench');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    return dir;
+  };
+
   const logs = (record: SweepRecord): string => record.events.filter((event) => event.type === 'log').map((event) => (event as { message: string }).message).join('\n');
 
   it('both arms run through the same service: the Onload arm by a drop-in removed afterwards, same user and limits (C1, H3)', { timeout: 120_000 }, async () => {
@@ -93,6 +101,10 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     assert.equal(server(onload).start.mode, 'service');
     assert.equal(server(onload).start.dropIn, true);
     assert.match(server(onload).start.command, /drop-in ExecStart=\/\S*onload --profile=\S*latency\.opf \S*couchbase-server -- -kernel global_enable_tracing false -noinput/);
+    // the profile the service's user read: installed beside the drop-in, not in the SSH user's 0700 home
+    const dropInDir = join(lab.hostRoot, 'etc', 'systemd', 'system', 'couchbase-server.service.d');
+    assert.ok(server(onload).start.command.includes(`--profile=${dropInDir}/onload-bench-profiles/latency.opf`), server(onload).start.command);
+    assert.equal(existsSync(join(dropInDir, 'onload-bench-profiles')), false, 'the installed profiles are removed with the drop-in');
     assert.deepEqual(server(onload).process.limits, server(kernel).process.limits);
     // (Node raises its own nofile soft limit, so the lab shows the session/service difference in memlock)
     assert.equal(server(onload).process.limits.memlock.soft, server(onload).process.limits.memlock.hard, 'the service\'s limits, not an SSH session\'s');
@@ -118,6 +130,7 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
       plan({
         server: {
           serverStart: 'foreground',
+          workDir: readableWorkDir(),
           kernelRunCommand: `sudo -n -u couchbase sh -c 'ulimit -S -l 128; exec onload --profile=latency "$0" -- -noinput' {couchbaseServerPath}`,
           onloadRunCommand: 'sudo -n -u couchbase onload --profile={profile} {couchbaseServerPath} -- -noinput',
         },
@@ -126,7 +139,7 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
     const [kernel, onload] = record.results;
     assert.equal(server(kernel).start.mode, 'foreground');
     assert.ok(marks(kernel).includes('accelerated-kernel'), JSON.stringify(kernel?.marks));
-    assert.ok(marks(onload).includes('arms-differ'), JSON.stringify(onload?.marks));
+    assert.ok(marks(onload).includes('arms-differ'), JSON.stringify(onload?.marks ?? onload?.error));
     assert.match(onload?.marks?.find((mark) => mark.code === 'arms-differ')?.message ?? '', /memlock 65536\/\d+ \(kernel arm: 131072\/\d+\)/);
   });
 
@@ -164,7 +177,7 @@ describe('server side on the strict loopback lab', { skip: labAvailable ? false 
 
   it('memcached\'s real EF_* environment is recorded and differences from the profile are marked (O4)', { timeout: 120_000 }, async () => {
     await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server'); // a host without the service
-    const record = await sweep(plan({ stacks: ['latency'], server: { serverStart: 'foreground', kernelRunCommand: 'sudo -n -u couchbase {couchbaseServerPath} -- -noinput', onloadRunCommand: 'sudo -n -u couchbase env EF_POLL_USEC=0 onload --profile={profile} {couchbaseServerPath} -- -noinput' } }));
+    const record = await sweep(plan({ stacks: ['latency'], server: { serverStart: 'foreground', workDir: readableWorkDir(), kernelRunCommand: 'sudo -n -u couchbase {couchbaseServerPath} -- -noinput', onloadRunCommand: 'sudo -n -u couchbase env EF_POLL_USEC=0 onload --profile={profile} {couchbaseServerPath} -- -noinput' } }));
     const cell = record.results[0];
     assert.equal(server(cell).process.efEnvironment.EF_POLL_USEC, '0');
     assert.equal(server(cell).process.efEnvironment.EF_TCP_FASTSTART_INIT, '0');

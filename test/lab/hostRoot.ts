@@ -67,21 +67,44 @@ usage() {
 # The real launcher's search (scripts/onload:314-330): ~/.openonload/profiles, then the profile
 # folder, .opf before .opf-fragment (fragments not for the very first lookup), then NAME as a literal
 # path relative to the working folder. Never the importing profile's own folder. Missing: exit 3.
+# Run by the service, the launcher is the unit's User (couchbase, REAL-LAB C1), who owns nothing the
+# SSH user uploaded: its "[ -f ]" fails below a folder it may not enter, and "." fails on a file it
+# may not read. The lab runs as one Unix user, so "others" permissions stand in for that user's.
+other_may() { # other_may r|x PATH
+  m=$(stat -c %a "$2" 2>/dev/null) || return 1
+  o=$(( \${m#"\${m%?}"} ))
+  case "$1" in r) [ $((o & 4)) -ne 0 ] ;; x) [ $((o & 1)) -ne 0 ] ;; esac
+}
+as_service() { [ "$ONLOAD_BENCH_LAB_USER" = couchbase ]; }
+reachable() {
+  as_service || return 0
+  case "$1" in /*) d=$(dirname "$1") ;; *) d=$(dirname "$PWD/$1") ;; esac
+  # up to the lab's folder, which stands for the host's /
+  while [ "$d" != / ] && [ "$d" != "$ONLOAD_BENCH_LAB" ]; do
+    other_may x "$d" || return 1
+    d=$(dirname "$d")
+  done
+}
+is_file() { [ -f "$1" ] && reachable "$1"; }
 toplevel=1
 find_profile() {
   user_dir="$HOME/.openonload/profiles"
   candidate=""
-  if [ -f "$user_dir/$1.opf" ]; then candidate="$user_dir/$1.opf"
-  elif [ -z "$toplevel" ] && [ -f "$user_dir/$1.opf-fragment" ]; then candidate="$user_dir/$1.opf-fragment"
-  elif [ -f "$profile_dir/$1.opf" ]; then candidate="$profile_dir/$1.opf"
-  elif [ -z "$toplevel" ] && [ -f "$profile_dir/$1.opf-fragment" ]; then candidate="$profile_dir/$1.opf-fragment"
-  elif [ -f "$1" ]; then candidate="$1"
+  if is_file "$user_dir/$1.opf"; then candidate="$user_dir/$1.opf"
+  elif [ -z "$toplevel" ] && is_file "$user_dir/$1.opf-fragment"; then candidate="$user_dir/$1.opf-fragment"
+  elif is_file "$profile_dir/$1.opf"; then candidate="$profile_dir/$1.opf"
+  elif [ -z "$toplevel" ] && is_file "$profile_dir/$1.opf-fragment"; then candidate="$profile_dir/$1.opf-fragment"
+  elif is_file "$1"; then candidate="$1"
   fi
   toplevel=""
   if [ -z "$candidate" ]; then
     echo "onload: ERROR: Cannot find profile '$1'" >&2
     echo "onload: looked for $user_dir/$1.opf, $profile_dir/$1.opf and the file '$1'" >&2
     exit 3
+  fi
+  if as_service && ! other_may r "$candidate"; then
+    echo "$0: 1: .: cannot open $candidate: Permission denied" >&2
+    exit 2
   fi
   if ! sh -n "$candidate" 2>/dev/null; then
     echo "onload: ERROR: profile '$1' is not valid shell:" >&2

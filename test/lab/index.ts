@@ -272,7 +272,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       ...clientAliases.map((alias, index) => ({ alias, address: `127.0.0.${3 + index}` })),
     ].map((host) => {
       const home = join(dir, 'hosts', host.alias);
-      mkdirSync(home, { recursive: true });
+      // 0700 like useradd's homes on RHEL (0750 on Ubuntu): no other user, such as couchbase, enters
+      mkdirSync(home, { recursive: true, mode: 0o700 });
       const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
       return {
         ...host,
