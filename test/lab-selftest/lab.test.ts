@@ -99,8 +99,9 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.equal(kernel.stdout, '0\n');
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server')).code, 0);
     assert.equal(lab.couchbaseState().running, false);
+    // the real tool prints nothing at all when there are no stacks (libstack.c:435)
     const empty = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
-    assert.equal(empty.stdout, '#stack-id stack-name      pids\n');
+    assert.deepEqual([empty.code, empty.stdout], [0, '']);
 
     // REAL-LAB C1: the SSH user (not couchbase) may not start it from a shell
     const refused = await lab.ssh(lab.serverHost, `onload --profile=latency ${lab.couchbaseServerPath} -- -noinput`);
@@ -114,13 +115,19 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     const pid = Number(start.stdout.trim());
     const state = lab.couchbaseState();
     assert.deepEqual(state, { running: true, pid, service: false, accelerated: true });
-    // REAL-LAB O5: without root only the caller's own stacks; O1: every child is in a stack
-    assert.equal((await lab.ssh(lab.serverHost, 'onload_stackdump')).stdout, '#stack-id stack-name      pids\n');
+    // REAL-LAB O5: without root another user's stacks are "inaccessible" (no name, no pids) and
+    // `lots` leaves them out with a word on stderr; O1: every child is in a stack
+    const unprivileged = await lab.ssh(lab.serverHost, 'onload_stackdump');
+    assert.match(unprivileged.stdout, /^#stack-id stack-name {6}pids\n(\d+ {8,}inaccessible\n){3}$/);
+    const unprivilegedLots = await lab.ssh(lab.serverHost, 'onload_stackdump lots');
+    assert.equal(unprivilegedLots.stdout, '');
+    assert.match(unprivilegedLots.stderr, /^User 1000:1000 cannot access full details of stack \d+\(\) owned by 996:996 share_with=0$/m);
     const stacks = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
-    assert.match(stacks.stdout, new RegExp(`^\\d+ +- +${pid}$`, 'm'));
+    assert.match(stacks.stdout, new RegExp(`^\\d+ {8,}- {15}${pid} $`, 'm'));
     assert.equal(stacks.stdout.trim().split('\n').length, 4, 'babysitter, ns_server and memcached');
+    assert.match((await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump list')).stdout, /^unknown command: list$/m);
     const lots = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump lots');
-    assert.match(lots.stdout, new RegExp(`pid=${pid} [\\s\\S]*?TCP \\d+:\\d+ lcl=127\\.0\\.0\\.2:${lab.couchbase.kvPort} rmt=0\\.0\\.0\\.0:0 LISTEN`));
+    assert.match(lots.stdout, new RegExp(`pid=${pid} ns_flags=[\\s\\S]*?^pids: ${pid}$[\\s\\S]*?^TCP \\d+:\\d+ lcl=127\\.0\\.0\\.2:${lab.couchbase.kvPort} rmt=0\\.0\\.0\\.0:0 LISTEN$`, 'm'));
     // REAL-LAB C2: babysitter, beam.smp and memcached, each child in its own process group
     const left = await lab.processesLeft();
     assert.equal(left.length, 3, left.join('\n'));
@@ -181,6 +188,10 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
       const onload = await lab.ssh(lab.serverHost, 'onload --profile=latency true');
       assert.equal(onload.code, 1);
       assert.match(onload.stderr, /The onload drivers are not loaded\./);
+      // onload_stackdump cannot open /dev/onload (libstack.c:283-287) and exits 255
+      const stackdump = await lab.ssh(lab.serverHost, 'onload_stackdump lots');
+      assert.deepEqual([stackdump.code, stackdump.stdout], [255, '']);
+      assert.equal(stackdump.stderr, 'Could not open /dev/onload (rc=-2) - check Onload drivers are loaded\n');
     } finally {
       lab.faults.clear();
     }

@@ -447,7 +447,7 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   if (options.python2) {
     writeExecutable(join(root, 'bin', 'python2'), python2Script(options));
   }
-  writeExecutable(join(root, 'bin', 'onload_stackdump'), nodeWrapper(options, 'onload-stackdump.cjs'));
+  writeExecutable(join(root, 'bin', 'onload_stackdump'), nodeWrapper(options, 'onload-stackdump.cjs', [], [`--lab-root=${root}`, `--lab-state=${options.stateDir}`, `--lab-version=${options.onloadVersion}`]));
   writeExecutable(join(root, 'bin', 'onload'), onloadScript(options));
   // A "libonload.so" that does nothing: glibc's empty libdl stub (glibc >= 2.34) under that name.
   const stub = ['/lib/x86_64-linux-gnu/libdl.so.2', '/usr/lib/x86_64-linux-gnu/libdl.so.2', '/lib64/libdl.so.2'].find((path) => existsSync(path) && statSync(path).size < 64 * 1024);

@@ -33,9 +33,11 @@
 // - `onload [--profile=FILE|-p FILE|--profile=NAME] CMD ARGS`: checks options and profiles (exist,
 //   `sh -n`, sourced with onload_set/onload_import), exports ONLOAD_BENCH_LAB_ACCELERATED=1 and
 //   the EF_* settings, then execs CMD. `onload --version` prints `Onload <version>`.
-// - `onload_stackdump`: lists one stack per accelerated lab process of the caller's user (all when
-//   root), real layout: `#stack-id stack-name      pids` then `0         -               <pid>`;
-//   `lots` adds each stack's TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`).
+// - `onload_stackdump`: one stack per accelerated lab process, in the real tool's layout (Onload
+//   ef17681, standins/onloadStackdump.ts): nothing without stacks, else `#stack-id stack-name      pids`
+//   then `0         -               <pid> `; another user's stacks are `N         inaccessible` unless
+//   root; `lots` adds each stack's header, `pids:` and TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`);
+//   without drivers "Could not open /dev/onload ..." and exit 255.
 // - `<lab.ycsbHome>/bin/ycsb.sh load|run couchbase2 -P workload -P props -p k=v -threads N -s`
 //   (JAVA_OPTS; `bin/ycsb` is Python 2 text that needs the `python2: true` lab option):
 //   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,

@@ -1,27 +1,65 @@
-// Stand-in `onload_stackdump` for the loopback lab. One "stack" per process started under the
-// stand-in `onload` of this lab (every child of an accelerated babysitter inherits it, as every
-// child maps libonload under the real launcher, REAL-LAB O1). Like the real tool (O5), it lists
-// only the caller's own stacks unless the caller is root: the caller is the lab's user-equivalent
-// ONLOAD_BENCH_LAB_USER (`bench` in SSH sessions, `root` under sudo), a stack's owner that of the
-// process. Output:
-//   (no argument)  #stack-id stack-name      pids
-//                  0         -               12345
-//   lots           per stack a header ("ci_netif_dump_to_logger: stack=N name=X" and its owner line
-//                  with uid= and pid=), then one line per TCP socket the process holds:
-//                  "TCP N:M lcl=A:P rmt=B:Q STATE" (read from /proc/net/tcp and the process's fds)
-// Exit 0 even when there are no stacks, as the real tool.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+// Stand-in `onload_stackdump` for the loopback lab, printing what the real tool prints (Xilinx-CNS/
+// onload ef17681, src/tools/ip/stackdump.c main, libstack.c; REAL-LAB O5, test/lab/README.md). One
+// "stack" per process started under the stand-in `onload` of this lab (every child of an
+// accelerated babysitter inherits it, as every child maps libonload under the real launcher, O1),
+// numbered in pid order. The caller is the lab's user-equivalent ONLOAD_BENCH_LAB_USER (`bench` in
+// SSH sessions, `root` under sudo), a stack's owner that of its process; only root or the owner may
+// map a stack (tcp_helper_resource.c:664).
+//   (no argument) nothing when there are no stacks; else "#stack-id stack-name      pids" and per
+//                 stack, highest id first, "%-9d %-16s<pids> " (name "-" when unnamed), or
+//                 "%-9d inaccessible" for a stack the caller may not map (libstack.c:429-468)
+//   lots          "User U:E cannot access full details of stack N(NAME) owned by U:E share_with=0"
+//                 on stderr per stack the caller may not map (libstack.c:832-838); per accessible
+//                 stack, lowest id first, the "====" line, "ci_netif_dump_to_logger: stack=N
+//                 name=NAME", "  Onload VERSION uid=U pid=P ns_flags=80" (netif_debug.c:852-860),
+//                 "pids: P" (libstack.c:353), the sockets banner, and per TCP socket the process holds
+//                 (/proc/net/tcp{,6} and its fds) "TCP N:S lcl=A:P rmt=B:Q STATE" with Onload's state
+//                 names and address forms (waitable.c:337, tcp_misc.c:137, ipvx.h:189-235) and a few
+//                 indented detail lines; the statistics sections are left out (only their banners)
+//   stacks        as no argument; any other word: "unknown command: WORD" (stackdump.c:72), exit 0
+// Without the drivers (no ROOT/sys/module/onload, or the onloadDriversMissing fault): "Could not open
+// /dev/onload (rc=-2) - check Onload drivers are loaded" on stderr, exit 255 (libstack.c:283-287).
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { labProcesses } from '../processes';
 
-const states: Record<string, string> = { '01': 'ESTABLISHED', '0A': 'LISTEN', '06': 'TIME_WAIT', '08': 'CLOSE_WAIT' };
+// /proc/net/tcp's state codes → Onload's names (tcp_misc.c:137); SYN_RECV is no socket in Onload
+const states: Record<string, string> = {
+  '01': 'ESTABLISHED', '02': 'SYN-SENT', '04': 'FIN-WAIT1', '05': 'FIN-WAIT2', '06': 'TIME-WAIT',
+  '07': 'CLOSED', '08': 'CLOSE-WAIT', '09': 'LAST-ACK', '0A': 'LISTEN', '0B': 'CLOSING',
+};
 
+/** Onload's IPv6 form (ipvx.h ci_get_ip_str): bracketed, one run of zeros as "::", with its quirks. */
+function onloadIpv6(groups: number[]): string {
+  let out = '[';
+  let inZero = false;
+  let beenInZero = false;
+  groups.forEach((group, index) => {
+    if (index !== 0 && !inZero) out += ':';
+    if (group === 0 && (inZero || !beenInZero)) {
+      beenInZero = true;
+      if (!inZero) {
+        inZero = true;
+        out += ':';
+      }
+    } else {
+      inZero = false;
+      out += group.toString(16);
+    }
+  });
+  return `${out}${inZero ? ':' : ''}]`;
+}
+
+/** "0100007F:2BCA" (or 32 hex digits of IPv6) → Onload's "ADDR:PORT". */
 function decode(hex: string): string {
   const [address, port] = hex.split(':');
   const portNumber = Number.parseInt(port, 16);
   if (address.length === 8) return `${address.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse().join('.')}:${portNumber}`;
   const bytes = (address.match(/.{8}/g) ?? []).flatMap((word) => word.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse());
-  if (bytes[10] === 0xff && bytes[11] === 0xff) return `${bytes.slice(12).join('.')}:${portNumber}`;
-  return `[v6]:${portNumber}`;
+  // IPv4-mapped addresses print as IPv4 (ipvx.h ci_is_addr_ip6)
+  if (bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `${bytes.slice(12).join('.')}:${portNumber}`;
+  const groups = Array.from({ length: 8 }, (_, index) => bytes[2 * index] * 256 + bytes[2 * index + 1]);
+  return `${onloadIpv6(groups)}:${portNumber}`;
 }
 
 /** TCP sockets by inode, from /proc/net/tcp and tcp6. */
@@ -36,8 +74,8 @@ function tcpByInode(): Map<string, { local: string; remote: string; state: strin
     }
     for (const line of text.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
-      if (fields.length < 10) continue;
-      out.set(fields[9], { local: decode(fields[1]), remote: decode(fields[2]), state: states[fields[3]] ?? fields[3] });
+      if (fields.length < 10 || states[fields[3]] === undefined) continue;
+      out.set(fields[9], { local: decode(fields[1]), remote: decode(fields[2]), state: states[fields[3]] });
     }
   }
   return out;
@@ -60,40 +98,78 @@ function socketInodes(pid: number): string[] {
   return out;
 }
 
-function main(argv: string[]): number {
+/** The lab's user-equivalents as uids (root, the service user, anyone else). */
+function uidOf(user: string): number {
+  return user === 'root' ? 0 : user === 'couchbase' ? 996 : 1000;
+}
+
+function main(rawArgv: string[]): number {
+  const labOption = (name: string): string | undefined => rawArgv.find((arg) => arg.startsWith(`--lab-${name}=`))?.slice(name.length + 7);
+  const argv = rawArgv.filter((arg) => !arg.startsWith('--lab-'));
   const labId = process.env.ONLOAD_BENCH_LAB_ID ?? '';
   if (argv.includes('--version')) {
     process.stdout.write('onload_stackdump (loopback lab stand-in)\n');
     return 0;
   }
+  const root = labOption('root');
+  const state = labOption('state');
+  if ((root !== undefined && !existsSync(join(root, 'sys', 'module', 'onload'))) || (state !== undefined && existsSync(join(state, 'faults', 'onloadDriversMissing')))) {
+    process.stderr.write('Could not open /dev/onload (rc=-2) - check Onload drivers are loaded\n');
+    return 255;
+  }
   const caller = process.env.ONLOAD_BENCH_LAB_USER ?? 'root';
   const stacks = labProcesses(labId)
     .filter((info) => info.env.get('ONLOAD_BENCH_LAB_ACCELERATED') === '1')
-    .filter((info) => caller === 'root' || (info.env.get('ONLOAD_BENCH_LAB_USER') ?? 'root') === caller)
-    .sort((a, b) => a.pid - b.pid);
-  if (argv[0] === 'lots') {
-    const sockets = tcpByInode();
-    const lines: string[] = [];
-    stacks.forEach((info, index) => {
+    .sort((a, b) => a.pid - b.pid)
+    .map((info, id) => {
       const owner = info.env.get('ONLOAD_BENCH_LAB_USER') ?? 'root';
-      lines.push('============================================================');
-      lines.push(`ci_netif_dump_to_logger: stack=${index} name=${info.env.get('EF_NAME') ?? ''}`);
-      lines.push(`  ver=lab uid=${owner === 'root' ? 0 : 996} pid=${info.pid} ns_flags=0`);
-      let socketId = 1;
-      for (const inode of socketInodes(info.pid)) {
-        const socket = sockets.get(inode);
-        if (socket) lines.push(`TCP ${index}:${socketId++} lcl=${socket.local} rmt=${socket.remote} ${socket.state}`);
-      }
+      return { id, info, owner, name: info.env.get('EF_NAME') ?? '', accessible: caller === 'root' || owner === caller };
     });
-    process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  const command = argv[0];
+  if (command === undefined || command === 'stacks') {
+    if (stacks.length === 0) return 0;
+    const lines = ['#stack-id stack-name      pids'];
+    for (const stack of [...stacks].reverse()) {
+      const id = `${String(stack.id).padEnd(9)} `;
+      lines.push(stack.accessible ? `${id}${(stack.name || '-').padEnd(16)}${stack.info.pid} ` : `${id}inaccessible`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   }
-  const lines = ['#stack-id stack-name      pids'];
-  stacks.forEach((info, index) => {
-    const name = info.env.get('EF_NAME') || '-';
-    lines.push(`${String(index).padEnd(10)}${name.padEnd(16)}${info.pid}`);
-  });
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (command !== 'lots') {
+    process.stdout.write(`unknown command: ${command}\n`);
+    return 0;
+  }
+  const callerUid = uidOf(caller);
+  for (const stack of stacks.filter((each) => !each.accessible)) {
+    const uid = uidOf(stack.owner);
+    process.stderr.write(`User ${callerUid}:${callerUid} cannot access full details of stack ${stack.id}(${stack.name}) owned by ${uid}:${uid} share_with=0\n`);
+  }
+  const sockets = tcpByInode();
+  const lines: string[] = [];
+  for (const stack of stacks.filter((each) => each.accessible)) {
+    const uid = uidOf(stack.owner);
+    lines.push('============================================================');
+    lines.push(`ci_netif_dump_to_logger: stack=${stack.id} name=${stack.name}`);
+    lines.push(`  Onload ${labOption('version') ?? '9.0.1'} uid=${uid} pid=${stack.info.pid} ns_flags=80`);
+    lines.push(`ci_netif_dump_extra_to_logger: stack=${stack.id}`);
+    lines.push('  in_poll=0 post_poll_list_empty=1 poll_did_wake=0');
+    lines.push(`pids: ${stack.info.pid}`);
+    lines.push('--------------------- sockets ------------------------------');
+    let socketId = 1;
+    for (const inode of socketInodes(stack.info.pid)) {
+      const socket = sockets.get(inode);
+      if (!socket) continue;
+      lines.push(`TCP ${stack.id}:${socketId++} lcl=${socket.local} rmt=${socket.remote} ${socket.state}`);
+      lines.push('  lock: 0 ');
+      lines.push(`  uid=${uid} s_flags: BOUND`);
+      lines.push('------------------------------------------------------------');
+    }
+    lines.push('--------------------- config opts --------------------------');
+    lines.push('--------------------- stack time ---------------------------');
+    lines.push('--------------------- process env --------------------------');
+  }
+  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
   return 0;
 }
 
