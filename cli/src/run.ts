@@ -114,7 +114,7 @@ export async function run(args: string[]): Promise<number> {
 
 function describeKey(key: CellKey): string {
   const axes = Object.entries(key.axes).map(([name, value]) => ` ${name}=${value}`).join('');
-  return `${key.interface} ${key.stack} threads=${key.threads}${axes} rep ${key.repetition}`;
+  return `${key.interface} ${key.stack} threads=${key.threads}${axes} repetition ${key.repetition}`;
 }
 
 /** One line per cell on any terminal; a live status line overwritten in place on a TTY. */

@@ -36,7 +36,7 @@ const result = (status: 'ok' | 'failed', extra: Partial<CellResult> = {}): CellR
 
 test('cell labels name interface, stack, threads, extra axes and repetitions after the first', () => {
   assert.equal(cellLabel(key('kernel', 1)), '25G · kernel · 1 thread');
-  assert.equal(cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })), '25G · onload-latency · 10 threads · fieldlength=1024 · rep 2');
+  assert.equal(cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })), '25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2');
 });
 
 test('durations are coarse: seconds, minutes, hours and minutes', () => {

@@ -77,7 +77,7 @@ describe('onload-bench run', () => {
       const run = onloadBench(['run', planPath, '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^Finished: 2 ok, 0 failed, 2 cells\. Results: /m);
-      assert.match(run.stderr, /\[1\/2\] lo-a kernel threads=1 rep 1/);
+      assert.match(run.stderr, /\[1\/2\] lo-a kernel threads=1 repetition 1/);
       assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
       assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
       assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));

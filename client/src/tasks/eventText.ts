@@ -53,11 +53,11 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
   }
 }
 
-/** `25G · onload-latency · 10 threads · fieldlength=1024 · rep 2` */
+/** `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word) */
 export function cellLabel(key: CellKey): string {
   const parts = [key.interface, key.stack, `${key.threads} thread${key.threads === 1 ? '' : 's'}`];
   for (const [axis, value] of Object.entries(key.axes)) parts.push(`${axis}=${value}`);
-  if (key.repetition > 1) parts.push(`rep ${key.repetition}`);
+  if (key.repetition > 1) parts.push(`repetition ${key.repetition}`);
   return parts.join(' · ');
 }
 
