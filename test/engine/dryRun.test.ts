@@ -38,11 +38,12 @@ describe('dry run and remote PATH', () => {
     at(/^\[cb-server\] REST: GET .*\/stats until ep_queue_size is 0/, settled);
     const run = at(/^\[ycsb-client\] ycsb-run: .* run couchbase2 /, settled);
     const onload = at(/^# first cell of stack redis-balanced: 10G~redis-balanced~t5~r1$/, run);
-    const dropIn = at(/^\s+ExecStart=\/usr\/bin\/onload --profile=\/home\/<user>\/\.onload-bench\/profiles\/redis-balanced\.opf \/opt\/couchbase\/bin\/couchbase-server -- -kernel global_enable_tracing false -noinput$/, onload);
-    const install = at(/^\[cb-server\] start-server: sudo -n mkdir -p \/etc\/systemd\/system\/couchbase-server\.service\.d && sudo -n install -m 644 .* && sudo -n systemctl daemon-reload$/, dropIn);
+    // the profile the unit's user (couchbase) reads: installed beside the drop-in, not in the SSH user's home
+    const dropIn = at(/^\s+ExecStart=\/usr\/bin\/onload --profile=\/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench-profiles\/redis-balanced\.opf \/opt\/couchbase\/bin\/couchbase-server -- -kernel global_enable_tracing false -noinput$/, onload);
+    const install = at(/^\[cb-server\] start-server: sudo -n mkdir -p \/etc\/systemd\/system\/couchbase-server\.service\.d && \(cd '\/home\/<user>\/\.onload-bench\/profiles\/service' && sudo -n rm -rf -- \/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench-profiles && find \. -type f .*sudo -n install -D -m 644 .*\) && sudo -n install -m 644 .* && sudo -n systemctl daemon-reload$/, dropIn);
     at(/^\[cb-server\] start-server: sudo -n systemctl start couchbase-server$/, install);
     const cleanup = at(/^## after the last cell/, onload);
-    at(/^\[cb-server\] start-server: if \[ -e \/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench\.conf \]; then sudo -n rm -f/, cleanup);
+    at(/^\[cb-server\] start-server: if \[ -e \/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench-profiles \]; then sudo -n rm -rf -- .*; fi && if \[ -e \/etc\/systemd\/system\/couchbase-server\.service\.d\/onload-bench\.conf \]; then sudo -n rm -f/, cleanup);
     assert.equal(lines.filter((line) => /^# first cell of stack/.test(line)).length, 2, 'one cell per stack');
   });
 
