@@ -168,6 +168,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     const settings = ['EF_SPIN_USEC', 'EF_POLL_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_HIGH_THROUGHPUT_MODE'].map((name) => serverEnv?.get(name));
     assert.deepEqual(settings, ['7', '5', '9', '1'], 'imports resolved to the uploaded workspace files, throughput to the server\'s Onload');
     const home = lab.hosts[lab.serverHost].home;
-    assert.deepEqual(readdirSync(join(home, '.onload-bench', 'profiles', 'tuned.imports')).sort(), ['common.opf', 'deep.opf-fragment', 'latency.opf']);
+    // staged in the work folder; the service read them from beside the drop-in, removed with it
+    assert.deepEqual(readdirSync(join(home, '.onload-bench', 'profiles', 'service', 'tuned.imports')).sort(), ['common.opf', 'deep.opf-fragment', 'latency.opf']);
   });
 });

@@ -211,13 +211,16 @@ describe('a plan uploads only files from its own folder', () => {
     assert.deepEqual(calls.filter((call) => call.stdin?.includes('PRIVATE KEY')), []);
   });
 
-  it('profiles and the workload are uploaded with mode 600', async () => {
+  it('the workload is uploaded with mode 600, profiles with 644 (no secret, and the server\'s user must read them)', async () => {
     const setup = planFolder('modes', { stacks: ['kernel', { name: 'tuned', profile: 'tuned.opf' }], threads: [1] });
     const { outcome, calls } = await sweep(setup);
     assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));
-    const uploads = calls.filter((call) => call.command.startsWith('upload '));
-    assert.ok(uploads.length >= 2);
-    for (const upload of uploads) assert.match(upload.command, / mode 600$/);
+    const uploads = calls.filter((call) => call.command.startsWith('upload ')).map((call) => call.command);
+    const workloads = uploads.filter((upload) => / \S*workload\S* mode /.test(upload));
+    const profiles = uploads.filter((upload) => /\.opf mode /.test(upload));
+    assert.ok(workloads.length >= 1 && profiles.length >= 1, uploads.join('\n'));
+    for (const upload of workloads) assert.match(upload, / mode 600$/);
+    for (const upload of profiles) assert.match(upload, / mode 644$/);
   });
 });
 
