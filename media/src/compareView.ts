@@ -4,7 +4,7 @@
 // B solid, one colour per stack). Only points both runs have are shown; the host left the rest out.
 import { Chart } from 'chart.js';
 import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
-import { applyTheme, colourFor, pointTooltip } from './charts.js';
+import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { displayUnit, formatDelta, formatLocalTime, scaled } from './format.js';
 import { deltaNote, intervalText, tableValues, valueCell } from './tables.js';
@@ -116,18 +116,13 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
     type: 'line',
     data: { labels: chart.threads, datasets },
     options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'index', intersect: false },
-      layout: { padding: { right: 16 } },
+      ...threadsLineOptions(unit),
       onClick: (event, _elements, target) => {
         const [nearest] = target.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, false);
         const dataset = nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
         const series = dataset && chart.series.find((candidate) => candidate.stack === dataset.stackName);
         if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
       },
-      scales: { x: { title: { display: true, text: 'YCSB threads' } }, y: { beginAtZero: true, title: { display: true, text: unit } } },
       plugins: {
         tooltip: {
           callbacks: {
