@@ -7,7 +7,7 @@ import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDif
 import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { displayUnit, formatDelta, formatLocalTime, scaled } from './format.js';
-import { deltaNote, intervalText, tableValues, valueCell } from './tables.js';
+import { deltaNote, intervalText, tableValues, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
 
 const charts = new Map<string, Chart<'line', (number | null)[], number>>();
@@ -69,21 +69,13 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
   const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => row.cells.flatMap((cell) => [cell.a, cell.b]))));
   const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stack)));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
-  const body = h('tbody', {});
-  for (const row of table.rows) {
-    body.appendChild(
-      h(
-        'tr',
-        { 'data-threads': row.threads },
-        h('th', { scope: 'row' }, String(row.threads)),
-        ...row.cells.flatMap((cell) => [
-          valueCell(cell.a, table, unit, cell.stack, row.threads, { 'data-side': 'a' }),
-          valueCell(cell.b, table, unit, cell.stack, row.threads, { 'data-side': 'b' }),
-          deltaCell(cell, table, row.threads),
-        ]),
-      ),
-    );
-  }
+  const body = threadRowsBody(table.rows, (row) =>
+    row.cells.flatMap((cell) => [
+      valueCell(cell.a, table, unit, cell.stack, row.threads, { 'data-side': 'a' }),
+      valueCell(cell.b, table, unit, cell.stack, row.threads, { 'data-side': 'b' }),
+      deltaCell(cell, table, row.threads),
+    ]),
+  );
   return h('table', { class: 'comparison compare', id: table.id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
 }
 
