@@ -158,6 +158,16 @@ export interface StackCell {
   percentilesSource?: PercentilesSource;
 }
 
+/** Its percentile is only an upper bound: some counted repetition's came from the worst client (no HDR logs to merge). */
+export function isUpperBound(cell: StackCell): boolean {
+  return cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed';
+}
+
+/** Its min–max spread says something: 2+ repetitions count and they differ. */
+export function hasSpread(cell: StackCell): boolean {
+  return cell.repetitions > 1 && cell.min !== cell.max;
+}
+
 /** One profile against the kernel in one row. */
 export interface StackComparison {
   stack: string;
@@ -420,8 +430,8 @@ function cellText(cell: StackCell, unit: string): string {
       return 'n/a';
     default: {
       let text = formatValue(cell.value!, unit);
-      if (cell.repetitions > 1 && cell.min !== cell.max) text += ` [${formatValue(cell.min!, unit)}-${formatValue(cell.max!, unit)}]`;
-      if (cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed') text += ' ^';
+      if (hasSpread(cell)) text += ` [${formatValue(cell.min!, unit)}-${formatValue(cell.max!, unit)}]`;
+      if (isUpperBound(cell)) text += ' ^';
       if (cell.state === 'marked') text += ' !';
       if (cell.markedLeftOut > 0) text += ` (${cell.markedLeftOut} marked left out)`;
       if (cell.failed > 0) text += ` (${cell.failed}/${cell.finished} failed)`;

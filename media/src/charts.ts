@@ -15,6 +15,7 @@ import {
   Tooltip,
   type ChartConfiguration,
   type ChartDataset,
+  type ChartOptions,
   type LegendItem,
   type Plugin,
 } from 'chart.js';
@@ -126,6 +127,25 @@ function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], u
   return lines;
 }
 
+/**
+ * What every line chart over YCSB thread counts shares (a run's charts and the comparison's):
+ * thread counts across, the unit up from zero, one tooltip for all lines at a thread count.
+ */
+export function threadsLineOptions(unit: string, suggestedMax?: number) {
+  return {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    interaction: { mode: 'index', intersect: false },
+    // Room on the right so the last thread count's tick label is never clipped.
+    layout: { padding: { right: 16 } },
+    scales: {
+      x: { title: { display: true, text: 'YCSB threads' } },
+      y: { beginAtZero: true, suggestedMax, title: { display: true, text: unit } },
+    },
+  } satisfies ChartOptions<'line'>;
+}
+
 /** Called with the stack, thread count and point a click chose (its time series, then its cells). */
 export type PointClick = (stack: string, threads: number, point: SeriesPoint) => void;
 
@@ -143,12 +163,7 @@ export function chartConfig(
     plugins: [errorBarsPlugin],
     data: { labels: model.threads, datasets: datasetsOf(model, stacks, theme, hidden) },
     options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'index', intersect: false },
-      // Room on the right so the last thread count's tick label is never clipped.
-      layout: { padding: { right: 16 } },
+      ...threadsLineOptions(unit, model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined),
       onClick: (event, _elements, chart) => {
         if (!onPointClick) return;
         const hit = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, true)[0];
@@ -157,10 +172,6 @@ export function chartConfig(
         const current = currentModels.get(chart) ?? model;
         const point = pointOf(current, dataset.stackName, hit.index);
         if (dataset.stackName !== undefined && point) onPointClick(dataset.stackName, current.threads[hit.index], point);
-      },
-      scales: {
-        x: { title: { display: true, text: 'YCSB threads' } },
-        y: { beginAtZero: true, suggestedMax: model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined, title: { display: true, text: unit } },
       },
       plugins: {
         legend: {

@@ -4,10 +4,10 @@
 // B solid, one colour per stack). Only points both runs have are shown; the host left the rest out.
 import { Chart } from 'chart.js';
 import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
-import { applyTheme, colourFor, pointTooltip } from './charts.js';
+import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { displayUnit, formatDelta, formatLocalTime, scaled } from './format.js';
-import { deltaNote, intervalText, tableValues, valueCell } from './tables.js';
+import { deltaNote, intervalText, tableValues, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
 
 const charts = new Map<string, Chart<'line', (number | null)[], number>>();
@@ -69,21 +69,13 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
   const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => row.cells.flatMap((cell) => [cell.a, cell.b]))));
   const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stack)));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
-  const body = h('tbody', {});
-  for (const row of table.rows) {
-    body.appendChild(
-      h(
-        'tr',
-        { 'data-threads': row.threads },
-        h('th', { scope: 'row' }, String(row.threads)),
-        ...row.cells.flatMap((cell) => [
-          valueCell(cell.a, table, unit, cell.stack, row.threads, { 'data-side': 'a' }),
-          valueCell(cell.b, table, unit, cell.stack, row.threads, { 'data-side': 'b' }),
-          deltaCell(cell, table, row.threads),
-        ]),
-      ),
-    );
-  }
+  const body = threadRowsBody(table.rows, (row) =>
+    row.cells.flatMap((cell) => [
+      valueCell(cell.a, table, unit, cell.stack, row.threads, { 'data-side': 'a' }),
+      valueCell(cell.b, table, unit, cell.stack, row.threads, { 'data-side': 'b' }),
+      deltaCell(cell, table, row.threads),
+    ]),
+  );
   return h('table', { class: 'comparison compare', id: table.id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
 }
 
@@ -116,18 +108,13 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
     type: 'line',
     data: { labels: chart.threads, datasets },
     options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      interaction: { mode: 'index', intersect: false },
-      layout: { padding: { right: 16 } },
+      ...threadsLineOptions(unit),
       onClick: (event, _elements, target) => {
         const [nearest] = target.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, false);
         const dataset = nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
         const series = dataset && chart.series.find((candidate) => candidate.stack === dataset.stackName);
         if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
       },
-      scales: { x: { title: { display: true, text: 'YCSB threads' } }, y: { beginAtZero: true, title: { display: true, text: unit } } },
       plugins: {
         tooltip: {
           callbacks: {

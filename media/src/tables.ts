@@ -135,6 +135,11 @@ export function deltaNote(cell: DeltaFields, baseline = 'kernel'): string {
   return `The ${baseline} repetitions vary too much to bound the ratio: no interval.`;
 }
 
+/** A comparison table's body: one row per thread count, marked with it and headed by it. */
+export function threadRowsBody<Row extends { threads: number }>(rows: readonly Row[], cellsOf: (row: Row) => HTMLTableCellElement[]): HTMLTableSectionElement {
+  return h('tbody', {}, ...rows.map((row) => h('tr', { 'data-threads': row.threads }, h('th', { scope: 'row' }, String(row.threads)), ...cellsOf(row))));
+}
+
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
   const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => [row.kernel, ...row.profiles])));
   // Stack names get a header row of their own, so a stack called `latency` can never read as a
@@ -152,21 +157,13 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
     h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`),
     ...table.profiles.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'vs kernel')]),
   );
-  const body = h('tbody', {});
-  for (const row of table.rows) {
-    body.appendChild(
-      h(
-        'tr',
-        { 'data-threads': row.threads },
-        h('th', { scope: 'row' }, String(row.threads)),
-        valueCell(row.kernel, table, unit, 'kernel', row.threads, {}, 'timeseries'),
-        ...row.profiles.flatMap((cell, index) => [
-          valueCell(cell, table, unit, table.profiles[index], row.threads, {}, 'timeseries'),
-          deltaCell(cell, table, table.profiles[index], row.threads),
-        ]),
-      ),
-    );
-  }
+  const body = threadRowsBody(table.rows, (row) => [
+    valueCell(row.kernel, table, unit, 'kernel', row.threads, {}, 'timeseries'),
+    ...row.profiles.flatMap((cell, index) => [
+      valueCell(cell, table, unit, table.profiles[index], row.threads, {}, 'timeseries'),
+      deltaCell(cell, table, table.profiles[index], row.threads),
+    ]),
+  ]);
   return h(
     'table',
     { class: 'comparison', id: table.id, 'data-metric': table.metric },

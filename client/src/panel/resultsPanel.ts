@@ -207,6 +207,18 @@ class ResultsPanel implements vscode.Disposable {
     void this.panel.webview.postMessage(message);
   }
 
+  /**
+   * Every export: ask where (suggesting `suggested`), then write. The contents are made only once
+   * a place is chosen, so a cancelled dialog costs nothing.
+   */
+  private async saveExport(suggested: string, filters: Record<string, string[]>, title: string, contents: () => Uint8Array): Promise<void> {
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(suggested), filters, title });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, contents());
+    this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
+    void offerExportActions(target);
+  }
+
   reveal(): void {
     this.panel.reveal(undefined, false);
   }
@@ -233,30 +245,16 @@ class ResultsPanel implements vscode.Disposable {
       case 'export-csv': {
         const run = this.runs[message.runIndex];
         if (!run) return;
-        const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(run.runDir, `${runIdOf(run)}-report.csv`)),
-          filters: { CSV: ['csv'] },
-          title: 'Export the comparison tables as CSV',
-        });
-        if (!target) return;
-        await vscode.workspace.fs.writeFile(target, Buffer.from(runTablesCsv(run), 'utf8'));
-        this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
-        void offerExportActions(target);
+        await this.saveExport(path.join(run.runDir, `${runIdOf(run)}-report.csv`), { CSV: ['csv'] }, 'Export the comparison tables as CSV', () => Buffer.from(runTablesCsv(run), 'utf8'));
         return;
       }
       case 'export-report': {
         const run = this.runs[message.runIndex];
         if (!run) return;
-        const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(run.runDir, `${runIdOf(run)}-report.html`)),
-          filters: { 'HTML report': ['html'] },
-          title: 'Export the run as one self-contained HTML report',
+        await this.saveExport(path.join(run.runDir, `${runIdOf(run)}-report.html`), { 'HTML report': ['html'] }, 'Export the run as one self-contained HTML report', () => {
+          const html = buildHtmlReport({ runDir: run.runDir, results: [...run.results.values()], manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
+          return Buffer.from(html, 'utf8');
         });
-        if (!target) return;
-        const html = buildHtmlReport({ runDir: run.runDir, results: [...run.results.values()], manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
-        await vscode.workspace.fs.writeFile(target, Buffer.from(html, 'utf8'));
-        this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
-        void offerExportActions(target);
         return;
       }
       case 'open-timeseries': {
@@ -267,15 +265,12 @@ class ResultsPanel implements vscode.Disposable {
       }
       case 'save-image': {
         const folder = this.runs[0]?.runDir ?? this.runDirs[0];
-        const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(folder, `${path.parse(message.name).name}.${message.format}`)),
-          filters: message.format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
-          title: `Save the chart as ${message.format.toUpperCase()}`,
-        });
-        if (!target) return;
-        await vscode.workspace.fs.writeFile(target, imageBytes(message));
-        this.post({ type: 'notice', level: 'info', text: `Saved ${target.fsPath}` });
-        void offerExportActions(target);
+        await this.saveExport(
+          path.join(folder, `${path.parse(message.name).name}.${message.format}`),
+          message.format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+          `Save the chart as ${message.format.toUpperCase()}`,
+          () => imageBytes(message),
+        );
         return;
       }
       case 'open-cell': {

@@ -13,7 +13,7 @@ import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '
 import { markLegend } from '../markExplanations';
 import { cellMarks, markLabel } from '../marks';
 import type { CellKey, CellResult, RunManifest } from '../model';
-import { buildReportTable, defaultMetrics, formatValue, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from '../report';
+import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from '../report';
 import { formatDifference, relativeHalfWidth } from '../statistics';
 import { percentileToNines } from './percentileScale';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
@@ -80,8 +80,8 @@ function cellHtml(cell: StackCell, unit: string): string {
       return '<td class="muted">n/a</td>';
     default: {
       const parts = [escape(formatValue(cell.value!, unit))];
-      if (cell.repetitions > 1 && cell.min !== cell.max) parts.push(`<span class="spread">[${escape(formatValue(cell.min!, unit))}–${escape(formatValue(cell.max!, unit))}]</span>`);
-      if (cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed') parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
+      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatValue(cell.min!, unit))}–${escape(formatValue(cell.max!, unit))}]</span>`);
+      if (isUpperBound(cell)) parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
       for (const mark of cell.marks) parts.push(`<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`);
       if (cell.failed > 0) parts.push(`<span class="spread">(${cell.failed}/${cell.finished} failed)</span>`);
       return `<td class="${cell.state === 'marked' ? 'marked' : 'value'}" data-stack="${escape(cell.stack)}" data-value="${cell.value}">${parts.join(' ')}</td>`;
@@ -130,7 +130,7 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string): st
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
   const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: table.metric.unit, xScale: 'category', series });
-  const bounded = group.rows.flatMap((row) => row.cells.filter((cell) => cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed').map((cell) => `${cell.stack} at ${row.threads} threads`));
+  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
   return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
 }
