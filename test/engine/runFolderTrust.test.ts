@@ -14,7 +14,7 @@ import type { Plan } from '../../engine/src/planSchema';
 import { recordedPlanDifferences } from '../../engine/src/recordedPlan';
 import { runSweep } from '../../engine/src/sweep';
 import type { RunSweepOptions } from '../../engine/src/options';
-import { FakeHosts, ycsbPhaseResult } from '../support/fakeHosts';
+import { FakeHosts, fakeHostsPlan, fakeWorkload, ycsbPhaseResult } from '../support/fakeHosts';
 
 const password = 'p=ss:w0rd#1';
 const root = mkdtempSync(join(tmpdir(), 'run-trust-'));
@@ -23,18 +23,9 @@ after(() => rmSync(root, { recursive: true, force: true }));
 function planFolder(name: string, plan: Partial<Plan> = {}): { planPath: string; plan: Plan; dir: string } {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\n');
+  writeFileSync(join(dir, 'workloada'), fakeWorkload);
   writeFileSync(join(dir, 'tuned.opf'), 'onload_set EF_POLL_USEC 100000\n');
-  const full: Plan = {
-    servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-    interfaces: { '25G': '10.0.0.1' },
-    clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-    bucket: { name: 'bench' },
-    workload: { path: 'workloada' },
-    stacks: ['kernel'],
-    threads: [1, 2],
-    ...plan,
-  };
+  const full = fakeHostsPlan(plan);
   const planPath = join(dir, 'p.benchplan.json');
   writeFileSync(planPath, JSON.stringify(full));
   return { planPath, plan: full, dir };

@@ -8,24 +8,15 @@ import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../engine/src/errors';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
-import type { Plan } from '../../engine/src/planSchema';
 import { runSweep } from '../../engine/src/sweep';
-import { FakeHosts } from '../support/fakeHosts';
+import { FakeHosts, fakeHostsPlan, fakeWorkload } from '../support/fakeHosts';
 
 const password = 'p@ss w0rd';
 const folder = mkdtempSync(join(tmpdir(), 'sweep-fake-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n');
+writeFileSync(join(folder, 'workloada'), fakeWorkload);
 const planPath = join(folder, 'fake.benchplan.json');
-const plan: Plan = {
-  servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-  interfaces: { '25G': '10.0.0.1' },
-  clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-  bucket: { name: 'bench' },
-  workload: { path: 'workloada' },
-  stacks: ['kernel'],
-  threads: [1, 2],
-};
+const plan = fakeHostsPlan();
 writeFileSync(planPath, JSON.stringify(plan));
 
 /** Fake hosts whose YCSB fails (exit 1) `ycsbFailures[threads]` times, or loses SSH once at `unreachableAtThreads`. */

@@ -8,27 +8,20 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
-import type { Plan } from '../../engine/src/planSchema';
 import { runSweep } from '../../engine/src/sweep';
-import { FakeHosts, ycsbPhaseResult, ycsbReport } from '../support/fakeHosts';
+import { FakeHosts, fakeHostsPlan, fakeWorkload, ycsbPhaseResult, ycsbReport } from '../support/fakeHosts';
 
 const folder = mkdtempSync(join(tmpdir(), 'sweep-stable-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n');
+writeFileSync(join(folder, 'workloada'), fakeWorkload);
 writeFileSync(join(folder, 'fast.opf'), 'onload_set EF_POLL_USEC 100000\n');
 const planPath = join(folder, 'stable.benchplan.json');
-const plan: Plan = {
-  servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-  interfaces: { '25G': '10.0.0.1' },
-  clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-  bucket: { name: 'bench' },
-  workload: { path: 'workloada' },
+const plan = fakeHostsPlan({
   stacks: ['kernel', { name: 'fast', profile: 'fast.opf' }],
-  threads: [1, 2],
   repetitions: { min: 2, max: 4, targetCi: 2 },
   order: 'interleaved',
   seed: 5,
-};
+});
 writeFileSync(planPath, JSON.stringify(plan));
 
 /**

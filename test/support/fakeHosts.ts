@@ -14,6 +14,7 @@
 //   - YCSB 0.17.0 phases (`... & wait $!`): the client's stderr banner, one status line, and a report
 //     whose operations are all Return=OK.
 // Any other command succeeds with no output.
+import type { Plan } from '../../engine/src/planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
 
 /** A command run on a host, or an upload (`command` is then `upload PATH mode MODE`, `stdin` the content). */
@@ -45,6 +46,26 @@ export interface FakeHostsOptions {
 
 export const fakeWorkDir = '/home/u/.onload-bench';
 export const fakeVersions = { kernel: '6.1.0-18-amd64', couchbase: '7.6.2-3721', onload: 'Onload 8.1.2.26', java: 'openjdk version "17.0.9" 2023-10-17', ycsb: '0.17.0' };
+
+/** YCSB's workload a made small: 100 records, 100 reads. */
+export const fakeWorkload = 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n';
+
+/**
+ * A plan for these hosts: server `srv` (127.0.0.1, interface 25G at 10.0.0.1), client `cli` with
+ * YCSB in /opt/ycsb, the workload file `workloada` beside the plan, the kernel arm at 1 and 2 threads.
+ */
+export function fakeHostsPlan(overrides: Partial<Plan> = {}): Plan {
+  return {
+    servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
+    interfaces: { '25G': '10.0.0.1' },
+    clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
+    bucket: { name: 'bench' },
+    workload: { path: 'workloada' },
+    stacks: ['kernel'],
+    threads: [1, 2],
+    ...overrides,
+  };
+}
 
 export function ok(stdout: string, stderr = ''): RemoteResult {
   return { exitCode: 0, stdout, stderr };
