@@ -1,31 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
 import { formatCommandLogLine, loggingSession, redactor, type CommandLogLine } from '../../client/src/engineHost/commandLog';
-
-class FakeSession implements RemoteSession {
-  readonly calls: string[] = [];
-  constructor(readonly host: string, private readonly exitCode = 0, private readonly failWith?: Error) {}
-  async run(command: string, _options: RemoteRunOptions): Promise<RemoteResult> {
-    this.calls.push(`run ${command}`);
-    if (this.failWith) throw this.failWith;
-    return { exitCode: this.exitCode, stdout: 'out', stderr: '' };
-  }
-  async upload(remotePath: string, _content: string | Buffer, _options: { step: string; mode?: string }): Promise<void> {
-    this.calls.push(`upload ${remotePath}`);
-  }
-  async close(): Promise<void> {
-    this.calls.push('close');
-  }
-}
+import { FakeHosts } from '../support/fakeHosts';
 
 test('every command is logged with host and step, the password redacted, and non-zero exits noted', async () => {
   const lines: CommandLogLine[] = [];
-  const inner = new FakeSession('cb-server', 2);
-  const session = loggingSession(inner, (line) => lines.push(line), redactor('hunter22'));
+  const hosts = new FakeHosts({ answer: () => ({ exitCode: 2, stdout: 'out', stderr: '' }) });
+  const session = loggingSession(hosts.session('cb-server'), (line) => lines.push(line), redactor('hunter22'));
   const result = await session.run("curl -u Administrator:hunter22 http://127.0.0.1:8091/pools", { step: 'bucket-ready' });
   assert.equal(result.exitCode, 2);
-  assert.deepEqual(inner.calls, ['run curl -u Administrator:hunter22 http://127.0.0.1:8091/pools'], 'the command itself is passed on unchanged');
+  assert.deepEqual(hosts.calls.map((call) => call.command), ['curl -u Administrator:hunter22 http://127.0.0.1:8091/pools'], 'the command itself is passed on unchanged');
   assert.deepEqual(lines.map(formatCommandLogLine), [
     'cb-server [bucket-ready] $ curl -u Administrator:******** http://127.0.0.1:8091/pools',
     'cb-server [bucket-ready] exit 2',
@@ -34,14 +18,16 @@ test('every command is logged with host and step, the password redacted, and non
 
 test('uploads are logged by path and size only, never their content', async () => {
   const lines: CommandLogLine[] = [];
-  const session = loggingSession(new FakeSession('ycsb-client'), (line) => lines.push(line), redactor('hunter22'));
+  const session = loggingSession(new FakeHosts().session('ycsb-client'), (line) => lines.push(line), redactor('hunter22'));
   await session.upload('.onload-bench/cb.properties', 'couchbase.password=hunter22\n', { step: 'ycsb-load', mode: '600' });
   assert.deepEqual(lines.map(formatCommandLogLine), ['ycsb-client [ycsb-load] upload .onload-bench/cb.properties (28 bytes, mode 600)']);
 });
 
 test('ssh-level failures are logged and still thrown to the engine', async () => {
   const lines: CommandLogLine[] = [];
-  const session = loggingSession(new FakeSession('cb-server', 0, new Error('Connection refused')), (line) => lines.push(line), redactor('x'));
+  const session = loggingSession(new FakeHosts({ answer: () => {
+    throw new Error('Connection refused');
+  } }).session('cb-server'), (line) => lines.push(line), redactor('x'));
   await assert.rejects(session.run('true', { step: 'preflight' }), /Connection refused/);
   assert.deepEqual(lines.map(formatCommandLogLine), ['cb-server [preflight] $ true', 'cb-server [preflight] failed: Connection refused']);
 });

@@ -5,12 +5,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { loadPlan } from '../../engine/src/index';
 import type { RunOutcome, SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
 import { runSweep, type SweepSeams } from '../../engine/src/sweep';
-import { startLab, writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { labPerSuite } from '../support/labSuite';
 import { allProcesses } from '../lab/processes';
 
 const labAvailable = existsSync('/usr/sbin/sshd');
@@ -33,18 +34,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
   let lab: Lab;
   let work: string;
   let counter = 0;
-  before(async () => {
-    lab = await startLab();
-    work = mkdtempSync(join(tmpdir(), 'engine-faults-'));
-  });
-  after(async () => {
-    await lab?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
-  afterEach(async () => {
-    lab.faults.clear();
-    assert.deepEqual(await lab.processesLeft(), [], 'no remote process left');
-  });
+  labPerSuite({}, 'engine-faults-', (started) => ({ lab, work } = started));
 
   async function sweep(planPath: string, options: { onEvent?: (event: SweepEvent, controller: AbortController) => void; resumeRunDir?: string; resultsRoot?: string; seams?: SweepSeams; controlDir?: string } = {}): Promise<SweepRecord> {
     const { plan, errors } = await loadPlan(planPath);

@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { loadPlan, runPreflight, runSweep } from '../../engine/src/index';
 import type { PreflightCheck, RunOutcome, SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
 import { startLab, writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { labPerSuite } from '../support/labSuite';
 
 const labAvailable = existsSync('/usr/sbin/sshd');
 
@@ -38,18 +39,7 @@ describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: la
   let lab: Lab;
   let work: string;
   let counter = 0;
-  before(async () => {
-    lab = await startLab({ clients: 2 });
-    work = mkdtempSync(join(tmpdir(), 'engine-real-'));
-  });
-  after(async () => {
-    await lab?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
-  afterEach(async () => {
-    lab.faults.clear();
-    assert.deepEqual(await lab.processesLeft(), [], 'no remote process left');
-  });
+  labPerSuite({ clients: 2 }, 'engine-real-', (started) => ({ lab, work } = started));
   const plan = (options: Partial<LabPlanOptions>): string => writeLabPlan(lab, { dir: join(work, `plan-${++counter}`), stacks: ['kernel'], threads: [1], interfaces: [lab.interfaces[0]], clients: [lab.clientHost], ...options });
 
   it('Y1-Y4, C4, C6, C8: YCSB logs in as the bucket user with a generated password, through ycsb.sh; the bucket waits are recorded', { timeout: 120_000 }, async () => {

@@ -12,64 +12,38 @@ import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
 import type { Plan } from '../../engine/src/planSchema';
 import { recordedPlanDifferences } from '../../engine/src/recordedPlan';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
 import { runSweep } from '../../engine/src/sweep';
 import type { RunSweepOptions } from '../../engine/src/options';
+import { FakeHosts, fakeHostsPlan, fakeWorkload, ycsbPhaseResult } from '../support/fakeHosts';
 
 const password = 'p=ss:w0rd#1';
 const root = mkdtempSync(join(tmpdir(), 'run-trust-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const loadReport = '[OVERALL], RunTime(ms), 500\n[OVERALL], Throughput(ops/sec), 200.0\n[INSERT], Operations, 100\n[INSERT], Return=OK, 100\n';
-const report = '[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 100.0\n[READ], Operations, 100\n[READ], AverageLatency(us), 250.0\n[READ], 99thPercentileLatency(us), 900\n[READ], Return=OK, 100\n';
-
-class FakeHost implements RemoteSession {
-  constructor(readonly host: string, private readonly calls: { host: string; command: string; stdin?: string }[], private readonly echo?: string) {}
-  async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-    this.calls.push({ host: this.host, command, ...(options.stdin !== undefined ? { stdin: String(options.stdin) } : {}) });
-    if (command.includes('@kernel')) return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n@onload-binary yes\n');
-    if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
-    // the launcher probe of pre-flight (REAL-LAB Y4)
-    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    if (command.includes('& wait $!')) return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: `YCSB Client 0.17.0\n${this.echo ?? ''}` };
-    return ok('');
-  }
-  async upload(path: string, content: string | Buffer, options: { mode?: string }): Promise<void> {
-    this.calls.push({ host: this.host, command: `upload ${path} mode ${options.mode}`, stdin: String(content) });
-  }
-  async close(): Promise<void> {}
-}
-const ok = (stdout: string): RemoteResult => ({ exitCode: 0, stdout, stderr: '' });
-
 function planFolder(name: string, plan: Partial<Plan> = {}): { planPath: string; plan: Plan; dir: string } {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\n');
+  writeFileSync(join(dir, 'workloada'), fakeWorkload);
   writeFileSync(join(dir, 'tuned.opf'), 'onload_set EF_POLL_USEC 100000\n');
-  const full: Plan = {
-    servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-    interfaces: { '25G': '10.0.0.1' },
-    clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-    bucket: { name: 'bench' },
-    workload: { path: 'workloada' },
-    stacks: ['kernel'],
-    threads: [1, 2],
-    ...plan,
-  };
+  const full = fakeHostsPlan(plan);
   const planPath = join(dir, 'p.benchplan.json');
   writeFileSync(planPath, JSON.stringify(full));
   return { planPath, plan: full, dir };
 }
 
 async function sweep(setup: { planPath: string; plan: Plan }, extra: Partial<RunSweepOptions> = {}, echo?: string) {
-  const calls: { host: string; command: string; stdin?: string }[] = [];
+  // a YCSB that echoes `echo` on stderr, as a tool printing the password would
+  const hosts = new FakeHosts(echo === undefined ? {} : { ycsb: (invocation) => {
+    const result = ycsbPhaseResult(invocation);
+    return { ...result, stderr: `${result.stderr}${echo}` };
+  } });
   const events: SweepEvent[] = [];
   const outcome = await runSweep(
     { planPath: setup.planPath, plan: setup.plan, resultsRoot: join(dirname(setup.planPath), 'results'), password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ...extra },
-    { sessionFactory: (host) => new FakeHost(host, calls, echo), bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    { sessionFactory: hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
   );
   const results: CellResult[] = outcome.runDir && existsSync(join(outcome.runDir, 'results.jsonl')) ? readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
-  return { outcome, events, calls, results };
+  return { outcome, events, calls: hosts.calls, results };
 }
 
 /** A finished-looking run of `setup` with only its first cell done, ready to resume. */

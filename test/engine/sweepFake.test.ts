@@ -8,83 +8,41 @@ import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../engine/src/errors';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
-import type { Plan } from '../../engine/src/planSchema';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
 import { runSweep } from '../../engine/src/sweep';
+import { FakeHosts, fakeHostsPlan, fakeWorkload } from '../support/fakeHosts';
 
 const password = 'p@ss w0rd';
 const folder = mkdtempSync(join(tmpdir(), 'sweep-fake-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n');
+writeFileSync(join(folder, 'workloada'), fakeWorkload);
 const planPath = join(folder, 'fake.benchplan.json');
-const plan: Plan = {
-  servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-  interfaces: { '25G': '10.0.0.1' },
-  clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-  bucket: { name: 'bench' },
-  workload: { path: 'workloada' },
-  stacks: ['kernel'],
-  threads: [1, 2],
-};
+const plan = fakeHostsPlan();
 writeFileSync(planPath, JSON.stringify(plan));
 
-const loadReport = '[OVERALL], RunTime(ms), 500\n[OVERALL], Throughput(ops/sec), 200.0\n[INSERT], Operations, 100\n[INSERT], AverageLatency(us), 300.0\n[INSERT], Return=OK, 100\n';
-const report = '[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 100.0\n[READ], Operations, 100\n[READ], AverageLatency(us), 250.0\n[READ], 99thPercentileLatency(us), 900\n[READ], Return=OK, 100\n';
-
-interface Call { host: string; command: string; stdin?: string }
-
-class FakeHost implements RemoteSession {
-  constructor(readonly host: string, private readonly world: FakeWorld) {}
-  async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-    this.world.calls.push({ host: this.host, command, ...(options.stdin !== undefined ? { stdin: String(options.stdin) } : {}) });
-    const failure = this.world.failNext(this.host, command);
-    if (failure) throw failure;
-    if (command.includes('@kernel')) {
-      return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n');
-    }
-    if (command.includes('&& pwd')) return ok(`/home/u/.onload-bench\n`);
-    // the launcher probe of pre-flight (REAL-LAB Y4)
-    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    if (command.includes('& wait $!')) {
-      const threads = /-threads (\d+)/.exec(command)?.[1];
-      if (this.world.ycsbFailures[threads ?? ''] > 0) {
-        this.world.ycsbFailures[threads ?? '']--;
+/** Fake hosts whose YCSB fails (exit 1) `ycsbFailures[threads]` times, or loses SSH once at `unreachableAtThreads`. */
+function fakeHosts(script: { ycsbFailures?: Record<number, number>; unreachableAtThreads?: number } = {}): FakeHosts {
+  const failures = { ...script.ycsbFailures };
+  let unreachable = script.unreachableAtThreads;
+  return new FakeHosts({
+    ycsb: ({ host, threads }) => {
+      if (threads === unreachable) {
+        unreachable = undefined;
+        throw new EngineFailure({ code: 'ssh-unreachable', host, step: 'ycsb-load', message: 'Lost the SSH connection.', action: 'Check the host, then resume the run.' });
+      }
+      if ((failures[threads] ?? 0) > 0) {
+        failures[threads]--;
         return { exitCode: 1, stdout: '', stderr: 'Exception in thread "main" java.lang.OutOfMemoryError\n' };
       }
-      options.onStderrLine?.('2026-01-01 00:00:00:000 1 sec: 50 operations; 50 current ops/sec; ');
-      return { exitCode: 0, stdout: / load couchbase2 /.test(command) ? loadReport : report, stderr: 'YCSB Client 0.17.0\n' };
-    }
-    return ok('');
-  }
-  async upload(path: string, content: string | Buffer): Promise<void> {
-    this.world.calls.push({ host: this.host, command: `upload ${path}`, stdin: String(content) });
-  }
-  async close(): Promise<void> {}
+      return undefined;
+    },
+  });
 }
 
-function ok(stdout: string): RemoteResult {
-  return { exitCode: 0, stdout, stderr: '' };
-}
-
-class FakeWorld {
-  calls: Call[] = [];
-  ycsbFailures: Record<string, number> = {};
-  /** Throws an SSH failure for the first YCSB command with these threads. */
-  unreachableAtThreads: string | undefined;
-  failNext(host: string, command: string): EngineFailure | undefined {
-    if (this.unreachableAtThreads && command.includes('& wait $!') && command.includes(`-threads ${this.unreachableAtThreads}`)) {
-      this.unreachableAtThreads = undefined;
-      return new EngineFailure({ code: 'ssh-unreachable', host, step: 'ycsb-load', message: 'Lost the SSH connection.', action: 'Check the host, then resume the run.' });
-    }
-    return undefined;
-  }
-}
-
-async function sweep(world: FakeWorld, resumeRunDir?: string): Promise<{ outcome: Awaited<ReturnType<typeof runSweep>>; events: SweepEvent[]; results: CellResult[] }> {
+async function sweep(hosts: FakeHosts, resumeRunDir?: string): Promise<{ outcome: Awaited<ReturnType<typeof runSweep>>; events: SweepEvent[]; results: CellResult[] }> {
   const events: SweepEvent[] = [];
   const outcome = await runSweep(
     { planPath, plan, resultsRoot: join(folder, 'results'), password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ...(resumeRunDir ? { resumeRunDir } : {}) },
-    { sessionFactory: (host) => new FakeHost(host, world), bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    { sessionFactory: hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
   );
   const text = outcome.runDir ? readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8') : '';
   return { outcome, events, results: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)) };
@@ -92,9 +50,7 @@ async function sweep(world: FakeWorld, resumeRunDir?: string): Promise<{ outcome
 
 describe('sweep with fake hosts', () => {
   it('retries a failing cell once, records it as failed with both logs, and goes on', async () => {
-    const world = new FakeWorld();
-    world.ycsbFailures['1'] = 2;
-    const { outcome, results, events } = await sweep(world);
+    const { outcome, results, events } = await sweep(fakeHosts({ ycsbFailures: { 1: 2 } }));
     assert.deepEqual([outcome.completed, outcome.failed, outcome.total, outcome.error], [1, 1, 2, undefined]);
     assert.deepEqual(results.map((result) => [result.key.threads, result.status, result.attempts]), [[1, 'failed', 2], [2, 'ok', 1]]);
     assert.equal(results[0].error?.code, 'ycsb-exit');
@@ -106,25 +62,23 @@ describe('sweep with fake hosts', () => {
   });
 
   it('the admin password never reaches a client; YCSB gets a generated bucket password over stdin only', async () => {
-    const world = new FakeWorld();
-    await sweep(world);
-    assert.deepEqual(world.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss') || call.stdin?.includes('p@ss')), []);
-    const carriers = world.calls.filter((call) => /couchbase\.password=[A-Za-z0-9_-]{20,}\n/.test(call.stdin ?? ''));
+    const hosts = fakeHosts();
+    await sweep(hosts);
+    assert.deepEqual(hosts.calls.filter((call) => call.command.includes(password) || call.command.includes('p@ss') || call.stdin?.includes('p@ss')), []);
+    const carriers = hosts.calls.filter((call) => /couchbase\.password=[A-Za-z0-9_-]{20,}\n/.test(call.stdin ?? ''));
     assert.ok(carriers.length >= 4, 'one credentials file per YCSB phase');
     // REAL-LAB Y1: couchbase2 reads no username: the file carries the password alone
     for (const call of carriers) assert.doesNotMatch(call.stdin ?? '', /couchbase\.username/);
     for (const call of carriers) assert.match(call.command, /\(umask 077 && cat > '?\/home\/u\/\.onload-bench\/secret-[0-9a-f]+\.properties'?\) \|\| exit 1; setsid sh -c .* & wait \$!; rc=\$\?; rm -f .*secret-/);
     const generated = /couchbase\.password=(\S+)/.exec(carriers[0].stdin ?? "")?.[1] ?? "";
-    assert.deepEqual(world.calls.filter((call) => call.command.includes(generated)), [], "not in any command line either");
+    assert.deepEqual(hosts.calls.filter((call) => call.command.includes(generated)), [], "not in any command line either");
   });
 
   it('a lost SSH connection stops the sweep; resume runs only the unfinished cells', async () => {
-    const world = new FakeWorld();
-    world.unreachableAtThreads = '2';
-    const first = await sweep(world);
+    const first = await sweep(fakeHosts({ unreachableAtThreads: 2 }));
     assert.equal(first.outcome.error?.code, 'ssh-unreachable');
     assert.deepEqual(first.results.map((result) => result.key.threads), [1]);
-    const second = await sweep(new FakeWorld(), first.outcome.runDir);
+    const second = await sweep(fakeHosts(), first.outcome.runDir);
     assert.equal(second.outcome.error, undefined);
     assert.deepEqual(second.events.filter((event) => event.type === 'cell-started').map((event) => (event as { key: { threads: number } }).key.threads), [2]);
     assert.deepEqual(second.results.map((result) => result.key.threads), [1, 2]);

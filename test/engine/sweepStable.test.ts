@@ -8,79 +8,52 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
-import type { Plan } from '../../engine/src/planSchema';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
 import { runSweep } from '../../engine/src/sweep';
+import { FakeHosts, fakeHostsPlan, fakeWorkload, ycsbPhaseResult, ycsbReport } from '../support/fakeHosts';
 
 const folder = mkdtempSync(join(tmpdir(), 'sweep-stable-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n');
+writeFileSync(join(folder, 'workloada'), fakeWorkload);
 writeFileSync(join(folder, 'fast.opf'), 'onload_set EF_POLL_USEC 100000\n');
 const planPath = join(folder, 'stable.benchplan.json');
-const plan: Plan = {
-  servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }],
-  interfaces: { '25G': '10.0.0.1' },
-  clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }],
-  bucket: { name: 'bench' },
-  workload: { path: 'workloada' },
+const plan = fakeHostsPlan({
   stacks: ['kernel', { name: 'fast', profile: 'fast.opf' }],
-  threads: [1, 2],
   repetitions: { min: 2, max: 4, targetCi: 2 },
   order: 'interleaved',
   seed: 5,
-};
+});
 writeFileSync(planPath, JSON.stringify(plan));
 
-/** Throughput: 1 thread steady (±0.1 %), 2 threads noisy (±30 %); the profile 20 % faster. */
+/**
+ * Fake hosts whose throughput depends on the arm the server runs (the Onload drop-in installed or
+ * not): 1 thread steady (±0.1 %), 2 threads noisy (±30 %); the profile 20 % faster.
+ */
 class FakeWorld {
-  stack = 'kernel';
   runs = new Map<string, number>();
   ycsbRuns: string[] = [];
-  throughput(threads: number): number {
-    const key = `${this.stack}/${threads}`;
+  readonly hosts = new FakeHosts({
+    ycsb: (invocation) => {
+      if (invocation.phase !== 'run') return undefined;
+      const stack = this.hosts.dropInInstalled('srv') ? 'fast' : 'kernel';
+      this.ycsbRuns.push(`${stack}/t${invocation.threads}`);
+      const throughput = this.throughput(stack, invocation.threads);
+      return ycsbPhaseResult(invocation, ycsbReport('run', throughput, throughput));
+    },
+  });
+  throughput(stack: string, threads: number): number {
+    const key = `${stack}/${threads}`;
     const n = (this.runs.get(key) ?? 0) + 1;
     this.runs.set(key, n);
-    const base = this.stack === 'kernel' ? 1000 : 1200;
+    const base = stack === 'kernel' ? 1000 : 1200;
     return base + (n % 2 === 0 ? 1 : -1) * (threads === 1 ? 1 : 300);
   }
-}
-
-class FakeHost implements RemoteSession {
-  constructor(readonly host: string, private readonly world: FakeWorld) {}
-  async run(command: string, _options: RemoteRunOptions): Promise<RemoteResult> {
-    if (command.includes('@kernel')) {
-      return ok(this.host === 'srv' ? '@kernel 6.1\n@couchbase-binary yes\n@couchbase 7.6.2\n@onload-binary yes\n@iface 10.0.0.1 device=eth0\n' : '@kernel 6.1\n@java-binary yes\n@ycsb-binary yes\n@ycsb 0.17.0\n');
-    }
-    if (command.includes('&& pwd')) return ok('/home/u/.onload-bench\n');
-    // the launcher probe of pre-flight (REAL-LAB Y4)
-    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\n');
-    // the unit's own start command, which the Onload drop-in wraps (serviceDropIn.ts)
-    if (command.includes('systemctl show -p ExecStart')) return ok('@onload /usr/bin/onload\nExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=/opt/couchbase/bin/couchbase-server -- -noinput ; }\n');
-    // both arms run through the service (serviceDropIn.ts): the drop-in installed means Onload
-    if (command.includes('onload-bench.conf') && command.includes('install -m')) this.world.stack = 'fast';
-    else if (command.includes('onload-bench.conf') && command.includes('rm -f')) this.world.stack = 'kernel';
-    if (command.includes('& wait $!') && command.includes('bin/ycsb') && / run couchbase2 /.test(command)) {
-      const threads = Number(/-threads (\d+)/.exec(command)?.[1]);
-      this.world.ycsbRuns.push(`${this.world.stack}/t${threads}`);
-      const throughput = this.world.throughput(threads);
-      return { exitCode: 0, stdout: `[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), ${throughput}\n[READ], Operations, ${throughput}\n[READ], Return=OK, ${throughput}\n`, stderr: 'YCSB Client 0.17.0\n' };
-    }
-    if (command.includes('& wait $!') && command.includes('bin/ycsb')) return { exitCode: 0, stdout: '[OVERALL], RunTime(ms), 100\n[OVERALL], Throughput(ops/sec), 1000\n[INSERT], Operations, 100\n[INSERT], Return=OK, 100\n', stderr: '' };
-    return ok('');
-  }
-  async upload(): Promise<void> {}
-  async close(): Promise<void> {}
-}
-
-function ok(stdout: string): RemoteResult {
-  return { exitCode: 0, stdout, stderr: '' };
 }
 
 async function sweep(world: FakeWorld, resumeRunDir?: string) {
   const events: SweepEvent[] = [];
   const outcome = await runSweep(
     { planPath, plan, resultsRoot: join(folder, 'results'), password: 'secret', signal: new AbortController().signal, onEvent: (event) => events.push(event), ...(resumeRunDir ? { resumeRunDir } : {}) },
-    { sessionFactory: (host) => new FakeHost(host, world), bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    { sessionFactory: world.hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
   );
   const results: CellResult[] = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
   const manifest: RunManifest = JSON.parse(readFileSync(join(outcome.runDir, 'manifest.json'), 'utf8'));

@@ -18,7 +18,7 @@ import {
 } from './memcachedFrames';
 import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
 
-/** Switches a test flips to make the node misbehave. Read again for every request. */
+/** Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every request. */
 export interface TestNodeFaults {
   /** Refuse `POST /pools/default/buckets` with this message (HTTP 400, as a real node does). */
   refuseBucketCreation?: string;
@@ -26,7 +26,7 @@ export interface TestNodeFaults {
   kvDelayMs?: number;
   /** Delay every REST answer by this many ms. */
   restDelayMs?: number;
-  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure). */
+  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure): the SDK does not retry it, it throws TemporaryFailureError (ycsb: Return=ERROR). */
   temporaryFailureEvery?: number;
   /**
    * After a bucket is created, SELECT_BUCKET answers "not found" and REST shows the node's status

@@ -3,6 +3,7 @@
 // so a shell script can test them with `[ -e ]` and Node reads them as JSON.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestNodeFaults } from './couchbaseTestNode';
 
 /** `lab.json`: what the stand-ins need to know about the run (mode 600: it holds the password). */
 export interface LabConfig {
@@ -28,28 +29,8 @@ export interface LabConfig {
 }
 
 /** Every switch the stand-ins understand. Set them with `lab.faults.set({...})`. */
-export interface LabFaults {
-  // --- the Couchbase test node
-  /** `POST /pools/default/buckets` answers 400 with this message. */
-  refuseBucketCreation?: string;
-  /** Every KV document operation waits this long (ms). */
-  kvDelayMs?: number;
-  /** Every REST answer waits this long (ms). */
-  restDelayMs?: number;
-  /** Every Nth KV document operation of a bucket answers 0x82: the SDK does not retry it, it throws TemporaryFailureError (ycsb: Return=ERROR). */
-  temporaryFailureEvery?: number;
-  /** A fresh bucket answers "warming up" to SELECT_BUCKET, and REST shows it in "warmup", for this long (ms; default 300, REAL-LAB C8). */
-  bucketWarmupMs?: number;
-  /** A dropped bucket is gone this long after DELETE (ms; default 700; DELETE answers 500 meanwhile, REAL-LAB C4). */
-  bucketDeletionMs?: number;
-  /** basicStats.itemCount is a sample taken this often (ms; default 1000; 0 = live, REAL-LAB C6). */
-  statsIntervalMs?: number;
-  /** A mutation stays in ep_queue_size this long (ms; default 400, REAL-LAB C6). */
-  persistDelayMs?: number;
-  /** The node's services (default kv, index, n1ql; REAL-LAB Y7). */
-  nodeServices?: string[];
-  /** A new primary index is "building" this long (ms; default 300). */
-  indexBuildMs?: number;
+export interface LabFaults extends TestNodeFaults {
+  // --- the Couchbase test node: its switches (TestNodeFaults), and its stand-in's
   /** `couchbase-server` starts but never opens its ports ("never comes up"). */
   couchbaseNeverReady?: boolean;
   /** `couchbase-server` waits this long (ms) before opening its ports. */

@@ -6,38 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, beforeEach, test } from 'node:test';
-import { fake, FakeUri, FakeWebviewPanel, installFakeVscode, resetFake, until } from './support/fakeVscode';
+import { test } from 'node:test';
+import { fake, FakeUri, FakeWebviewPanel, until } from './support/fakeVscode';
 import type { PanelViewModel } from '../../client/src/panel/protocol';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fixtureFiles, fixtureManifest } from './fixtureRun';
+import { fixtureDir, panelManagers, readyModel, resultsViewType } from './support/resultsPanelHarness';
 
-installFakeVscode();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ResultsPanelManager, resultsViewType } = require('../../client/src/panel/resultsPanel') as typeof import('../../client/src/panel/resultsPanel');
-
-const fixtureDir = join(__dirname, 'fixtures', 'run-fixture');
-const managers: { dispose(): void }[] = [];
-
-function newManager() {
-  const manager = new ResultsPanelManager({ extensionUri: FakeUri.file('/ext') } as never);
-  managers.push(manager.register());
-  return manager;
-}
-
-beforeEach(() => {
-  for (const registration of managers.splice(0)) registration.dispose();
-  resetFake();
-});
-after(() => {
-  for (const registration of managers.splice(0)) registration.dispose();
-});
-
-async function readyModel(panel: FakeWebviewPanel, predicate: (model: PanelViewModel) => boolean = () => true): Promise<PanelViewModel> {
-  panel.fromWebview({ type: 'ready' });
-  await until(() => (panel.models() as unknown as PanelViewModel[]).some(predicate), 'a model message');
-  return (panel.models() as unknown as PanelViewModel[]).filter(predicate).at(-1)!;
-}
+const newManager = panelManagers();
 
 test('one tab per run, reused; a new run opens in the results group, not a new split', () => {
   const manager = newManager();

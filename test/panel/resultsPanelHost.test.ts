@@ -5,39 +5,13 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, beforeEach, test } from 'node:test';
-import { fake, FakeUri, FakeWebviewPanel, installFakeVscode, resetFake, until } from './support/fakeVscode';
+import { test } from 'node:test';
+import { fake, FakeUri, FakeWebviewPanel, until } from './support/fakeVscode';
 import type { PanelViewModel } from '../../client/src/panel/protocol';
 import { fixtureFiles, fixtureManifest, fixtureResults } from './fixtureRun';
+import { fixtureDir, panelManagers, readyModel, resultsViewType } from './support/resultsPanelHarness';
 
-installFakeVscode();
-// Imported after the fake is installed: the host requires `vscode` when it loads.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ResultsPanelManager, resultsViewType } = require('../../client/src/panel/resultsPanel') as typeof import('../../client/src/panel/resultsPanel');
-
-const fixtureDir = join(__dirname, 'fixtures', 'run-fixture');
-const extensionUri = FakeUri.file('/ext');
-const managers: { dispose(): void }[] = [];
-
-function newManager() {
-  const manager = new ResultsPanelManager({ extensionUri } as never);
-  managers.push(manager.register());
-  return manager;
-}
-
-beforeEach(() => {
-  for (const registration of managers.splice(0)) registration.dispose();
-  resetFake();
-});
-after(() => {
-  for (const registration of managers.splice(0)) registration.dispose();
-});
-
-async function readyModel(panel: FakeWebviewPanel, predicate: (model: PanelViewModel) => boolean = () => true): Promise<PanelViewModel> {
-  panel.fromWebview({ type: 'ready' });
-  await until(() => (panel.models() as unknown as PanelViewModel[]).some(predicate), 'a model message');
-  return (panel.models() as unknown as PanelViewModel[]).filter(predicate).at(-1)!;
-}
+const newManager = panelManagers();
 
 test('showRun opens one panel with the strict CSP, local roots and the run title', async () => {
   const manager = newManager();

@@ -3,57 +3,14 @@
 // values, marks, the best-improvement highlight, theme-coloured chart pixels, kept toggles across a
 // live update, and exports posted to the host. Saves test-artifacts/panel.png for a human look.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { validateWebviewMessage } from '../../client/src/panel/messageValidation';
-import { buildPanelHtml } from '../../client/src/panel/panelHtml';
 import { applySweepEvent, emptyRunData } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
-import { countPixels, ensureBuilt } from './support/webviewPage';
-
-const root = resolve(__dirname, '..', '..');
-const chromiumPath = '/usr/bin/chromium';
-const nonce = 'dGVzdC1ub25jZS0xMjM0NQ==';
-
-/** The theme colours VS Code would set; the chart must draw with exactly these. */
-const theme: Record<string, string> = {
-  '--vscode-charts-blue': '#1a85ff',
-  '--vscode-charts-orange': '#ff8800',
-  '--vscode-charts-green': '#22aa44',
-  '--vscode-charts-purple': '#9955dd',
-  '--vscode-charts-red': '#ee3344',
-  '--vscode-charts-yellow': '#ddbb00',
-  '--vscode-editor-foreground': '#d4d4d4',
-  '--vscode-foreground': '#cccccc',
-  '--vscode-editor-background': '#1e1e1e',
-  '--vscode-font-family': 'sans-serif',
-  '--vscode-font-size': '13px',
-  '--vscode-descriptionForeground': '#9d9d9d',
-  '--vscode-button-background': '#0e639c',
-  '--vscode-button-foreground': '#ffffff',
-  '--vscode-button-secondaryBackground': '#3a3d41',
-  '--vscode-button-secondaryForeground': '#ffffff',
-  '--vscode-widget-border': '#454545',
-  '--vscode-focusBorder': '#007fd4',
-  '--vscode-errorForeground': '#f48771',
-  '--vscode-editorWarning-foreground': '#cca700',
-  '--vscode-editor-findMatchHighlightBackground': 'rgba(234, 92, 0, 0.33)',
-};
-
-/** Serves the page and the two files it loads, as the webview's resource origin would. */
-function serve(files: () => Record<string, [string, string | Buffer]>): Promise<Server> {
-  const server = createServer((request, response) => {
-    const file = files()[request.url ?? ''];
-    if (!file) response.writeHead(404).end();
-    else response.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-  });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
-}
+import { chromiumPath, countPixels, openPanelPage, root, theme } from './support/webviewPage';
 
 function fixtureModel(cells: number) {
   const data = emptyRunData('/runs/run-fixture');
@@ -62,61 +19,12 @@ function fixtureModel(cells: number) {
   return buildViewModel([data]);
 }
 
-async function postToWebview(page: Page, message: unknown): Promise<void> {
-  await page.evaluate((data) => window.postMessage(data, '*'), message);
-}
-
 test('the built webview draws the fixture run under the strict CSP', { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 }, async () => {
-  const script = ensureBuilt();
-  let server: Server | undefined;
-  let browser: Browser | undefined;
+  const webview = await openPanelPage({ title: 'Onload Bench Results: run-fixture' });
+  const { page, pageErrors, remoteRequests } = webview;
   try {
-    let html = '';
-    server = await serve(() => ({
-      '/index.html': ['text/html', html],
-      '/dist/media/panel.js': ['text/javascript', readFileSync(script)],
-      '/media/panel.css': ['text/css', readFileSync(join(root, 'media', 'panel.css'))],
-    }));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    html = buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/dist/media/panel.js`, styleUri: `${origin}/media/panel.css`, nonce, title: 'Onload Bench Results: run-fixture' });
-
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: 1 });
-    const remoteRequests: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(origin)) remoteRequests.push(request.url());
-    });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    // A string, not a function: tsx's transform would add helpers the page does not have.
-    // VS Code sets the theme variables on <html> before the webview's script runs; <html> does not
-    // exist yet when init scripts run, so they go on when the script asks for the API.
-    await page.addInitScript({
-      content: `
-        window.__posted = [];
-        window.__violations = [];
-        window.__state = undefined;
-        document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(event.violatedDirective + ' ' + event.blockedURI));
-        window.acquireVsCodeApi = () => {
-          for (const [name, value] of Object.entries(${JSON.stringify(theme)})) document.documentElement.style.setProperty(name, value);
-          return {
-            postMessage: (message) => window.__posted.push(message),
-            getState: () => window.__state,
-            setState: (state) => { window.__state = state; },
-          };
-        };`,
-    });
-    await page.goto(`${origin}/index.html`);
-    page.on('console', (message) => process.env.PANEL_DEBUG && console.log('[webview]', message.text()));
-    await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted ?? []).some((m) => m.type === 'ready'), undefined, { timeout: 10_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}; page errors: ${pageErrors.join(' | ')}`);
-    });
-
     // Mid-run model first (4 of 12 cells), then the full run: as a live sweep would.
-    await postToWebview(page, { type: 'model', model: fixtureModel(4) });
+    await webview.post({ type: 'model', model: fixtureModel(4) });
     await page.waitForSelector('#r0-g0-throughput-table');
     assert.equal(await page.textContent('#run-0 .progress-text'), '4 of 12 cells finished so far');
     assert.equal(await page.getAttribute('#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="20"]', 'data-state'), 'pending');
@@ -124,7 +32,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
 
     // The reader switches the throughput chart to its table view; a live update must keep that.
     await page.click('#chart-r0-g0-throughput button.view-toggle');
-    await postToWebview(page, { type: 'model', model: fixtureModel(12) });
+    await webview.post({ type: 'model', model: fixtureModel(12) });
     await page.waitForFunction(() => document.querySelector('#run-0 .progress')?.getAttribute('data-finished') === '12');
     assert.equal(await page.getAttribute('#chart-r0-g0-throughput button.view-toggle', 'aria-pressed'), 'true');
     assert.equal(await page.isVisible('#chart-r0-g0-throughput .canvas-box'), false);
@@ -185,7 +93,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     await page.click('#chart-r0-g0-read-latency button.save-png');
     await page.click('#chart-r0-g0-read-latency button.save-svg');
     await page.click('#run-0 button.export-csv');
-    const posted = await page.evaluate(() => (window as unknown as { __posted: Record<string, unknown>[] }).__posted);
+    const posted = await webview.posted();
     const image = posted.find((message) => message.type === 'save-image');
     assert.ok(image);
     assert.equal(image.format, 'png');
@@ -210,7 +118,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.doesNotMatch(svgText, /<image/);
     writeFileSync(join(root, 'test-artifacts', 'panel-chart.svg'), svgText);
 
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    assert.deepEqual(await webview.violations(), []);
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(remoteRequests, []);
 
@@ -232,7 +140,6 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     // Comparing two runs (B against A) is checked in webviewReport.test.ts.
     assert.deepEqual(pageErrors, []);
   } finally {
-    await browser?.close();
-    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    await webview.close();
   }
 });

@@ -27,9 +27,15 @@ export const theme: Record<string, string> = {
   '--vscode-font-family': 'sans-serif',
   '--vscode-font-size': '13px',
   '--vscode-descriptionForeground': '#9d9d9d',
+  '--vscode-button-background': '#0e639c',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-secondaryBackground': '#3a3d41',
+  '--vscode-button-secondaryForeground': '#ffffff',
   '--vscode-widget-border': '#454545',
   '--vscode-focusBorder': '#007fd4',
+  '--vscode-errorForeground': '#f48771',
   '--vscode-editorWarning-foreground': '#cca700',
+  '--vscode-editor-findMatchHighlightBackground': 'rgba(234, 92, 0, 0.33)',
 };
 
 /** The same dark theme, by the name the export tests use. */
@@ -63,8 +69,8 @@ export async function openWebview(): Promise<WebviewPage> {
   return openPanelPage();
 }
 
-/** A page with the webview; a time zone (with an en-GB locale) or a pixel ratio on request. */
-export async function openPanelPage(options: { timezoneId?: string; deviceScaleFactor?: number } = {}): Promise<WebviewPage> {
+/** A page with the webview; a time zone (with an en-GB locale), a pixel ratio or the panel's title on request. */
+export async function openPanelPage(options: { timezoneId?: string; deviceScaleFactor?: number; title?: string } = {}): Promise<WebviewPage> {
   const script = ensureBuilt();
   let html = '';
   const server: Server = await new Promise((done) => {
@@ -81,7 +87,7 @@ export async function openPanelPage(options: { timezoneId?: string; deviceScaleF
     created.listen(0, '127.0.0.1', () => done(created));
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  html = buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/dist/media/panel.js`, styleUri: `${origin}/media/panel.css`, nonce, title: 'Onload Bench Results' });
+  html = buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/dist/media/panel.js`, styleUri: `${origin}/media/panel.css`, nonce, title: options.title ?? 'Onload Bench Results' });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
@@ -95,17 +101,27 @@ export async function openPanelPage(options: { timezoneId?: string; deviceScaleF
     });
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // A string, not a function: tsx's transform would add helpers the page does not have.
+    // VS Code sets the theme variables on <html> before the webview's script runs; <html> does not
+    // exist yet when init scripts run, so they go on when the script asks for the API. The state
+    // is kept as VS Code keeps it (window.__state, for tests to read).
     await page.addInitScript({
       content: `
         window.__posted = [];
         window.__violations = [];
+        window.__state = undefined;
         document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(event.violatedDirective + ' ' + event.blockedURI));
         window.acquireVsCodeApi = () => {
           for (const [name, value] of Object.entries(${JSON.stringify(theme)})) document.documentElement.style.setProperty(name, value);
-          return { postMessage: (message) => window.__posted.push(message), getState: () => undefined, setState: () => {} };
+          return {
+            postMessage: (message) => window.__posted.push(message),
+            getState: () => window.__state,
+            setState: (state) => { window.__state = state; },
+          };
         };`,
     });
     await page.goto(`${origin}/index.html`);
+    page.on('console', (message) => process.env.PANEL_DEBUG && console.log('[webview]', message.text()));
     await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted ?? []).some((m) => m.type === 'ready'), undefined, { timeout: 10_000 }).catch((error: Error) => {
       throw new Error(`${error.message}; page errors: ${pageErrors.join(' | ')}`);
     });
