@@ -35,6 +35,7 @@ import { acquireRemoteLock } from './remoteLock';
 import { judgeWorkFolder, prepareWorkFolderCommand, workFolderFailure } from './workFolder';
 import { startServer, stopServer, waitForServer, type ServerStart } from './serverControl';
 import { remoteProfilePath, serverProfilePath, serviceProfileStagingDir, uploadPathFor } from './serviceProfiles';
+import { foregroundProfileReachWarning } from './foregroundProfileReach';
 import { ArmsRegister, observeServer, sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
 import { proveFresh, proveStopped } from './serverRestartProof';
 import { connectionsScript } from './serverProcess';
@@ -149,6 +150,9 @@ export class SweepRun {
       if (verdict.warning) this.log('warn', `${host.host}: ${verdict.warning}`);
       if (verdict.unchecked) this.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
       host.workDir = absolute;
+      const server = this.plan.servers.find((candidate) => candidate === host);
+      const unreachable = server && foregroundProfileReachWarning(server, verdict.closedToOthersAt);
+      if (unreachable) this.log('warn', unreachable);
     }
     await this.lockHosts();
     await Promise.all(

@@ -21,6 +21,16 @@ export interface WorkFolderVerdict {
   warning?: string;
   /** The facts were missing (no GNU stat): nothing was checked. */
   unchecked?: boolean;
+  /** The folder nearest / (the work folder or an ancestor) that other users may not enter (no `o+x`). */
+  closedToOthersAt?: string;
+}
+
+/** The folder nearest / that others may not enter, from the `@dir`/`@up` lines. Pure. */
+function closedToOthers(output: string, workDir: string, dirMode: number): string | undefined {
+  const ancestors = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].reverse();
+  const closed = ancestors.find((entry) => (Number.parseInt(entry[2], 8) & 0o001) === 0);
+  if (closed) return closed[3];
+  return (dirMode & 0o001) === 0 ? workDir : undefined;
 }
 
 export function judgeWorkFolder(output: string, workDir: string): WorkFolderVerdict {
@@ -30,9 +40,11 @@ export function judgeWorkFolder(output: string, workDir: string): WorkFolderVerd
   const mode = Number.parseInt(dir[2], 8);
   if (dir[1] !== me) return { error: `The work folder ${workDir} belongs to uid ${dir[1]}, not to the SSH user (uid ${me}): that user could replace the files uploaded there.` };
   if ((mode & 0o022) !== 0) return { error: `The work folder ${workDir} may be written by ${(mode & 0o002) !== 0 ? 'every user' : 'its group'} (mode ${dir[2]}): they could replace the files uploaded there.` };
+  const closed = closedToOthers(output, workDir, mode);
+  const reach = closed ? { closedToOthersAt: closed } : {};
   const shared = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].find((entry) => (Number.parseInt(entry[2], 8) & 0o002) !== 0);
-  if (shared) return { warning: `The work folder ${workDir} lies under ${shared[3]}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.` };
-  return {};
+  if (shared) return { ...reach, warning: `The work folder ${workDir} lies under ${shared[3]}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.` };
+  return reach;
 }
 
 export function workFolderFailure(host: string, message: string): EngineFailure {

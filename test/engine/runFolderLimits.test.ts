@@ -140,7 +140,9 @@ describe('uploads', () => {
     assert.match(judgeWorkFolder('@me 1000\n@dir 1000 777\n/tmp/w', '/tmp/w').error ?? '', /may be written by every user \(mode 777\)/);
     assert.match(judgeWorkFolder('@me 1000\n@dir 1000 775\n/tmp/w', '/tmp/w').error ?? '', /by its group/);
     assert.deepEqual(judgeWorkFolder('@me 1000\n@dir 1000 755\n@up 0 1777 /tmp\n@up 0 755 /\n/tmp/w', '/tmp/w'), { warning: 'The work folder /tmp/w lies under /tmp, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.' });
-    assert.deepEqual(judgeWorkFolder('@me 1000\n@dir 1000 700\n@up 1000 755 /home/u\n@up 0 755 /home\n/home/u/w', '/home/u/w'), {});
+    assert.deepEqual(judgeWorkFolder('@me 1000\n@dir 1000 755\n@up 1000 755 /home/u\n@up 0 755 /home\n/home/u/w', '/home/u/w'), {});
+    // (who else may enter it matters to a foreground start as another user: foregroundProfileReach.ts)
+    assert.deepEqual(judgeWorkFolder('@me 1000\n@dir 1000 700\n@up 1000 755 /home/u\n@up 0 755 /home\n/home/u/w', '/home/u/w'), { closedToOthersAt: '/home/u/w' });
   });
 });
 

@@ -84,4 +84,24 @@ describe('sweep with fake hosts', () => {
     assert.deepEqual(second.results.map((result) => result.key.threads), [1, 2]);
     assert.deepEqual([second.outcome.completed, second.outcome.total], [2, 2]);
   });
+  it('warns before the first start when a foreground Onload arm run as couchbase cannot reach {profile} in a 0700 home', async () => {
+    writeFileSync(join(folder, 'tuned.opf'), 'onload_set EF_POLL_USEC 100000\n');
+    const foregroundPlan = fakeHostsPlan({
+      servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9, serverStart: 'foreground', kernelRunCommand: 'sudo -n -u couchbase {couchbaseServerPath} -- -noinput', onloadRunCommand: 'sudo -n -u couchbase onload --profile={profile} {couchbaseServerPath} -- -noinput' }],
+      stacks: ['kernel', { name: 'tuned', profile: 'tuned.opf' }],
+      threads: [1],
+    });
+    const foregroundPlanPath = join(folder, 'foreground.benchplan.json');
+    writeFileSync(foregroundPlanPath, JSON.stringify(foregroundPlan));
+    const events: SweepEvent[] = [];
+    await runSweep(
+      { planPath: foregroundPlanPath, plan: foregroundPlan, resultsRoot: join(folder, 'results-foreground'), password, signal: new AbortController().signal, onEvent: (event) => events.push(event) },
+      { sessionFactory: new FakeHosts().sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    );
+    const warnings = events.filter((event) => event.type === 'log' && event.level === 'warn').map((event) => (event as { message: string }).message);
+    assert.ok(
+      warnings.some((message) => message.startsWith('srv: onloadRunCommand runs as another user, who must read {profile} in /home/u/.onload-bench/profiles, but other users may not enter /home/u:')),
+      warnings.join('\n'),
+    );
+  });
 });
