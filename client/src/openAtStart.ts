@@ -2,20 +2,12 @@
 // once the page is up, and turns the page to this extension's walkthrough: what `npm start` shows
 // a newcomer. Opening the files earlier would make VS Code skip the Welcome page (it shows only in
 // an empty window), and with it the walkthrough, which records steps only from when it exists.
-import { statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { filesToOpenAtStart, openAtStartVariable } from './openAtStartPaths';
+import { isExistingFile } from './planReferences';
 
 /** How long to wait for the Welcome page before opening the files anyway (startupEditor: none). */
 const welcomeWait = 10_000;
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function welcomeShown(): boolean {
   return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.label === 'Welcome' && !(tab.input instanceof vscode.TabInputText)));
@@ -27,15 +19,18 @@ function alreadyOpen(file: string): boolean {
 
 export function registerOpenAtStart(log: vscode.LogOutputChannel, walkthroughId: string): vscode.Disposable {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-  const files = filesToOpenAtStart(process.env[openAtStartVariable], folders, isFile);
+  const files = filesToOpenAtStart(process.env[openAtStartVariable], folders, isExistingFile);
   if (files.length === 0) return new vscode.Disposable(() => undefined);
 
   let done = false;
-  const open = async () => {
-    if (done) return;
+  const stop = () => {
     done = true;
     subscription.dispose();
     clearTimeout(timer);
+  };
+  const open = async () => {
+    if (done) return;
+    stop();
     if (welcomeShown()) {
       // in the Welcome editor itself (toSide false), so the files beside it stay the only split
       await Promise.resolve(vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false)).catch((error: unknown) => {
@@ -56,9 +51,5 @@ export function registerOpenAtStart(log: vscode.LogOutputChannel, walkthroughId:
   });
   const timer = setTimeout(() => void open(), welcomeWait);
   if (welcomeShown()) void open();
-  return new vscode.Disposable(() => {
-    done = true;
-    subscription.dispose();
-    clearTimeout(timer);
-  });
+  return new vscode.Disposable(stop);
 }

@@ -7,7 +7,8 @@
 // work folder's `profiles/service/` (a staging copy, the SSH user's only) and installed, with the
 // drop-in and by the same `sudo -n`, root-owned and world-readable into `onload-bench-profiles/`
 // beside the drop-in (systemd reads only `*.conf` there); they are removed with the drop-in.
-// Foreground starts run as the SSH user, who reads the work folder directly.
+// Foreground starts read the work folder directly: as the SSH user, or as the user their command
+// switches to, whom foregroundProfileReach.ts warns about when a folder on the way is closed.
 import type { ResolvedServer } from './planSchema';
 import { shellQuote } from './shellQuote';
 

@@ -25,11 +25,10 @@ export interface WorkFolderVerdict {
   closedToOthersAt?: string;
 }
 
-/** The folder nearest / that others may not enter, from the `@dir`/`@up` lines. Pure. */
-function closedToOthers(output: string, workDir: string, dirMode: number): string | undefined {
-  const ancestors = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].reverse();
-  const closed = ancestors.find((entry) => (Number.parseInt(entry[2], 8) & 0o001) === 0);
-  if (closed) return closed[3];
+/** The folder nearest / that others may not enter: an ancestor (`@up` lines, nearest first) or the work folder. Pure. */
+function closedToOthers(ancestors: readonly { mode: number; path: string }[], workDir: string, dirMode: number): string | undefined {
+  const closed = [...ancestors].reverse().find((ancestor) => (ancestor.mode & 0o001) === 0);
+  if (closed) return closed.path;
   return (dirMode & 0o001) === 0 ? workDir : undefined;
 }
 
@@ -40,10 +39,11 @@ export function judgeWorkFolder(output: string, workDir: string): WorkFolderVerd
   const mode = Number.parseInt(dir[2], 8);
   if (dir[1] !== me) return { error: `The work folder ${workDir} belongs to uid ${dir[1]}, not to the SSH user (uid ${me}): that user could replace the files uploaded there.` };
   if ((mode & 0o022) !== 0) return { error: `The work folder ${workDir} may be written by ${(mode & 0o002) !== 0 ? 'every user' : 'its group'} (mode ${dir[2]}): they could replace the files uploaded there.` };
-  const closed = closedToOthers(output, workDir, mode);
+  const ancestors = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].map((entry) => ({ mode: Number.parseInt(entry[2], 8), path: entry[3] }));
+  const closed = closedToOthers(ancestors, workDir, mode);
   const reach = closed ? { closedToOthersAt: closed } : {};
-  const shared = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].find((entry) => (Number.parseInt(entry[2], 8) & 0o002) !== 0);
-  if (shared) return { ...reach, warning: `The work folder ${workDir} lies under ${shared[3]}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.` };
+  const shared = ancestors.find((ancestor) => (ancestor.mode & 0o002) !== 0);
+  if (shared) return { ...reach, warning: `The work folder ${workDir} lies under ${shared.path}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.` };
   return reach;
 }
 
