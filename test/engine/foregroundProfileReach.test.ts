@@ -2,20 +2,12 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { foregroundProfileReachWarning, switchesUser } from '../../engine/src/foregroundProfileReach';
-import { withDefaults, type Plan } from '../../engine/src/planSchema';
+import { withDefaults, type PlanServer } from '../../engine/src/planSchema';
+import { fakeHostsPlan } from '../support/fakeHosts';
 import { judgeWorkFolder } from '../../engine/src/workFolder';
 
-function server(fields: Record<string, unknown>) {
-  const plan = {
-    servers: [{ host: 'cb', workDir: '/home/bench/.onload-bench', ...fields }],
-    interfaces: { a: '10.0.0.1' },
-    clients: [{ host: 'ycsb', ycsbHome: '/opt/ycsb' }],
-    bucket: { name: 'bench' },
-    workload: { path: 'workloada' },
-    stacks: ['kernel', { name: 'latency', profile: 'latency.opf' }],
-    threads: [1],
-  } as unknown as Plan;
-  return withDefaults(plan).servers[0];
+function server(fields: Partial<PlanServer>) {
+  return withDefaults(fakeHostsPlan({ servers: [{ host: 'cb', workDir: '/home/bench/.onload-bench', ...fields }] })).servers[0];
 }
 
 describe('a foreground Onload arm run as another user', () => {

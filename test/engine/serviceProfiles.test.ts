@@ -6,23 +6,24 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { withDefaults, type Plan } from '../../engine/src/planSchema';
+import { withDefaults, type PlanServer } from '../../engine/src/planSchema';
+import { fakeHostsPlan } from '../support/fakeHosts';
 import { installServiceProfilesScript, remoteProfilePath, removeServiceProfilesScript, serverProfilePath, uploadPathFor } from '../../engine/src/serviceProfiles';
 
 const work = mkdtempSync(join(tmpdir(), 'service-profiles-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function server(overrides: Record<string, unknown> = {}) {
-  const plan = {
-    servers: [{ host: 'cb', workDir: join(work, 'home', 'bench work'), serviceDropInDir: join(work, 'etc', 'couchbase-server.service.d'), ...overrides }],
-    interfaces: { a: '127.0.0.1' },
-    clients: [{ host: 'ycsb', ycsbHome: '/opt/ycsb' }],
-    bucket: { name: 'bench' },
-    workload: { path: 'workloada' },
-    stacks: ['kernel', { name: 'latency', profile: 'latency.opf' }],
-    threads: [1],
-  } as unknown as Plan;
-  return withDefaults(plan).servers[0];
+function server(fields: Partial<PlanServer> = {}) {
+  return withDefaults(fakeHostsPlan({ servers: [{ host: 'cb', workDir: join(work, 'home', 'bench work'), serviceDropInDir: join(work, 'etc', 'couchbase-server.service.d'), ...fields }] })).servers[0];
+}
+
+/** A folder under `work` holding a `sudo` that runs `body`; put it first on PATH. */
+function sudoStub(folder: string, body: string): string {
+  const bin = join(work, folder);
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'sudo'), `#!/bin/sh\n${body}\n`);
+  chmodSync(join(bin, 'sudo'), 0o755);
+  return bin;
 }
 
 describe('where the Onload arm reads its profile', () => {
@@ -43,11 +44,8 @@ describe('where the Onload arm reads its profile', () => {
 
   it('install replaces the installed tree by the staging copy, world-readable; remove takes it away', () => {
     const service = server();
-    const bin = join(work, 'bin');
-    mkdirSync(bin, { recursive: true });
     // sudo -n CMD... runs CMD as this user: the test checks the files, not the privilege
-    writeFileSync(join(bin, 'sudo'), '#!/bin/sh\n[ "$1" = -n ] && shift\nexec "$@"\n');
-    chmodSync(join(bin, 'sudo'), 0o755);
+    const bin = sudoStub('bin', '[ "$1" = -n ] && shift\nexec "$@"');
     const staging = join(work, 'home', 'bench work', 'profiles', 'service');
     mkdirSync(join(staging, 'latency.imports'), { recursive: true });
     writeFileSync(join(staging, 'latency.opf'), 'onload_set EF_POLL_USEC 100000\n', { mode: 0o600 });
@@ -74,10 +72,7 @@ describe('where the Onload arm reads its profile', () => {
 
   it('a failed install (sudo refused) fails the script', () => {
     const service = server();
-    const bin = join(work, 'bin-refusing');
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'sudo'), '#!/bin/sh\necho "sudo: a password is required" >&2\nexit 1\n');
-    chmodSync(join(bin, 'sudo'), 0o755);
+    const bin = sudoStub('bin-refusing', 'echo "sudo: a password is required" >&2\nexit 1');
     const result = spawnSync('sh', ['-c', installServiceProfilesScript(service)], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /a password is required/);
