@@ -1,11 +1,13 @@
-// The whole lab through real OpenSSH: host aliases and host-key checking, per-host folders, the
-// stand-ins as a user (or the engine) sees them over ssh, fault switches, and cleanup.
+// The lab's hosts are real Linux systems (issue 19): booted by the real systemd, reached through
+// their real sshd with strict host-key checking, with real users, sudo, interfaces and a Couchbase
+// unit run by systemd; the stand-ins (onload, onload_stackdump, couchbase-server, ycsb) as a user
+// or the engine sees them over ssh; fault switches; and cleanup by pid.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLab, waitForPort, type Lab } from '../lab/index';
-import { labProcesses } from '../lab/processes';
+import { sudoersLines } from '../lab/hostFiles';
+import { labUnavailable, startLab, waitForPort, type Lab } from '../lab/index';
 
 const statusLinePattern =
   /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} \d+ sec: \d+ operations; (\d+(\.\d+)? current ops\/sec; )?(est completion in (\d+ \w+ )+)?(\[[A-Z-]+: Count=\d+, Max=\d+, Min=\d+, Avg=(\d+(\.\d+)?|NaN), 90=\d+, 99=\d+, 99\.9=\d+, 99\.99=\d+\] )*$/;
@@ -27,9 +29,16 @@ function value(lines: [string, string, string][], section: string, measurement: 
   return lines.find(([s, m]) => s === section && m === measurement)?.[2];
 }
 
-describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH sshd is not installed (scripts/setup-system.sh installs it)' }, () => {
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('lab hosts', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let ycsb: string;
+  const memcachedPid = (): number => {
+    const pid = lab.couchbaseState().pid;
+    assert.ok(pid !== undefined, 'memcached runs');
+    return pid;
+  };
 
   before(async () => {
     lab = await startLab({ clients: 2 });
@@ -37,31 +46,54 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     ycsb = join(lab.ycsbHome, 'bin', 'ycsb.sh');
     // The ycsb client's credentials, the way the engine passes them: in a -P file only, and the
     // bucket-named RBAC user's password, not the admin's (REAL-LAB Y2).
-    writeFileSync(
-      join(lab.hosts[lab.clientHost].home, 'cb.properties'),
-      `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=bench\ncouchbase.password=bench-user-pass\n`,
-      { mode: 0o600 },
-    );
+    lab.writeFile(lab.clientHost, '/home/bench/cb.properties', `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=bench\ncouchbase.password=bench-user-pass\n`);
   });
 
   after(async () => {
     const { dir, id } = lab;
     await lab.stop();
-    assert.deepEqual(labProcesses(id).map((info) => info.command), [], 'stop() leaves no lab process');
     assert.equal(existsSync(dir), false, 'stop() removes the lab folder');
+    const machines = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--machine=ob${id}-`);
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(machines, [], 'stop() powers every host off');
+    assert.deepEqual(existsSync('/run/netns') ? readdirSync('/run/netns').filter((name) => name.startsWith(`obl-${id}-`)) : [], [], 'and removes its network namespaces');
   });
 
-  it('reaches cb-server through real sshd and runs the stand-in couchbase-server', async () => {
-    const result = await lab.ssh(lab.serverHost, 'couchbase-server --version');
-    assert.deepEqual(result, { code: 0, stdout: 'Couchbase Server 7.6.2-3721 (EE)\n', stderr: '' });
-    const where = await lab.ssh(lab.serverHost, 'pwd; command -v onload; echo "$ONLOAD_BENCH_LAB_HOST"');
-    assert.equal(where.stdout, `${lab.hosts[lab.serverHost].home}\n${join(lab.hostRoot, 'bin', 'onload')}\ncb-server\n`);
-    assert.deepEqual(lab.clientHosts, ['ycsb-client', 'ycsb-client-2']);
-    for (const host of lab.clientHosts) {
-      const client = await lab.ssh(host, 'pwd');
-      assert.equal(client.stdout, `${lab.hosts[host].home}\n`, 'each host works in its own folder');
+  it('each host is a booted Linux system: systemd as PID 1, its own name, the SSH user in a 0700 home', async () => {
+    for (const host of [lab.serverHost, ...lab.clientHosts]) {
+      const facts = await lab.ssh(host, 'cat /proc/1/comm; systemctl is-system-running; hostname; id -un; pwd; stat -c %a ~; echo "$PATH"');
+      assert.deepEqual(facts.stdout.split('\n').slice(0, 7), ['systemd', 'running', host, 'bench', '/home/bench', '700', '/usr/local/bin:/usr/bin:/bin:/usr/games'], facts.stderr);
     }
-    assert.notEqual(lab.hosts['ycsb-client'].home, lab.hosts['ycsb-client-2'].home);
+    // hosts share no state: a file on one client is not on the other
+    await lab.ssh(lab.clientHost, 'touch only-here');
+    assert.equal((await lab.ssh('ycsb-client-2', 'ls only-here')).code, 2);
+    // the stand-ins are where the real programs install themselves, the real tools where Debian has them
+    const where = await lab.ssh(lab.serverHost, 'command -v onload onload_stackdump systemctl sudo ip setsid java');
+    assert.equal(where.stdout, '/usr/bin/onload\n/usr/bin/onload_stackdump\n/usr/bin/systemctl\n/usr/bin/sudo\n/usr/bin/ip\n/usr/local/bin/setsid\n/usr/bin/java\n');
+    // REAL-LAB H2: a non-login SSH command's PATH (sshd's default) lacks /usr/sbin, where ethtool is
+    assert.equal((await lab.ssh(lab.serverHost, 'command -v ethtool; ls /usr/sbin/ethtool')).stdout, '/usr/sbin/ethtool\n');
+  });
+
+  it('the server has three NICs with an address each (IPv6 too on the third); nothing is routed elsewhere', async () => {
+    const addresses = await lab.ssh(lab.serverHost, "/usr/sbin/ip -o addr show scope global | awk '{print $2, $4}'; /usr/sbin/ip route; /usr/sbin/ip -6 route | grep -v '^fe80'");
+    const [a, b, c] = lab.interfaces.map((item) => item.address);
+    assert.deepEqual(addresses.stdout.split('\n').slice(0, 4), [`eth0 ${a}/26`, `eth1 ${b}/26`, `eth2 ${c}/26`, `eth2 ${lab.ipv6Interface.address}/64`]);
+    assert.doesNotMatch(addresses.stdout, /default/, 'no default route');
+    const driver = await lab.ssh(lab.serverHost, '/usr/sbin/ethtool -i eth1 | head -1');
+    assert.equal(driver.stdout, 'driver: veth\n');
+    // a client reaches each NIC on its own network, the workstation too
+    for (const address of [a, b, c, lab.ipv6Interface.address]) {
+      const reach = await lab.ssh(lab.clientHost, `curl -s -o /dev/null -w '%{http_code} %{local_ip}' http://${address.includes(':') ? `[${address}]` : address}:8091/pools`);
+      assert.match(reach.stdout, /^200 /, `${address}: ${reach.stderr}`);
+    }
+    await waitForPort(lab.ipv6Interface.address, lab.couchbase.kvPort, 2000);
+    const outside = await lab.ssh(lab.clientHost, 'curl -s -m 2 -o /dev/null http://192.0.2.1/; echo $?');
+    assert.equal(outside.stdout, '7\n', 'no route to anything outside the lab');
   });
 
   it('refuses a host whose key is not in known_hosts, and a host whose key changed', async () => {
@@ -79,24 +111,61 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.equal((await lab.ssh(lab.serverHost, 'true')).code, 0);
   });
 
-  it('drops a host when its sshd is killed and brings it back', async () => {
+  it('drops a host when its sshd is stopped and brings it back', async () => {
     lab.faults.killSshd(lab.clientHost);
     try {
       const down = await lab.ssh(lab.clientHost, 'true');
       assert.equal(down.code, 255);
-      // Refused once the daemon is gone; reset when the connect races its last moments.
-      assert.match(down.stderr, /Connection refused|Connection reset by peer/);
+      assert.match(down.stderr, /Connection refused/);
     } finally {
       await lab.faults.startSshd(lab.clientHost);
     }
     assert.equal((await lab.ssh(lab.clientHost, 'true')).code, 0);
   });
 
-  it('runs couchbase as a system service and under onload, visible to onload_stackdump', async () => {
-    assert.equal(lab.couchbaseState().service, true);
-    // (by pid file: `pgrep -x memcached` would also see other labs' nodes on this machine)
-    const kernel = await lab.ssh(lab.serverHost, 'grep -c libonload.so /proc/$(cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid")/maps');
-    assert.equal(kernel.stdout, '0\n');
+  it('sudo is the real one with the README\'s sudoers lines: allowed commands run, others are refused; clients allow nothing', async () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const line of sudoersLines('bench')) assert.ok(readme.includes(line), `README.md tells users to write: ${line}`);
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl daemon-reload && echo ok')).stdout, 'ok\n');
+    const refused = await lab.ssh(lab.serverHost, 'sudo -n systemctl restart couchbase-server');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^sudo: a password is required$/m);
+    const client = await lab.ssh(lab.clientHost, 'sudo -n true');
+    assert.match(client.stderr, /^sudo: a password is required$/m);
+    const visudo = await lab.root(lab.serverHost, 'visudo -c');
+    assert.equal(visudo.code, 0, visudo.stdout + visudo.stderr);
+  });
+
+  it('the Couchbase unit is the packaged one, run as couchbase by systemd with its limits (REAL-LAB C12, C1, H3)', async () => {
+    const unit = await lab.ssh(lab.serverHost, 'systemctl cat couchbase-server');
+    for (const line of ['Type=simple', 'User=couchbase', 'WorkingDirectory=/opt/couchbase/var/lib/couchbase', 'LimitNOFILE=70000', 'LimitMEMLOCK=infinity', 'ExecStart=/opt/couchbase/bin/couchbase-server -- -noinput', 'ExecStop=/opt/couchbase/bin/couchbase-server -k']) {
+      assert.match(unit.stdout, new RegExp(`^${escape(line)}$`, 'm'));
+    }
+    const state = lab.couchbaseState();
+    assert.deepEqual({ ...state, pid: 0 }, { running: true, pid: 0, service: true, accelerated: false });
+    const facts = await lab.ssh(lab.serverHost, `ps -o user= -p ${state.pid}; grep -E 'Max (open files|locked memory)' /proc/${state.pid}/limits; ulimit -S -n; stat -c '%U %a' /opt/couchbase/var/lib/couchbase; systemctl show -p MainPID couchbase-server`);
+    const lines = facts.stdout.split('\n');
+    assert.equal(lines[0], 'couchbase');
+    // the unit's limits, soft = hard (this machine caps every hard limit: labHosts.ts)
+    const [, nofileSoft, nofileHard] = /^Max open files +(\d+) +(\d+) +files/.exec(lines[1]) ?? [];
+    assert.ok(Number(nofileSoft) > 1024 && nofileSoft === nofileHard, lines[1]);
+    const [, memlockSoft, memlockHard] = /^Max locked memory +(\w+) +(\w+) +bytes/.exec(lines[2]) ?? [];
+    assert.ok(memlockSoft !== undefined && memlockSoft === memlockHard, lines[2]);
+    assert.equal(lines[3], '1024', 'an SSH session has the lower soft limit');
+    assert.equal(lines[4], 'couchbase 770');
+    // the babysitter is the unit's main process; memcached is its child in a process group of its own (C2)
+    const babysitter = Number(/^MainPID=(\d+)$/m.exec(facts.stdout)?.[1]);
+    const groups = await lab.ssh(lab.serverHost, `ps -o ppid=,pgid= -p ${state.pid}; ps -o pgid= -p ${babysitter}`);
+    const [ppid, memcachedGroup, babysitterGroup] = groups.stdout.trim().split(/\s+/).map(Number);
+    assert.equal(ppid, babysitter);
+    assert.equal(memcachedGroup, state.pid);
+    assert.notEqual(memcachedGroup, babysitterGroup);
+    // the unit's own warning from couchbase-server's checks, in the journal (70000 < 200000)
+    const journal = await lab.root(lab.serverHost, 'journalctl -u couchbase-server --no-pager -o cat | grep -m1 "open files"');
+    assert.match(journal.stdout, new RegExp(`The maximum number of open files for the couchbase user is set too low \\(${nofileSoft}\\)`));
+  });
+
+  it('runs couchbase under onload as couchbase, visible to onload_stackdump; the SSH user may not start it (REAL-LAB C1, C2, O1, O5)', { timeout: 60_000 }, async () => {
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server')).code, 0);
     assert.equal(lab.couchbaseState().running, false);
     // the real tool prints nothing at all when there are no stacks (libstack.c:435)
@@ -106,14 +175,12 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     // REAL-LAB C1: the SSH user (not couchbase) may not start it from a shell
     const refused = await lab.ssh(lab.serverHost, `onload --profile=latency ${lab.couchbaseServerPath} -- -noinput`);
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /Insufficient privileges to start couchbase-server: .*var\/lib\/couchbase is not writable by bench/);
+    assert.match(refused.stderr, /Insufficient privileges to start couchbase-server: \/opt\/couchbase\/var\/lib\/couchbase is not writable by bench/);
 
-    const start = await lab.ssh(
-      lab.serverHost,
-      `sudo -n -u couchbase setsid onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null & i=0; while [ ! -s "$ONLOAD_BENCH_LAB/state/couchbase-server.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid"`,
-    );
-    const pid = Number(start.stdout.trim());
+    await lab.ssh(lab.serverHost, `setsid sudo -n -u couchbase onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null &`);
+    for (let i = 0; i < 100 && !lab.couchbaseState().running; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const state = lab.couchbaseState();
+    const pid = memcachedPid();
     assert.deepEqual(state, { running: true, pid, service: false, accelerated: true });
     // REAL-LAB O5: without root another user's stacks are "inaccessible" (no name, no pids) and
     // `lots` leaves them out with a word on stderr; O1: every child is in a stack
@@ -121,70 +188,92 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.match(unprivileged.stdout, /^#stack-id stack-name {6}pids\n(\d+ {8,}inaccessible\n){3}$/);
     const unprivilegedLots = await lab.ssh(lab.serverHost, 'onload_stackdump lots');
     assert.equal(unprivilegedLots.stdout, '');
-    assert.match(unprivilegedLots.stderr, /^User 1000:1000 cannot access full details of stack \d+\(\) owned by 996:996 share_with=0$/m);
+    assert.match(unprivilegedLots.stderr, /^User 1000:1000 cannot access full details of stack \d+\(\) owned by \d+:\d+ share_with=0$/m);
     const stacks = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
     assert.match(stacks.stdout, new RegExp(`^\\d+ {8,}- {15}${pid} $`, 'm'));
     assert.equal(stacks.stdout.trim().split('\n').length, 4, 'babysitter, ns_server and memcached');
     assert.match((await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump list')).stdout, /^unknown command: list$/m);
     const lots = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump lots');
-    assert.match(lots.stdout, new RegExp(`pid=${pid} ns_flags=[\\s\\S]*?^pids: ${pid}$[\\s\\S]*?^TCP \\d+:\\d+ lcl=127\\.0\\.0\\.2:${lab.couchbase.kvPort} rmt=0\\.0\\.0\\.0:0 LISTEN$`, 'm'));
-    // REAL-LAB C2: babysitter, beam.smp and memcached, each child in its own process group
-    const left = await lab.processesLeft();
-    assert.equal(left.length, 3, left.join('\n'));
-    const groups = await lab.ssh(lab.serverHost, `ps -o pgid= -p ${pid}; ps -o pgid= -p $(cat "$ONLOAD_BENCH_LAB/state/couchbase-babysitter.pid")`);
-    const [memcachedGroup, babysitterGroup] = groups.stdout.trim().split(/\s+/);
-    assert.notEqual(memcachedGroup, babysitterGroup);
-    assert.equal(memcachedGroup, String(pid));
-    // what an acceleration check on a real server looks at: the memcached process maps libonload
-    const mapped = await lab.ssh(lab.serverHost, 'pid=$(pgrep -x memcached | grep -x ' + pid + ') && echo $pid && grep -c libonload.so /proc/$pid/maps');
-    assert.equal(mapped.stdout.split('\n')[0], String(pid));
-    assert.ok(Number(mapped.stdout.split('\n')[1]) > 0);
+    assert.match(lots.stdout, new RegExp(`pid=${pid} ns_flags=[\\s\\S]*?^pids: ${pid}$[\\s\\S]*?^TCP \\d+:\\d+ lcl=${escape(lab.interfaces[0].address)}:${lab.couchbase.kvPort} rmt=0\\.0\\.0\\.0:0 LISTEN$`, 'm'));
+    // what an acceleration check on a real server looks at: memcached maps libonload (its maps are couchbase's: sudo)
+    const mapped = await lab.ssh(lab.serverHost, `sudo -n sh -c 'grep -c libonload.so /proc/${pid}/maps'`);
+    assert.ok(Number(mapped.stdout) > 0, mapped.stdout + mapped.stderr);
+    // REAL-LAB C2: babysitter, beam.smp and memcached, each child in its own process group, left by the session
+    const left = (await lab.processesLeft()).join('\n');
+    assert.match(left, new RegExp(`^cb-server ${pid} \\S+ \\S+couchbase-server\\.cjs --lab-child memcached /opt/couchbase/bin/memcached`, 'm'));
+    assert.match(left, /--lab-child ns_server \/opt\/couchbase\/lib\/erlang\/erts\/bin\/beam\.smp/);
 
-    assert.equal((await lab.ssh(lab.serverHost, `${lab.couchbaseServerPath} -k`)).code, 0);
+    // couchbase-server -k as the user who runs it (the SSH user may not signal couchbase's processes)
+    assert.equal((await lab.ssh(lab.serverHost, `${lab.couchbaseServerPath} -k`)).code, 1);
+    assert.equal((await lab.ssh(lab.serverHost, `sudo -n -u couchbase ${lab.couchbaseServerPath} -k`)).code, 0);
+    for (let i = 0; i < 50 && (await lab.processesLeft()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(await lab.processesLeft(), []);
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
     assert.equal((await lab.ssh(lab.serverHost, 'systemctl is-active couchbase-server')).stdout, 'active\n');
-    await waitForPort('127.0.0.2', lab.couchbase.restPort, 15_000);
+    await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
   });
 
-  it('memcached outlives a killed babysitter until its stdin closes; systemctl stop takes the whole control group (REAL-LAB C2)', async () => {
-    const babysitter = Number((await lab.ssh(lab.serverHost, 'cat "$ONLOAD_BENCH_LAB/state/couchbase-babysitter.pid"')).stdout.trim());
-    const memcached = lab.couchbaseState().pid;
-    assert.ok(babysitter > 0 && memcached !== undefined);
+  it('memcached outlives a killed babysitter until its stdin closes; the unit\'s stop takes the whole control group (REAL-LAB C2)', { timeout: 60_000 }, async () => {
+    await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server');
+    await lab.ssh(lab.serverHost, `setsid sudo -n -u couchbase ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null &`);
+    for (let i = 0; i < 100 && !lab.couchbaseState().running; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const memcached = memcachedPid();
+    const babysitter = Number((await lab.ssh(lab.serverHost, `ps -o ppid= -p ${memcached}`)).stdout.trim());
+    const group = Number((await lab.ssh(lab.serverHost, `ps -o pgid= -p ${babysitter}`)).stdout.trim());
     // killing the babysitter's process group leaves memcached (its own group) listening for a while
-    await lab.ssh(lab.serverHost, `kill -KILL -${babysitter}`);
+    await lab.ssh(lab.serverHost, `sudo -n kill -KILL -- -${group}`);
     const soon = await lab.ssh(lab.serverHost, `sleep 0.3; [ -d /proc/${memcached} ] && echo alive`);
     assert.equal(soon.stdout, 'alive\n');
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (let i = 0; i < 50 && lab.couchbaseState().running; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(lab.couchbaseState().running, false, 'gone once it saw its stdin close');
-    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server; sudo -n systemctl start couchbase-server')).code, 0);
-    await waitForPort('127.0.0.2', lab.couchbase.restPort, 15_000);
-    // the service runs as couchbase with its limits raised; an SSH session has the lower soft limits
-    const limits = await lab.ssh(lab.serverHost, 'ulimit -S -n; grep "Max open files" /proc/$(cat "$ONLOAD_BENCH_LAB/state/couchbase-server.pid")/limits');
-    assert.match(limits.stdout, /^1024\nMax open files +(\d+)/);
-    assert.notEqual(/Max open files +(\d+)/.exec(limits.stdout)?.[1], '1024');
+
+    // through the unit, a dead babysitter takes memcached with it: systemd stops the whole cgroup
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
+    await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
+    const served = memcachedPid();
+    await lab.ssh(lab.serverHost, `sudo -n kill -KILL "$(systemctl show -p MainPID --value couchbase-server)"`);
+    const gone = await lab.ssh(lab.serverHost, `i=0; while systemctl -q is-active couchbase-server || [ "$(systemctl is-active couchbase-server)" = deactivating ]; do [ $i -lt 100 ] || break; sleep 0.1; i=$((i+1)); done; [ -d /proc/${served} ] && echo alive; systemctl is-active couchbase-server`);
+    assert.match(gone.stdout, /^(failed|inactive)\n$/, 'memcached went with the unit');
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0, 'start after a failure');
+    await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
   });
 
-  it('systemctl reads drop-ins after daemon-reload only; show -p ExecStart prints systemd\'s record (REAL-LAB C1, H3)', async () => {
-    const dir = `${lab.hostRoot}/etc/systemd/system/couchbase-server.service.d`;
-    const before = await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server');
-    assert.match(before.stdout, new RegExp(`^ExecStart=\\{ path=${lab.couchbaseServerPath.replace(/[.]/g, '\\.')} ; argv\\[\\]=${lab.couchbaseServerPath.replace(/[.]/g, '\\.')} -- -kernel global_enable_tracing false -noinput ;`));
-    await lab.ssh(lab.serverHost, `printf '[Service]\\nExecStart=\\nExecStart=/usr/bin/onload --profile=latency ${lab.couchbaseServerPath} -- -noinput\\n' > ${dir}/x.conf`);
-    assert.doesNotMatch((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /onload/);
-    await lab.ssh(lab.serverHost, 'sudo -n systemctl daemon-reload');
-    assert.match((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /argv\[\]=\/usr\/bin\/onload --profile=latency /);
-    await lab.ssh(lab.serverHost, `rm -f ${dir}/x.conf; sudo -n systemctl daemon-reload`);
-    assert.doesNotMatch((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout, /onload/);
+  it('systemd judges the drop-ins: read after daemon-reload only, two ExecStart= refused, a later file wins (REAL-LAB H4)', { timeout: 60_000 }, async () => {
+    const dir = '/etc/systemd/system/couchbase-server.service.d';
+    const execStart = async (): Promise<string> => /argv\[\]=(.*?) ;/.exec((await lab.ssh(lab.serverHost, 'systemctl show -p ExecStart couchbase-server')).stdout)?.[1] ?? '';
+    assert.equal(await execStart(), `${lab.couchbaseServerPath} -- -noinput`);
+    try {
+      await lab.root(lab.serverHost, `mkdir -p ${dir} && printf '[Service]\\nExecStart=\\nExecStart=/usr/bin/onload --profile=latency ${lab.couchbaseServerPath} -- -noinput\\n' > ${dir}/onload-bench.conf`);
+      assert.equal(await execStart(), `${lab.couchbaseServerPath} -- -noinput`, 'not before daemon-reload');
+      await lab.ssh(lab.serverHost, 'sudo -n systemctl daemon-reload');
+      // after the drop-in, show reports the drop-in's command: a wrapper built from it wraps the wrapper
+      assert.equal(await execStart(), `/usr/bin/onload --profile=latency ${lab.couchbaseServerPath} -- -noinput`);
+      // a site drop-in named after ours wins (file-name order)
+      await lab.root(lab.serverHost, `printf '[Service]\\nExecStart=\\nExecStart=${lab.couchbaseServerPath} -- -noinput -site\\n' > ${dir}/override.conf && systemctl daemon-reload`);
+      assert.equal(await execStart(), `${lab.couchbaseServerPath} -- -noinput -site`);
+      // a second ExecStart= without the empty reset line: systemd refuses the unit
+      await lab.root(lab.serverHost, `rm ${dir}/override.conf; printf '[Service]\\nExecStart=/usr/bin/onload ${lab.couchbaseServerPath} -- -noinput\\n' > ${dir}/onload-bench.conf && systemctl daemon-reload`);
+      const refused = await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server; systemctl status couchbase-server 2>&1 | head -3');
+      assert.match(refused.stderr + refused.stdout, /bad-setting|more than one ExecStart/);
+      const verify = await lab.root(lab.serverHost, 'systemd-analyze verify couchbase-server.service 2>&1');
+      assert.match(verify.stdout, /more than one ExecStart= setting/);
+    } finally {
+      await lab.root(lab.serverHost, `rm -rf ${dir} && systemctl daemon-reload && systemctl start couchbase-server`);
+    }
+    assert.equal(await execStart(), `${lab.couchbaseServerPath} -- -noinput`);
+    await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
   });
 
-  it('hosts like RHEL 7 and Onload without drivers (REAL-LAB H1, H2, O3)', async () => {
+  it('hosts like RHEL 7, sudo with requiretty, sudo refused, and Onload without drivers (REAL-LAB H1, H2, O3)', async () => {
     const setsid = await lab.ssh(lab.serverHost, 'setsid -w true');
     assert.equal(setsid.code, 1);
     assert.match(setsid.stderr, /invalid option -- 'w'/);
     lab.faults.set({ sudoRequiresTty: true, onloadDriversMissing: true });
     try {
-      const sudo = await lab.ssh(lab.serverHost, 'sudo -n true');
-      assert.match(sudo.stderr, /sudo: sorry, you must have a tty to run sudo/);
+      const sudo = await lab.ssh(lab.serverHost, 'sudo -n systemctl daemon-reload');
+      assert.match(sudo.stderr, /^sudo: sorry, you must have a tty to run sudo$/m);
+      const withTty = await lab.ssh(lab.serverHost, 'script -qec "sudo -n systemctl daemon-reload && echo reloaded" /dev/null');
+      assert.match(withTty.stdout, /reloaded/, 'a terminal satisfies requiretty');
       const onload = await lab.ssh(lab.serverHost, 'onload --profile=latency true');
       assert.equal(onload.code, 1);
       assert.match(onload.stderr, /The onload drivers are not loaded\./);
@@ -195,6 +284,14 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     } finally {
       lab.faults.clear();
     }
+    lab.faults.set({ sudoDenied: true });
+    try {
+      const none = await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump');
+      assert.match(none.stderr, /^sudo: a password is required$/m);
+    } finally {
+      lab.faults.clear();
+    }
+    assert.equal((await lab.ssh(lab.serverHost, 'sudo -n onload_stackdump; echo $?')).stdout.trim().split('\n').pop(), '0');
   });
 
   it('checks onload arguments and profiles like the real launcher', async () => {
@@ -209,10 +306,14 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.match(noCommand.stderr, /missing command/);
     const settings = await lab.ssh(lab.serverHost, "onload --profile=latency sh -c 'echo $EF_POLL_USEC $ONLOAD_BENCH_LAB_ACCELERATED'");
     assert.equal(settings.stdout, '100000 1\n');
+    // the unit's user cannot read a profile in the SSH user's 0700 home: the real permissions decide
+    await lab.ssh(lab.serverHost, "printf 'onload_set EF_POLL_USEC 1\\n' > mine.opf");
+    const other = await lab.ssh(lab.serverHost, 'sudo -n -u couchbase onload --profile=/home/bench/mine.opf /usr/bin/env true');
+    assert.equal(other.code, 3);
+    assert.match(other.stderr, /Cannot find profile '\/home\/bench\/mine\.opf'/);
   });
 
   it('resolves onload_import like the real launcher: home profiles, the profile folder, then a literal path, never beside the importer', async () => {
-    const home = lab.hosts[lab.serverHost].home;
     const files: Record<string, string> = {
       'imports/sibling.opf': 'onload_set EF_SIBLING 1\n',
       'imports/by-name.opf': 'onload_import sibling\n',
@@ -222,10 +323,8 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
       '.openonload/profiles/latency.opf': 'onload_set EF_POLL_USEC 7\n',
       '.openonload/profiles/frag.opf-fragment': 'onload_set EF_FRAG 1\n',
     };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(home, path)), { recursive: true });
-      writeFileSync(join(home, path), text);
-    }
+    const write = Object.entries(files).map(([path, text]) => `mkdir -p "$(dirname ${path})" && printf '%s' '${text.replace(/'/g, `'\\''`)}' > ${path}`).join(' && ');
+    assert.equal((await lab.ssh(lab.serverHost, write)).code, 0);
     try {
       const script = [
         // a sibling of the importing profile is NOT found by name (the launcher does not look there)
@@ -241,8 +340,7 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
       assert.match(result.stderr, /Cannot find profile 'sibling'/);
       assert.match(result.stderr, /Cannot find profile 'frag'/);
     } finally {
-      rmSync(join(home, 'imports'), { recursive: true, force: true });
-      rmSync(join(home, '.openonload'), { recursive: true, force: true });
+      await lab.ssh(lab.serverHost, 'rm -rf imports .openonload');
     }
   });
 

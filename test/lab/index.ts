@@ -1,78 +1,76 @@
-// The loopback lab: a benchmark "installation" on this machine for integration and fault tests.
+// The lab: real Linux hosts on this machine for the engine's integration and fault tests and for
+// `npm start` (issue 19).
 //
-//   const lab = await startLab();            // ~1-2 s
+//   const lab = await startLab();            // boots cb-server and ycsb-client (~2-4 s when the root is cached)
 //   try {
-//     // lab.sshConfigPath: ssh_config with hosts `cb-server` and `ycsb-client` (real OpenSSH sshd,
-//     //   per-run host and user keys, StrictHostKeyChecking yes, BatchMode yes). Give it to the
+//     // lab.sshConfigPath: ssh_config with hosts `cb-server` and `ycsb-client` (their real sshd, per-run
+//     //   host and user keys, StrictHostKeyChecking yes, BatchMode yes, user bench). Give it to the
 //     //   engine as SshOptions.configFile.
-//     // lab.couchbase: { kvPort, restPort, username, password, version } of the test node.
-//     // lab.interfaces: [{ label, address }] the node listens on (127.0.0.x).
+//     // lab.couchbase: { kvPort 11210, restPort 8091, username, password, version } of the test node.
+//     // lab.interfaces: [{ label, address }] the server's three NICs (198.18.x.y); lab.ipv6Interface.
 //     const planPath = writeLabPlan(lab, { dir, stacks: ['kernel', 'latency'], threads: [1, 2] });
 //     ... run the engine with planPath, password lab.couchbase.password, ssh.configFile ...
 //     lab.faults.set({ ycsbCrashAfterOps: 100 });   // or killSshd, swapHostKey, killCouchbase...
 //     assert.deepEqual(await lab.processesLeft(), []);
 //   } finally {
-//     await lab.stop();                      // kills every lab process, removes the folder
+//     await lab.stop();                      // powers every host off (by pid), removes the network
 //   }
 //
-// What runs where. Each host alias is its own sshd (127.0.0.2 = cb-server, 127.0.0.3 = ycsb-client,
-// with `clients: N` also ycsb-client-2 = 127.0.0.4 ...; random ports) whose sessions get PATH = host root stand-ins first, HOME and working folder =
-// the host's own folder (lab.hosts[alias].home, so hosts share no state), and the lab markers
-// ONLOAD_BENCH_LAB / ONLOAD_BENCH_LAB_ID. The stand-ins (never on the product's PATH):
-// - `couchbase-server` (lab.couchbaseServerPath): `-- -noinput` runs a babysitter (`beam.smp`)
-//   whose children `memcached` (the Couchbase test node; pid in state/couchbase-server.pid) and
-//   `beam.smp` sit in their own process groups; `-k` stops it, `--version` prints
-//   `Couchbase Server 7.6.2-3721 (EE)`. It refuses callers that cannot write its data folder (only
-//   the user-equivalent `couchbase` or root can). The node listens on every lab interface.
+// What runs where. Each host is the cached Debian 12 root (scripts/lab-root.sh, built on first use)
+// booted by `systemd-nspawn --boot` (labHosts.ts): PID 1 is the real systemd, and sshd, sudo,
+// systemctl, users, limits, cgroups and /proc are the real programs'. Hosts share the root read-only
+// with a writable overlay each (hostFiles.ts writes the run's files into it before boot), boot in
+// parallel, and each lives in its own network namespace (labNetwork.ts): the server `cb-server` has
+// three interfaces eth0..eth2 with one 198.18.0.0/15 address each (IPv6 from 2001:2::/48 as well on
+// eth2), every client (`ycsb-client`, with `clients: N` also `ycsb-client-2` ...) a leg on each of
+// those three networks, and this machine an address on each; nothing is routed elsewhere.
+// - SSH user `bench` (0700 home), key login only; `sudo` is the real one with exactly the sudoers
+//   lines README.md tells users to write (server only; clients have none).
+// - The server carries the Couchbase unit as the packages install it (REAL-LAB C12), run by its
+//   systemd; `/opt/couchbase/bin/couchbase-server` is the stand-in (the Couchbase test node as
+//   `memcached`, under a babysitter whose children sit in their own process groups, C2), run as
+//   `couchbase`, data folder owned by `couchbase` (C1). startLab starts the service (unless
+//   `startCouchbase: false`) and leaves it running. The node listens on all of the server's
+//   addresses, KV 11210, REST 8091, as a real node does.
+// - Stand-ins, only where nothing real can run here: `onload`, `onload_stackdump` (no drivers on
+//   this machine), a util-linux 2.23 `setsid` first on PATH (RHEL 7: no -w, REAL-LAB H1) and, on
+//   clients, YCSB under /opt/ycsb (bin/ycsb Python 2 text, bin/ycsb.sh; a `python2` with
+//   `python2: true`). Node stand-ins run with this machine's node, bound read-only into the hosts.
 //   Facts and tests per REAL-LAB row: test/lab/README.md.
-// - `sudo -n [-u USER] CMD` runs CMD as USER (default root); `systemctl start|stop|restart|status|
-//   is-active|show|cat|daemon-reload couchbase-server` runs the node as a "system service" (unit
-//   and drop-ins under the host root, clean environment, user `couchbase`, own session). So the
-//   plan's default start/stop commands work unchanged. startLab leaves the service running.
-// - `setsid` is util-linux 2.23's: no `-w`.
-// - `onload [--profile=FILE|-p FILE|--profile=NAME] CMD ARGS`: checks options and profiles (exist,
-//   `sh -n`, sourced with onload_set/onload_import), exports ONLOAD_BENCH_LAB_ACCELERATED=1 and
-//   the EF_* settings, then execs CMD. `onload --version` prints `Onload <version>`.
-// - `onload_stackdump`: one stack per accelerated lab process, in the real tool's layout (Onload
-//   ef17681, standins/onloadStackdump.ts): nothing without stacks, else `#stack-id stack-name      pids`
-//   then `0         -               <pid> `; another user's stacks are `N         inaccessible` unless
-//   root; `lots` adds each stack's header, `pids:` and TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`);
-//   without drivers "Could not open /dev/onload ..." and exit 255.
-// - `<lab.ycsbHome>/bin/ycsb.sh load|run couchbase2 -P workload -P props -p k=v -threads N -s`
-//   (JAVA_OPTS; `bin/ycsb` is Python 2 text that needs the `python2: true` lab option):
-//   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
-//   report on stdout or `exportfile`, text or JSON exporters, HDR interval logs with
-//   `hdrhistogram.fileoutput`). Each binding reads only its real keys; couchbase2 logs in as the
-//   bucket-named RBAC user, which must exist on the node (REAL-LAB Y1-Y8, test/lab/README.md).
-//   Workloads in `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
-// - `ip` adds the lab's extra 127.0.0.x addresses to `ip -o addr` listings; `ethtool -i` (only
-//   when ethtool is not installed) prints driver `lab-loopback`. `java`, `uname` are the real ones.
+// - Clients have Java 17 (Debian's openjdk-17-jre-headless). `binds` adds read-only bind mounts
+//   (e.g. a real YCSB folder from ~/.cache/onload-bench at a path inside every client host).
 //
-// Faults: `lab.faults.set({...})` (see LabFaults in labFiles.ts) takes effect within ~100 ms in
-// the running stand-ins; `killSshd(alias)` drops the daemon and its live connections, `startSshd`
-// brings it back; `swapHostKey(alias)` restarts it with another host key; `unknownHost` is an alias
-// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
-// `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
-// marker) except the couchbase "system service", which is expected to stay up. `smallDisk(kb)`
-// mounts a tiny tmpfs (results-disk-full tests; undefined where mounting is not allowed).
+// Faults: `lab.faults.set({...})` (LabFaults in labFiles.ts) takes effect within ~100 ms in the
+// running stand-ins; `sudoRequiresTty` and `sudoDenied` rewrite the server's real sudoers.
+// `killSshd(alias)` stops the host's sshd (and drops its live connections), `startSshd` starts it,
+// `freezeSshd` SIGSTOPs the listener (connections are accepted, never answered); `swapHostKey(alias)`
+// restarts it with a key not in known_hosts; `unknownHost` is an alias whose key is not pinned;
+// `killCouchbase()` SIGKILLs memcached; `killYcsb()` every stand-in ycsb. `processesLeft()` lists
+// processes the SSH sessions left on the hosts (the couchbase service excluded unless asked).
+// `smallDisk(kb)` mounts a tiny tmpfs on this machine (results-disk-full tests).
+// `root(alias, command)` runs a command as root inside a host without SSH (test setup);
+// `hostPath(alias, path)` is a host's file as a path of this machine.
 //
-// Cleanup: stop() kills every lab process and sshd, unmounts, removes the folder (keep it with
-// `keep: true` or ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM
-// without stop(), the same happens synchronously; a lab whose owner was SIGKILLed is reaped by
-// the next startLab. Limits: the hosts share this machine's process table, so name lookups such as
-// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener); SCAN
-// asks the query service for the keys, then gets them one by one; only hdrhistogram measurements.
+// Cleanup: stop() powers every host off by pid (orderly, then SIGKILL of its init after 5 s),
+// unmounts, removes the network and the folder (keep the folder with `keep: true` or
+// ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM without stop(), the
+// hosts are killed synchronously; a lab whose owner was SIGKILLed is reaped by the next startLab.
+// Needs root, systemd-container, debootstrap (scripts/setup-system.sh).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildHostRoot } from './hostRoot';
-import { clearFaults, isAlive, labConfigFile, readFaults, readPidFile, writeFaults, type LabConfig, type LabFaults } from './labFiles';
-import { allProcesses, killQuietly, labProcesses, type ProcessInfo } from './processes';
-import { freePort, startSshLab, type SshLab } from './sshd';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { HostWriter, hostNode, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost, ycsbHome as hostYcsbHome } from './hostFiles';
+import { ensureNspawnRuntime, hostExec, hostExecSync, hostFolders, powerOff, powerOffSync, startHost, waitUntilBooted, type BootedHost } from './labHosts';
+import { clearFaults, isAlive, labConfigFile, readFaults, writeFaults, type LabConfig, type LabFaults, type NodeConfig } from './labFiles';
+import { claimBlock, createNetwork, destroyNetwork, destroyNetworkById, reapStaleClaims, releaseBlock, type LabNetwork } from './labNetwork';
+import { makeSshFiles } from './sshKeys';
 
 export type { LabFaults } from './labFiles';
+
+const repoRoot = resolve(__dirname, '..', '..');
 
 export interface LabInterface {
   label: string;
@@ -80,8 +78,6 @@ export interface LabInterface {
 }
 
 export interface LabOptions {
-  /** Default: `lo-a` 127.0.0.2 and `lo-b` 127.0.0.12. All must be in 127.0.0.0/8. */
-  interfaces?: LabInterface[];
   /** Couchbase admin; the password defaults to a random one. */
   username?: string;
   password?: string;
@@ -90,23 +86,29 @@ export interface LabOptions {
   /** How many YCSB client hosts (`ycsb-client`, `ycsb-client-2`, ...). Default 1. */
   clients?: number;
   /** The node's configured name (REAL-LAB C7): clients are sent to it whatever address they used.
-   * Default: unset, a fresh node announced as the address each client bootstrapped through. */
-  nodeName?: string;
+   * `{ interface: N }` names it by the server's Nth interface address. Default: unset, a fresh node
+   * announced as the address each client bootstrapped through. */
+  nodeName?: string | { interface: number };
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
-  /** Give the hosts a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
+  /** Give the clients a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
   python2?: boolean;
   faults?: LabFaults;
+  /** Read-only bind mounts into the hosts: `source` on this machine at `target` inside. */
+  binds?: { source: string; target: string; hosts?: 'server' | 'clients' | 'all' }[];
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
   keep?: boolean;
-  /** sshd LogLevel (default ERROR); logs are in `<dir>/ssh/sshd-<alias>.log`. */
+  /** sshd LogLevel on the hosts (default ERROR; the journal keeps it: `lab.root(alias, 'journalctl -u ssh')`). */
   sshdLogLevel?: string;
 }
 
 export interface LabHost {
   alias: string;
+  /** The address SSH uses (the first network's). */
   address: string;
-  port: number;
+  /** Every address of the host: IPv4 per interface and the IPv6 one. */
+  addresses: { eth0: string; eth1: string; eth2: string; ipv6: string };
+  /** The SSH user's home inside the host. */
   home: string;
 }
 
@@ -118,11 +120,13 @@ export interface RemoteOutcome {
 
 export interface Lab {
   id: string;
-  /** The lab's folder (temporary; removed by stop()). */
+  /** The lab's folder on this machine (temporary; removed by stop()). */
   dir: string;
   sshConfigPath: string;
   knownHostsPath: string;
   identityPath: string;
+  /** The SSH user on every host (`bench`). */
+  sshUser: string;
   serverHost: string;
   /** The first client host; `clientHosts` lists all of them. */
   clientHost: string;
@@ -131,24 +135,36 @@ export interface Lab {
   unknownHost: string;
   hosts: Record<string, LabHost>;
   couchbase: { kvPort: number; restPort: number; username: string; password: string; version: string };
+  /** The server's three NICs (IPv4), `nic-a` (eth0, also SSH), `nic-b` (eth1), `nic-c` (eth2). */
   interfaces: LabInterface[];
-  hostRoot: string;
+  /** The server's IPv6 address (on eth2) as an interface `nic-c6`. */
+  ipv6Interface: LabInterface;
+  /** Paths inside the hosts. */
   couchbaseServerPath: string;
   ycsbHome: string;
   versions: { couchbase: string; onload: string; ycsb: string };
   faults: LabFaultControls;
-  /** Runs a command on a lab host through the real ssh client and the lab's ssh_config. */
+  /** Runs a command on a lab host through the real ssh client and the lab's ssh_config (as bench). */
   ssh(alias: string, command: string, options?: { timeoutMs?: number }): Promise<RemoteOutcome>;
-  /** Whether the test node runs, who started it and whether it runs under the onload stand-in. */
+  /** Runs a command as root inside a host, without SSH (test setup and inspection). */
+  root(alias: string, command: string, options?: { timeoutMs?: number; input?: string }): Promise<RemoteOutcome>;
+  /** A path inside a host as a path of this machine (the host's overlay). */
+  hostPath(alias: string, path: string): string;
+  /** Writes a file into a host (default owner: the SSH user, mode 600). */
+  writeFile(alias: string, path: string, text: string, options?: { mode?: number; owner?: string }): void;
+  /** Whether the test node runs, its pid inside the server, whether the service runs it, whether under onload. */
   couchbaseState(): { running: boolean; pid?: number; service: boolean; accelerated: boolean };
+  /** A process's environment inside a host (read as root), or undefined when it is gone. */
+  processEnvironment(alias: string, pid: number): Map<string, string> | undefined;
   /**
-   * A folder on a tiny tmpfs of `sizeKb` KiB inside the lab (for "results disk full" tests), or
-   * undefined when this machine does not allow mounting (then inject a write error instead).
-   * Unmounted by stop().
+   * A folder on a tiny tmpfs of `sizeKb` KiB on this machine (for "results disk full" tests), or
+   * undefined when this machine does not allow mounting. Unmounted by stop().
    */
   smallDisk(sizeKb?: number): { path: string; unmount(): void } | undefined;
-  /** Live lab processes as `PID COMMAND` (the couchbase system service excluded unless asked). */
+  /** Processes the SSH sessions left on the hosts, as `ALIAS PID COMMAND` (the couchbase service excluded unless asked). */
   processesLeft(options?: { includeService?: boolean }): Promise<string[]>;
+  /** Milliseconds the hosts took to boot (each, from nspawn to sshd active), for the README's figures. */
+  bootTimes: Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -157,11 +173,14 @@ export interface LabFaultControls {
   set(faults: LabFaults): void;
   clear(): void;
   current(): LabFaults;
+  /** Stops the host's sshd; with `sessions` (default) also drops its live connections. */
   killSshd(alias: string, options?: { sessions?: boolean }): void;
   startSshd(alias: string): Promise<void>;
+  /** SIGSTOPs (or SIGCONTs) the host's sshd listener: connections are accepted, never answered. */
+  freezeSshd(alias: string, frozen?: boolean): void;
   /** Restarts the host's sshd with a host key that is not the one in known_hosts (`false` restores). */
   swapHostKey(alias: string, swapped?: boolean): Promise<void>;
-  /** SIGKILLs the running couchbase-server (service or not). Returns whether one was running. */
+  /** SIGKILLs the running memcached (the test node). Returns whether one was running. */
   killCouchbase(): boolean;
   /** SIGKILLs every running stand-in ycsb. Returns how many. */
   killYcsb(): number;
@@ -170,55 +189,92 @@ export interface LabFaultControls {
 const couchbaseVersion = '7.6.2-3721-enterprise';
 const onloadVersion = '9.0.1.86';
 const ycsbVersion = '0.17.0';
+const labPrefix = 'obl-';
 
-function isLoopback(address: string): boolean {
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+/**
+ * Why the lab cannot run on this machine (for a test's `skip`), or false. It needs root (network
+ * namespaces, mounts), systemd-nspawn (systemd-container) and debootstrap or an already cached root.
+ */
+export function labUnavailable(): string | false {
+  if (process.getuid?.() !== 0) return 'the lab needs root (network namespaces, overlay mounts, systemd-nspawn)';
+  const onPath = (name: string): boolean => (process.env.PATH ?? '/usr/bin:/usr/sbin').split(':').concat(['/usr/sbin', '/usr/bin']).some((folder) => existsSync(join(folder, name)));
+  if (!onPath('systemd-nspawn')) return 'systemd-nspawn is not installed (scripts/setup-system.sh installs systemd-container)';
+  if (!onPath('debootstrap')) return 'debootstrap is not installed (scripts/setup-system.sh installs it)';
+  if (!onPath('ssh')) return 'the OpenSSH client is not installed (scripts/setup-system.sh)';
+  return false;
+}
+
+/** The cached root (scripts/lab-root.sh builds it on first use, with one retry). */
+async function labRoot(): Promise<string> {
+  const script = join(repoRoot, 'scripts', 'lab-root.sh');
+  return new Promise((resolvePromise, reject) => {
+    execFile('bash', [script], { encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const root = /^LAB_ROOT=(.+)$/m.exec(stdout)?.[1];
+      if (error || !root) reject(new Error(`lab: the hosts' root filesystem could not be built (scripts/lab-root.sh): ${stderr.trim() || error?.message}`));
+      else resolvePromise(root);
+    });
+  });
+}
+
+/** Bundles the Node stand-ins into `dir` (bound read-only into the hosts). Well under a second. */
+async function buildBundles(dir: string): Promise<void> {
+  await build({
+    entryPoints: {
+      'couchbase-server': join(__dirname, 'standins', 'couchbaseServer.ts'),
+      ycsb: join(__dirname, 'standins', 'ycsb.ts'),
+      'onload-stackdump': join(__dirname, 'standins', 'onloadStackdump.ts'),
+    },
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['couchbase'],
+    logLevel: 'error',
+  });
+}
+
+/** Processes left by SSH sessions (ssh.service's cgroup, not sshd itself), optionally the couchbase service's. */
+function processesLeftScript(includeService: boolean): string {
+  const wanted = includeService ? '/system.slice/ssh.service|/system.slice/couchbase-server.service|/user.slice' : '/system.slice/ssh.service|/user.slice';
+  return [
+    'for d in /proc/[0-9]*; do',
+    '  pid=${d#/proc/}',
+    '  [ "$pid" = 1 ] && continue',
+    '  comm=$(cat "$d/comm" 2>/dev/null) || continue',
+    '  [ "$comm" = sshd ] && continue',
+    '  state=$(sed \'s/.*) //\' "$d/stat" 2>/dev/null | cut -c1); [ "$state" = Z ] && continue',
+    '  group=$(sed -n \'s/^[0-9]*:name=systemd://p; s/^0:://p\' "$d/cgroup" 2>/dev/null | head -n 1)',
+    `  case "$group" in ${wanted.split('|').map((path) => `${path}*`).join('|')}) echo "$pid $(tr '\\0' ' ' < "$d/cmdline" 2>/dev/null)" ;; esac`,
+    'done',
+  ].join('\n');
 }
 
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
-  const interfaces = options.interfaces ?? [
-    { label: 'lo-a', address: '127.0.0.2' },
-    { label: 'lo-b', address: '127.0.0.12' },
-  ];
-  for (const item of interfaces) {
-    if (!isLoopback(item.address)) throw new Error(`lab interface ${item.label}: ${item.address} is not a 127.0.0.0/8 address`);
-  }
-  const id = randomBytes(6).toString('hex');
-  const dir = mkdtempSync(join(tmpdir(), 'obl-'));
-  const hostRoot = join(dir, 'root');
-  const stateDir = join(dir, 'state');
-  mkdirSync(stateDir, { recursive: true });
-  clearFaults(stateDir);
-  if (options.faults) writeFaults(stateDir, options.faults);
-  const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
-  let ssh: SshLab | undefined;
-
-  reapStaleLabs();
   const clientCount = options.clients ?? 1;
   if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > 8) throw new Error('lab: clients must be 1..8');
-  const clientAliases = Array.from({ length: clientCount }, (_, index) => (index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`));
-  const config: LabConfig = {
-    labId: id,
-    ownerPid: process.pid,
-    labDir: dir,
-    hostRoot,
-    stateDir,
-    couchbase: {
-      addresses: interfaces.map((item) => item.address),
-      kvPort: await freePort(interfaces[0].address),
-      restPort: await freePort(interfaces[0].address),
-      username: options.username ?? 'Administrator',
-      password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
-      version: couchbaseVersion,
-      memoryQuotaMB: options.memoryQuotaMB ?? 1024,
-      ...(options.nodeName !== undefined ? { nodeName: options.nodeName } : {}),
-    },
-    versions: { onload: onloadVersion, ycsb: ycsbVersion },
-  };
-  writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
+  reapStaleLabs();
+  const lowerRoot = await labRoot();
+  ensureNspawnRuntime();
 
-  // If the test process ends without stop() (uncaught error, process.exit, SIGINT/SIGTERM from a
-  // runner's timeout), kill the lab's processes synchronously on the way out.
+  let id = randomBytes(3).toString('hex');
+  while (existsSync(join(tmpdir(), `${labPrefix}${id}`))) id = randomBytes(3).toString('hex');
+  const dir = join(tmpdir(), `${labPrefix}${id}`);
+  mkdirSync(dir, { mode: 0o700 });
+  const faultsDir = join(dir, 'faults');
+  clearFaults(faultsDir);
+  if (options.faults) writeFaults(faultsDir, options.faults);
+  const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
+  const clientAliases = Array.from({ length: clientCount }, (_, index) => (index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`));
+  const aliases = ['cb-server', ...clientAliases];
+  const config: LabConfig = { labId: id, ownerPid: process.pid, labDir: dir, hosts: aliases.map((alias) => ({ alias, dir: join(dir, 'hosts', alias), machine: `ob${id}-${alias}` })) };
+  const saveConfig = (): void => writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
+  saveConfig();
+
+  let network: LabNetwork | undefined;
+  let block: number | undefined;
+  const booted: BootedHost[] = [];
   const mounts = new Set<string>();
   const unmount = (path: string): void => {
     if (!mounts.delete(path)) return;
@@ -228,10 +284,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       // already gone
     }
   };
+  // If the test process ends without stop() (uncaught error, process.exit, SIGINT/SIGTERM from a
+  // runner's timeout), kill the hosts synchronously on the way out.
   const cleanupSync = (): void => {
     for (const path of [...mounts]) unmount(path);
-    for (const pid of ssh?.pids() ?? []) killQuietly(pid);
-    for (const info of labProcesses(id)) killQuietly(info.pid);
+    for (const host of config.hosts) powerOffSync(host);
+    if (network) destroyNetwork(network);
+    if (block !== undefined) releaseBlock(block, dir);
     if (!keep) rmSync(dir, { recursive: true, force: true });
   };
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -241,129 +300,237 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   process.once('exit', cleanupSync);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-
+  let stopped = false;
   const cleanup = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
     process.off('exit', cleanupSync);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const path of [...mounts]) unmount(path);
-    await ssh?.stop();
-    // Everything started on the hosts (the service too), then any straggler that respawned.
-    for (let round = 0; round < 3; round++) {
-      const left = labProcesses(id);
-      if (left.length === 0) break;
-      for (const info of left) killQuietly(info.pid);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await Promise.all(config.hosts.map((host) => powerOff(host)));
+    if (network) destroyNetwork(network);
+    if (block !== undefined) releaseBlock(block, dir);
     if (!keep) rmSync(dir, { recursive: true, force: true });
   };
 
+  const bootTimes: Record<string, number> = {};
+  let ssh: ReturnType<typeof makeSshFiles>;
+  let node: NodeConfig;
+  const nodeName = typeof options.nodeName === 'object' ? undefined : options.nodeName;
   try {
-    await buildHostRoot({
-      root: hostRoot,
-      labDir: dir,
-      labId: id,
-      stateDir,
-      extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
-      onloadVersion,
-      ...(options.python2 ? { python2: true } : {}),
-      ycsbVersion,
-    });
-    const hostSpecs = [
-      { alias: 'cb-server', address: '127.0.0.2' },
-      ...clientAliases.map((alias, index) => ({ alias, address: `127.0.0.${3 + index}` })),
-    ].map((host) => {
-      const home = join(dir, 'hosts', host.alias);
-      // 0700 like useradd's homes on RHEL (0750 on Ubuntu): no other user, such as couchbase, enters
-      mkdirSync(home, { recursive: true, mode: 0o700 });
-      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-      return {
-        ...host,
-        workDir: home,
-        // ONLOAD_BENCH_LAB_USER: the SSH user-equivalent the stand-ins see (not root, not couchbase)
-        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias, ONLOAD_BENCH_LAB_USER: 'bench' },
-      };
-    });
-    ssh = await startSshLab(join(dir, 'ssh'), hostSpecs, options.sshdLogLevel ? { logLevel: options.sshdLogLevel } : {});
+    block = claimBlock(dir);
+    config.block = block;
+    network = createNetwork(id, block, aliases);
+    config.network = { netns: network.netns, bridges: network.bridges, veths: network.veths };
+    saveConfig();
+    ssh = makeSshFiles(join(dir, 'ssh'), aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })), sshUser);
+    await buildBundles(join(dir, 'lib'));
+    const server = network.addresses['cb-server'];
+    node = {
+      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, server.ipv6, '127.0.0.1'],
+      kvPort: 11210,
+      restPort: 8091,
+      username: options.username ?? 'Administrator',
+      password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
+      version: couchbaseVersion,
+      memoryQuotaMB: options.memoryQuotaMB ?? 1024,
+      ...(typeof options.nodeName === 'object' ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] } : nodeName !== undefined ? { nodeName } : {}),
+    };
+    const nodeBinary = realpathSync(process.execPath);
+    const started = Date.now();
+    for (const [index, alias] of aliases.entries()) {
+      const hostDir = config.hosts[index].dir;
+      const role = index === 0 ? 'server' : 'client';
+      const writer = new HostWriter(lowerRoot, hostFolders(hostDir).upper);
+      mkdirSync(hostFolders(hostDir).upper, { recursive: true });
+      writeHostFiles(writer, {
+        alias,
+        role,
+        versions: { couchbase: couchbaseVersion, onload: onloadVersion, ycsb: ycsbVersion },
+        hostKey: ssh.hostKey(alias, 'main'),
+        otherHostKey: ssh.hostKey(alias, 'other'),
+        userPublicKey: ssh.userPublicKey,
+        labHosts: Object.fromEntries(aliases.map((each) => [each, network!.addresses[each].ipv4.a])),
+        ...(role === 'server' ? { node } : {}),
+        ...(options.python2 ? { python2: true } : {}),
+        ...(options.sshdLogLevel ? { sshdLogLevel: options.sshdLogLevel } : {}),
+      });
+      const binds = [
+        `${nodeBinary}:${hostNode}`,
+        `${join(dir, 'lib')}:${labLibDir}/lib`,
+        `${faultsDir}:/etc/onload-bench-lab/faults`,
+        ...(role === 'client' ? [`${join(repoRoot, 'node_modules')}:${labLibDir}/node_modules`] : []),
+        ...(options.binds ?? []).filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server')).map((bind) => `${bind.source}:${bind.target}`),
+      ];
+      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds }, lowerRoot));
+    }
+    await Promise.all(
+      booted.map(async (host) => {
+        await waitUntilBooted(host);
+        bootTimes[host.alias] = Date.now() - started;
+      }),
+    );
   } catch (error) {
     await cleanup();
     throw error;
   }
-  const sshLab = ssh;
+  const addresses = network.addresses;
+  const hostOf = (alias: string): BootedHost => {
+    const host = booted.find((candidate) => candidate.alias === alias);
+    if (!host) throw new Error(`no lab host ${alias}`);
+    return host;
+  };
   const hosts: Record<string, LabHost> = {};
-  for (const host of sshLab.hosts) hosts[host.alias] = { alias: host.alias, address: host.address, port: host.port, home: join(dir, 'hosts', host.alias) };
+  for (const alias of aliases) {
+    const each = addresses[alias];
+    hosts[alias] = { alias, address: each.ipv4.a, addresses: { eth0: each.ipv4.a, eth1: each.ipv4.b, eth2: each.ipv4.c, ipv6: each.ipv6 }, home: `/home/${sshUser}` };
+  }
+  const serverAddresses = addresses['cb-server'];
+  const interfaces: LabInterface[] = [
+    { label: 'nic-a', address: serverAddresses.ipv4.a },
+    { label: 'nic-b', address: serverAddresses.ipv4.b },
+    { label: 'nic-c', address: serverAddresses.ipv4.c },
+  ];
 
   const runSsh = (alias: string, command: string, runOptions: { timeoutMs?: number } = {}): Promise<RemoteOutcome> =>
-    new Promise((resolve) => {
-      execFile(
-        'ssh',
-        ['-F', sshLab.sshConfigPath, alias, command],
-        { timeout: runOptions.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
+    new Promise((resolvePromise) => {
+      execFile('ssh', ['-F', ssh.sshConfigPath, alias, command], { timeout: runOptions.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
+        resolvePromise({ code, stdout, stderr });
+      });
     });
+  const runRoot = (alias: string, command: string, runOptions: { timeoutMs?: number; input?: string } = {}): Promise<RemoteOutcome> => hostExec(hostOf(alias).leaderPid, command, runOptions);
+  const rootSync = (alias: string, command: string): RemoteOutcome => hostExecSync(hostOf(alias).leaderPid, command);
+  const hostPath = (alias: string, path: string): string => join(hostOf(alias).rootPath, path);
 
   const couchbaseState = (): { running: boolean; pid?: number; service: boolean; accelerated: boolean } => {
-    const pid = readPidFile(join(stateDir, 'couchbase-server.pid'));
-    if (pid === undefined || !isAlive(pid)) return { running: false, service: false, accelerated: false };
-    const info = labProcesses(id).find((candidate) => candidate.pid === pid);
-    return {
-      running: true,
-      pid,
-      service: info?.env.get('ONLOAD_BENCH_LAB_SERVICE') === '1',
-      accelerated: info?.env.get('ONLOAD_BENCH_LAB_ACCELERATED') === '1',
-    };
+    const out = rootSync(
+      'cb-server',
+      [
+        'pid=$(cat /opt/couchbase/var/lib/couchbase/lab-memcached.pid 2>/dev/null)',
+        '[ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || exit 0',
+        '[ "$(sed \'s/.*) //\' /proc/$pid/stat | cut -c1)" = Z ] && exit 0',
+        'echo "pid $pid"',
+        'grep -q "couchbase-server\\.service" /proc/$pid/cgroup && echo service',
+        "tr '\\0' '\\n' < /proc/$pid/environ | grep -qx ONLOAD_BENCH_LAB_ACCELERATED=1 && echo accelerated",
+        'exit 0',
+      ].join('\n'),
+    ).stdout;
+    const pid = /^pid (\d+)$/m.exec(out)?.[1];
+    if (pid === undefined) return { running: false, service: false, accelerated: false };
+    return { running: true, pid: Number(pid), service: /^service$/m.test(out), accelerated: /^accelerated$/m.test(out) };
   };
+
+  // sudo switches are the server's real sudoers (REAL-LAB H2, O5): rewritten through its overlay
+  const applySudoFaults = (faults: LabFaults): void => {
+    const sudoers = hostPath('cb-server', sudoersPath);
+    const denied = faults.sudoDenied;
+    if (denied === true) rmSync(sudoers, { force: true });
+    else {
+      const note = denied && denied.length > 0 ? ` (lab fault: without ${denied.join(', ')})` : '';
+      writeFileSync(sudoers, `# What README.md ("What the server host needs") tells users to write${note}.\n${sudoersLines(sshUser, denied ?? []).join('\n')}\n`, { mode: 0o440 });
+    }
+    const requireTty = hostPath('cb-server', requireTtyPath);
+    if (faults.sudoRequiresTty) writeFileSync(requireTty, '# lab fault sudoRequiresTty (REAL-LAB H2)\nDefaults requiretty\n', { mode: 0o440 });
+    else rmSync(requireTty, { force: true });
+  };
+  const setFaults = (faults: LabFaults): void => {
+    writeFaults(faultsDir, faults);
+    if ('sudoDenied' in faults || 'sudoRequiresTty' in faults) applySudoFaults(readFaults(faultsDir));
+  };
+
+  const sshdListening = async (alias: string): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const state = await runRoot(alias, 'systemctl is-active ssh.service');
+      if (state.stdout.trim() === 'active') return;
+      if (Date.now() > deadline) throw new Error(`${alias}: sshd did not start: ${(await runRoot(alias, 'journalctl -u ssh -n 5 --no-pager')).stdout}`);
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+    }
+  };
+  // the listener stops; each connection's own sshd (what a network drop ends) goes too
+  const killSessions = 'for p in $(ps -C sshd -o pid=); do kill -KILL "$p" 2>/dev/null; done';
 
   const lab: Lab = {
     id,
     dir,
-    sshConfigPath: sshLab.sshConfigPath,
-    knownHostsPath: sshLab.knownHostsPath,
-    identityPath: sshLab.identityPath,
+    sshConfigPath: ssh.sshConfigPath,
+    knownHostsPath: ssh.knownHostsPath,
+    identityPath: ssh.identityPath,
+    sshUser,
     serverHost: 'cb-server',
     clientHost: clientAliases[0],
     clientHosts: clientAliases,
-    unknownHost: sshLab.unknownHostAlias,
+    unknownHost: ssh.unknownHostAlias,
     hosts,
-    couchbase: {
-      kvPort: config.couchbase.kvPort,
-      restPort: config.couchbase.restPort,
-      username: config.couchbase.username,
-      password: config.couchbase.password,
-      version: couchbaseVersion,
-    },
+    couchbase: { kvPort: 11210, restPort: 8091, username: node.username, password: node.password, version: couchbaseVersion },
     interfaces,
-    hostRoot,
-    couchbaseServerPath: join(hostRoot, 'opt', 'couchbase', 'bin', 'couchbase-server'),
-    ycsbHome: join(hostRoot, 'opt', 'ycsb'),
+    ipv6Interface: { label: 'nic-c6', address: serverAddresses.ipv6 },
+    couchbaseServerPath: couchbaseServerPathInHost,
+    ycsbHome: hostYcsbHome,
     versions: { couchbase: couchbaseVersion, onload: onloadVersion, ycsb: ycsbVersion },
     faults: {
-      set: (faults) => writeFaults(stateDir, faults),
-      clear: () => clearFaults(stateDir),
-      current: () => readFaults(stateDir),
-      killSshd: (alias, killOptions) => sshLab.kill(alias, killOptions),
-      startSshd: (alias) => sshLab.start(alias, 'main'),
+      set: setFaults,
+      clear: () => {
+        const hadSudo = (() => {
+          const current = readFaults(faultsDir);
+          return current.sudoDenied !== undefined || current.sudoRequiresTty !== undefined;
+        })();
+        clearFaults(faultsDir);
+        if (hadSudo) applySudoFaults({});
+      },
+      current: () => readFaults(faultsDir),
+      killSshd: (alias, killOptions = {}) => {
+        rootSync(alias, `systemctl stop ssh.service${killOptions.sessions === false ? '' : `; ${killSessions}`}`);
+      },
+      startSshd: async (alias) => {
+        await runRoot(alias, 'systemctl start ssh.service');
+        await sshdListening(alias);
+      },
+      freezeSshd: (alias, frozen = true) => {
+        rootSync(alias, `kill -${frozen ? 'STOP' : 'CONT'} "$(systemctl show -p MainPID --value ssh.service)"`);
+      },
       swapHostKey: async (alias, swapped = true) => {
-        sshLab.kill(alias, { sessions: true });
-        await sshLab.start(alias, swapped ? 'other' : 'main');
+        writeFileSync(hostPath(alias, sshdSnippetPath), sshdHostKeyConfig(swapped ? 'other' : 'main', options.sshdLogLevel));
+        await runRoot(alias, `systemctl stop ssh.service; ${killSessions}; systemctl start ssh.service`);
+        await sshdListening(alias);
       },
       killCouchbase: () => {
         const state = couchbaseState();
-        if (state.pid !== undefined) killQuietly(state.pid);
+        if (state.pid !== undefined) rootSync('cb-server', `kill -KILL ${state.pid}`);
         return state.running;
       },
       killYcsb: () => {
-        const victims = labProcesses(id).filter((info) => info.command.includes('ycsb.cjs'));
-        for (const info of victims) killQuietly(info.pid);
-        return victims.length;
+        let count = 0;
+        for (const alias of clientAliases) {
+          const out = rootSync(alias, `for d in /proc/[0-9]*; do if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -q 'ycsb\\.cjs'; then kill -KILL "\${d#/proc/}" 2>/dev/null && echo killed; fi; done; exit 0`).stdout;
+          count += out.split('\n').filter((line) => line === 'killed').length;
+        }
+        return count;
       },
     },
     ssh: runSsh,
+    root: runRoot,
+    hostPath,
+    writeFile: (alias, path, text, writeOptions = {}) => {
+      const target = hostPath(alias, path);
+      writeFileSync(target, text);
+      chmodSync(target, writeOptions.mode ?? 0o600);
+      const owner = userIds(hostPath(alias, '/'), writeOptions.owner ?? sshUser);
+      chownSync(target, owner.uid, owner.gid);
+    },
     couchbaseState,
+    processEnvironment: (alias, pid) => {
+      const out = rootSync(alias, `tr '\\0' '\\n' < /proc/${Number(pid)}/environ`);
+      if (out.code !== 0) return undefined;
+      const env = new Map<string, string>();
+      for (const line of out.stdout.split('\n')) {
+        const equals = line.indexOf('=');
+        if (equals > 0) env.set(line.slice(0, equals), line.slice(equals + 1));
+      }
+      return env;
+    },
     smallDisk: (sizeKb = 64) => {
       const path = join(dir, 'disks', String(mounts.size + 1));
       mkdirSync(path, { recursive: true });
@@ -377,13 +544,14 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     },
     processesLeft: async ({ includeService = false } = {}) => {
       // give processes that are exiting right now a moment to go
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return labProcesses(id)
-        .filter((info) => includeService || info.env.get('ONLOAD_BENCH_LAB_SERVICE') !== '1')
-        .map((info) => `${info.pid} ${info.command}`);
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+      const lists = await Promise.all(aliases.map(async (alias) => (await runRoot(alias, processesLeftScript(includeService))).stdout.split('\n').filter(Boolean).map((line) => `${alias} ${line.trim()}`)));
+      return lists.flat();
     },
+    bootTimes,
     stop: cleanup,
   };
+  if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults)) applySudoFaults(options.faults);
 
   if (options.startCouchbase !== false) {
     const started = await runSsh('cb-server', 'sudo -n systemctl start couchbase-server');
@@ -391,7 +559,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       await cleanup();
       throw new Error(`lab: could not start the couchbase service: ${started.stderr.trim()}`);
     }
-    await waitForPort(interfaces[0].address, config.couchbase.restPort, 15_000);
+    try {
+      await waitForPort(interfaces[0].address, 8091, 15_000);
+    } catch (error) {
+      const status = await runRoot('cb-server', 'systemctl status --no-pager -n 20 couchbase-server');
+      await cleanup();
+      throw new Error(`lab: ${(error as Error).message}: ${status.stdout}`);
+    }
   }
   return lab;
 }
@@ -401,17 +575,17 @@ export async function waitForPort(address: string, port: number, timeoutMs: numb
   const { connect } = await import('node:net');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+    const ok = await new Promise<boolean>((resolvePromise) => {
       const socket = connect({ host: address, port });
       socket.once('connect', () => {
         socket.destroy();
-        resolve(true);
+        resolvePromise(true);
       });
-      socket.once('error', () => resolve(false));
+      socket.once('error', () => resolvePromise(false));
     });
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`nothing listens on ${address}:${port} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
   }
 }
 
@@ -429,7 +603,8 @@ export interface LabPlanOptions {
   workload?: 'a' | 'b' | 'c' | 'e';
   /** Client hosts to use (default: all of the lab's). */
   clients?: string[];
-  /** Interfaces to sweep (default: all of the lab's). */
+  /** Interfaces to sweep (default: the first two of the server's three, nic-a and nic-b, which keeps a
+   * default sweep as short as it was; pass lab.interfaces for all three). */
   interfaces?: LabInterface[];
   /** Extra top-level plan settings merged in last (e.g. `timeouts`, `axes`). */
   extra?: Record<string, unknown>;
@@ -442,8 +617,10 @@ const labProfiles: Record<string, string> = {
 
 /**
  * Writes `<dir>/lab.benchplan.json` for this lab (format: engine/src/planSchema.ts) plus the local
- * workload and profile files it names, and returns the plan's path. The password is not in it:
- * pass `lab.couchbase.password` to the engine, and `lab.sshConfigPath` as its ssh config file.
+ * workload and profile files it names, and returns the plan's path. The server entry is only the
+ * host and the admin user: every other setting is the engine's default, as on a real server. The
+ * password is not in it: pass `lab.couchbase.password` to the engine, and `lab.sshConfigPath` as its
+ * ssh config file.
  */
 export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
   mkdirSync(options.dir, { recursive: true });
@@ -466,18 +643,9 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
     return { name, profile: `${name}.opf` };
   });
   const plan = {
-    name: 'loopback-lab',
-    servers: [
-      {
-        host: lab.serverHost,
-        couchbaseServerPath: lab.couchbaseServerPath,
-        restPort: lab.couchbase.restPort,
-        kvPort: lab.couchbase.kvPort,
-        adminUser: lab.couchbase.username,
-        serviceDropInDir: join(lab.hostRoot, 'etc', 'systemd', 'system', 'couchbase-server.service.d'),
-      },
-    ],
-    interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
+    name: 'lab',
+    servers: [{ host: lab.serverHost, adminUser: lab.couchbase.username }],
+    interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces.slice(0, 2)).map((item) => [item.label, item.address])),
     clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
     workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
@@ -493,15 +661,14 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
 }
 
 /**
- * Removes labs whose owning test process is gone (killed before it could call stop()): kills the
- * processes carrying their id and their sshd daemons, and deletes their folders. Labs without an
- * owner pid, or whose owner still runs, are left alone.
+ * Removes labs whose owning test process is gone (killed before it could call stop()): powers
+ * their hosts off by pid, unmounts, removes their network and folder. Labs whose owner still runs
+ * are left alone. Also frees network claims whose lab folder is gone.
  */
 export function reapStaleLabs(): string[] {
   const reaped: string[] = [];
-  let processes: ProcessInfo[] | undefined;
   for (const name of readdirSync(tmpdir())) {
-    if (!name.startsWith('obl-')) continue;
+    if (!name.startsWith(labPrefix) || name.startsWith('obl-net-')) continue;
     const dir = join(tmpdir(), name);
     let config: LabConfig;
     try {
@@ -509,15 +676,15 @@ export function reapStaleLabs(): string[] {
     } catch {
       continue;
     }
-    if (config.ownerPid === undefined || isAlive(config.ownerPid)) continue;
-    processes ??= allProcesses();
-    for (const info of processes) {
-      const ofLab = info.env.get('ONLOAD_BENCH_LAB_ID') === config.labId;
-      const daemon = info.command.startsWith('sshd:') && info.command.includes(join(dir, 'ssh'));
-      if ((ofLab || daemon) && info.state !== 'Z') killQuietly(info.pid);
-    }
+    // (a folder of the former loopback lab has no hosts: its own code reaps it)
+    if (config.ownerPid === undefined || isAlive(config.ownerPid) || !Array.isArray(config.hosts)) continue;
+    for (const host of config.hosts ?? []) powerOffSync(host);
+    if (config.network) destroyNetwork(config.network);
+    else destroyNetworkById(config.labId);
+    if (config.block !== undefined) releaseBlock(config.block, dir);
     rmSync(dir, { recursive: true, force: true });
     reaped.push(dir);
   }
+  reapStaleClaims();
   return reaped;
 }

@@ -1,32 +1,52 @@
-// The files one lab run keeps under its folder, shared by the lab (test side) and the stand-in
-// executables (run on the "hosts" through sshd). Faults are one file per switch in `state/faults/`
-// so a shell script can test them with `[ -e ]` and Node reads them as JSON.
+// The files a lab keeps, shared by the lab (test side, this machine) and the stand-ins (run inside
+// the lab hosts). On this machine: `<lab folder>/lab.json` (LabConfig: what reaping and cleanup
+// need) and `<lab folder>/faults/`, one file per switch, bound read-only into every host at
+// `/etc/onload-bench-lab/faults` so a shell stand-in tests a switch with `[ -e ]` and Node reads
+// it as JSON. Inside a host: `/etc/onload-bench-lab/host.json` (HostConfig), written into the
+// host's overlay before it boots.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestNodeFaults } from './couchbaseTestNode';
 
-/** `lab.json`: what the stand-ins need to know about the run (mode 600: it holds the password). */
+/** `lab.json` in the lab folder: what cleanup and the reaping of a killed test's lab need. */
 export interface LabConfig {
   labId: string;
   /** The test process that owns the lab; a lab whose owner is gone is reaped by the next startLab. */
   ownerPid?: number;
   labDir: string;
-  hostRoot: string;
-  stateDir: string;
-  couchbase: {
-    addresses: string[];
-    kvPort: number;
-    restPort: number;
-    username: string;
-    password: string;
-    version: string;
-    memoryQuotaMB: number;
-    /** The node's configured name (REAL-LAB C7); unset: announced as each client's address. */
-    nodeName?: string;
-  };
-  /** Version strings the stand-ins print. */
-  versions: { onload: string; ycsb: string };
+  /** The claimed 198.18.0.0/15 block (labNetwork.ts). */
+  block?: number;
+  /** Per host: its folder (nspawn.pid, leader.pid, overlay) and nspawn machine name. */
+  hosts: { alias: string; dir: string; machine: string }[];
+  /** Network objects to remove (labNetwork.ts). */
+  network?: { netns: Record<string, string>; bridges: string[]; veths: string[] };
 }
+
+/** `/etc/onload-bench-lab/host.json` inside a lab host: what its stand-ins need. */
+export interface HostConfig {
+  alias: string;
+  role: 'server' | 'client';
+  /** Where the fault switches are (a read-only bind of the lab's faults folder). */
+  faultsDir: string;
+  /** Version strings the stand-ins print. */
+  versions: { couchbase: string; onload: string; ycsb: string };
+}
+
+/** The test node's settings inside the server host (readable by `couchbase` only: it holds the password). */
+export interface NodeConfig {
+  addresses: string[];
+  kvPort: number;
+  restPort: number;
+  username: string;
+  password: string;
+  version: string;
+  memoryQuotaMB: number;
+  /** The node's configured name (REAL-LAB C7); unset: announced as each client's address. */
+  nodeName?: string;
+}
+
+export const hostConfigPath = '/etc/onload-bench-lab/host.json';
+export const hostFaultsDir = '/etc/onload-bench-lab/faults';
 
 /** Every switch the stand-ins understand. Set them with `lab.faults.set({...})`. */
 export interface LabFaults extends TestNodeFaults {
@@ -43,10 +63,11 @@ export interface LabFaults extends TestNodeFaults {
   /** The Onload kernel modules are not loaded: `onload` refuses to start anything (REAL-LAB O3). */
   onloadDriversMissing?: boolean;
   // --- hosts
-  /** `sudo` refuses everything without a terminal ("you must have a tty"), REAL-LAB H2. */
+  /** The server's sudoers get `Defaults requiretty`: the real sudo refuses without a terminal (REAL-LAB H2). */
   sudoRequiresTty?: boolean;
-  /** `sudo` refuses these commands (by name) as sudoers would ("not allowed to execute"), REAL-LAB O5. */
-  sudoDenied?: string[];
+  /** The server's sudoers lines lack these commands (by name), REAL-LAB O5; `true`: no sudoers line
+   * for the SSH user at all (a host where sudo is refused). The real sudo judges. */
+  sudoDenied?: string[] | true;
   // --- ycsb
   /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
   ycsbErrorEvery?: number;
@@ -58,12 +79,7 @@ export interface LabFaults extends TestNodeFaults {
 
 export const labConfigFile = 'lab.json';
 
-export function faultsDir(stateDir: string): string {
-  return join(stateDir, 'faults');
-}
-
-export function writeFaults(stateDir: string, faults: LabFaults): void {
-  const dir = faultsDir(stateDir);
+export function writeFaults(dir: string, faults: LabFaults): void {
   mkdirSync(dir, { recursive: true });
   for (const [name, value] of Object.entries(faults)) {
     const file = join(dir, name);
@@ -72,22 +88,23 @@ export function writeFaults(stateDir: string, faults: LabFaults): void {
   }
 }
 
-export function clearFaults(stateDir: string): void {
-  rmSync(faultsDir(stateDir), { recursive: true, force: true });
-  mkdirSync(faultsDir(stateDir), { recursive: true });
+export function clearFaults(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  // the folder itself stays: hosts see it through a bind mount
+  for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true });
 }
 
-export function readFaults(stateDir: string): LabFaults {
+export function readFaults(dir: string): LabFaults {
   const faults: Record<string, unknown> = {};
   let names: string[];
   try {
-    names = readdirSync(faultsDir(stateDir));
+    names = readdirSync(dir);
   } catch {
     return {};
   }
   for (const name of names) {
     try {
-      faults[name] = JSON.parse(readFileSync(join(faultsDir(stateDir), name), 'utf8'));
+      faults[name] = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     } catch {
       // a half-written switch is read again next time
     }
@@ -96,24 +113,22 @@ export function readFaults(stateDir: string): LabFaults {
 }
 
 /** readFaults, at most every `everyMs` (the test node asks for every request). */
-export function cachedFaults(stateDir: string, everyMs = 100): () => LabFaults {
+export function cachedFaults(dir: string, everyMs = 100): () => LabFaults {
   let readAt = 0;
   let value: LabFaults = {};
   return () => {
     const now = Date.now();
     if (now - readAt >= everyMs) {
-      value = readFaults(stateDir);
+      value = readFaults(dir);
       readAt = now;
     }
     return value;
   };
 }
 
-/** The lab config the stand-ins run under (from $ONLOAD_BENCH_LAB, set by their wrapper scripts). */
-export function loadLabConfigFromEnv(): LabConfig {
-  const labDir = process.env.ONLOAD_BENCH_LAB;
-  if (!labDir) throw new Error('ONLOAD_BENCH_LAB is not set: this is a loopback-lab stand-in, run it through the lab');
-  return JSON.parse(readFileSync(join(labDir, labConfigFile), 'utf8')) as LabConfig;
+/** The host's config, for a stand-in running inside a lab host. */
+export function loadHostConfig(): HostConfig {
+  return JSON.parse(readFileSync(process.env.ONLOAD_BENCH_LAB_HOST_CONFIG ?? hostConfigPath, 'utf8')) as HostConfig;
 }
 
 /** Whether pid runs. A zombie counts as gone: this machine's pid 1 may never reap orphans. */

@@ -1,26 +1,50 @@
-// Stand-in `couchbase-server` for the loopback lab (bundled by the lab, run through a wrapper).
-//   couchbase-server [-- -noinput ...]   run "the babysitter" in the foreground (what systemd and
-//                                        `onload ... couchbase-server -- -noinput` do)
+// Stand-in Couchbase Server inside the lab's server host, run by /opt/couchbase/bin/couchbase-server
+// (hostFiles.ts: the shell part does ns_server couchbase-server.sh.in's C1 checks, then execs this):
+//   couchbase-server [-- -noinput ...]   run "the babysitter" in the foreground (what the systemd
+//                                        unit and `onload ... couchbase-server -- -noinput` do)
 //   couchbase-server -k                  stop the running server (TERM to the babysitter, which
 //                                        stops its children and waits for them)
 //   couchbase-server --version | -v      print the version
 //   couchbase-server status              "running (pid N)" / "not running" (exit 0 / 3)
-// Like the real one (REAL-LAB C1, C2):
-// - it refuses to start unless the data folder (ROOT/opt/couchbase/var/lib/couchbase) is writable by
-//   the calling user: owned by `couchbase` (the lab's user-equivalent ONLOAD_BENCH_LAB_USER, set by
-//   the stand-in sshd/sudo/systemctl); root may start it but leaves root-owned files that make the
-//   next start as `couchbase` fail; it warns when nofile < 200000 and sets umask 007;
+// Like the real one (REAL-LAB C1, C2), with the host's real users and permissions:
+// - it runs as whoever started it; started as root it leaves root-owned files in the data folder
+//   (config/config.dat, umask 007) that make the next start as `couchbase` fail;
 // - the babysitter (comm `beam.smp`) starts its children through "goport": each in its own process
 //   group, `memcached` (the Couchbase test node: KV and REST) and `beam.smp` (ns_server, idle). Their
 //   command lines name the installation folder as the real ones do. A child notices a dead parent
 //   only when its stdin closes, and memcached then takes a while to shut down (killing the
 //   babysitter's group leaves memcached listening for that time).
-// The node's pid is in state/couchbase-server.pid, the babysitter's in state/couchbase-babysitter.pid.
+// Pid files in the data folder: couchbase-server.pid (the babysitter, as the real script's
+// PIDFILE) and lab-memcached.pid (for the lab's couchbaseState). Under the stand-in `onload`, each
+// process registers itself as an "Onload stack" (hostFiles.ts stacksDir) for onload_stackdump.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
-import { cachedFaults, isAlive, loadLabConfigFromEnv, readFaults, readPidFile } from '../labFiles';
+import { cachedFaults, isAlive, loadHostConfig, readFaults, readPidFile, type NodeConfig } from '../labFiles';
+import { couchbaseDataDir, couchbaseHome, nodeConfigPath, stacksDir } from '../hostFiles';
+
+const babysitterPidFile = join(couchbaseDataDir, 'couchbase-server.pid');
+const memcachedPidFile = join(couchbaseDataDir, 'lab-memcached.pid');
+const logFile = join(couchbaseDataDir, 'logs', 'lab-node.log');
+
+/** Under the stand-in onload, a process is an "Onload stack" (every child inherits the launcher's environment, O1). */
+function registerStack(): void {
+  if (process.env.ONLOAD_BENCH_LAB_ACCELERATED !== '1') return;
+  try {
+    writeFileSync(join(stacksDir, String(process.pid)), `${process.env.EF_NAME ?? ''}\n`);
+  } catch {
+    // no registry: onload_stackdump will not list this process
+  }
+}
+
+function appendLog(text: string): void {
+  try {
+    appendFileSync(logFile, text);
+  } catch {
+    // the logs folder is missing or not ours
+  }
+}
 
 /** How long memcached takes to go once its stdin closed (the real one flushes and closes buckets). */
 const memcachedShutdownMs = 1500;
@@ -50,29 +74,20 @@ async function stopRunning(pidFile: string): Promise<number> {
   return 0;
 }
 
-function soft(limit: 'nofile'): number | undefined {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((text) => text.startsWith(limit === 'nofile' ? 'Max open files' : ''));
-    const value = line?.split(/\s{2,}/)[1];
-    return value === 'unlimited' ? Number.POSITIVE_INFINITY : Number(value);
-  } catch {
-    return undefined;
-  }
+function userName(): string {
+  const uid = process.getuid?.() ?? 0;
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.split(':')[2] === String(uid));
+  return line?.split(':')[0] ?? `uid ${uid}`;
 }
 
 /** memcached: the test node; goes when its stdin (the babysitter's pipe) closes. */
 async function runMemcached(): Promise<void> {
   setName('memcached');
-  const config = loadLabConfigFromEnv();
-  const pidFile = join(config.stateDir, 'couchbase-server.pid');
-  const log = (line: string): void => {
-    const text = `${new Date().toISOString()} [memcached ${process.pid}] ${line}\n`;
-    try {
-      appendFileSync(join(config.stateDir, 'couchbase-server.log'), text);
-    } catch {
-      // the state folder is gone: the lab is stopping
-    }
-  };
+  registerStack();
+  const host = loadHostConfig();
+  const config = JSON.parse(readFileSync(nodeConfigPath, 'utf8')) as NodeConfig;
+  const pidFile = memcachedPidFile;
+  const log = (line: string): void => appendLog(`${new Date().toISOString()} [memcached ${process.pid}] ${line}\n`);
   let node: Awaited<ReturnType<typeof startCouchbaseTestNode>> | undefined;
   let stopping = false;
   const stop = (why: string, delayMs: number): void => {
@@ -92,21 +107,21 @@ async function runMemcached(): Promise<void> {
   process.stdin.resume();
   process.on('SIGTERM', () => stop('SIGTERM', 0));
   setInterval(() => undefined, 60_000);
-  const startup = readFaults(config.stateDir);
+  const startup = readFaults(host.faultsDir);
   if (startup.couchbaseNeverReady) {
     log('fault couchbaseNeverReady: not opening any port');
   } else {
     if (startup.couchbaseStartDelayMs) await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
     node = await startCouchbaseTestNode({
-      addresses: config.couchbase.addresses,
-      kvPort: config.couchbase.kvPort,
-      restPort: config.couchbase.restPort,
-      username: config.couchbase.username,
-      password: config.couchbase.password,
-      version: config.couchbase.version,
-      memoryQuotaMB: config.couchbase.memoryQuotaMB,
-      ...(config.couchbase.nodeName !== undefined ? { nodeName: config.couchbase.nodeName } : {}),
-      faults: cachedFaults(config.stateDir),
+      addresses: config.addresses,
+      kvPort: config.kvPort,
+      restPort: config.restPort,
+      username: config.username,
+      password: config.password,
+      version: config.version,
+      memoryQuotaMB: config.memoryQuotaMB,
+      ...(config.nodeName !== undefined ? { nodeName: config.nodeName } : {}),
+      faults: cachedFaults(host.faultsDir),
       log,
     });
     if (!stopping) writeFileSync(pidFile, `${process.pid}\n`);
@@ -117,6 +132,7 @@ async function runMemcached(): Promise<void> {
 /** ns_server's VM: nothing to do but exist, in its own group, until its stdin closes. */
 async function runNsServer(): Promise<void> {
   setName('beam.smp');
+  registerStack();
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('error', () => process.exit(0));
   process.stdin.resume();
@@ -126,18 +142,15 @@ async function runNsServer(): Promise<void> {
 }
 
 async function main(rawArgv: string[]): Promise<number> {
-  // the wrapper passes the installation folder first, so children's command lines can name it
-  const homeArg = rawArgv[0]?.startsWith('--lab-home=') ? rawArgv[0].slice('--lab-home='.length) : undefined;
-  const argv = homeArg !== undefined ? rawArgv.slice(1) : rawArgv;
+  const argv = rawArgv;
   if (argv[0] === '--lab-child') {
     if (argv[1] === 'memcached') await runMemcached();
     else await runNsServer();
     return 0;
   }
-  const config = loadLabConfigFromEnv();
-  const babysitterPidFile = join(config.stateDir, 'couchbase-babysitter.pid');
-  if (argv.includes('--version') || argv.includes('-v')) {
-    process.stdout.write(`${versionText(config.couchbase.version)}\n`);
+  const host = loadHostConfig();
+  if (argv.includes('--version') || argv.includes('-v') || argv.includes('-version')) {
+    process.stdout.write(`${versionText(host.versions.couchbase)}\n`);
     return 0;
   }
   if (argv.includes('-k')) return stopRunning(babysitterPidFile);
@@ -154,22 +167,17 @@ async function main(rawArgv: string[]): Promise<number> {
     return 1;
   }
 
-  // C1: the data folder must be writable by the calling user
-  const home = homeArg ?? join(config.hostRoot, 'opt', 'couchbase');
-  const dataDir = join(home, 'var', 'lib', 'couchbase');
-  const user = process.env.ONLOAD_BENCH_LAB_USER ?? 'root';
-  const owner = existsSync(join(dataDir, '.owner')) ? readFileSync(join(dataDir, '.owner'), 'utf8').trim() : 'couchbase';
-  const rootFiles = join(dataDir, '.root-owned-files');
-  if (user !== 'root' && (user !== owner || existsSync(rootFiles))) {
-    process.stderr.write(`Insufficient privileges to start couchbase-server: ${dataDir} is not writable by ${user}${existsSync(rootFiles) ? ' (files in it are owned by root: it was started as root before)' : ''}.\n`);
+  // C1 (the shell part checked that the data folder is writable): what a start as root leaves
+  // behind is root's, and the next start as couchbase cannot write it
+  const user = userName();
+  const configDat = join(couchbaseDataDir, 'config', 'config.dat');
+  process.umask(0o007);
+  try {
+    appendFileSync(configDat, `${new Date().toISOString()} started by ${user}\n`);
+  } catch (error) {
+    process.stderr.write(`couchbase-server: cannot write ${configDat}: ${(error as NodeJS.ErrnoException).code === 'EACCES' ? 'Permission denied (files in the data folder belong to another user: was it started as root?)' : String(error)}\n`);
     return 1;
   }
-  if (user === 'root') writeFileSync(rootFiles, 'started as root: files in the data folder are now owned by root\n');
-  const nofile = soft('nofile');
-  if (nofile !== undefined && nofile < 200000) {
-    process.stderr.write(`The maximum number of open files for the ${user} user is set too low (${nofile}).\nIt must be at least 200000.\n`);
-  }
-  process.umask(0o007);
 
   const running = readPidFile(babysitterPidFile);
   if (running !== undefined && running !== process.pid && isAlive(running)) {
@@ -178,23 +186,20 @@ async function main(rawArgv: string[]): Promise<number> {
   }
   writeFileSync(babysitterPidFile, `${process.pid}\n`);
   setName('beam.smp');
+  registerStack();
   const log = (line: string): void => {
     const text = `${new Date().toISOString()} [babysitter ${process.pid}] ${line}\n`;
     process.stdout.write(text);
-    try {
-      appendFileSync(join(config.stateDir, 'couchbase-server.log'), text);
-    } catch {
-      // the state folder is gone: the lab is stopping
-    }
+    appendLog(text);
   };
-  log(`starting ${versionText(config.couchbase.version)} as ${user}${process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' ? ' under onload' : ''}`);
+  log(`starting ${versionText(host.versions.couchbase)} as ${user}${process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' ? ' under onload' : ''}`);
 
   // goport: each child in its own process group, stdin a pipe from the babysitter
   const bundle = process.argv[1];
   const child = (name: string, args: string[]): ChildProcess =>
-    spawn(process.execPath, [bundle, ...(homeArg !== undefined ? [`--lab-home=${homeArg}`] : []), '--lab-child', name, ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
-  const nsServer = child('ns_server', [join(home, 'lib', 'erlang', 'erts', 'bin', 'beam.smp'), '--', '-root', join(home, 'lib', 'erlang'), '-name', 'ns_1@cb.local']);
-  const memcached = child('memcached', [join(home, 'bin', 'memcached'), '-C', join(dataDir, 'config', 'memcached.json')]);
+    spawn(process.execPath, [bundle, '--lab-child', name, ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
+  const nsServer = child('ns_server', [join(couchbaseHome, 'lib', 'erlang', 'erts', 'bin', 'beam.smp'), '--', '-root', join(couchbaseHome, 'lib', 'erlang'), '-name', 'ns_1@cb.local']);
+  const memcached = child('memcached', [join(couchbaseHome, 'bin', 'memcached'), '-C', join(couchbaseDataDir, 'config', 'memcached.json')]);
   const children = [memcached, nsServer];
   let stopping = false;
   const shutdown = (why: string, code: number): void => {

@@ -1,10 +1,10 @@
-// Stand-in `onload_stackdump` for the loopback lab, printing what the real tool prints (Xilinx-CNS/
+// Stand-in `onload_stackdump` inside the lab hosts, printing what the real tool prints (Xilinx-CNS/
 // onload ef17681, src/tools/ip/stackdump.c main, libstack.c; REAL-LAB O5, test/lab/README.md). One
-// "stack" per process started under the stand-in `onload` of this lab (every child of an
-// accelerated babysitter inherits it, as every child maps libonload under the real launcher, O1),
-// numbered in pid order. The caller is the lab's user-equivalent ONLOAD_BENCH_LAB_USER (`bench` in
-// SSH sessions, `root` under sudo), a stack's owner that of its process; only root or the owner may
-// map a stack (tcp_helper_resource.c:664).
+// "stack" per live process registered by the stand-in `onload` or by the stand-in Couchbase's
+// processes started under it (every child of an accelerated babysitter inherits it, as every child
+// maps libonload under the real launcher, O1): a file /run/onload-bench-lab/stacks/<pid> owned by
+// that process's user, holding EF_NAME; numbered in pid order. The caller is the real user running
+// this (root under sudo); only root or the stack's owner may map a stack (tcp_helper_resource.c:664).
 //   (no argument) nothing when there are no stacks; else "#stack-id stack-name      pids" and per
 //                 stack, highest id first, "%-9d %-16s<pids> " (name "-" when unnamed), or
 //                 "%-9d inaccessible" for a stack the caller may not map (libstack.c:429-468)
@@ -17,11 +17,12 @@
 //                 names and address forms (waitable.c:337, tcp_misc.c:137, ipvx.h:189-235) and a few
 //                 indented detail lines; the statistics sections are left out (only their banners)
 //   stacks        as no argument; any other word: "unknown command: WORD" (stackdump.c:72), exit 0
-// Without the drivers (no ROOT/sys/module/onload, or the onloadDriversMissing fault): "Could not open
+// Without the drivers (the onloadDriversMissing fault; the lab's "drivers" are otherwise loaded): "Could not open
 // /dev/onload (rc=-2) - check Onload drivers are loaded" on stderr, exit 255 (libstack.c:283-287).
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { labProcesses } from '../processes';
+import { stacksDir } from '../hostFiles';
+import { isAlive, loadHostConfig } from '../labFiles';
 
 // /proc/net/tcp's state codes → Onload's names (tcp_misc.c:137); SYN_RECV is no socket in Onload
 const states: Record<string, string> = {
@@ -98,40 +99,50 @@ function socketInodes(pid: number): string[] {
   return out;
 }
 
-/** The lab's user-equivalents as uids (root, the service user, anyone else). */
-function uidOf(user: string): number {
-  return user === 'root' ? 0 : user === 'couchbase' ? 996 : 1000;
+/** Registered stacks whose process still runs, in pid order. */
+function registeredStacks(): { pid: number; owner: number; name: string }[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(stacksDir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^\d+$/.test(name) && isAlive(Number(name)))
+    .map((name) => {
+      const file = join(stacksDir, name);
+      let owner = 0;
+      let stackName = '';
+      try {
+        owner = statSync(file).uid;
+        stackName = readFileSync(file, 'utf8').trim();
+      } catch {
+        // gone meanwhile
+      }
+      return { pid: Number(name), owner, name: stackName };
+    })
+    .sort((a, b) => a.pid - b.pid);
 }
 
-function main(rawArgv: string[]): number {
-  const labOption = (name: string): string | undefined => rawArgv.find((arg) => arg.startsWith(`--lab-${name}=`))?.slice(name.length + 7);
-  const argv = rawArgv.filter((arg) => !arg.startsWith('--lab-'));
-  const labId = process.env.ONLOAD_BENCH_LAB_ID ?? '';
+function main(argv: string[]): number {
   if (argv.includes('--version')) {
-    process.stdout.write('onload_stackdump (loopback lab stand-in)\n');
+    process.stdout.write('onload_stackdump (lab stand-in)\n');
     return 0;
   }
-  const root = labOption('root');
-  const state = labOption('state');
-  if ((root !== undefined && !existsSync(join(root, 'sys', 'module', 'onload'))) || (state !== undefined && existsSync(join(state, 'faults', 'onloadDriversMissing')))) {
+  const host = loadHostConfig();
+  if (existsSync(join(host.faultsDir, 'onloadDriversMissing'))) {
     process.stderr.write('Could not open /dev/onload (rc=-2) - check Onload drivers are loaded\n');
     return 255;
   }
-  const caller = process.env.ONLOAD_BENCH_LAB_USER ?? 'root';
-  const stacks = labProcesses(labId)
-    .filter((info) => info.env.get('ONLOAD_BENCH_LAB_ACCELERATED') === '1')
-    .sort((a, b) => a.pid - b.pid)
-    .map((info, id) => {
-      const owner = info.env.get('ONLOAD_BENCH_LAB_USER') ?? 'root';
-      return { id, info, owner, name: info.env.get('EF_NAME') ?? '', accessible: caller === 'root' || owner === caller };
-    });
+  const caller = process.getuid?.() ?? 0;
+  const stacks = registeredStacks().map((stack, id) => ({ id, pid: stack.pid, owner: stack.owner, name: stack.name, accessible: caller === 0 || stack.owner === caller }));
   const command = argv[0];
   if (command === undefined || command === 'stacks') {
     if (stacks.length === 0) return 0;
     const lines = ['#stack-id stack-name      pids'];
     for (const stack of [...stacks].reverse()) {
       const id = `${String(stack.id).padEnd(9)} `;
-      lines.push(stack.accessible ? `${id}${(stack.name || '-').padEnd(16)}${stack.info.pid} ` : `${id}inaccessible`);
+      lines.push(stack.accessible ? `${id}${(stack.name || '-').padEnd(16)}${stack.pid} ` : `${id}inaccessible`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
@@ -140,24 +151,23 @@ function main(rawArgv: string[]): number {
     process.stdout.write(`unknown command: ${command}\n`);
     return 0;
   }
-  const callerUid = uidOf(caller);
+  const callerGid = process.getgid?.() ?? 0;
   for (const stack of stacks.filter((each) => !each.accessible)) {
-    const uid = uidOf(stack.owner);
-    process.stderr.write(`User ${callerUid}:${callerUid} cannot access full details of stack ${stack.id}(${stack.name}) owned by ${uid}:${uid} share_with=0\n`);
+    process.stderr.write(`User ${caller}:${callerGid} cannot access full details of stack ${stack.id}(${stack.name}) owned by ${stack.owner}:${stack.owner} share_with=0\n`);
   }
   const sockets = tcpByInode();
   const lines: string[] = [];
   for (const stack of stacks.filter((each) => each.accessible)) {
-    const uid = uidOf(stack.owner);
+    const uid = stack.owner;
     lines.push('============================================================');
     lines.push(`ci_netif_dump_to_logger: stack=${stack.id} name=${stack.name}`);
-    lines.push(`  Onload ${labOption('version') ?? '9.0.1'} uid=${uid} pid=${stack.info.pid} ns_flags=80`);
+    lines.push(`  Onload ${process.env.ONLOAD_BENCH_LAB_ONLOAD_VERSION ?? host.versions.onload} uid=${uid} pid=${stack.pid} ns_flags=80`);
     lines.push(`ci_netif_dump_extra_to_logger: stack=${stack.id}`);
     lines.push('  in_poll=0 post_poll_list_empty=1 poll_did_wake=0');
-    lines.push(`pids: ${stack.info.pid}`);
+    lines.push(`pids: ${stack.pid}`);
     lines.push('--------------------- sockets ------------------------------');
     let socketId = 1;
-    for (const inode of socketInodes(stack.info.pid)) {
+    for (const inode of socketInodes(stack.pid)) {
       const socket = sockets.get(inode);
       if (!socket) continue;
       lines.push(`TCP ${stack.id}:${socketId++} lcl=${socket.local} rmt=${socket.remote} ${socket.state}`);

@@ -1,4 +1,4 @@
-// Stand-in `bin/ycsb` for the loopback lab: the python wrapper's command line
+// Stand-in `bin/ycsb` on the lab's client hosts: the python wrapper's command line
 // (`ycsb load|run <binding> [-cp ..] [-jvm-args ..] client-options...`), the client's options
 // (-P, -p, -threads, -target, -s, -l, -t, -load), a CoreWorkload subset performed for real against
 // the lab's Couchbase node through the real SDK, and YCSB 0.17.0's exact output: preamble and `-s`
@@ -15,13 +15,14 @@
 // Client exits 0 after most failures (unknown option, unreadable -P file, missing workload, DB
 // init failure).
 // Lab specifics: the password must come from a -P file (a `-p couchbase.password=...` is refused,
-// exit 2); couchbase2 reaches the lab node's KV port (the real one always uses 11210);
+// exit 2); couchbase2 uses ports 11210 and 8091 as the real one does;
 // `requestdistribution` is always uniform. Faults (LabFaults.ycsb*) add failed operations,
 // a crash (exit 247 with no report, as bin/ycsb when its JVM is SIGKILLed) or a hang.
 import * as couchbase from 'couchbase';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { cachedFaults, loadLabConfigFromEnv, type LabConfig } from '../labFiles';
+import { resolve } from 'node:path';
+import { ycsbHome } from '../hostFiles';
+import { cachedFaults, loadHostConfig, type HostConfig } from '../labFiles';
 import { HdrLogs } from './hdrLog';
 import { parseJavaProperties } from './javaProperties';
 import {
@@ -184,8 +185,8 @@ async function shell(binding: string | undefined): Promise<number> {
 
 async function run(argv: string[]): Promise<number> {
   if (argv[0] === 'shell') return shell(argv[1]);
-  const lab: LabConfig = loadLabConfigFromEnv();
-  const faults = cachedFaults(lab.stateDir);
+  const lab: HostConfig = loadHostConfig();
+  const faults = cachedFaults(lab.faultsDir);
   const args = parseArguments(argv, process.cwd());
   const props = args.properties;
   const number = (name: string, fallback: number): number => {
@@ -197,7 +198,7 @@ async function run(argv: string[]): Promise<number> {
     return parsed;
   };
   const transactions = args.command === 'run';
-  const home = join(lab.hostRoot, 'opt', 'ycsb');
+  const home = ycsbHome;
   const dbClass = bindings[args.binding];
   const fullArgs = ['-db', dbClass, ...args.clientArgs, transactions ? '-t' : '-load'];
   const classpath = [`${home}/${args.binding}-binding/conf`, `${home}/conf`, `${home}/lib/HdrHistogram-2.1.4.jar`, `${home}/lib/core-${lab.versions.ycsb}.jar`, `${home}/${args.binding}-binding/lib/${args.binding}-binding-${lab.versions.ycsb}.jar`].join(':');
@@ -316,12 +317,14 @@ async function run(argv: string[]): Promise<number> {
 
   // --- the database (one SDK cluster shared by the threads, as the couchbase2 binding shares its environment)
   const bucketName = props.get('couchbase.bucket') ?? 'default';
-  const host = (props.get('couchbase.host') ?? '127.0.0.1').split(',')[0].trim();
-  // REAL-LAB Y1-Y3: couchbase2 reads no username and no port (the lab's KV port stands in for
-  // 11210); couchbase3 reads them, with the real defaults
+  const rawHost = (props.get('couchbase.host') ?? '127.0.0.1').split(',')[0].trim();
+  // an IPv6 address goes into URLs and the connection string in brackets
+  const host = rawHost.includes(':') && !rawHost.startsWith('[') ? `[${rawHost}]` : rawHost;
+  // REAL-LAB Y1-Y3: couchbase2 reads no username and no port (always 11210 and 8091); couchbase3
+  // reads them, with the real defaults
   const couchbase3 = args.binding === 'couchbase3';
-  const kvPort = couchbase3 ? number('couchbase.kvPort', 11210) : lab.couchbase.kvPort;
-  const restPort = couchbase3 ? number('couchbase.managerPort', 8091) : lab.couchbase.restPort;
+  const kvPort = couchbase3 ? number('couchbase.kvPort', 11210) : 11210;
+  const restPort = couchbase3 ? number('couchbase.managerPort', 8091) : 8091;
   const loginUser = couchbase3 ? props.get('couchbase.username') ?? 'Administrator' : bucketName;
   const loginPassword = props.get('couchbase.password') ?? '';
   const upsert = props.get('couchbase.upsert') === 'true';

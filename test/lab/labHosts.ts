@@ -1,0 +1,225 @@
+// Lab hosts as real Linux systems (issue 19): each host is the cached Debian root (scripts/
+// lab-root.sh) booted by `systemd-nspawn --boot`, so PID 1 is the real systemd and sshd, sudo,
+// systemctl, users and /proc are the real programs'. The root is shared read-only; each host
+// writes to its own overlay upper folder (prepared before boot with its per-run files:
+// hostFiles.ts), and lives in its own network namespace (labNetwork.ts).
+//
+// This machine's PID 1 is not systemd (no machined, no system bus), hence `--register=no
+// --keep-unit`, and /run/systemd/nspawn must be a tmpfs (nspawn refuses to clean up its
+// "propagate" folder on a disk file system). Hosts boot in parallel; a host is ready when
+// `systemctl is-system-running` says running (or degraded) and ssh.service is active.
+// Power off: SIGTERM to the nspawn process (its pid is kept in the host's folder), which asks
+// systemd for an orderly shutdown; after a deadline, SIGKILL to the container's init, which ends
+// every process of its PID namespace. The synchronous variant (exit handlers, reaping) kills at once.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive, readPidFile } from './labFiles';
+import { killQuietly } from './processes';
+
+export interface HostSpec {
+  alias: string;
+  /** Unique on this machine (the lab id is in it). */
+  machine: string;
+  /** The host's own folder: upper/, work/, root/ (the merged view), boot.log, nspawn.pid, leader.pid. */
+  dir: string;
+  netns: string;
+  /** Read-only bind mounts, `source:target`. */
+  bindsReadOnly: string[];
+}
+
+export interface BootedHost extends HostSpec {
+  nspawnPid: number;
+  /** The container's PID 1 (systemd) as this machine sees it. */
+  leaderPid: number;
+  /** The host's / as a folder of this machine (the overlay's merged view). */
+  rootPath: string;
+}
+
+export interface ExecOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The overlay folders of a host; `upper` is where hostFiles.ts writes before boot. */
+export function hostFolders(dir: string): { upper: string; work: string; merged: string } {
+  return { upper: join(dir, 'upper'), work: join(dir, 'work'), merged: join(dir, 'root') };
+}
+
+/** nspawn wants /run/systemd/nspawn on a tmpfs (see the top of this file). Mounted once, never unmounted (other labs use it). */
+export function ensureNspawnRuntime(): void {
+  mkdirSync('/run/systemd/nspawn', { recursive: true });
+  try {
+    execFileSync('mountpoint', ['-q', '/run/systemd/nspawn']);
+  } catch {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0755', 'tmpfs', '/run/systemd/nspawn']);
+  }
+}
+
+function mountOverlay(lower: string, dir: string): string {
+  const { upper, work, merged } = hostFolders(dir);
+  for (const path of [upper, work, merged]) mkdirSync(path, { recursive: true });
+  execFileSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${lower},upperdir=${upper},workdir=${work}`, merged], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return merged;
+}
+
+function unmountQuietly(path: string): void {
+  try {
+    execFileSync('umount', ['-l', path], { stdio: 'ignore' });
+  } catch {
+    // not mounted
+  }
+}
+
+/** The container's init: the child of the nspawn process that runs systemd (nspawn forks an
+ * intermediate child first, which exits once the container's init is started). */
+function leaderOf(nspawnPid: number): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${nspawnPid}/task/${nspawnPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.find((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'systemd';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs a command inside a booted host, as root, in all its namespaces (no SSH involved). */
+export function hostExec(leaderPid: number, command: string, options: { timeoutMs?: number; input?: string; user?: string } = {}): Promise<ExecOutcome> {
+  const inner = options.user ? ['runuser', '-u', options.user, '--', 'sh', '-c', command] : ['sh', '-c', command];
+  return new Promise((resolve) => {
+    const child = execFile(
+      'nsenter',
+      ['-t', String(leaderPid), '-a', '--', 'env', '-i', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOME=/root', 'LANG=C.UTF-8', ...inner],
+      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    else child.stdin?.end();
+  });
+}
+
+/** The same, synchronously (for state a test reads between two steps). */
+export function hostExecSync(leaderPid: number, command: string): ExecOutcome {
+  try {
+    const stdout = execFileSync('nsenter', ['-t', String(leaderPid), '-a', '--', 'env', '-i', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'sh', '-c', command], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 10_000,
+    });
+    return { code: 0, stdout, stderr: '' };
+  } catch (error) {
+    const failed = error as { status?: number; stdout?: string; stderr?: string };
+    return { code: failed.status ?? 255, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/**
+ * Mounts the host's overlay and starts `systemd-nspawn --boot` detached (its output in boot.log).
+ * Returns at once; `waitUntilBooted` waits for systemd and sshd.
+ */
+export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
+  const rootPath = mountOverlay(lowerRoot, spec.dir);
+  const log = openSync(join(spec.dir, 'boot.log'), 'a');
+  const args = [
+    '--quiet',
+    '-D', rootPath,
+    '--boot',
+    '--register=no',
+    '--keep-unit',
+    `--machine=${spec.machine}`,
+    `--hostname=${spec.alias}`,
+    `--network-namespace-path=/run/netns/${spec.netns}`,
+    '--console=passive',
+    // Limits: the hosts' init inherits this process's. This machine drops CAP_SYS_RESOURCE from every
+    // process, so no one can raise a hard limit: a unit's LimitNOFILE=70000 / LimitMEMLOCK=infinity
+    // end at this machine's hard limits (20000 files, 8 MiB here); systemd still gives sessions the
+    // lower soft nofile (1024) and the unit its own, as on a real host (REAL-LAB H3).
+    ...spec.bindsReadOnly.map((bind) => `--bind-ro=${bind}`),
+  ];
+  const child = spawn('systemd-nspawn', args, { detached: true, stdio: ['ignore', log, log] });
+  closeSync(log);
+  child.unref();
+  if (child.pid === undefined) throw new Error(`${spec.alias}: systemd-nspawn did not start`);
+  writeFileSync(join(spec.dir, 'nspawn.pid'), `${child.pid}\n`);
+  return { ...spec, nspawnPid: child.pid, leaderPid: 0, rootPath };
+}
+
+/** Waits until the host's systemd is up (running or degraded) and ssh.service is active. */
+export async function waitUntilBooted(host: BootedHost, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    if (!isAlive(host.nspawnPid)) throw new Error(`${host.alias}: systemd-nspawn exited during boot: ${tailOf(join(host.dir, 'boot.log'))}`);
+    if (host.leaderPid === 0) {
+      const leader = leaderOf(host.nspawnPid);
+      if (leader !== undefined) {
+        host.leaderPid = leader;
+        writeFileSync(join(host.dir, 'leader.pid'), `${leader}\n`);
+      }
+    }
+    if (host.leaderPid !== 0) {
+      const state = await hostExec(host.leaderPid, 'systemctl is-system-running; systemctl is-active ssh.service', { timeoutMs: 5000 });
+      last = state.stdout.trim().replace(/\n/g, ', ');
+      if (/^(running|degraded)\nactive$/.test(state.stdout.trim())) return;
+    }
+    if (Date.now() > deadline) throw new Error(`${host.alias}: not booted after ${timeoutMs} ms (${last || 'no answer'}): ${tailOf(join(host.dir, 'boot.log'))}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function tailOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-8).join(' | ');
+  } catch {
+    return '(no boot log)';
+  }
+}
+
+/** Whether `pid` is still the nspawn of `machine` (pids are reused). */
+function isNspawnOf(pid: number, machine: string): boolean {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return command.startsWith('systemd-nspawn') && command.includes(`--machine=${machine}`);
+  } catch {
+    return false;
+  }
+}
+
+/** Orderly power-off by pid (SIGTERM to nspawn), then SIGKILL to init after `graceMs`; unmounts. */
+export async function powerOff(host: Pick<BootedHost, 'dir' | 'machine'>, graceMs = 5000): Promise<void> {
+  const nspawnPid = readPidFile(join(host.dir, 'nspawn.pid'));
+  if (nspawnPid !== undefined && isNspawnOf(nspawnPid, host.machine)) {
+    killQuietly(nspawnPid, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (isAlive(nspawnPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  powerOffSync(host);
+}
+
+/** Immediate power-off by pid: SIGKILL to the container's init (its whole PID namespace) and to nspawn; unmounts. */
+export function powerOffSync(host: Pick<BootedHost, 'dir' | 'machine'>): void {
+  const nspawnPid = readPidFile(join(host.dir, 'nspawn.pid'));
+  const leaderPid = readPidFile(join(host.dir, 'leader.pid'));
+  const ours = nspawnPid !== undefined && isNspawnOf(nspawnPid, host.machine);
+  if (ours && leaderPid !== undefined && leaderOf(nspawnPid) === leaderPid) killQuietly(leaderPid);
+  if (ours) killQuietly(nspawnPid);
+  if (ours) {
+    for (let waited = 0; waited < 3000 && isAlive(nspawnPid); waited += 20) execFileSync('sleep', ['0.02']);
+  }
+  unmountQuietly(hostFolders(host.dir).merged);
+}
+
+/** Whether a host folder still has a running nspawn. */
+export function hostRunning(dir: string, machine: string): boolean {
+  const nspawnPid = readPidFile(join(dir, 'nspawn.pid'));
+  return nspawnPid !== undefined && isNspawnOf(nspawnPid, machine) && existsSync(join(dir, 'root'));
+}
