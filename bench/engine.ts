@@ -4,7 +4,7 @@
 // - per cell: a small lab sweep's wall time split into server restart, bucket re-creation, YCSB's
 //   own runtime and the rest (the engine: SSH round trips, uploads, parsing, fsynced writes), with
 //   the share that rest would take of a sweep whose YCSB run lasts 10 s per cell.
-// Runs on the loopback lab (real sshd, real SDK). Figures only, no assertions.
+// Runs on the lab (test/lab: real hosts, their sshd; the real SDK). Figures only, no assertions.
 //   node --import tsx bench/engine.ts [--json]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -138,7 +138,7 @@ export function formatEngineFigures(figures: EngineFigures): string {
   const { perCommand: c, perCell: p } = figures;
   const ms = (timing: Timing): string => `median ${round(timing.medianMs)} ms, p99 ${round(timing.p99Ms)} ms (${timing.runs} runs)`;
   return [
-    'Engine: per remote command (ssh host true on the loopback lab)',
+    'Engine: per remote command (ssh host true on the lab)',
     `  engine session.run      ${ms(c.engine)}`,
     `  raw multiplexed ssh     ${ms(c.rawMultiplexed)}`,
     `  new connection each     ${ms(c.connectionPerCommand)}`,

@@ -18,12 +18,13 @@
 #   sudo                             the real sudo and sudoers (REAL-LAB H2, O5)
 #   iproute2, ethtool, procps        ip, ss, ethtool -i, ps/pgrep on the hosts (environment facts)
 #   curl                             REST calls from a client host in the lab's own tests
+#   python3-minimal                  a current distribution's python3 (REAL-LAB Y4: bin/ycsb is Python 2 only)
 #   openjdk-17-jre-headless          Java for the real YCSB on client hosts (issue 20)
 #   users: bench (uid 1000, 0700 home: the SSH user), couchbase (system user, home /opt/couchbase)
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
 
 LAB_RELEASE=bookworm
-LAB_PACKAGES=systemd,systemd-sysv,dbus,openssh-server,sudo,iproute2,ethtool,procps,curl,openjdk-17-jre-headless
+LAB_PACKAGES=systemd,systemd-sysv,dbus,openssh-server,sudo,iproute2,ethtool,procps,curl,python3-minimal,openjdk-17-jre-headless
 LAB_ROOT_REVISION=1 # bump when customise_root changes
 LAB_CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"
 LAB_MIRROR="${ONLOAD_BENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}"

@@ -1,5 +1,5 @@
 // The real-editor test run (scripts/e2e.sh calls it after installing the tools and packaging):
-//  1. starts the loopback lab and writes its plan into throw-away workspaces,
+//  1. starts the lab (test/lab) and writes its plan into throw-away workspaces,
 //  2. runs the integration suites inside code-server's extension host (development path),
 //  3. runs the UI tests in Chromium against code-server with the packaged .vsix installed,
 //  4. writes test-artifacts/results/e2e.json = {passed, failed, skipped} for scripts/test-all.sh.
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     let labReason: string | undefined;
     if ('lab' in attempt) lab = attempt.lab;
     else labReason = attempt.reason;
-    if (labReason) console.log(`e2e: no loopback lab: ${labReason}; the benchmark-run tests will be skipped`);
+    if (labReason) console.log(`e2e: no lab: ${labReason}; the benchmark-run tests will be skipped`);
 
     const integrationWorkspace = prepareWorkspace(join(runDir, 'integration'));
     lab?.writePlan(integrationWorkspace);

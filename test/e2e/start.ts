@@ -1,4 +1,4 @@
-// `npm start` (scripts/start.sh, after building and packaging): the loopback lab, a plan for it
+// `npm start` (scripts/start.sh, after building and packaging): the lab (test/lab), a plan for it
 // in examples/lab/ labelled SIMULATED LAB, and code-server with the packaged .vsix on examples/.
 // Prints the local URL and stays in the foreground; Ctrl+C stops everything and removes the lab
 // files this start wrote (their ports and keys die with the lab), nothing else (startFiles.ts).
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    console.log('\nnpm start: stopping code-server and the loopback lab...');
+    console.log('\nnpm start: stopping code-server and the lab hosts...');
     await server?.stop().catch(() => undefined);
     await lab?.stop().catch(() => undefined);
     removeRecorded(labFolder);
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 
   try {
     const attempt = await startSimulatedLab({ interfaces: 'all', threads: [1, 2, 4] });
-    if (!('lab' in attempt)) throw new Error(`the loopback lab cannot start: ${attempt.reason}`);
+    if (!('lab' in attempt)) throw new Error(`the lab cannot start: ${attempt.reason}`);
     lab = attempt.lab;
     // files an earlier start left behind (it was killed), then this start's, recorded
     removeRecorded(labFolder);
@@ -83,8 +83,8 @@ Onload Bench is running in VS Code in the browser:
     ${workbenchUrl(server.origin, examples)}
 
 Workspace: examples/   Plan: ${info.plan}
-  This is a SIMULATED LAB - loopback stand-ins, not real hardware: couchbase-server, onload and
-  ycsb are stand-ins reached over a real sshd on 127.0.0.x; the numbers mean nothing.
+  This is a SIMULATED LAB - not real hardware: the hosts are containers on this machine (real
+  systemd, sshd and sudo), but couchbase-server, onload and ycsb are stand-ins; the numbers mean nothing.
 Try: F1 > "Run Couchbase benchmark" > ${simulatedPlanName}. The password is taken from
 \$${passwordEnvVar}; if asked, it is: ${lab.password}
 Results go to examples/bench-results/. Press Ctrl+C to stop.`);

@@ -1,11 +1,11 @@
-// `onload-bench run` end to end on the loopback lab, as a user runs it (password from CB_PASSWORD).
+// `onload-bench run` end to end on the lab (test/lab), as a user runs it (password from CB_PASSWORD).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLab, writeLabPlan, type Lab } from '../lab/index';
+import { startLab, writeLabPlan, type Lab, labUnavailable } from '../lab/index';
 import { cellId, expandCells } from '../../engine/src/cells';
 import { withDefaults, type Plan } from '../../engine/src/planSchema';
 
@@ -62,7 +62,7 @@ describe('onload-bench run', () => {
     assert.match(onloadBench(['run', '--help']).stdout, /--accept-recorded-plan +resume even if the plan recorded/);
   });
 
-  describe('on the lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+  describe('on the lab', { skip: labUnavailable() }, () => {
     let lab: Lab;
     before(async () => {
       lab = await startLab();
@@ -77,7 +77,7 @@ describe('onload-bench run', () => {
       const run = onloadBench(['run', planPath, '--results', results, '--ssh-config', lab.sshConfigPath], { CB_PASSWORD: lab.couchbase.password });
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^Finished: 2 ok, 0 failed, 2 cells\. Results: /m);
-      assert.match(run.stderr, /\[1\/2\] lo-a kernel threads=1 repetition 1/);
+      assert.match(run.stderr, /\[1\/2\] nic-a kernel threads=1 repetition 1/);
       assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
       assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
       assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));

@@ -1,9 +1,9 @@
 // The example plans (examples/plans: cookbook, workload A, workload E with two clients) run cleanly
-// against the strict loopback lab: the same hosts' roles, workloads, stacks and binding, with the
+// against the lab's real hosts: the same hosts' roles, workloads, stacks and binding, with the
 // lab's addresses and lab-sized counts (one thread count, the first value of each axis, one
 // repetition). Bounded: 2 cells per plan, a few hundred records.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
 import { expandValues } from '../../engine/src/cells';
 import type { Plan } from '../../engine/src/planSchema';
-import { startLab, type Lab } from '../lab/index';
+import { startLab, type Lab, labUnavailable } from '../lab/index';
 
 const examples = join(__dirname, '..', '..', 'examples', 'plans');
 
@@ -32,7 +32,7 @@ function forLab(lab: Lab, plan: Plan): Plan {
   };
 }
 
-describe('example plans on the loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+describe('example plans on the lab', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   before(async () => {

@@ -1,4 +1,4 @@
-// Fault tests on the loopback lab: each fault gives a clear error naming host, step and a next
+// Fault tests on the lab's real hosts: each fault gives a clear error naming host, step and a next
 // action, nothing already written is lost, resume completes, and no remote process is left.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,11 +10,10 @@ import { loadPlan } from '../../engine/src/index';
 import type { RunOutcome, SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
 import { runSweep, type SweepSeams } from '../../engine/src/sweep';
-import { writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { writeLabPlan, type Lab, type LabPlanOptions, labUnavailable } from '../lab/index';
 import { labPerSuite } from '../support/labSuite';
 import { allProcesses } from '../lab/processes';
 
-const labAvailable = existsSync('/usr/sbin/sshd');
 
 interface SweepRecord {
   outcome: RunOutcome;
@@ -30,7 +29,7 @@ function readResults(runDir: string): CellResult[] {
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult);
 }
 
-describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'sshd not installed (scripts/setup-system.sh)' }, () => {
+describe('engine faults on the lab', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   let counter = 0;
@@ -119,14 +118,13 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
   // The bound is the test timeout, well under the three 15 s ConnectTimeouts the cleanup used to
   // wait out on a host that never answered.
   it('cancel during pre-flight with an sshd that accepts but never answers settles as cancelled and leaves no ssh process', { timeout: 20_000 }, async () => {
-    const sshdPid = Number(readFileSync(join(lab.dir, 'ssh', 'sshd-ycsb-client.pid'), 'utf8').trim());
     const controlDir = mkdtempSync(join(tmpdir(), 'obc-'));
     const sshChildren = (): string[] =>
       allProcesses()
         .filter((info) => info.command.startsWith('ssh ') && info.command.includes(controlDir))
         .map((info) => `${info.pid} ${info.command}`);
     // a stopped sshd still completes TCP handshakes (the kernel's backlog) but never sends its banner
-    process.kill(sshdPid, 'SIGSTOP');
+    lab.faults.freezeSshd('ycsb-client');
     let poller: NodeJS.Timeout | undefined;
     try {
       const record = await sweep(plan(), {
@@ -150,7 +148,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
       assert.deepEqual(sshChildren(), [], 'no local ssh process (command or ControlMaster) left');
     } finally {
       clearInterval(poller);
-      process.kill(sshdPid, 'SIGCONT');
+      lab.faults.freezeSshd('ycsb-client', false);
       rmSync(controlDir, { recursive: true, force: true });
     }
   });
@@ -216,7 +214,7 @@ describe('engine faults on the loopback lab', { skip: labAvailable ? false : 'ss
     assert.equal(never.results[0].error?.code, 'server-start');
     assert.equal(never.results[0].error?.host, 'cb-server');
     // the stand-in hangs without opening a port: the engine must report the time limit
-    assert.match(never.results[0].error?.message ?? '', /REST port 127\.0\.0\.2:\d+ did not answer within 3 s/);
+    assert.match(never.results[0].error?.message ?? '', new RegExp(`REST port ${lab.interfaces[0].address.replace(/\./g, '\\.')}:8091 did not answer within 3 s`));
     assert.match(never.results[0].error?.action ?? '', /couchbase-server/);
     lab.faults.clear();
   });

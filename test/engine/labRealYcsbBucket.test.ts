@@ -8,10 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { loadPlan, runPreflight, runSweep } from '../../engine/src/index';
 import type { PreflightCheck, RunOutcome, SweepEvent } from '../../engine/src/events';
 import type { CellResult } from '../../engine/src/model';
-import { startLab, writeLabPlan, type Lab, type LabPlanOptions } from '../lab/index';
+import { startLab, writeLabPlan, type Lab, type LabPlanOptions, labUnavailable } from '../lab/index';
 import { labPerSuite } from '../support/labSuite';
 
-const labAvailable = existsSync('/usr/sbin/sshd');
 
 interface Record_ { outcome: RunOutcome; events: SweepEvent[]; results: CellResult[]; logs: string[] }
 
@@ -35,7 +34,7 @@ function explain(record: Record_): string {
   return JSON.stringify({ error: record.outcome.error, cells: record.results.map((result) => result.error), logs: record.logs.slice(-5) }, null, 1);
 }
 
-describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: labAvailable ? false : 'sshd not installed' }, () => {
+describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   let counter = 0;
@@ -136,7 +135,7 @@ describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: la
   });
 });
 
-describe('engine with a client that has Python 2 (REAL-LAB Y4)', { skip: labAvailable ? false : 'sshd not installed' }, () => {
+describe('engine with a client that has Python 2 (REAL-LAB Y4)', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   before(async () => {

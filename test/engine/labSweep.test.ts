@@ -1,17 +1,14 @@
-// The engine against the loopback lab: real sshd, real OpenSSH client, the real Couchbase SDK
-// against the test node, and the stand-in couchbase-server / onload / ycsb.
+// The engine against the lab's real hosts (systemd, sshd, sudo; test/lab): the real OpenSSH client,
+// the real Couchbase SDK against the test node, and the stand-in couchbase-server / onload / ycsb.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPlan, runPreflight, runSweep } from '../../engine/src/index';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellResult, RunManifest } from '../../engine/src/model';
-import { startLab, writeLabPlan, type Lab } from '../lab/index';
-import { labProcesses } from '../lab/processes';
-
-const labAvailable = existsSync('/usr/sbin/sshd');
+import { startLab, writeLabPlan, type Lab, labUnavailable } from '../lab/index';
 
 function readRun(runDir: string): { manifest: RunManifest; results: CellResult[]; text: string } {
   const text = readFileSync(join(runDir, 'results.jsonl'), 'utf8');
@@ -36,7 +33,7 @@ function allFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? allFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
 
-describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not installed (scripts/setup-system.sh)' }, () => {
+describe('engine on the lab', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   before(async () => {
@@ -49,7 +46,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
   });
 
   it('pre-flight reports hosts, versions, interface addresses and lint, and blocks on a wrong address', async () => {
-    const planPath = writeLabPlan(lab, { dir: join(work, 'preflight'), stacks: ['kernel', 'latency'], threads: [1], interfaces: [lab.interfaces[0], { label: 'bogus', address: '127.0.0.99' }] });
+    const planPath = writeLabPlan(lab, { dir: join(work, 'preflight'), stacks: ['kernel', 'latency'], threads: [1], interfaces: [lab.interfaces[0], { label: 'bogus', address: '198.18.255.99' }] });
     const { plan } = await loadPlan(planPath);
     const events: SweepEvent[] = [];
     const checks = await runPreflight({ planPath, plan, resultsRoot: join(work, 'preflight-results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
@@ -65,7 +62,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     assert.equal(find('workload-lint')?.ok, true);
     const addresses = checks.filter((check) => check.id === 'interface-address');
     assert.deepEqual(addresses.map((check) => [check.ok, check.blocking]), [[true, true], [false, true]]);
-    assert.match(addresses[1].detail, /bogus: 127\.0\.0\.99 is not configured/);
+    assert.match(addresses[1].detail, /bogus: 198\.18\.255\.99 is not configured/);
     assert.equal(events.length, 1);
   });
 
@@ -87,10 +84,10 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     const { manifest, results } = readRun(outcome.runDir);
     assert.deepEqual({ completed: outcome.completed, failed: outcome.failed, total: outcome.total, cancelled: outcome.cancelled }, { completed: 4, failed: 0, total: 4, cancelled: false }, JSON.stringify({ errors: results.map((result) => result.error), logs }, null, 1));
     assert.deepEqual(results.map((result) => [result.id, result.status, result.accelerated]), [
-      ['lo-a~kernel~t1~r1', 'ok', null],
-      ['lo-a~kernel~t2~r1', 'ok', null],
-      ['lo-a~latency~t1~r1', 'ok', true],
-      ['lo-a~latency~t2~r1', 'ok', true],
+      ['nic-a~kernel~t1~r1', 'ok', null],
+      ['nic-a~kernel~t2~r1', 'ok', null],
+      ['nic-a~latency~t1~r1', 'ok', true],
+      ['nic-a~latency~t2~r1', 'ok', true],
     ]);
     for (const result of results) {
       assert.ok(result.run && result.run.throughputOpsPerSec > 0);
@@ -122,7 +119,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     const resumedEvents: SweepEvent[] = [];
     const resumed = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, resumeRunDir: outcome.runDir, signal: new AbortController().signal, onEvent: (event) => resumedEvents.push(event), ssh: { configFile: lab.sshConfigPath } });
     assert.equal(resumed.error, undefined);
-    assert.deepEqual(resumedEvents.filter((event) => event.type === 'cell-started').map((event) => (event as { id: string }).id), ['lo-a~latency~t2~r1']);
+    assert.deepEqual(resumedEvents.filter((event) => event.type === 'cell-started').map((event) => (event as { id: string }).id), ['nic-a~latency~t2~r1']);
     assert.ok(resumedEvents.some((event) => event.type === 'log' && /incomplete/.test(event.message)));
     const again = readRun(outcome.runDir);
     assert.deepEqual(again.results.map((result) => result.id), results.map((result) => result.id));
@@ -156,7 +153,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
         // the node runs under onload while YCSB runs: read its environment then
         if (event.type !== 'phase' || event.phase !== 'ycsb-run') return;
         const state = lab.couchbaseState();
-        serverEnv = labProcesses(lab.id).find((info) => info.pid === state.pid)?.env;
+        if (state.pid !== undefined) serverEnv = lab.processEnvironment(lab.serverHost, state.pid);
       },
       ssh: { configFile: lab.sshConfigPath },
       // `deep` is not beside common.opf: found through the profile path (setting onloadBench.profilePath), as in the editor
@@ -167,7 +164,7 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
     assert.deepEqual(results.map((result) => [result.key.stack, result.status, result.accelerated]), [['tuned', 'ok', true]]);
     const settings = ['EF_SPIN_USEC', 'EF_POLL_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_HIGH_THROUGHPUT_MODE'].map((name) => serverEnv?.get(name));
     assert.deepEqual(settings, ['7', '5', '9', '1'], 'imports resolved to the uploaded workspace files, throughput to the server\'s Onload');
-    const home = lab.hosts[lab.serverHost].home;
+    const home = lab.hostPath(lab.serverHost, lab.hosts[lab.serverHost].home);
     // staged in the work folder; the service read them from beside the drop-in, removed with it
     assert.deepEqual(readdirSync(join(home, '.onload-bench', 'profiles', 'service', 'tuned.imports')).sort(), ['common.opf', 'deep.opf-fragment', 'latency.opf']);
   });

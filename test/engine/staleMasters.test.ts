@@ -1,4 +1,4 @@
-// Issue 11 item 14 on the loopback lab (real sshd): an engine killed with -9 leaves its control
+// Issue 11 item 14 on the lab (a host's real sshd): an engine killed with -9 leaves its control
 // folder and a live ssh master behind; the next SessionPool removes the folder and the master exits.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanStaleControlFolders, processAlive } from '../../engine/src/controlFolders';
-import { startLab, type Lab } from '../lab/index';
+import { startLab, type Lab, labUnavailable } from '../lab/index';
 
-describe('ssh masters of a killed engine', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+describe('ssh masters of a killed engine', { skip: labUnavailable() }, () => {
   let lab: Lab;
   const root = mkdtempSync(join(tmpdir(), 'masters-'));
   before(async () => {

@@ -1,16 +1,15 @@
 // The stand-in YCSB behaves like the real launchers and bindings (REAL-LAB Y1-Y8), so the engine's
 // tests fail where a real lab would: each test here is one row of REAL-LAB.md.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLab, type Lab } from '../lab/index';
+import { startLab, type Lab, labUnavailable } from '../lab/index';
 
 function reportValue(stdout: string, section: string, measurement: string): string | undefined {
   return stdout.split('\n').map((line) => line.split(', ')).find(([s, m]) => s === `[${section}]` && m === measurement)?.[2];
 }
 
-describe('stand-in YCSB (REAL-LAB Y1-Y8)', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+describe('stand-in YCSB (REAL-LAB Y1-Y8)', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let auth: string;
   let rest: string;
@@ -27,10 +26,9 @@ describe('stand-in YCSB (REAL-LAB Y1-Y8)', { skip: existsSync('/usr/sbin/sshd') 
     ].join(' && '));
     assert.equal(setup.code, 0, setup.stderr);
     for (const host of lab.clientHosts) {
-      const home = lab.hosts[host].home;
-      writeFileSync(join(home, 'user.properties'), `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=ycsb\ncouchbase.password=ycsb-user-pass\n`, { mode: 0o600 });
+      lab.writeFile(host, '/home/bench/user.properties', `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=ycsb\ncouchbase.password=ycsb-user-pass\n`);
       // what the old engine sent: the admin's name and password, and ports couchbase2 never reads
-      writeFileSync(join(home, 'admin.properties'), `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=ycsb\ncouchbase.username=${lab.couchbase.username}\ncouchbase.password=${lab.couchbase.password}\ncouchbase.adminport=${lab.couchbase.restPort}\ncouchbase.carrierport=${lab.couchbase.kvPort}\n`, { mode: 0o600 });
+      lab.writeFile(host, '/home/bench/admin.properties', `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=ycsb\ncouchbase.username=${lab.couchbase.username}\ncouchbase.password=${lab.couchbase.password}\ncouchbase.adminport=${lab.couchbase.restPort}\ncouchbase.carrierport=${lab.couchbase.kvPort}\n`);
     }
   });
   after(async () => {

@@ -557,7 +557,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     const started = await runSsh('cb-server', 'sudo -n systemctl start couchbase-server');
     if (started.code !== 0) {
       await cleanup();
-      throw new Error(`lab: could not start the couchbase service: ${started.stderr.trim()}`);
+      throw new Error(`lab: could not start the couchbase service (ssh exit ${started.code}): ${started.stderr.trim() || started.stdout.trim()}`);
     }
     try {
       await waitForPort(interfaces[0].address, 8091, 15_000);

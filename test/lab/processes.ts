@@ -1,6 +1,6 @@
-// Finding a lab's processes through /proc. Every process started on a lab host inherits
-// ONLOAD_BENCH_LAB_ID (sshd's SetEnv and the stand-ins' wrappers set it), so "what is left" is a
-// scan for that variable, whatever process group or session the engine put it in.
+// Processes of this machine through /proc, for the lab and its tests: the lab hosts' processes are
+// visible here too (their PID namespaces are children of this one), under this machine's pids;
+// what a host's sessions left is asked inside the host instead (index.ts processesLeft).
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessInfo {
@@ -46,34 +46,6 @@ export function allProcesses(): ProcessInfo[] {
     if (!/^\d+$/.test(name)) continue;
     const info = readProcess(Number(name));
     if (info) out.push(info);
-  }
-  return out;
-}
-
-/** Live (non-zombie) processes carrying the lab's id. */
-export function labProcesses(labId: string): ProcessInfo[] {
-  return allProcesses().filter(
-    (info) => info.pid !== process.pid && info.state !== 'Z' && info.env.get('ONLOAD_BENCH_LAB_ID') === labId,
-  );
-}
-
-/** A process and all its descendants (by parent pid), the root first. */
-export function processTree(rootPid: number, processes = allProcesses()): ProcessInfo[] {
-  const children = new Map<number, ProcessInfo[]>();
-  for (const info of processes) {
-    const list = children.get(info.ppid) ?? [];
-    list.push(info);
-    children.set(info.ppid, list);
-  }
-  const out: ProcessInfo[] = [];
-  const root = processes.find((info) => info.pid === rootPid);
-  if (root) out.push(root);
-  const queue = [rootPid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child.pid);
-    }
   }
   return out;
 }

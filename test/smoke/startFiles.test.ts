@@ -18,15 +18,15 @@ test('Ctrl+C removes the files the start created and keeps a plan the user saved
   writeFileSync(join(lab, 'mine-before.benchplan.json'), '{}');
   const before = entriesOf(lab);
   // what the lab writes
-  writeFileSync(join(lab, 'SIMULATED-LAB-loopback.benchplan.json'), '{}');
+  writeFileSync(join(lab, 'SIMULATED-LAB.benchplan.json'), '{}');
   writeFileSync(join(lab, 'lab-info.json'), '{}');
   mkdirSync(join(lab, 'profiles'));
   writeFileSync(join(lab, 'profiles', 'latency.opf'), 'onload_set EF_POLL_USEC 100000\n');
-  assert.deepEqual(recordCreated(lab, before), ['SIMULATED-LAB-loopback.benchplan.json', 'lab-info.json', 'profiles']);
+  assert.deepEqual(recordCreated(lab, before), ['SIMULATED-LAB.benchplan.json', 'lab-info.json', 'profiles']);
   // the user saves a plan of their own during the session
   writeFileSync(join(lab, 'my-tuning.benchplan.json'), '{}');
 
-  assert.deepEqual(removeRecorded(lab), ['SIMULATED-LAB-loopback.benchplan.json', 'lab-info.json', 'profiles']);
+  assert.deepEqual(removeRecorded(lab), ['SIMULATED-LAB.benchplan.json', 'lab-info.json', 'profiles']);
   assert.deepEqual(entriesOf(lab), ['.gitignore', 'README.md', 'mine-before.benchplan.json', 'my-tuning.benchplan.json']);
   assert.equal(existsSync(join(lab, startRecordName)), false);
   assert.deepEqual(removeRecorded(lab), [], 'nothing recorded, nothing removed');

@@ -1,4 +1,4 @@
-// One loopback lab per test suite (describe) of the engine's lab tests: started before the first
+// One lab (test/lab) per test suite (describe) of the engine's lab tests: started before the first
 // test with a fresh local work folder, stopped and removed after the last; after each test the
 // injected faults are cleared and no process may be left on the lab's hosts.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A whole run against the loopback lab through the task: it ends with exit code 0 and leaves a
+// A whole run against the lab (test/lab) through the task: it ends with exit code 0 and leaves a
 // run folder whose manifest and results agree, with a throughput for every cell.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,7 +16,7 @@ function runFolders(root: string): string[] {
 }
 
 export function benchmarkRunSuite(): void {
-  describe('benchmark run against the loopback lab', () => {
+  describe('benchmark run against the lab', () => {
     it('runs the plan as a task and writes every cell to results.jsonl', async function () {
       this.timeout(240_000);
       if (!declaresTaskType()) skipBecause(this, 'package.json declares no couchbase-benchmark task definition yet');

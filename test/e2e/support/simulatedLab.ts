@@ -1,5 +1,6 @@
-// Starts the loopback lab (test/lab: a real sshd, a Couchbase test node, stand-in
-// couchbase-server/onload/ycsb) and writes a plan that targets it into a workspace folder,
+// Starts the lab (test/lab: real Linux hosts booted by systemd-nspawn with their real sshd, sudo and
+// systemd; a Couchbase test node and stand-in onload/ycsb inside them) and writes a plan that
+// targets it into a workspace folder,
 // labelled as a SIMULATED LAB so nobody mistakes its numbers for hardware results.
 // The lab module is loaded lazily: while it does not exist, callers get the reason instead.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,10 +8,11 @@ import { join } from 'node:path';
 import { labInfoFile, type LabInfo } from './labInfo';
 import { repoRoot } from './workspace';
 
-export const simulatedPlanName = 'SIMULATED-LAB-loopback';
+export const simulatedPlanName = 'SIMULATED-LAB';
 export const simulatedLabDescription =
-  'SIMULATED LAB - loopback stand-ins, not real hardware. couchbase-server, onload and ycsb are test stand-ins ' +
-  'reached over a real sshd on 127.0.0.1; the numbers only show the flow and mean nothing about performance.';
+  'SIMULATED LAB - containers and stand-ins on one machine, not real hardware. The hosts are real Linux systems ' +
+  '(systemd, sshd, sudo) on this machine, but couchbase-server, onload and ycsb are test stand-ins and no Onload ' +
+  'NIC exists; the numbers only show the flow and mean nothing about performance.';
 
 export interface RunningLab {
   /** Environment for code-server (and so the extension host): the password variable. */

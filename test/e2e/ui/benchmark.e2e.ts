@@ -1,4 +1,4 @@
-// "Run Couchbase benchmark" from the palette against the loopback lab, as a person would: pick
+// "Run Couchbase benchmark" from the palette against the lab (test/lab), as a person would: pick
 // the SIMULATED LAB plan, type the password into the input box, watch the results panel fill,
 // then check from the webview's DOM and pixels that tables and charts show the values in the
 // run's results.jsonl, including what the cells' evidence adds (CPU charts, the latency spectrum,
@@ -20,7 +20,7 @@ const context = uiContext();
 const missing = !repoFileMentions('package.json', 'onloadBench.runBenchmark')
   ? 'package.json does not contribute onloadBench.runBenchmark yet'
   : !context.lab
-    ? `no loopback lab: ${context.labMissingReason ?? 'unknown reason'}`
+    ? `no lab: ${context.labMissingReason ?? 'unknown reason'}`
     : undefined;
 
 interface CellLine {
