@@ -17,6 +17,11 @@ export interface PathPolicy {
   allowOutside: boolean;
 }
 
+/** A plan's local path: absolute as written, or relative to the plan's folder. */
+export function resolveLocal(planDir: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(planDir, path);
+}
+
 /** The path with symlinks followed (as far as it exists), so a link cannot point outside unseen. */
 function real(path: string): string {
   try {
@@ -33,7 +38,7 @@ export function isInside(path: string, root: string): boolean {
 
 /** The local files of a plan that are uploaded, with the plan field naming each. */
 export function uploadedLocalPaths(plan: ResolvedPlan, planDir: string): { field: string; path: string }[] {
-  const local = (path: string): string => (isAbsolute(path) ? path : resolve(planDir, path));
+  const local = (path: string): string => resolveLocal(planDir, path);
   const out = [{ field: 'workload.path', path: local(plan.workload.path) }];
   plan.stacks.forEach((stack, index) => {
     if (stack.profile !== undefined) out.push({ field: `stacks[${index}].profile`, path: local(stack.profile) });

@@ -11,7 +11,7 @@ import { cellId, expandCells } from './cells';
 import { EngineFailure } from '../errors';
 import type { RunManifest } from '../model';
 import { withDefaults, type Plan, type ResolvedPlan } from './planSchema';
-import { resolveLocal } from '../sweep/preflight';
+import { resolveLocal } from './pathConfinement';
 
 export interface PlanDifference {
   /** `servers[0].kernelStopCommand`, `workload.path`... */

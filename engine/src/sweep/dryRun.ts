@@ -12,7 +12,7 @@ import type { CellResult } from '../model';
 import { withDefaults, type Plan } from '../plan/planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../remote/ssh';
 import { SweepRun } from './sweep';
-import { resolveLocal } from './preflight';
+import { resolveLocal } from '../plan/pathConfinement';
 import { effectiveWorkload, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { describeCellBucket, describeSettleAfterLoad } from '../couchbase/cellBucket';
 import { readFileSync } from 'node:fs';

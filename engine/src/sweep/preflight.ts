@@ -4,7 +4,7 @@
 // failures stop the run before anything is changed on the hosts.
 import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { clusterQuota } from '../couchbase/bucket';
 import { interfaceAxisCheck, reachCheck } from './managementReach';
 import { EngineFailure, toEngineError } from '../errors';
@@ -12,6 +12,7 @@ import type { PreflightCheck } from '../events';
 import { clientFacts, serverFacts, type HostFacts } from '../evidence/environment';
 import type { EngineError, HostEnvironment, RunEnvironment } from '../model';
 import type { PreflightOptions } from '../options';
+import { resolveLocal } from '../plan/pathConfinement';
 import { withDefaults, type ResolvedPlan } from '../plan/planSchema';
 import { effectiveProfileSettings, lintFile } from '../plan/profileFacts';
 import { restAnswers, throwIfCancelled } from '../server/serverControl';
@@ -28,10 +29,6 @@ export interface PreflightReport {
   blockingError?: EngineError;
   /** The YCSB launcher that worked on each client host (ycsbLauncher.ts). */
   launchers: Map<string, YcsbLauncher>;
-}
-
-export function resolveLocal(planDir: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(planDir, path);
 }
 
 /** Public entry: the checks only, with its own SSH connections. */
