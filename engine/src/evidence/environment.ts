@@ -2,16 +2,10 @@
 // Java versions, and the CPU/NUMA/IRQ facts of hostHardware.ts. One shell script per host prints tagged facts; a pure parser reads them, so a
 // missing tool leaves a field empty instead of failing the run.
 import type { HostEnvironment } from '../model';
-import type { ResolvedClient, ResolvedServer } from '../plan/planSchema';
+import { couchbaseHome, type ResolvedClient, type ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
 import { cpuFactsLines, nicFactsLines, readHardwareFact } from './hostHardware';
-
-/** The folder above `bin/couchbase-server`, where VERSION.txt lives. */
-export function couchbaseHome(couchbaseServerPath: string): string {
-  const parts = couchbaseServerPath.split('/');
-  return parts.length >= 3 ? parts.slice(0, -2).join('/') || '/' : '.';
-}
 
 export function serverFactsScript(server: ResolvedServer, addresses: string[]): string {
   const lines = [
