@@ -108,12 +108,13 @@ export function sq(value: string): string {
 /**
  * The sudoers lines README.md ("What the server host needs") tells users to write for the SSH user
  * `user`; the lab's server carries exactly these (test/lab-selftest checks the README quotes them).
- * `without` leaves commands out (the sudoDenied fault).
+ * `without` leaves commands out (the sudoDenied fault); `serviceName` is the plan's (README: write
+ * that name in the two systemctl entries).
  */
-export function sudoersLines(user: string, without: string[] = []): string[] {
+export function sudoersLines(user: string, without: string[] = [], serviceName = 'couchbase-server'): string[] {
   const asRoot = [
-    '/usr/bin/systemctl start couchbase-server',
-    '/usr/bin/systemctl stop couchbase-server',
+    `/usr/bin/systemctl start ${serviceName}`,
+    `/usr/bin/systemctl stop ${serviceName}`,
     '/usr/bin/systemctl daemon-reload',
     '/usr/bin/mkdir',
     '/usr/bin/install',
