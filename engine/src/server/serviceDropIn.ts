@@ -5,6 +5,12 @@
 // The drop-in, and the profiles it names (serviceProfiles.ts: readable by the unit's user), are
 // removed (daemon-reload) after the arm, on cancel, and at the next run's start when a crash left
 // them behind. Commands run with `sudo -n`; refusals are explained (H2).
+// systemd judges the result (REAL-LAB H4): after a drop-in is loaded, `systemctl show -p ExecStart`
+// reports the drop-in's command, so a drop-in left by the previous Onload arm (stack A then B, a
+// retried cell, every-cell restarts) is removed before the unit's command is read, or B would wrap
+// A's wrapper; and drop-ins apply in file-name order, so after daemon-reload the effective start
+// command is read back and the arm refused, naming the drop-in that overrides ours, when it is not
+// the one we wrote.
 import { EngineFailure } from '../errors';
 import type { ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
@@ -49,9 +55,42 @@ export function dropInText(onloadPath: string, profileRemotePath: string, execSt
   ].join('\n');
 }
 
-/** Script printing `@onload PATH` and the unit's `ExecStart=` line. */
+/**
+ * Script that first removes a drop-in of ours left by an earlier Onload arm (so systemd reports the
+ * unit's own start command, not that arm's wrapper), then prints `@onload PATH` and the unit's
+ * `ExecStart=` line. Exits non-zero only when the removal fails.
+ */
 export function unitFactsScript(server: ResolvedServer): string {
-  return [`echo "@onload $(command -v onload 2>/dev/null)"`, `systemctl show -p ExecStart ${shellQuote(server.serviceName)} 2>&1`, 'exit 0'].join('\n');
+  return [`(${removeDropInScript(server)}) || exit $?`, `echo "@onload $(command -v onload 2>/dev/null)"`, `systemctl show -p ExecStart ${shellQuote(server.serviceName)} 2>&1`, 'exit 0'].join('\n');
+}
+
+/**
+ * Script printing, after a daemon-reload, the unit's effective `ExecStart=` and `@sets FILE` for
+ * every drop-in in effect that has an `ExecStart=` line (plain `show -p`, as systemd 219 has it).
+ */
+export function effectiveStartScript(server: ResolvedServer): string {
+  const unit = shellQuote(server.serviceName);
+  return [
+    `systemctl show -p ExecStart ${unit} 2>&1`,
+    `for f in $(systemctl show -p DropInPaths ${unit} 2>/dev/null | sed 's/^DropInPaths=//'); do`,
+    `  if grep -qs '^[[:space:]]*ExecStart[[:space:]]*=' "$f"; then echo "@sets $f"; fi`,
+    'done',
+    'exit 0',
+  ].join('\n');
+}
+
+/** The drop-ins other than ours that set ExecStart= (from effectiveStartScript's output). Pure. */
+export function otherExecStartDropIns(output: string, ours: string): string[] {
+  return [...output.matchAll(/^@sets (.+)$/gm)].map((match) => match[1].trim()).filter((file) => file !== ours);
+}
+
+/**
+ * Whether systemd's effective argv (as `show` prints it: words unquoted and unescaped, so split at
+ * spaces) is the command our drop-in sets, given as its words before unit-file quoting. Pure.
+ */
+export function isOurCommand(effective: string[] | undefined, words: string[]): boolean {
+  const flat = (list: string[]): string => list.join(' ').split(/\s+/).filter(Boolean).join(' ');
+  return effective !== undefined && flat(effective) === flat(words);
 }
 
 function sudoFailure(session: RemoteSession, step: string, what: string, stderr: string, exitCode: number): EngineFailure {
@@ -79,22 +118,45 @@ export function removeDropInScript(server: ResolvedServer): string {
   return `${removeServiceProfilesScript(server)} && if [ -e ${path} ]; then sudo -n rm -f ${path} && sudo -n systemctl daemon-reload && echo "@removed"; fi`;
 }
 
-/** Installs the drop-in for `profileRemotePath`; returns its text for the cell's evidence. */
+/**
+ * Installs the drop-in for `profileRemotePath` (after removing one left by an earlier arm) and
+ * proves that systemd now starts the unit with its command; returns its text for the cell's evidence.
+ */
 export async function installDropIn(session: RemoteSession, server: ResolvedServer, profileRemotePath: string, signal?: AbortSignal): Promise<{ text: string; command: string }> {
   const step = 'start-server';
   const options = { step, ...(signal ? { signal } : {}) };
-  const facts = await session.run(unitFactsScript(server), options);
+  const facts = await session.run(unitFactsScript(server), { ...options, timeoutMs: 120_000 });
+  if (facts.exitCode !== 0) throw sudoFailure(session, step, `Removing ${dropInPath(server)} left by the previous Onload arm`, facts.stderr, facts.exitCode);
   const onloadPath = /^@onload (\/\S+)$/m.exec(facts.stdout)?.[1] ?? '/usr/bin/onload';
   const execStart = parseExecStart(facts.stdout);
   if (!execStart) {
     throw new EngineFailure({ code: 'server-start', host: session.host, step, message: `Cannot read the start command of ${server.serviceName}.service ("systemctl show -p ExecStart" printed: ${facts.stdout.replace(/^@onload.*\n?/m, '').trim().slice(0, 200) || 'nothing'}).`, action: `Check the unit name (plan: serviceName), or set serverStart to "foreground" on hosts without systemd.` });
   }
   const text = dropInText(onloadPath, profileRemotePath, execStart);
+  const words = [onloadPath, `--profile=${profileRemotePath}`, ...execStart];
   const staged = `${server.workDir}/${dropInFileName}`;
   await session.upload(staged, text, { step, mode: '644', ...(signal ? { signal } : {}) });
   const result = await session.run(installDropInScript(server, staged), { ...options, timeoutMs: 120_000 });
   if (result.exitCode !== 0) throw sudoFailure(session, step, `Installing ${dropInPath(server)}`, result.stderr, result.exitCode);
-  return { text, command: /^ExecStart=(.+)$/m.exec(text.split('ExecStart=\n')[1] ?? '')?.[1] ?? '' };
+  const command = /^ExecStart=(.+)$/m.exec(text.split('ExecStart=\n')[1] ?? '')?.[1] ?? '';
+  // what systemd will really run: ours, unless a drop-in later in file-name order sets ExecStart= too
+  const check = await session.run(effectiveStartScript(server), options);
+  const effective = parseExecStart(check.stdout);
+  if (!isOurCommand(effective, words)) {
+    const others = otherExecStartDropIns(check.stdout, dropInPath(server));
+    await removeDropIn(session, server, step, signal).catch(() => undefined);
+    const named = others.join(', ');
+    throw new EngineFailure({
+      code: 'server-start',
+      host: session.host,
+      step,
+      message: `After installing ${dropInPath(server)} and daemon-reload, systemd starts ${server.serviceName}.service with "${effective?.join(' ') ?? 'no ExecStart'}", not the Onload arm's command: ${others.length > 0 ? `${named} ${others.length === 1 ? 'sets' : 'set'} ExecStart= too and ${others.length === 1 ? 'comes' : 'come'} later (drop-ins apply in file-name order)` : 'another unit setting overrides the drop-in'}. The Onload arm would have run on the kernel stack.`,
+      action: others.length > 0
+        ? `On ${session.host}, remove ${named} or move its ExecStart= into a drop-in named before ${dropInFileName} (then systemctl daemon-reload); the Onload arm wraps whatever the unit starts. Or set serverStart to "foreground" in the plan.`
+        : `Check "systemctl cat ${server.serviceName}" on ${session.host}; or set serverStart to "foreground" in the plan.`,
+    });
+  }
+  return { text, command };
 }
 
 /** Removes the drop-in when present; returns whether there was one. */
