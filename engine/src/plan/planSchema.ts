@@ -1,6 +1,7 @@
 // The plan's TypeScript shape (mirrors schemas/benchplan.schema.json) and its defaults.
 // `Plan` is what a user writes; `withDefaults` gives the engine a plan where every optional
 // setting has its value, so nothing downstream repeats a default.
+import { shellQuote } from '../remote/shellQuote';
 
 export interface LinearRange { from: number; to: number; step?: number }
 export interface GeometricRange { from: number; to: number; factor: number }
@@ -109,6 +110,11 @@ export function couchbaseHome(couchbaseServerPath: string): string {
   return parts.length >= 3 ? parts.slice(0, -2).join('/') || '/' : '.';
 }
 
+/** The default service commands name the plan's unit (serviceName), never a fixed one (issue 19 defect 3). */
+export function defaultServiceCommand(verb: 'start' | 'stop', serviceName: string): string {
+  return `sudo -n systemctl ${verb} ${shellQuote(serviceName)}`;
+}
+
 export function withDefaults(plan: Plan): ResolvedPlan {
   const firstAddress = Object.values(plan.interfaces)[0] ?? '127.0.0.1';
   return {
@@ -120,8 +126,8 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       restPort: server.restPort ?? 8091,
       kvPort: server.kvPort ?? 11210,
       adminUser: server.adminUser ?? 'Administrator',
-      kernelStartCommand: server.kernelStartCommand ?? 'sudo -n systemctl start couchbase-server',
-      kernelStopCommand: server.kernelStopCommand ?? 'sudo -n systemctl stop couchbase-server',
+      kernelStartCommand: server.kernelStartCommand ?? defaultServiceCommand('start', server.serviceName ?? 'couchbase-server'),
+      kernelStopCommand: server.kernelStopCommand ?? defaultServiceCommand('stop', server.serviceName ?? 'couchbase-server'),
       ...(server.kernelRunCommand !== undefined ? { kernelRunCommand: server.kernelRunCommand } : {}),
       onloadRunCommand: server.onloadRunCommand ?? defaultOnloadRunCommand,
       acceleratedProcess: server.acceleratedProcess ?? 'memcached',
