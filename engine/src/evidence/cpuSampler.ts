@@ -15,6 +15,7 @@
 import { parseSamplerOutput, samplerIntervalMs, type SamplerOutput } from './cpuStat';
 import { killGroup, runInGroup } from '../remote/remoteProcess';
 import type { RemoteSession } from '../remote/ssh';
+import { canonicalAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
 
 /** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: proc (/proc), dev, find, want. */
@@ -90,7 +91,8 @@ export function clientProcessFinder(ycsbPidFile: string): string {
 
 /** The remote command: finds the NIC device and CLK_TCK once, then runs the ticker piped into the awk. */
 export function samplerCommand(target: SamplerTarget): string {
-  const address = shellQuote(target.address);
+  // ip prints addresses in canonical form (REAL-LAB H5)
+  const address = shellQuote(canonicalAddress(target.address));
   const device =
     target.role === 'server'
       ? `dev=$(ip -o addr 2>/dev/null | awk -v a=${address} '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')`

@@ -4,6 +4,7 @@
 import type { HostEnvironment } from '../model';
 import { couchbaseHome, type ResolvedClient, type ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
+import { canonicalAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
 import { cpuFactsLines, nicFactsLines, readHardwareFact } from './hostHardware';
 
@@ -17,7 +18,8 @@ export function serverFactsScript(server: ResolvedServer, addresses: string[]): 
     ...cpuFactsLines(),
   ];
   for (const address of addresses) {
-    const quoted = shellQuote(address);
+    // ip prints addresses in canonical form: compare with the plan's address in that form (REAL-LAB H5)
+    const quoted = shellQuote(canonicalAddress(address));
     lines.push(
       // exact match on the address column (`show to` would also match a covering prefix)
       `dev=$(ip -o addr 2>/dev/null | awk -v a=${quoted} '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')`,

@@ -6,6 +6,7 @@
 // and maps are unreadable (O5), so the script runs with `sudo -n` where that works and says so.
 import type { ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
+import { decodeProcAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
 
 export interface Limit {
@@ -84,22 +85,8 @@ export function withServerRights(script: string): string {
   ].join('\n');
 }
 
-/** `/proc/net/tcp` address `0100007F:2BCA` → `127.0.0.1:11210` (IPv6 as hex groups). Pure. */
-export function decodeProcAddress(hex: string): string {
-  const [address, port] = hex.split(':');
-  const portNumber = Number.parseInt(port ?? '0', 16);
-  if (address.length === 8) {
-    const bytes = address.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse();
-    return `${bytes.join('.')}:${portNumber}`;
-  }
-  // IPv6: four little-endian 32-bit words; a v4-mapped address reads as IPv4
-  const words = address.match(/.{8}/g) ?? [];
-  const bytes = words.flatMap((word) => word.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse());
-  if (bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `${bytes.slice(12).join('.')}:${portNumber}`;
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
-  return `[${groups.join(':')}]:${portNumber}`;
-}
+/** Addresses from /proc/net/tcp{,6}, IPv6 in its canonical form (ipAddress.ts, REAL-LAB H5). */
+export { decodeProcAddress };
 
 /** Reads the facts printed by `serverProcessScript` (optionally wrapped by `withServerRights`). Pure. */
 export function parseServerProcessFacts(output: string): ServerProcessFacts {

@@ -8,6 +8,7 @@ import { EngineFailure } from '../errors';
 import { couchbaseHome, type ResolvedServer } from '../plan/planSchema';
 import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
 import type { RemoteSession } from '../remote/ssh';
+import { decodeProcAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
 
 export interface StopLeftovers {
@@ -44,8 +45,7 @@ export function parseLeftovers(output: string): StopLeftovers {
   for (const line of output.split('\n')) {
     const listen = /^@listen (\S+)$/.exec(line.trim());
     if (listen) {
-      const [address, port] = listen[1].split(':');
-      listeners.push(`${address.length === 8 ? address.match(/../g)!.reverse().map((byte) => Number.parseInt(byte, 16)).join('.') : address}:${Number.parseInt(port, 16)}`);
+      listeners.push(decodeProcAddress(listen[1]));
     }
     const proc = /^@proc (\d+) (\S+)$/.exec(line.trim());
     if (proc) processes.push(`${proc[1]} ${proc[2]}`);

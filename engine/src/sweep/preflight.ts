@@ -16,6 +16,7 @@ import { resolveLocal } from '../plan/pathConfinement';
 import { withDefaults, type ResolvedPlan } from '../plan/planSchema';
 import { effectiveProfileSettings, lintFile } from '../plan/profileFacts';
 import { restAnswers, throwIfCancelled } from '../server/serverControl';
+import { sameAddress } from '../remote/ipAddress';
 import { OpenSshSession, SessionPool } from '../remote/ssh';
 import { minimumRamQuotaMB, quotaProblem } from '../couchbase/bucketLifecycle';
 import { clusterServices, missingScanServices } from '../couchbase/primaryIndex';
@@ -120,7 +121,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   }
   for (const [label, address] of Object.entries(plan.interfaces)) {
     if (!plan.servers.some((server) => reachable.has(server.host))) break;
-    const where = found.get(address);
+    const where = [...found.entries()].find(([configured]) => sameAddress(configured, address))?.[1];
     add({
       id: 'interface-address',
       ok: where !== undefined,
