@@ -100,7 +100,7 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
     if (!detached && server.serverStart === 'service' && round % 5 === 0) {
       const state = await session.run(`systemctl is-active ${shellQuote(server.serviceName)}`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       if (state && state.exitCode !== 0 && /^(inactive|failed)\s*$/m.test(state.stdout)) {
-        const status = await session.run(`systemctl status --no-pager -n 20 ${shellQuote(server.serviceName)} 2>&1 | tail -n 20`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+        const status = await session.run(serviceLastWordsScript(server.serviceName), { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
         throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
       }
     }
@@ -108,6 +108,22 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
   }
   throwIfCancelled(signal, session.host, 'start-server');
   throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`, action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.` });
+}
+
+/**
+ * The unit's last journal lines. `systemctl status` shows them only to root and the journal's
+ * groups (systemd-journal, adm), not to a plain SSH user, so: the journal as that user if it may
+ * read it, else through `sudo -n sh` (the README's sudoers line), else `systemctl status` (found
+ * by the lab's real hosts: the service's own words were missing from the error).
+ */
+export function serviceLastWordsScript(serviceName: string): string {
+  const unit = shellQuote(serviceName);
+  const journal = `journalctl -u ${unit} -n 20 --no-pager -o cat 2>/dev/null`;
+  return [
+    `out=$(${journal})`,
+    `case "$out" in ''|'-- No entries --'|*'Hint: You are currently not seeing'*) out=$(sudo -n sh -c ${shellQuote(journal)} 2>/dev/null) ;; esac`,
+    `case "$out" in ''|'-- No entries --') systemctl status --no-pager -n 20 ${unit} 2>&1 | tail -n 20 ;; *) printf '%s\n' "$out" | tail -n 20 ;; esac`,
+  ].join('\n');
 }
 
 export function throwIfCancelled(signal: AbortSignal | undefined, host: string | undefined, step: string): void {
