@@ -8,8 +8,8 @@
 # the release and a hash of the package list and of the customisation below: change either and a
 # new root is built beside the old one. Serialised with a lock; prints nothing when cached.
 # Mirror: $ONLOAD_BENCH_DEBIAN_MIRROR (default http://deb.debian.org/debian). Needs root.
-# The debootstrap step retries once after a failure; both attempts' output is kept in
-# <key>/debootstrap-attempt<N>.log and printed when the last one fails.
+# The debootstrap step retries once after a failure (retry-install.sh); both attempts' output is
+# kept in <key>/debootstrap.log.attempt<N> and printed when the second one fails too.
 #
 # What is in it, and why (everything per run, such as host keys, sudoers, the Couchbase unit and
 # the stand-ins, is written into each host's own overlay by test/lab/hostFiles.ts):
@@ -22,6 +22,8 @@
 #   openjdk-17-jre-headless          Java for the real YCSB on client hosts (issue 20)
 #   users: bench (uid 1000, 0700 home: the SSH user), couchbase (system user, home /opt/couchbase)
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
+# shellcheck source=retry-install.sh
+. "$(dirname "${BASH_SOURCE[0]}")/retry-install.sh"
 
 LAB_RELEASE=bookworm
 LAB_PACKAGES=systemd,systemd-sysv,dbus,openssh-server,sudo,iproute2,ethtool,procps,curl,python3-minimal,openjdk-17-jre-headless
@@ -55,7 +57,7 @@ lab_root_key() {
 }
 
 build_lab_root() {
-  local key dir tmp attempt status
+  local key dir tmp
   command -v debootstrap >/dev/null 2>&1 || { echo "lab-root: debootstrap is missing (scripts/setup-system.sh installs it)" >&2; return 1; }
   key=$(lab_root_key)
   dir="$LAB_CACHE_DIR/lab-root/$key"
@@ -69,19 +71,10 @@ build_lab_root() {
     tmp="$dir/root.tmp"
     echo "lab-root: building the lab hosts' Debian $LAB_RELEASE root in $dir (about a minute)" >&2
     started=$(date +%s)
-    for attempt in 1 2; do
-      rm -rf "$tmp"
-      status=0
-      debootstrap --variant=minbase --include="$LAB_PACKAGES" "$LAB_RELEASE" "$tmp" "$LAB_MIRROR" >"$dir/debootstrap-attempt$attempt.log" 2>&1 || status=$?
-      [ "$status" -eq 0 ] && break
-      echo "lab-root: debootstrap attempt $attempt failed (exit $status); its output is in $dir/debootstrap-attempt$attempt.log" >&2
-      if [ "$attempt" -eq 2 ]; then
-        for log in "$dir"/debootstrap-attempt*.log; do echo "--- $log (last 20 lines)" >&2; tail -n 20 "$log" >&2; done
-        rm -rf "$tmp"
-        exit 1
-      fi
-      sleep 5
-    done
+    rm -rf "$tmp"
+    retry_install "lab-root: debootstrap" "$dir/debootstrap.log" --before "rm -rf '$tmp'" -- \
+      debootstrap --variant=minbase --include="$LAB_PACKAGES" "$LAB_RELEASE" "$tmp" "$LAB_MIRROR" \
+      || { rm -rf "$tmp"; exit 1; }
     customise_root "$tmp" >"$dir/customise.log" 2>&1 || { echo "lab-root: customising the root failed:" >&2; cat "$dir/customise.log" >&2; exit 1; }
     rm -rf "$LAB_ROOT" && mv "$tmp" "$LAB_ROOT" || exit 1
     echo "$(( $(date +%s) - started ))" >"$dir/build-seconds"

