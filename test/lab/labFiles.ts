@@ -4,7 +4,7 @@
 // `/etc/onload-bench-lab/faults` so a shell stand-in tests a switch with `[ -e ]` and Node reads
 // it as JSON. Inside a host: `/etc/onload-bench-lab/host.json` (HostConfig), written into the
 // host's overlay before it boots.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestNodeFaults } from './couchbaseTestNode';
 
@@ -147,14 +147,5 @@ export function readPidFile(file: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-export function fileExists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -12,7 +12,7 @@
 // systemd for an orderly shutdown; after a deadline, SIGKILL to the container's init, which ends
 // every process of its PID namespace. The synchronous variant (exit handlers, reaping) kills at once.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, readPidFile } from './labFiles';
 import { killQuietly } from './processes';
@@ -40,6 +40,11 @@ export interface ExecOutcome {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** A synchronous pause (exit handlers cannot await). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** The overlay folders of a host; `upper` is where hostFiles.ts writes before boot. */
@@ -213,13 +218,7 @@ export function powerOffSync(host: Pick<BootedHost, 'dir' | 'machine'>): void {
   if (ours && leaderPid !== undefined && leaderOf(nspawnPid) === leaderPid) killQuietly(leaderPid);
   if (ours) killQuietly(nspawnPid);
   if (ours) {
-    for (let waited = 0; waited < 3000 && isAlive(nspawnPid); waited += 20) execFileSync('sleep', ['0.02']);
+    for (let waited = 0; waited < 3000 && isAlive(nspawnPid); waited += 20) sleepSync(20);
   }
   unmountQuietly(hostFolders(host.dir).merged);
-}
-
-/** Whether a host folder still has a running nspawn. */
-export function hostRunning(dir: string, machine: string): boolean {
-  const nspawnPid = readPidFile(join(dir, 'nspawn.pid'));
-  return nspawnPid !== undefined && isNspawnOf(nspawnPid, machine) && existsSync(join(dir, 'root'));
 }
