@@ -7,8 +7,9 @@
 //   - the work folder (workFolder.ts): owned by the SSH user (uid 1000), mode 700, in a 0700 home;
 //   - the host lock (remoteLock.ts): flock takes it (`@locked`) and holds it until the run ends;
 //   - the YCSB launcher probe (ycsbLauncher.ts, REAL-LAB Y4): `shell basic` prints its banner;
-//   - the systemd unit (serviceDropIn.ts, REAL-LAB C1/H3): `systemctl show -p ExecStart` in
-//     systemd's record format with Couchbase's own unit command line; the drop-in and the
+//   - the systemd unit (serviceDropIn.ts, REAL-LAB C1/H3/H4): `systemctl show -p ExecStart` in
+//     systemd's record format with Couchbase's own unit command line, or, once the drop-in is
+//     installed, with the drop-in's (as systemd reports it after daemon-reload); the drop-in and the
 //     `onload-bench-profiles` folder (serviceProfiles.ts) installed and removed by their scripts
 //     (`@removed` only when the drop-in was there);
 //   - YCSB 0.17.0 phases (`... & wait $!`): the client's stderr banner, one status line, and a report
@@ -141,9 +142,17 @@ export class FakeHosts {
     if (command.includes('&& pwd')) return ok(`@me 1000\n@dir 1000 700\n@up 1000 700 /home/u\n@up 0 755 /home\n@up 0 755 /\n${fakeWorkDir}\n`);
     if (command.includes('echo @locked')) return holdLock(options);
     if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> \n');
+    // the removal of an old drop-in comes first when one script also reads the unit (unitFactsScript)
+    let removed = '';
+    if (command.includes('onload-bench.conf') && command.includes('rm -f')) {
+      this.serviceProfiles.delete(host);
+      if (this.dropIns.delete(host)) removed = '@removed\n';
+      if (!command.includes('systemctl show')) return ok(removed);
+    }
     if (command.includes('systemctl show -p ExecStart')) {
-      const argv = '/opt/couchbase/bin/couchbase-server -- -kernel global_enable_tracing false -noinput';
-      return ok(`@onload /usr/bin/onload\nExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=${argv} ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n`);
+      const argv = this.dropIns.has(host) ? this.dropInArgv(host) : '/opt/couchbase/bin/couchbase-server -- -kernel global_enable_tracing false -noinput';
+      const onload = command.includes('command -v onload') ? '@onload /usr/bin/onload\n' : '';
+      return ok(`${removed}${onload}ExecStart={ path=${argv.split(' ')[0]} ; argv[]=${argv} ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n`);
     }
     if (command.includes('onload-bench.conf') && command.includes('install -m')) {
       this.dropIns.add(host);
@@ -151,12 +160,14 @@ export class FakeHosts {
       this.serviceProfiles.set(host, [...new Set(staged)]);
       return ok('');
     }
-    if (command.includes('onload-bench.conf') && command.includes('rm -f')) {
-      this.serviceProfiles.delete(host);
-      const was = this.dropIns.delete(host);
-      return ok(was ? '@removed\n' : '');
-    }
     return ok('');
+  }
+
+  /** The installed drop-in's start command as `systemctl show` prints it: words unquoted, `%%` as `%`. */
+  private dropInArgv(host: string): string {
+    const staged = this.uploads().filter((call) => call.host === host && call.command.startsWith('upload ') && / \S*onload-bench\.conf mode /.test(call.command)).at(-1)?.stdin ?? '';
+    const line = staged.split('\n').filter((text) => text.startsWith('ExecStart=') && text !== 'ExecStart=').at(-1) ?? '';
+    return line.slice('ExecStart='.length).replace(/"/g, '').replace(/%%/g, '%').replace(/\$\$/g, '$');
   }
 }
 
