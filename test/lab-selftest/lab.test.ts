@@ -34,7 +34,9 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 describe('lab hosts', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let ycsb: string;
-  const memcachedPid = (): number => {
+  // memcached writes its pid file once all its listeners are up, a moment after REST answers
+  const memcachedPid = async (): Promise<number> => {
+    for (let i = 0; i < 50 && lab.couchbaseState().pid === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const pid = lab.couchbaseState().pid;
     assert.ok(pid !== undefined, 'memcached runs');
     return pid;
@@ -180,7 +182,7 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
     await lab.ssh(lab.serverHost, `setsid sudo -n -u couchbase onload --profile=latency ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null &`);
     for (let i = 0; i < 100 && !lab.couchbaseState().running; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     const state = lab.couchbaseState();
-    const pid = memcachedPid();
+    const pid = await memcachedPid();
     assert.deepEqual(state, { running: true, pid, service: false, accelerated: true });
     // REAL-LAB O5: without root another user's stacks are "inaccessible" (no name, no pids) and
     // `lots` leaves them out with a word on stderr; O1: every child is in a stack
@@ -209,7 +211,8 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
     for (let i = 0; i < 50 && (await lab.processesLeft()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(await lab.processesLeft(), []);
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
-    assert.equal((await lab.ssh(lab.serverHost, 'systemctl is-active couchbase-server')).stdout, 'active\n');
+    const active = await lab.ssh(lab.serverHost, 'systemctl is-active couchbase-server');
+    assert.equal(active.stdout, 'active\n', (await lab.root(lab.serverHost, 'journalctl -u couchbase-server -n 30 --no-pager')).stdout);
     await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
   });
 
@@ -217,7 +220,7 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
     await lab.ssh(lab.serverHost, 'sudo -n systemctl stop couchbase-server');
     await lab.ssh(lab.serverHost, `setsid sudo -n -u couchbase ${lab.couchbaseServerPath} -- -noinput > cb.log 2>&1 < /dev/null &`);
     for (let i = 0; i < 100 && !lab.couchbaseState().running; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const memcached = memcachedPid();
+    const memcached = await memcachedPid();
     const babysitter = Number((await lab.ssh(lab.serverHost, `ps -o ppid= -p ${memcached}`)).stdout.trim());
     const group = Number((await lab.ssh(lab.serverHost, `ps -o pgid= -p ${babysitter}`)).stdout.trim());
     // killing the babysitter's process group leaves memcached (its own group) listening for a while
@@ -230,9 +233,11 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
     // through the unit, a dead babysitter takes memcached with it: systemd stops the whole cgroup
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0);
     await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);
-    const served = memcachedPid();
+    const served = await memcachedPid();
     await lab.ssh(lab.serverHost, `sudo -n kill -KILL "$(systemctl show -p MainPID --value couchbase-server)"`);
-    const gone = await lab.ssh(lab.serverHost, `i=0; while systemctl -q is-active couchbase-server || [ "$(systemctl is-active couchbase-server)" = deactivating ]; do [ $i -lt 100 ] || break; sleep 0.1; i=$((i+1)); done; [ -d /proc/${served} ] && echo alive; systemctl is-active couchbase-server`);
+    // (a process that just exited is a zombie for a moment: alive means not Z)
+    const alive = `[ -r /proc/${served}/stat ] && [ "$(sed 's/.*) //' /proc/${served}/stat | cut -c1)" != Z ]`;
+    const gone = await lab.ssh(lab.serverHost, `i=0; while systemctl -q is-active couchbase-server || [ "$(systemctl is-active couchbase-server)" = deactivating ] || ${alive}; do [ $i -lt 100 ] || break; sleep 0.1; i=$((i+1)); done; ${alive} && echo alive; systemctl is-active couchbase-server`);
     assert.match(gone.stdout, /^(failed|inactive)\n$/, 'memcached went with the unit');
     assert.equal((await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server')).code, 0, 'start after a failure');
     await waitForPort(lab.interfaces[0].address, lab.couchbase.restPort, 15_000);

@@ -281,8 +281,9 @@ if [ "$n" != unlimited ] && [ "$n" -lt 200000 ]; then
   echo "The maximum number of open files for the $(id -un) user is set too low ($n)." >&2
   echo "It must be at least 200000." >&2
 fi
-p=$(ulimit -u)
-if [ "$p" != unlimited ] && [ "$p" -lt 10000 ]; then
+# (dash has no "ulimit -u": the soft limit from /proc)
+p=$(awk '/^Max processes/ { print $3 }' /proc/self/limits)
+if [ -n "$p" ] && [ "$p" != unlimited ] && [ "$p" -lt 10000 ]; then
   echo "The maximum number of processes for the $(id -un) user is set too low ($p)." >&2
   echo "It must be at least 10000." >&2
 fi

@@ -561,6 +561,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     }
     try {
       await waitForPort(interfaces[0].address, 8091, 15_000);
+      // memcached writes its pid file once every listener is up, a moment after REST answers
+      for (let i = 0; i < 50 && !couchbaseState().running; i++) await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
     } catch (error) {
       const status = await runRoot('cb-server', 'systemctl status --no-pager -n 20 couchbase-server');
       await cleanup();
