@@ -70,6 +70,7 @@ import { join } from 'node:path';
 import { buildHostRoot } from './hostRoot';
 import { clearFaults, isAlive, labConfigFile, readFaults, readPidFile, writeFaults, type LabConfig, type LabFaults } from './labFiles';
 import { allProcesses, killQuietly, labProcesses, type ProcessInfo } from './processes';
+import { labJavaOptions } from './realYcsb';
 import { freePort, startSshLab, type SshLab } from './sshd';
 
 export type { LabFaults } from './labFiles';
@@ -94,7 +95,7 @@ export interface LabOptions {
   nodeName?: string;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
-  /** Give the hosts a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
+  /** Give the hosts a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). Throws when this machine has none. */
   python2?: boolean;
   faults?: LabFaults;
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
@@ -163,7 +164,7 @@ export interface LabFaultControls {
   swapHostKey(alias: string, swapped?: boolean): Promise<void>;
   /** SIGKILLs the running couchbase-server (service or not). Returns whether one was running. */
   killCouchbase(): boolean;
-  /** SIGKILLs every running stand-in ycsb. Returns how many. */
+  /** SIGKILLs every running YCSB JVM. Returns how many. */
   killYcsb(): number;
 }
 
@@ -267,7 +268,6 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
       onloadVersion,
       ...(options.python2 ? { python2: true } : {}),
-      ycsbVersion,
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },
@@ -357,7 +357,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         return state.running;
       },
       killYcsb: () => {
-        const victims = labProcesses(id).filter((info) => info.command.includes('ycsb.cjs'));
+        // the real YCSB's JVM (bin/ycsb and bin/ycsb.sh then end with its status)
+        const victims = labProcesses(id).filter((info) => / site\.ycsb\.(Client|CommandLine)\b/.test(info.command));
         for (const info of victims) killQuietly(info.pid);
         return victims.length;
       },
@@ -478,7 +479,8 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
       },
     ],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
-    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome })),
+    // couchbase2's SDK reads the node's free ports only from JVM options (realYcsb.ts)
+    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
     workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
     stacks,
