@@ -17,7 +17,7 @@ import { analysedPart, truncationNotice } from '../../server/src/common/document
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
 import { expandFolders } from '../../server/src/adapter/settings';
 import { createLanguages } from '../../server/src/languages';
-import { loadPlan } from '../../engine/src/plan';
+import { loadPlan } from '../../engine/src/plan/plan';
 import { commandArguments } from './arguments';
 
 const planLanguageId = 'benchplan';

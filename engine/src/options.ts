@@ -1,6 +1,6 @@
 // What the edges (extension, CLI, tests) pass to the engine.
 import type { SweepEvent } from './events';
-import type { Plan } from './planSchema';
+import type { Plan } from './plan/planSchema';
 
 export interface SshOptions {
   /** The ssh client binary (default `ssh` from PATH). */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { RunOutcome } from '../../../engine/src/events';
-import type { RunSummary } from '../../../engine/src/resultsStore';
+import type { RunSummary } from '../../../engine/src/results/resultsStore';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../services';
