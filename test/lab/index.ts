@@ -64,7 +64,7 @@
 // asks the query service for the keys, then gets them one by one; only hdrhistogram measurements.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildHostRoot } from './hostRoot';
@@ -95,6 +95,8 @@ export interface LabOptions {
   nodeName?: string;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
+  /** Client hosts (aliases) with no Java at all: their PATH holds the system's programs but java (a host without a JRE). */
+  withoutJava?: string[];
   /** Give the hosts a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). Throws when this machine has none. */
   python2?: boolean;
   faults?: LabFaults;
@@ -171,6 +173,25 @@ export interface LabFaultControls {
 const couchbaseVersion = '7.6.2-3721-enterprise';
 const onloadVersion = '9.0.1.86';
 const ycsbVersion = '0.17.0';
+
+/** One folder with the system's programs (/usr/local, /usr: sbin and bin) but `java`, for hosts without Java. */
+function systemBinWithoutJava(hostRoot: string): string {
+  const folder = join(hostRoot, 'no-java', 'bin');
+  mkdirSync(folder, { recursive: true });
+  for (const source of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin']) {
+    let names: string[];
+    try {
+      names = readdirSync(source);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name === 'java' || existsSync(join(folder, name))) continue;
+      symlinkSync(join(source, name), join(folder, name));
+    }
+  }
+  return folder;
+}
 
 function isLoopback(address: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
@@ -276,7 +297,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       const home = join(dir, 'hosts', host.alias);
       // 0700 like useradd's homes on RHEL (0750 on Ubuntu): no other user, such as couchbase, enters
       mkdirSync(home, { recursive: true, mode: 0o700 });
-      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+      const system = (options.withoutJava ?? []).includes(host.alias) ? [systemBinWithoutJava(hostRoot)] : ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), ...system];
       return {
         ...host,
         workDir: home,
