@@ -24,7 +24,8 @@ import { createRunDir, newRunId, readManifest, readResults, ResultsWriter, write
 import { secretFileName, staleSecretsCleanup } from '../remote/secrets';
 import { bindingCredentials, credentialKeys, type BucketLogin } from '../ycsb/ycsbBinding';
 import type { YcsbLauncher } from '../ycsb/ycsbLauncher';
-import { effectiveWorkload, phaseOverrides, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
+import type { HdrSupport } from '../ycsb/ycsbHdrSupport';
+import { effectiveWorkload, loadingClients, phaseOverrides, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { profileShapeProblem, workloadShapeProblem } from '../plan/fileShape';
 import { logFolderName } from '../results/logFolders';
 import { checkLocalPath, checkPlanPaths, resolveLocal, type PathPolicy } from '../plan/pathConfinement';
@@ -84,6 +85,8 @@ export class SweepRun {
   readonly ycsbVersions = new Map<string, string>();
   /** The launcher pre-flight chose per client host (ycsbLauncher.ts). */
   launchers = new Map<string, YcsbLauncher>();
+  /** Clients whose YCSB cannot write HDR logs run without them (ycsbHdrSupport.ts); unknown = try. */
+  hdrSupport = new Map<string, HdrSupport>();
   /** YCSB's login for the current cell (bucketUser.ts); its password is redacted like the admin's. */
   private login: BucketLogin | undefined;
   private readonly workloadText: string;
@@ -296,14 +299,16 @@ export class SweepRun {
     const server = plan.servers[0];
     const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
     const bucketEvidence: Record<string, unknown> = {};
-    const ycsbEvidence: Record<string, unknown> = { binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
+    const withoutHdr = plan.clients.filter((client) => this.hdrSupport.get(client.host)?.ok === false);
+    const ycsbEvidence: Record<string, unknown> = { ...(withoutHdr.length > 0 ? { hdrLogs: Object.fromEntries(withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail])) } : {}), binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
     draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
     const bucketContext = { server, password: this.options.password, bucket: plan.bucket, readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec, ...(signal ? { signal } : {}), ...(this.seams.bucket ? { seam: this.seams.bucket } : {}) };
     this.login = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence);
 
-    // REAL-LAB Y6: the first client loads everything, or each client its slice (workload.splitLoad)
+    // REAL-LAB Y6, Y10: the first client loads everything, or each client its slice
+    // (workload.splitLoad), or its own table when several clients insert (ycsbPhaseProperties.ts)
     phase('ycsb-load');
-    const loaders = plan.workload.splitLoad ? plan.clients : plan.clients.slice(0, 1);
+    const loaders = plan.clients.slice(0, loadingClients(workload, plan.clients.length, plan.workload.splitLoad === true));
     const expectedItems = recordsToLoad(workload);
     const loads = await Promise.all(loaders.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'load', draft, phaseOverrides(workload, { phase: 'load', index, count: loaders.length }), workload) })));
     const loadReports = loads.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
@@ -331,7 +336,7 @@ export class SweepRun {
     let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
     let runs: { client: ResolvedClient; outcome: PhaseOutcome }[];
     try {
-      const running = Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), workload, { properties: hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
+      const running = Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await this.phase(cell, attempt, client, 'run', draft, phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), workload, { properties: this.hdrSupport.get(client.host)?.ok === false ? {} : hdrProperties(hdrRemoteDir(client, id, attempt)), statuses: (statusByHost[client.host] = []) }) })));
       const watching = this.seams.skipServerWait
         ? Promise.resolve()
         : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: this.pool.get(server.host), server, draft, password: this.options.password, baseline: baselines[index] ?? [], running, log: (level, message) => this.log(level, message), signal }))).catch(() => undefined);
@@ -552,6 +557,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
     emit({ type: 'preflight', checks: report.checks });
     run.launchers = report.launchers;
+    run.hdrSupport = report.hdrSupport;
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {
       manifest.environment = report.environment;
