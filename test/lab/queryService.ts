@@ -59,7 +59,7 @@ type Parsed =
   | { kind: 'prepare'; name?: string; inner: string }
   | { kind: 'createPrimary'; keyspace: string }
   | { kind: 'indexState'; keyspace: string }
-  | { kind: 'count'; keyspace: string }
+  | { kind: 'count'; keyspace: string; raw: boolean }
   | { kind: 'scan'; keyspace: string; raw: boolean; fields: string[]; from: Value; limit: Value; ordered: boolean };
 
 const keyspacePattern = '((?:default:)?(?:`[^`]+`|[A-Za-z0-9_.%-]+))';
@@ -86,8 +86,8 @@ export function parseStatement(statement: string): Parsed {
   if (create) return { kind: 'createPrimary', keyspace: keyspaceName(create[1]) };
   const state = /^SELECT RAW state FROM system:indexes WHERE keyspace_id = "([^"]+)" AND is_primary = true$/i.exec(text);
   if (state) return { kind: 'indexState', keyspace: state[1] };
-  const count = new RegExp(`^SELECT (?:RAW )?COUNT\\(\\*\\) FROM ${keyspacePattern}$`, 'i').exec(text);
-  if (count) return { kind: 'count', keyspace: keyspaceName(count[1]) };
+  const count = new RegExp(`^SELECT (RAW )?COUNT\\(\\*\\) FROM ${keyspacePattern}$`, 'i').exec(text);
+  if (count) return { kind: 'count', keyspace: keyspaceName(count[2]), raw: count[1] !== undefined };
   const scan = new RegExp(`^SELECT (RAW meta\\(\\)\\.id|[A-Za-z0-9_*]+(?: ?, ?[A-Za-z0-9_]+)*) FROM ${keyspacePattern} WHERE meta\\(\\)\\.id >= ${valuePattern}( ORDER BY meta\\(\\)\\.id)? LIMIT ${valuePattern}$`, 'i').exec(text);
   if (scan) {
     const raw = /^RAW /i.test(scan[1]);
@@ -175,7 +175,7 @@ export class QueryService {
           if (!(await this.data.indexCaughtUp(parsed.keyspace, Date.now(), deadline))) throw new QueryFailure(500, { code: 1080, msg: 'Timeout - cause: index scan did not catch up (request_plus)' });
         }
         const keys = this.data.indexedKeys(parsed.keyspace) ?? [];
-        if (parsed.kind === 'count') return { signature: { $1: 'number' }, results: [{ $1: keys.length }] };
+        if (parsed.kind === 'count') return parsed.raw ? { signature: 'number', results: [keys.length] } : { signature: { $1: 'number' }, results: [{ $1: keys.length }] };
         const from = resolve(parsed.from, request);
         const limit = Number(resolve(parsed.limit, request));
         // N1QL compares values of different types by type order; a key is a string

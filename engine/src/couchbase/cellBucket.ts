@@ -1,12 +1,13 @@
 // The bucket side of one cell, in order: re-create the bucket and wait for it (bucket.ts,
 // bucketLifecycle.ts), create the bucket-named YCSB user (bucketUser.ts), the primary index when
-// the workload scans (primaryIndex.ts); after the load, poll the item count and let the write
-// queue drain (REAL-LAB C6). Everything seen goes to the cell's evidence.bucket.
+// the workload scans (primaryIndex.ts); after the load, poll the item count, let the write
+// queues drain (REAL-LAB C6, C10) and, for scans, the index catch up (C11). Everything seen goes
+// to the cell's evidence.bucket.
 import { recreateBucket } from './bucket';
 import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
 import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
 import type { PlanBucket, ResolvedServer } from '../plan/planSchema';
-import { ensurePrimaryIndex } from './primaryIndex';
+import { ensurePrimaryIndex, waitIndexCaughtUp } from './primaryIndex';
 import type { BucketLogin } from '../ycsb/ycsbBinding';
 
 /** Unit tests replace the node: no REST, a fixed item count. */
@@ -39,8 +40,8 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
   return login;
 }
 
-/** After the load: the item count, polled until it matches (or the deadline), then the write queue. */
-export async function settleAfterLoad(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>): Promise<number> {
+/** After the load: the item count, polled until it matches (or the deadline), then the write queues, then (for scans) the index. */
+export async function settleAfterLoad(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans = false): Promise<number> {
   if (context.seam) return context.seam.itemCount();
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
   const deadline = Date.now() + context.readySec * 1000;
@@ -49,6 +50,7 @@ export async function settleAfterLoad(context: CellBucketContext, expected: numb
   evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...facts };
   if (expected !== undefined && count !== expected) return count;
   evidence.writeQueue = await waitWriteQueue(target, context.bucket.name, deadline);
+  if (scans) evidence.indexCatchUp = await waitIndexCaughtUp(target, context.bucket.name, deadline);
   return count;
 }
 
@@ -72,10 +74,11 @@ export function describeCellBucket(server: ResolvedServer, bucket: Required<Plan
 }
 
 /** The steps of `settleAfterLoad`, in words, for `--dry-run`. */
-export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string): string[] {
+export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string, scans = false): string[] {
   const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
   return [
     `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
     `REST: GET ${rest}/stats until ep_queue_size is 0 (the write queue drained)`,
+    ...(scans ? [`REST: POST /query/service "SELECT RAW COUNT(*) FROM \`${bucket.name}\`" with scan_consistency=request_plus (the primary index caught up with the load)`] : []),
   ];
 }

@@ -317,9 +317,9 @@ export class SweepRun {
     const failedLoad = loads.find((entry) => entry.outcome.error);
     if (failedLoad?.outcome.error) throw failedLoad.outcome.error;
 
-    // REAL-LAB C6: the count is a stats sample: poll it, then let the write queue drain
+    // REAL-LAB C6, C10, C11: the count is a stats sample: poll it, let the write queues drain, and the index catch up
     phase('item-count');
-    const itemCount = await settleAfterLoad(bucketContext, expectedItems, bucketEvidence);
+    const itemCount = await settleAfterLoad(bucketContext, expectedItems, bucketEvidence, workloadScans(workload));
     draft.load.itemCount = itemCount;
     if (expectedItems !== undefined && itemCount !== expectedItems) {
       throw new EngineFailure({ code: 'item-count', host: server.host, step: 'item-count', message: `The bucket holds ${itemCount} items after the load; ${expectedItems} were expected (polled for ${bucketContext.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });

@@ -119,6 +119,22 @@ describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: la
     assert.match(services?.detail ?? '', /no node runs n1ql and index/);
   });
 
+  it('C11: a scanning run starts once the primary index has caught up with the load; no scan reads a lagging index', { timeout: 120_000 }, async () => {
+    const nodeLog = join(lab.dir, 'state', 'couchbase-server.log');
+    const before = existsSync(nodeLog) ? readFileSync(nodeLog, 'utf8').length : 0;
+    // an indexer that needs ~10 s for the load's 200 records, longer than YCSB takes to start
+    lab.faults.set({ indexItemsPerSec: 20 });
+    const record = await sweep(lab, plan({ workload: 'e', properties: { recordcount: 200, operationcount: 60 } }), join(work, 'results'));
+    assert.equal(record.outcome.error, undefined, explain(record));
+    const [cell] = record.results;
+    assert.equal(cell.status, 'ok', explain(record));
+    const behind = [...readFileSync(nodeLog, 'utf8').slice(before).matchAll(/scan of bench read the primary index (\d+) mutation\(s\) behind/g)].map((match) => Number(match[1]));
+    assert.ok(Math.max(0, ...behind) < 20, `scans read an index still ${Math.max(...behind)} mutations behind the load`);
+    const caughtUp = (cell.evidence?.bucket as { indexCatchUp?: { indexedItems: number; ms: number } }).indexCatchUp;
+    assert.equal(caughtUp?.indexedItems, 200, 'the index held every loaded record before the run');
+    assert.ok((cell.run?.operations.SCAN?.returnCodes.OK ?? 0) > 0);
+  });
+
   it('C5: a bucket under 100 MiB is refused by pre-flight with the reason', async () => {
     const path = plan({});
     const text = JSON.parse(readFileSync(path, 'utf8'));
