@@ -50,8 +50,18 @@ export interface TestNodeFaults {
   bucketDeletionMs?: number;
   /** REAL-LAB C6: basicStats.itemCount is sampled this often (default 1000 ms; 0 = live). */
   statsIntervalMs?: number;
-  /** REAL-LAB C6: a mutation stays in the disk write queue (ep_queue_size) this long (default 400 ms). */
+  /**
+   * REAL-LAB C6, C10: a mutation is on disk this long after it is made (default 400 ms): its first
+   * quarter in the checkpoint queue (ep_queue_size, vb_active_queue_size), the rest with the
+   * flusher (ep_flusher_todo); ep_diskqueue_items counts both.
+   */
   persistDelayMs?: number;
+  /**
+   * REAL-LAB C10: bucket stats (/pools/default/buckets/B/stats) come from a scrape this often
+   * (default 1000 ms; Couchbase 7.x's Prometheus: 10 s): between scrapes the answer is the last
+   * one, and before a new bucket's first scrape it has no queue stats at all.
+   */
+  statsScrapeMs?: number;
   /** `nodes[].services` (default kv, index, n1ql). Without n1ql the query port refuses every request (REAL-LAB Y7). */
   nodeServices?: string[];
   /** A `CREATE PRIMARY INDEX` is building (not online) this long (default 300 ms). */
@@ -66,7 +76,7 @@ export interface TestNodeFaults {
 }
 
 /** The strict defaults of the switches above (the lab is as strict as a real node unless a test relaxes it). */
-export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300, indexLagMs: 300, indexItemsPerSec: 400 } as const;
+export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, statsScrapeMs: 1000, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300, indexLagMs: 300, indexItemsPerSec: 400 } as const;
 
 export interface TestNodeOptions {
   /** Addresses to listen on, one per lab interface. Default `['127.0.0.1']`. */
@@ -141,6 +151,8 @@ interface Bucket {
   sampledAt: number;
   /** REAL-LAB C6: when each queued mutation was made (drained after persistDelayMs). */
   writeQueue: number[];
+  /** REAL-LAB C10: the last stats scrape (none yet right after creation). */
+  scrape?: { at: number; values: Record<string, number | string> };
   /** REAL-LAB Y7, C11: the primary index (online from `onlineAt`), which trails the data. */
   primaryIndex?: PrimaryIndex;
 }
@@ -225,11 +237,33 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         bucket.sampledAt = now;
       }
       const persisted = now - setting('persistDelayMs');
+      const queued = bucket.writeQueue.length;
       while (bucket.writeQueue.length > 0 && bucket.writeQueue[0] <= persisted) bucket.writeQueue.shift();
+      // what a test compares with the moment the run started (REAL-LAB C10)
+      if (queued > 0 && bucket.writeQueue.length === 0) log(`persistence: every mutation of ${bucket.name} is on disk`);
+      if (now - (bucket.scrape?.at ?? bucket.createdAt) >= setting('statsScrapeMs')) bucket.scrape = { at: now, values: statValues(bucket, now) };
       indexerTick(bucket, now);
     }
     lastIndexerTick = Date.now();
   }, 50);
+  /** The stats a scrape records: the queues a mutation passes through, the items, the warm-up (REAL-LAB C6, C10). */
+  function statValues(bucket: Bucket, now: number): Record<string, number | string> {
+    const inCheckpoint = now - setting('persistDelayMs') / 4;
+    const checkpoint = bucket.writeQueue.filter((at) => at > inCheckpoint).length;
+    const flusher = bucket.writeQueue.length - checkpoint;
+    return {
+      ep_queue_size: checkpoint,
+      ep_flusher_todo: flusher,
+      ep_diskqueue_items: checkpoint + flusher,
+      vb_active_queue_size: checkpoint,
+      vb_replica_queue_size: 0,
+      vb_pending_queue_size: 0,
+      // a single node holds no replica vBuckets, whatever replicaNumber says
+      ep_dcp_replica_items_remaining: 0,
+      curr_items: bucket.documents.size,
+      ep_warmup_state: warmingUp(bucket) ? 'loading data' : 'done',
+    };
+  }
   let lastIndexerTick = Date.now();
   /** REAL-LAB C11: the indexer applies what is old enough, at its rate. */
   function indexerTick(bucket: Bucket, now: number): void {
@@ -869,9 +903,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       const bucket = buckets.get(name);
       if (!bucket) return send(response, 404, 'Requested resource not found.\r\n');
       if (bucketPath[2] === '/stats' && method === 'GET') {
-        // REAL-LAB C6: the disk write queue and the item count, last sample last
-        const samples = { ep_queue_size: [bucket.writeQueue.length], ep_flusher_todo: [0], curr_items: [bucket.sampledItems], ep_warmup_state: [Date.now() - bucket.createdAt < setting('bucketWarmupMs') ? 'loading data' : 'done'] };
-        return send(response, 200, { op: { samples, samplesCount: 1, isPersistent: bucket.bucketType === 'membase', lastTStamp: Date.now(), interval: 1000 } });
+        // REAL-LAB C6, C10: the last scrape, stale by up to statsScrapeMs; no series before the first
+        const scrape = bucket.scrape;
+        const samples = Object.fromEntries(Object.entries(scrape?.values ?? {}).filter(([name]) => bucket.bucketType === 'membase' || !/queue|flusher|diskqueue/.test(name)).map(([name, value]) => [name, [value]]));
+        return send(response, 200, { op: { samples, samplesCount: scrape ? 1 : 0, isPersistent: bucket.bucketType === 'membase', lastTStamp: scrape?.at ?? 0, interval: setting('statsScrapeMs') } });
       }
       if (bucketPath[2] && method === 'POST') {
         if (!bucket.flushEnabled) return send(response, 400, { _: 'Flush is disabled for the bucket' });

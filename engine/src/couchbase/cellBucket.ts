@@ -4,7 +4,8 @@
 // queues drain (REAL-LAB C6, C10) and, for scans, the index catch up (C11). Everything seen goes
 // to the cell's evidence.bucket.
 import { recreateBucket } from './bucket';
-import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
+import { readItemCount, waitItemCount } from './bucketLifecycle';
+import { queuesToWaitFor, waitPersistence } from './persistenceQueues';
 import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
 import type { PlanBucket, ResolvedServer } from '../plan/planSchema';
 import { ensurePrimaryIndex, waitIndexCaughtUp } from './primaryIndex';
@@ -49,7 +50,7 @@ export async function settleAfterLoad(context: CellBucketContext, expected: numb
   const { count, facts } = expected === undefined || first === expected ? { count: first, facts: { polls: 1, ms: 0 } } : await waitItemCount(target, context.bucket.name, expected, deadline);
   evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...facts };
   if (expected !== undefined && count !== expected) return count;
-  evidence.writeQueue = await waitWriteQueue(target, context.bucket.name, deadline);
+  evidence.writeQueue = await waitPersistence(target, { name: context.bucket.name, type: context.bucket.type, replicas: context.bucket.replicas }, deadline);
   if (scans) evidence.indexCatchUp = await waitIndexCaughtUp(target, context.bucket.name, deadline);
   return count;
 }
@@ -78,7 +79,7 @@ export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required
   const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
   return [
     `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
-    `REST: GET ${rest}/stats until ep_queue_size is 0 (the write queue drained)`,
+    `REST: GET ${rest}/stats until a sample newer than the load shows ${queuesToWaitFor(bucket.type, bucket.replicas).join(', ') || 'no queue to wait for'} at 0 (a missing stat is not known yet)`,
     ...(scans ? [`REST: POST /query/service "SELECT RAW COUNT(*) FROM \`${bucket.name}\`" with scan_consistency=request_plus (the primary index caught up with the load)`] : []),
   ];
 }

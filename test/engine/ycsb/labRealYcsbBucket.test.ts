@@ -13,17 +13,22 @@ import { labPerSuite } from '../../support/labSuite';
 
 const labAvailable = existsSync('/usr/sbin/sshd');
 
-interface Record_ { outcome: RunOutcome; events: SweepEvent[]; results: CellResult[]; logs: string[] }
+interface Record_ { outcome: RunOutcome; events: SweepEvent[]; results: CellResult[]; logs: string[]; phaseTimes: { phase: string; at: number }[] }
 
 async function sweep(lab: Lab, planPath: string, resultsRoot: string): Promise<Record_> {
   const { plan, errors } = await loadPlan(planPath);
   assert.deepEqual(errors, []);
   const events: SweepEvent[] = [];
-  const outcome = await runSweep({ planPath, plan, resultsRoot, password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+  const phaseTimes: { phase: string; at: number }[] = [];
+  const onEvent = (event: SweepEvent): void => {
+    events.push(event);
+    if (event.type === 'phase') phaseTimes.push({ phase: event.phase, at: Date.now() });
+  };
+  const outcome = await runSweep({ planPath, plan, resultsRoot, password: lab.couchbase.password, signal: new AbortController().signal, onEvent, ssh: { configFile: lab.sshConfigPath } });
   const file = outcome.runDir ? join(outcome.runDir, 'results.jsonl') : '';
   const results = file && existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult) : [];
   const logs = events.filter((event) => event.type === 'log').map((event) => (event as { message: string }).message);
-  return { outcome, events, results, logs };
+  return { outcome, events, results, logs, phaseTimes };
 }
 
 async function preflightChecks(lab: Lab, planPath: string, resultsRoot: string): Promise<PreflightCheck[]> {
@@ -133,6 +138,24 @@ describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: la
     const caughtUp = (cell.evidence?.bucket as { indexCatchUp?: { indexedItems: number; ms: number } }).indexCatchUp;
     assert.equal(caughtUp?.indexedItems, 200, 'the index held every loaded record before the run');
     assert.ok((cell.run?.operations.SCAN?.returnCodes.OK ?? 0) > 0);
+  });
+
+  it('C10: the run starts once a stats sample newer than the load shows every persistence queue empty; a missing stat is not an empty queue', { timeout: 120_000 }, async () => {
+    const nodeLog = join(lab.dir, 'state', 'couchbase-server.log');
+    const before = existsSync(nodeLog) ? readFileSync(nodeLog, 'utf8').length : 0;
+    // Prometheus-like: a scrape every 2 s; a write waits 1.5 s in the checkpoint queue
+    // (ep_queue_size), then 4.5 s with the flusher (ep_flusher_todo) before it is on disk
+    lab.faults.set({ statsScrapeMs: 2000, persistDelayMs: 6000 });
+    const record = await sweep(lab, plan({ properties: { recordcount: 200, operationcount: 100 } }), join(work, 'results'));
+    assert.equal(record.outcome.error, undefined, explain(record));
+    const [cell] = record.results;
+    assert.equal(cell.status, 'ok', explain(record));
+    const persisted = [...readFileSync(nodeLog, 'utf8').slice(before).matchAll(/^(\S+) .*persistence: every mutation of bench is on disk$/gm)].map((match) => Date.parse(match[1]));
+    const runStarted = record.phaseTimes.find((entry) => entry.phase === 'ycsb-run')?.at ?? 0;
+    assert.ok(persisted.length > 0 && persisted[0] <= runStarted, `the run started before the load was on disk (${persisted.length > 0 ? `by ${persisted[0] - runStarted} ms` : 'its writes kept the queue busy to the end'})`);
+    const queues = (cell.evidence?.bucket as { writeQueue?: { queues: Record<string, number>; sampledAt?: number } }).writeQueue;
+    assert.deepEqual(Object.keys(queues?.queues ?? {}), ['ep_queue_size', 'ep_flusher_todo', 'ep_diskqueue_items', 'vb_active_queue_size', 'vb_replica_queue_size', 'vb_pending_queue_size']);
+    assert.ok((queues?.sampledAt ?? 0) >= persisted[0], 'judged on a sample taken after the load was on disk');
   });
 
   it('C5: a bucket under 100 MiB is refused by pre-flight with the reason', async () => {
