@@ -15,6 +15,8 @@
 # and prints nothing. The folder is made read-only: nothing writes into a YCSB home, and the lab can
 # share or bind-mount it into client hosts as it is. Each download or build step is retried once
 # (scripts/retry.sh), its output kept under the cache's logs/.
+# Beside it, not in it: ycsb-0.17.0-extras/jaxb-api-2.3.1.jar, what a lab user adds on Java 11+ for
+# YCSB's HDR interval logs (HdrHistogram 2.1.4 needs javax.xml.bind; engine/src/ycsb/ycsbHdrSupport.ts).
 # Usage: scripts/ycsb-release.sh [--print-home]   (needs java, javac, jar, mvn: scripts/setup-system.sh)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,6 +26,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 VERSION=0.17.0
 CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"
 HOME_DIR="$CACHE_DIR/ycsb-$VERSION"
+EXTRAS_DIR="$CACHE_DIR/ycsb-$VERSION-extras"
 SHARED_DIR="${ONLOAD_BENCH_SHARED:-$here/../../shared}"
 UPSTREAM="$SHARED_DIR/ycsb/upstream-$VERSION"
 PINS="$here/ycsb-$VERSION.sha256"
@@ -52,7 +55,16 @@ stamp() { cat "$PINS" "$UPSTREAM/$BINDING_SOURCE"/*.java | sha256sum | cut -d' '
 
 warm() {
   [ -f "$HOME_DIR/.complete" ] && [ "$(cat "$HOME_DIR/.complete")" = "$(stamp)" ] \
-    && (cd "$HOME_DIR" && sha256sum --quiet --strict -c .manifest.sha256 >/dev/null 2>&1)
+    && (cd "$HOME_DIR" && sha256sum --quiet --strict -c .manifest.sha256 >/dev/null 2>&1) \
+    && (cd "$EXTRAS_DIR" 2>/dev/null && pins extras | sha256sum --quiet --strict -c - >/dev/null 2>&1)
+}
+
+fetch_extras() { # the JAXB API jar, checked against its pin
+  rm -rf "$EXTRAS_DIR.tmp" && mkdir -p "$EXTRAS_DIR.tmp" \
+    && mvn -B -C -ntp -Dstyle.color=never -Dmaven.repo.local="$CACHE_DIR/m2" dependency:copy \
+      -Dartifact=javax.xml.bind:jaxb-api:2.3.1 -DoutputDirectory="$EXTRAS_DIR.tmp" \
+    && (cd "$EXTRAS_DIR.tmp" && pins extras | sha256sum --strict -c -) \
+    || { rm -rf "$CACHE_DIR/m2/javax/xml/bind"; return 1; }
 }
 
 fetch_jars() { # fetch_jars DIR: every artifact into DIR/<its release folder>, through Maven
@@ -124,6 +136,8 @@ assemble() {
   chmod -R a-w "$tmp"
   if [ -e "$HOME_DIR" ]; then chmod -R u+w "$HOME_DIR" && rm -rf "$HOME_DIR"; fi
   mv "$tmp" "$HOME_DIR"
+  retry_once "ycsb-release: the JAXB API jar (lab extra)" "$LOGS/extras.log" fetch_extras
+  rm -rf "$EXTRAS_DIR" && mv "$EXTRAS_DIR.tmp" "$EXTRAS_DIR"
   echo "ycsb-release: YCSB $VERSION ready in $HOME_DIR"
 }
 

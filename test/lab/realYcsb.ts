@@ -43,11 +43,19 @@ export function python27(): string | undefined {
   return candidates.find((path) => existsSync(path) && statSync(path).isFile());
 }
 
+/** The JAXB API jar scripts/ycsb-release.sh keeps beside the release (not in it). */
+export function jaxbApiJar(): string {
+  return join(`${ycsbReleaseHome()}-extras`, 'jaxb-api-2.3.1.jar');
+}
+
 /**
  * JVM options for couchbase2 in the loopback lab: its Java SDK bootstraps on 11210 and 8091, and
  * reads other ports only from these system properties (core-io 1.3.1 DefaultCoreEnvironment); the
- * lab's node listens on free ports so that labs can run side by side.
+ * lab's node listens on free ports so that labs can run side by side. With `hdrLogs` (the default)
+ * also the JAXB API on the boot class path, as pre-flight advises a user on Java 11+: YCSB's
+ * HdrHistogram 2.1.4 needs it to write interval logs (engine/src/ycsb/ycsbHdrSupport.ts).
  */
-export function labJavaOptions(kvPort: number, restPort: number): string {
-  return `-Dcom.couchbase.bootstrapCarrierDirectPort=${kvPort} -Dcom.couchbase.bootstrapHttpDirectPort=${restPort}`;
+export function labJavaOptions(kvPort: number, restPort: number, options: { hdrLogs?: boolean } = {}): string {
+  const ports = `-Dcom.couchbase.bootstrapCarrierDirectPort=${kvPort} -Dcom.couchbase.bootstrapHttpDirectPort=${restPort}`;
+  return options.hdrLogs === false ? ports : `${ports} -Xbootclasspath/a:${jaxbApiJar()}`;
 }
