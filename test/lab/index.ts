@@ -9,7 +9,7 @@
 //     // lab.interfaces: [{ label, address }] the node listens on (127.0.0.x).
 //     const planPath = writeLabPlan(lab, { dir, stacks: ['kernel', 'latency'], threads: [1, 2] });
 //     ... run the engine with planPath, password lab.couchbase.password, ssh.configFile ...
-//     lab.faults.set({ ycsbCrashAfterOps: 100 });   // or killSshd, swapHostKey, killCouchbase...
+//     lab.faults.set({ ycsbCrashAfterOps: 100 });   // SIGKILL of YCSB's JVM; or killSshd, swapHostKey, killCouchbase...
 //     assert.deepEqual(await lab.processesLeft(), []);
 //   } finally {
 //     await lab.stop();                      // kills every lab process, removes the folder
@@ -38,20 +38,21 @@
 //   then `0         -               <pid> `; another user's stacks are `N         inaccessible` unless
 //   root; `lots` adds each stack's header, `pids:` and TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`);
 //   without drivers "Could not open /dev/onload ..." and exit 255.
-// - `<lab.ycsbHome>/bin/ycsb.sh load|run couchbase2 -P workload -P props -p k=v -threads N -s`
-//   (JAVA_OPTS; `bin/ycsb` is Python 2 text that needs the `python2: true` lab option):
-//   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
-//   report on stdout or `exportfile`, text or JSON exporters, HDR interval logs with
-//   `hdrhistogram.fileoutput`). Each binding reads only its real keys; couchbase2 logs in as the
-//   bucket-named RBAC user, which must exist on the node (REAL-LAB Y1-Y8, test/lab/README.md).
-//   Workloads in `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
+// - `<lab.ycsbHome>`: the real YCSB 0.17.0 (realYcsb.ts: the release assembled by
+//   scripts/ycsb-release.sh in the tools cache, read-only), `bin/ycsb.sh` and the Python-2 `bin/ycsb`
+//   (a real Python 2.7 only with the `python2: true` lab option); Java 17 from Debian, none on the
+//   hosts named in `withoutJava`. couchbase2 needs the node's ports as JVM options
+//   (`labJavaOptions`, in every writeLabPlan client) and logs in as the bucket-named RBAC user,
+//   which must exist on the node (REAL-LAB Y1-Y11, test/lab/README.md).
 // - `ip` adds the lab's extra 127.0.0.x addresses to `ip -o addr` listings; `ethtool -i` (only
 //   when ethtool is not installed) prints driver `lab-loopback`. `java`, `uname` are the real ones.
 //
 // Faults: `lab.faults.set({...})` (see LabFaults in labFiles.ts) takes effect within ~100 ms in
 // the running stand-ins; `killSshd(alias)` drops the daemon and its live connections, `startSshd`
 // brings it back; `swapHostKey(alias)` restarts it with another host key; `unknownHost` is an alias
-// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
+// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every YCSB JVM.
+// The node acts on YCSB's real process (ycsbCrashAfterOps: SIGKILL, ycsbHangAfterOps: SIGSTOP of the
+// JVM that sent the Nth operation) and fails operations (temporaryFailureEvery).
 // `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
 // marker) except the couchbase "system service", which is expected to stay up. `smallDisk(kb)`
 // mounts a tiny tmpfs (results-disk-full tests; undefined where mounting is not allowed).
@@ -60,8 +61,7 @@
 // `keep: true` or ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM
 // without stop(), the same happens synchronously; a lab whose owner was SIGKILLed is reaped by
 // the next startLab. Limits: the hosts share this machine's process table, so name lookups such as
-// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener); SCAN
-// asks the query service for the keys, then gets them one by one; only hdrhistogram measurements.
+// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
