@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     await run('workloada_run_json-exporter', `run couchbase2 ${workload('workloada')} -p recordcount=300 -p operationcount=300 -p exporter=site.ycsb.measurements.exporter.JSONMeasurementsExporter`, 'stdout');
     await run('workloada_run_json-array-exporter', `run couchbase2 ${workload('workloada')} -p recordcount=300 -p operationcount=300 -p exporter=site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter`, 'stdout');
     await run('workloade_run_histogram_scan', `run couchbase2 -s ${workload('workloade')} -p recordcount=300 -p operationcount=200 -p maxscanlength=10 -p measurementtype=histogram -p histogram.buckets=20 -p status.interval=1`);
+    await run('workloade_run_hdrhistogram-plus-histogram_scan', `run couchbase2 -s ${workload('workloade')} -p recordcount=300 -p operationcount=200 -p maxscanlength=10 -p measurementtype=hdrhistogram+histogram -p histogram.buckets=20 -p status.interval=1`);
+    await run('workloada_run_histogram-verbose_interval-both_target', `run couchbase2 -s ${workload('workloada')} -p recordcount=300 -p operationcount=300 -p measurementtype=histogram -p histogram.buckets=20 -p measurement.histogram.verbose=true -p measurement.interval=both -p status.interval=1 -target 100`);
     await run('workloadc_run_timeseries', `run couchbase2 -s ${workload('workloadc')} -p recordcount=300 -p operationcount=300 -p measurementtype=timeseries -p timeseries.granularity=100 -p status.interval=1`);
     lab.faults.set({ ycsbCrashAfterOps: 50 });
     await run('workloadc_run_jvm-killed', `run couchbase2 -s ${workload('workloadc')} -p recordcount=300 -p operationcount=600 -p status.interval=1`);
