@@ -15,7 +15,7 @@ import { neverCancelled } from '../../server/src/common/languageFeatures';
 import { NodeWorkspaceFiles } from '../../server/src/common/nodeWorkspaceFiles';
 import { analysedPart, truncationNotice } from '../../server/src/common/documentLimits';
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
-import { expandFolders } from '../../server/src/adapter/settings';
+import { expandFolders } from '../../server/src/common/profileFolders';
 import { createLanguages } from '../../server/src/languages';
 import { loadPlan } from '../../engine/src/plan/plan';
 import { commandArguments } from './arguments';

@@ -7,7 +7,7 @@ import type { RunOutcome } from '../../../engine/src/events';
 import type { RunSummary } from '../../../engine/src/results/resultsStore';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { unfinishedRuns } from '../tasks/resumeChoice';
 import { showPlanProblems } from './runBenchmark';
 import { pickRun, runDirArgument, workspaceRuns } from './pickRun';

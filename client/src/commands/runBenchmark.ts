@@ -5,7 +5,7 @@ import type { RunOutcome } from '../../../engine/src/events';
 import type { PlanError } from '../../../engine/src/plan/plan';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 import { refusedInRestrictedMode } from '../workspaceTrust';
 

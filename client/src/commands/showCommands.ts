@@ -5,7 +5,7 @@
 // through the sweep's own code), the same listing as `onload-bench run PLAN --dry-run`.
 import * as vscode from 'vscode';
 import { loadEngine } from '../engine';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 
 export async function showCommandsCommand(_services: ExtensionServices, arg?: unknown): Promise<vscode.TextDocument | undefined> {

@@ -3,6 +3,7 @@
 // the workload scans (primaryIndex.ts); after the load, poll the item count, let the write
 // queues drain (REAL-LAB C6, C10) and, for scans, the index catch up (C11). Everything seen goes
 // to the cell's evidence.bucket.
+import { EngineFailure } from '../errors';
 import { recreateBucket } from './bucket';
 import { readItemCount, waitItemCount } from './bucketLifecycle';
 import { queuesToWaitFor, waitPersistence } from './persistenceQueues';
@@ -41,8 +42,20 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
   return login;
 }
 
-/** After the load: the item count, polled until it matches (or the deadline), then the write queues, then (for scans) the index. */
-export async function settleAfterLoad(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans = false): Promise<number> {
+/**
+ * After the load: the item count, polled until it matches (or the deadline), then the write
+ * queues, then (for scans) the index. The count goes into the load's record; a bucket short of
+ * the expected items fails the cell, naming both numbers.
+ */
+export async function settleAfterLoad(context: CellBucketContext, load: { expectedItems?: number; itemCount?: number }, evidence: Record<string, unknown>, scans = false): Promise<void> {
+  const expected = load.expectedItems;
+  load.itemCount = await settledItemCount(context, expected, evidence, scans);
+  if (expected !== undefined && load.itemCount !== expected) {
+    throw new EngineFailure({ code: 'item-count', host: context.server.host, step: 'item-count', message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
+  }
+}
+
+async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans: boolean): Promise<number> {
   if (context.seam) return context.seam.itemCount();
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
   const deadline = Date.now() + context.readySec * 1000;

@@ -103,6 +103,12 @@ export interface ResolvedPlan {
   timeouts: { serverStartSec: number; bucketReadySec: number; cellSec: number };
 }
 
+/** The folder above `bin/couchbase-server`, where VERSION.txt lives (the installation of a server). */
+export function couchbaseHome(couchbaseServerPath: string): string {
+  const parts = couchbaseServerPath.split('/');
+  return parts.length >= 3 ? parts.slice(0, -2).join('/') || '/' : '.';
+}
+
 export function withDefaults(plan: Plan): ResolvedPlan {
   const firstAddress = Object.values(plan.interfaces)[0] ?? '127.0.0.1';
   return {

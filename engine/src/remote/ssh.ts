@@ -8,8 +8,18 @@ import { join } from 'node:path';
 import { childEnvironment } from './childEnvironment';
 import { cleanStaleControlFolders, createControlFolder } from './controlFolders';
 import { EngineFailure } from '../errors';
-import type { SshOptions } from '../options';
 import { shellQuote } from './shellQuote';
+
+export interface SshOptions {
+  /** The ssh client binary (default `ssh` from PATH). */
+  binary?: string;
+  /** An ssh_config file used instead of ~/.ssh/config (`ssh -F`). */
+  configFile?: string;
+  /** More `ssh` arguments, e.g. `['-o', 'ConnectTimeout=5']`. Host-key checking cannot be turned off. */
+  extraOptions?: string[];
+  /** Folder for ControlMaster sockets (short path, private); default a fresh folder under the OS temp dir. */
+  controlDir?: string;
+}
 
 export interface RemoteResult {
   exitCode: number;

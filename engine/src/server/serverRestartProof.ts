@@ -4,9 +4,8 @@
 // REST and KV ports and no memcached/beam.smp of this installation is left (else an error, or a
 // kill where the plan allows it). After a start: `/pools/default` reports a node uptime smaller
 // than the time since the start.
-import { couchbaseHome } from '../evidence/environment';
 import { EngineFailure } from '../errors';
-import type { ResolvedServer } from '../plan/planSchema';
+import { couchbaseHome, type ResolvedServer } from '../plan/planSchema';
 import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
