@@ -3,13 +3,12 @@
 // lab would show them, and the lab's faults act on the real process. Bounded: a few JVM runs per
 // test, tens of records, every run under a time limit.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { labJavaOptions } from '../lab/realYcsb';
 import type { Lab } from '../lab/index';
 import { labPerSuite } from '../support/labSuite';
-import { existsSync } from 'node:fs';
 
 function reportValue(stdout: string, section: string, measurement: string): string | undefined {
   return stdout.split('\n').map((line) => line.split(', ')).find(([s, m]) => s === `[${section}]` && m === measurement)?.[2];
@@ -54,7 +53,7 @@ describe('the real YCSB 0.17.0 in the lab (REAL-LAB Y1-Y11)', { skip: existsSync
     assert.equal(quit.code, 0, 'quit is the shell clean exit');
     const jvmArgs = await lab.ssh(lab.clientHost, sh(`load couchbase2 -jvm-args=-Xmx64m -P ${workload('workloadc')} -p recordcount=1`, ' -Xmx96m'));
     assert.equal(jvmArgs.code, 0);
-    assert.match(jvmArgs.stdout.split('\n')[0], /^\/usr\/bin\/java -Dcom\.couchbase\.\S+ -Dcom\.couchbase\.\S+ -Xmx96m -classpath /, 'JAVA_OPTS reach the JVM');
+    assert.match(jvmArgs.stdout.split('\n')[0], /^\/usr\/bin\/java -Dcom\.couchbase\.\S+ -Dcom\.couchbase\.\S+ -Xbootclasspath\/a:\S+ -Xmx96m -classpath /, 'JAVA_OPTS reach the JVM');
     assert.match(jvmArgs.stdout, /Unknown option -jvm-args=-Xmx64m/);
     assert.equal(reportValue(jvmArgs.stdout, 'OVERALL', 'RunTime(ms)'), undefined);
   });
