@@ -38,7 +38,7 @@ describe('the real YCSB 0.17.0 in the lab (REAL-LAB Y1-Y11)', { skip: existsSync
     }
   }
 
-  it('Y4, Y9: bin/ycsb needs Python 2; ycsb.sh takes JAVA_OPTS and passes -jvm-args to Client (Y8: exit 0); the shell ends 1 at end of input', { timeout: 60_000 }, async () => {
+  it('Y3, Y4, Y9: no couchbase3 in 0.17.0; bin/ycsb needs Python 2; ycsb.sh takes JAVA_OPTS and passes -jvm-args to Client (Y8: exit 0); the shell ends 1 at end of input', { timeout: 60_000 }, async () => {
     const direct = await lab.ssh(lab.clientHost, `cd ${lab.ycsbHome} && bin/ycsb shell basic < /dev/null`);
     assert.equal(direct.code, 127);
     assert.match(direct.stderr, /python/);
@@ -49,6 +49,10 @@ describe('the real YCSB 0.17.0 in the lab (REAL-LAB Y1-Y11)', { skip: existsSync
     assert.equal(shell.code, 1, 'Y9: end of input is a NullPointerException, not a clean exit');
     assert.match(shell.stdout, /YCSB Command Line client/);
     assert.match(shell.stderr, /NullPointerException/);
+    // Y3 is the couchbaselabs fork's couchbase3: the 0.17.0 release has no such binding
+    const couchbase3 = await lab.ssh(lab.clientHost, `cd ${lab.ycsbHome} && bin/ycsb.sh load couchbase3`);
+    assert.equal(couchbase3.code, 1);
+    assert.match(couchbase3.stdout, /\[ERROR\] The specified binding 'couchbase3' was not found\./);
     const quit = await lab.ssh(lab.clientHost, `cd ${lab.ycsbHome} && echo quit | bin/ycsb.sh shell basic`);
     assert.equal(quit.code, 0, 'quit is the shell clean exit');
     const jvmArgs = await lab.ssh(lab.clientHost, sh(`load couchbase2 -jvm-args=-Xmx64m -P ${workload('workloadc')} -p recordcount=1`, ' -Xmx96m'));
