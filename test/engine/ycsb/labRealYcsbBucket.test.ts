@@ -93,7 +93,7 @@ describe('engine on a lab that behaves like real YCSB and Couchbase', { skip: la
   });
 
   it('Y6, Y10: workload D (latest) from two clients, bounded by time alone: each client loads and inserts into its own table and reads only what exists', { timeout: 120_000 }, async () => {
-    const properties = { recordcount: 200, operationcount: 0, maxexecutiontime: 4, readproportion: 0.7, updateproportion: 0, insertproportion: 0.3, requestdistribution: 'latest', 'couchbase.upsert': false, 'status.interval': 1 };
+    const properties = { recordcount: 200, operationcount: 0, maxexecutiontime: 8, readproportion: 0.7, updateproportion: 0, insertproportion: 0.3, requestdistribution: 'latest', 'couchbase.upsert': false, 'status.interval': 1 };
     const path = plan({ clients: lab.clientHosts, properties, extra: { workload: { path: 'workloada', properties } } });
     const record = await sweep(lab, path, join(work, 'results'));
     assert.equal(record.outcome.error, undefined, explain(record));
