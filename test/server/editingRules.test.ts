@@ -58,7 +58,7 @@ test('quick fixes by range in workloads: a cursor anywhere on the line gets the 
   assert.deepEqual(actions.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'"]);
 });
 
-test('quick fixes by range in workloads: a selection keeps the diagnostics it overlaps, and only those the client sent count', async () => {
+test('quick fixes by range in workloads: a selection keeps the diagnostics it overlaps; only those the client sent count, or when it sent none, the server\'s own under the range', async () => {
   const text = 'workload=site.ycsb.workloads.CoreWorkload\ninsertorder=Hashed\nrequestdistribution=Zipfian\n';
   const { uri, diagnostics } = await open(text, '.ycsb', 'ycsb-workload');
   const fixable = diagnostics.filter((d) => d.code === 'insertorder-means-ordered' || d.code === 'unknown-value');
@@ -70,7 +70,11 @@ test('quick fixes by range in workloads: a selection keeps the diagnostics it ov
   const selection = { start: { line: 2, character: 20 }, end: { line: 2, character: 27 } };
   assert.deepEqual(await titles(selection, fixable), ["Change to 'zipfian'"]);
   assert.deepEqual(await titles({ start: { line: 0, character: 0 }, end: { line: 0, character: 8 } }, fixable), [], 'a selection over neither');
-  assert.deepEqual(await titles({ start: { line: 1, character: 14 }, end: { line: 1, character: 14 } }, []), [], 'only what the client sent');
+  const bothLines = { start: { line: 1, character: 0 }, end: { line: 2, character: 27 } };
+  assert.deepEqual(await titles(bothLines, fixable.filter((d) => d.code === 'unknown-value')), ["Change to 'zipfian'"], 'only what the client sent');
+  // A client that sends none (ALE, unless the cursor is on a word's first character): what the server published there.
+  assert.deepEqual(await titles({ start: { line: 1, character: 14 }, end: { line: 1, character: 14 } }, []), ["Change to 'hashed'", "Change to 'ordered'"]);
+  assert.deepEqual(await titles({ start: { line: 0, character: 0 }, end: { line: 0, character: 8 } }, []), [], 'nothing published there');
 });
 
 test('a diagnostic sent back without data, or with data mangled, still gets its fixes', async () => {

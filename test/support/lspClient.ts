@@ -59,6 +59,11 @@ export interface TestClientOptions {
   itemDefaults?: boolean;
   /** Send exactly these capabilities instead of the VS Code-like default (another client's). */
   capabilities?: ClientCapabilities;
+  /**
+   * A real client's `initialize` params as it sent them (test/fixtures/clients): its capabilities,
+   * processId and clientInfo are sent as they are; the workspace fields are this test's.
+   */
+  clientParams?: Record<string, unknown>;
   initializationOptions?: unknown;
   /** Answers to server-to-client requests (workspace/configuration, workspace/applyEdit...). */
   onRequest?: Record<string, (params: unknown) => unknown>;
@@ -92,17 +97,21 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
   for (const [method, handler] of Object.entries(options.onRequest ?? {})) connection.onRequest(method, handler);
   connection.listen();
 
+  const { rootPath: _rootPath, rootUri: _rootUri, workspaceFolders: _folders, initializationOptions: _options, ...clientParams } = options.clientParams ?? {};
   const initialized: InitializeResult = await connection.sendRequest('initialize', {
-    processId: process.pid,
+    ...clientParams,
+    // A client that sends its process id sends a live one: this process's.
+    processId: clientParams.processId === null ? null : process.pid,
     rootUri: workspaceFolders[0] ? fileUri(workspaceFolders[0]) : null,
     workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
     ...(options.initializationOptions !== undefined && { initializationOptions: options.initializationOptions }),
-    capabilities: options.capabilities ?? {
+    capabilities: (clientParams.capabilities as ClientCapabilities | undefined) ?? options.capabilities ?? {
       textDocument: {
         completion: {
           completionItem: {
             snippetSupport: true,
             tagSupport: { valueSet: [1] },
+            labelDetailsSupport: true,
             documentationFormat: ['markdown', 'plaintext'],
             ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
           },

@@ -1,7 +1,8 @@
 // The `onloadBench` settings the server reads, from whichever way the client sends them:
 // `initializationOptions` (eglot, Helix `config`), `workspace/didChangeConfiguration` (Neovim's
 // `settings`, pushed at start), or `workspace/configuration` (VS Code, pulled). Folder paths may
-// start with `~` (the home folder) and may be relative to the first workspace folder.
+// start with `~` (the home folder) and may be relative to the first workspace folder. Also the
+// client-side commands a client says it has, which answers may then name.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
@@ -25,4 +26,10 @@ export function expandFolders(folders: readonly string[], roots: readonly string
     const home = trimmed === '~' ? homedir() : trimmed.startsWith('~/') ? join(homedir(), trimmed.slice(2)) : trimmed;
     return isAbsolute(home) ? resolve(home) : resolve(base, home);
   });
+}
+
+/** The client-side commands a client says it has (`initializationOptions.clientCommands`: VS Code's client). */
+export function clientCommandsOf(initializationOptions: unknown): string[] {
+  const list = typeof initializationOptions === 'object' && initializationOptions !== null ? (initializationOptions as { clientCommands?: unknown }).clientCommands : undefined;
+  return Array.isArray(list) ? list.filter((command): command is string => typeof command === 'string') : [];
 }

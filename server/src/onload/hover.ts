@@ -1,6 +1,7 @@
 // Hover: an option's facts and its effective value at that line once imports are counted; on an
 // import, where it resolves and what it sets.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { noClientCommands, type HoverOptions } from '../common/languageFeatures';
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
 import type { Assignment, ProfileAnalysis } from './effectiveConfig';
@@ -10,7 +11,10 @@ import { optionMarkdown } from './optionFacts';
 import { contains, directiveAt } from './profileDocument';
 import { clip } from './values';
 
-export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog): Hover | null {
+/** The VS Code command the footer names, for clients that have it. */
+export const showEffectiveConfigurationCommand = 'onloadBench.showEffectiveConfiguration';
+
+export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog, options: HoverOptions = noClientCommands): Hover | null {
   const found = directiveAt(analysis.parsed, offset);
   if (!found) return null;
   const { directive, index } = found;
@@ -43,7 +47,8 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
   else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
   const earlierDynamic = analysis.dynamicNames.find((assignment) => assignment.rootIndex < index);
   const dynamicNote = earlierDynamic ? ` An earlier onload_set with a name built at run time (\`${clip(earlierDynamic.written, 40)}\`, line ${earlierDynamic.line + 1}${earlierDynamic.via.length > 0 ? ` via onload_import ${earlierDynamic.via.join(' → ')}` : ''}) may set it first.` : '';
-  parts.push('', '---', '', effectiveHere(directive.name, index, analysis) + dynamicNote, '', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
+  parts.push('', '---', '', effectiveHere(directive.name, index, analysis) + dynamicNote);
+  if (options.clientCommands.includes(showEffectiveConfigurationCommand)) parts.push('', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
 }
 

@@ -2,7 +2,7 @@
 // direct entry points (analyse, effective configuration) for the CLI, the engine and benchmarks.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
-import { neverCancelled, richCompletion, type Cancellation, type CompletionOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
+import { neverCancelled, noClientCommands, richCompletion, type Cancellation, type CompletionOptions, type HoverOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
 import { diagnosticsForRange } from '../common/codeActionRange';
 import type { EffectiveConfigurationResult } from '../protocol';
 import { onloadCatalog, type OnloadCatalog } from './catalog';
@@ -57,10 +57,10 @@ export class OnloadLanguageService implements LanguageFeatures {
     });
   }
 
-  async hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<Hover | null> {
+  async hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation = neverCancelled, options: HoverOptions = noClientCommands): Promise<Hover | null> {
     const offset = document.offsetAt(position);
     if (!directiveAt(parsedDocument(document), offset)) return null;
-    return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog);
+    return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog, options);
   }
 
   async codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], _token: Cancellation = neverCancelled): Promise<CodeAction[]> {
