@@ -158,7 +158,8 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     clearTimeout(pending.get(uri));
     pending.set(uri, setTimeout(() => {
       pending.delete(uri);
-      void validate(uri);
+      // Nothing a document holds may end the server: an unexpected failure is logged, not thrown.
+      validate(uri).catch((error: unknown) => connection.console.error(`checking ${uri} failed: ${String(error)}`));
     }, delay));
   };
 

@@ -55,7 +55,8 @@ export class ImportResolver {
 
   resolve(name: string, fromUri: string, dynamic = false): Promise<ImportTarget> {
     if (dynamic) return Promise.resolve({ kind: 'dynamic' });
-    if (name === '') return Promise.resolve({ kind: 'unresolved', searched: [] });
+    // A lone surrogate cannot come from a file (UTF-8 has none) nor name one, and no URI can spell it.
+    if (name === '' || hasLoneSurrogate(name)) return Promise.resolve({ kind: 'unresolved', searched: [] });
     const folder = Utils.dirname(URI.parse(fromUri)).toString();
     const key = `${folder}\u0000${name}`;
     let result = this.memo.get(key);
@@ -89,6 +90,12 @@ export class ImportResolver {
     const standard = this.catalog.standardProfile(name);
     return standard ? { kind: 'standard', profile: standard } : { kind: 'unresolved', searched };
   }
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
 }
 
 /** One sentence: where an import resolves and why (hover, effective configuration). */
