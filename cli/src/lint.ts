@@ -13,6 +13,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { neverCancelled } from '../../server/src/common/languageFeatures';
 import { NodeWorkspaceFiles } from '../../server/src/common/nodeWorkspaceFiles';
+import { describeFileKind, maxReadBytes, readBoundedText, type BoundedRead } from '../../server/src/common/boundedRead';
 import { analysedPart, truncationNotice } from '../../server/src/common/documentLimits';
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
 import { expandFolders } from '../../server/src/adapter/settings';
@@ -87,6 +88,11 @@ export async function run(args: string[]): Promise<number> {
   for (const path of await expand(paths)) {
     const languageId = languageOf(path);
     if (languageId === planLanguageId) {
+      const info = await stat(path).catch(() => undefined);
+      if (info && !info.isFile()) {
+        problems.push(`${path}: cannot read: ${describeFileKind(info)}, not a regular file`);
+        continue;
+      }
       const { errors } = await loadPlan(path);
       if (errors.length === 1 && errors[0]!.code === 'read') {
         problems.push(`${path}: ${errors[0]!.message}`);
@@ -105,13 +111,13 @@ export async function run(args: string[]): Promise<number> {
       console.error(`${path}: skipped (not an Onload profile, YCSB workload or benchmark plan${languageId ? `; no checker for ${languageId}` : ''})`);
       continue;
     }
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      problems.push(`${path}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    // Only a regular file within the bound is read: a FIFO or a device would hang or never end.
+    const read = await readBoundedText(path).catch((error: unknown) => ({ kind: 'failed' as const, why: error instanceof Error ? error.message : String(error) }));
+    if (read.kind !== 'text') {
+      problems.push(`${path}: cannot read: ${unreadable(read)}`);
       continue;
     }
+    const text = read.text;
     checked++;
     const whole = TextDocument.create(pathToFileURL(resolve(path)).toString(), languageId!, 1, text);
     const part = analysedPart(whole);
@@ -131,6 +137,15 @@ export async function run(args: string[]): Promise<number> {
   console.error(`${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (problems.length > 0) return 2;
   return errors > 0 ? 1 : 0;
+}
+
+function unreadable(read: Exclude<BoundedRead, { kind: 'text' }> | { kind: 'failed'; why: string }): string {
+  switch (read.kind) {
+    case 'missing': return 'no such file';
+    case 'not-regular': return `${read.what}, not a regular file`;
+    case 'too-large': return `${read.bytes.toLocaleString('en-US')} bytes, more than the ${(maxReadBytes / (1024 * 1024)).toFixed(0)} MiB a profile or workload may have`;
+    case 'failed': return read.why;
+  }
 }
 
 function toFinding(file: string, diagnostic: Diagnostic): LintFinding {

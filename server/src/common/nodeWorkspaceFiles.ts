@@ -1,8 +1,10 @@
 // WorkspaceFiles over open documents and the local disk: used by the LSP server and the CLI.
-import { readdir, readFile } from 'node:fs/promises';
+// Files on disk are read only when they are regular files within the size bound (boundedRead.ts).
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { URI } from 'vscode-uri';
 import type { WorkspaceFiles } from './languageFeatures';
+import { readBoundedText } from './boundedRead';
 
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'out', '.cache']);
 const maxFiles = 20_000;
@@ -18,11 +20,14 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
   async read(uri: string): Promise<string | undefined> {
     const open = this.openText(uri);
     if (open !== undefined) return open;
+    let path: string;
     try {
-      return await readFile(URI.parse(uri).fsPath, 'utf8');
+      path = URI.parse(uri).fsPath;
     } catch {
       return undefined;
     }
+    const read = await readBoundedText(path).catch(() => undefined);
+    return read?.kind === 'text' ? read.text : undefined;
   }
 
   async find(match: (uri: string) => boolean): Promise<string[]> {

@@ -1,0 +1,67 @@
+// Reads a file the services were pointed at (an `onload_import`, a workload a plan names, a file
+// given to `lint`) only when it is a regular file no larger than a bound, and never blocks doing
+// so. A profile may name anything: `onload_import /dev/zero` once grew the server to 2 GB and a
+// FIFO beside a profile hung every hover, and the process with it, for ever. Devices, FIFOs and
+// sockets are refused from their `stat` before they are opened (opening some devices does
+// something); the file is then opened non-blocking and checked again, in case it was swapped.
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { maxAnalysedCharacters } from './documentLimits';
+
+/** What a bounded read found. */
+export type BoundedRead =
+  | { kind: 'text'; text: string }
+  | { kind: 'missing' }
+  | { kind: 'not-regular'; what: string }
+  | { kind: 'too-large'; bytes: number };
+
+/** Far above any real profile or workload (a few KB), and what the services analyse at most. */
+export const maxReadBytes = maxAnalysedCharacters;
+
+let reading = 0;
+
+/** Reads in progress (for processExit.ts: none of them can block, but a network mount may). */
+export function filesBeingRead(): number {
+  return reading;
+}
+
+export function describeFileKind(info: Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+export async function readBoundedText(path: string, maxBytes = maxReadBytes): Promise<BoundedRead> {
+  reading++;
+  try {
+    const before = await stat(path).catch(() => undefined);
+    if (!before) return { kind: 'missing' };
+    if (!before.isFile()) return { kind: 'not-regular', what: describeFileKind(before) };
+    if (before.size > maxBytes) return { kind: 'too-large', bytes: before.size };
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(() => undefined);
+    if (!handle) return { kind: 'missing' };
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) return { kind: 'not-regular', what: describeFileKind(info) };
+      // One byte more than allowed tells a file that grew past the bound since its stat.
+      const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+        if (length === buffer.length) break;
+      }
+      if (length > maxBytes) return { kind: 'too-large', bytes: length };
+      return { kind: 'text', text: buffer.toString('utf8', 0, length) };
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    reading--;
+  }
+}
