@@ -49,7 +49,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   /** Open documents by uriKey: an import's URI is spelled by vscode-uri, the client's may differ. */
   const openByKey = new Map<string, string>();
   const openDocument = (uri: string) => documents.get(uri) ?? documents.get(openByKey.get(uriKey(uri)) ?? '');
-  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText());
+  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText(), () => documents.keys());
   const dependencies = new Dependencies();
   const pending = new Map<string, NodeJS.Timeout>();
   let manners: ClientManners = clientManners({});
@@ -146,7 +146,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     }
     // A newer version is already queued: its own validation will publish.
     if (documents.get(uri)?.version !== version) return;
-    dependencies.record(uri, recording.readUris);
+    dependencies.record(uri, recording);
     diagnostics = capDiagnostics(diagnostics);
     // Always shown, whatever the cap left out.
     if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];

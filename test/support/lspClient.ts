@@ -36,7 +36,7 @@ export interface TestClient {
   /** Every diagnostics notification published for `uri` so far, oldest first. */
   publishedFor(uri: string): PublishDiagnosticsParams[];
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
-  diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
+  diagnostics(uri: string, version?: number, timeoutMs?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
   /** The completion answer as sent: an array or a CompletionList. */
   completionAnswer(uri: string, position: Position): Promise<CompletionItem[] | CompletionList | null>;
@@ -159,11 +159,11 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
       await connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
     },
     publishedFor: (uri) => [...(published.get(uri) ?? [])],
-    diagnostics(uri, version = versions.get(uri)) {
+    diagnostics(uri, version = versions.get(uri), timeoutMs = 10_000) {
       const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
       if (already) return Promise.resolve(already.diagnostics);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within 10 s`)), 10_000);
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within ${timeoutMs / 1000} s`)), timeoutMs);
         waiters.push({ uri, version, resolve: (d) => { clearTimeout(timer); resolve(d); } });
       });
     },

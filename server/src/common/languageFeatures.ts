@@ -29,6 +29,12 @@ export interface WorkspaceFiles {
   read(uri: string): Promise<string | undefined>;
   /** URIs of the workspace's files whose names end with one of the suffixes or match a predicate. */
   find(match: (uri: string) => boolean): Promise<string[]>;
+  /**
+   * The names of a folder's files and open documents, as they are now (not cached: a caller keeps
+   * them for one analysis); undefined when that cannot be told. Lets a caller that tries many names
+   * skip those that are not there without building their URIs or asking the disk about each.
+   */
+  entries?(folderUri: string): Promise<ReadonlySet<string> | undefined>;
 }
 
 /** What the client can take that changes what a service answers (the adapter shapes the rest). */

@@ -82,6 +82,10 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     return [{ title, edits: [{ range: { start: { line: startLine, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];
   };
 
+  let known: string[] | undefined;
+  /** Profile names an unresolved import may have meant (built once, for the first one). */
+  const knownProfileNames = () => (known ??= [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])]);
+
   const directives = analysis.parsed.directives;
   directives.forEach((directive, index) => {
     if (directive.kind === 'set') checkSet(directive);
@@ -185,8 +189,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     }
     const outcome = analysis.imports.get(index);
     if (outcome?.target.kind === 'unresolved') {
-      const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
-      const suggestions = suggest(() => closestMatches(directive.name, known));
+      const suggestions = suggest(() => closestMatches(directive.name, knownProfileNames()));
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
       push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' beside this profile, in the onloadBench.profilePath folders or among the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
         suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })), suggestions);
