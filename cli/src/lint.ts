@@ -55,6 +55,8 @@ export interface LintFinding {
   severity: 'error' | 'warning' | 'info' | 'hint';
   code: string;
   message: string;
+  /** What libonload uses instead of the value written, for a diagnostic about a value (the hover and the effective configuration say the same). */
+  uses?: string;
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -150,6 +152,7 @@ function unreadable(read: Exclude<BoundedRead, { kind: 'text' }> | { kind: 'fail
 
 function toFinding(file: string, diagnostic: Diagnostic): LintFinding {
   const text = typeof diagnostic.message === 'string' ? diagnostic.message : String(diagnostic.message);
+  const used = (diagnostic.data as { used?: unknown } | undefined)?.used;
   return {
     file,
     line: diagnostic.range.start.line + 1,
@@ -159,6 +162,7 @@ function toFinding(file: string, diagnostic: Diagnostic): LintFinding {
     severity: (severityNames[diagnostic.severity ?? DiagnosticSeverity.Error] ?? 'error') as LintFinding['severity'],
     code: String(diagnostic.code ?? '-'),
     message: text.replace(/\s*\n\s*/g, ' '),
+    ...(typeof used === 'string' && { uses: used }),
   };
 }
 
