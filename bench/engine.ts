@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadPlan } from '../engine/src/index';
 import type { SweepEvent } from '../engine/src/events';
-import { OpenSshSession, SessionPool, type RemoteSession } from '../engine/src/ssh';
-import { runSweep as runSweepWithSeams } from '../engine/src/sweep';
+import { OpenSshSession, SessionPool, type RemoteSession } from '../engine/src/remote/ssh';
+import { runSweep as runSweepWithSeams } from '../engine/src/sweep/sweep';
 import { startLab, writeLabPlan } from '../test/lab/index';
 import { round, summarise, time, type Timing } from './stats';
 

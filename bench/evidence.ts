@@ -8,9 +8,9 @@
 // Figures only, no assertions.   node --import tsx bench/evidence.ts [--json] [--seconds N]
 import { execFile } from 'node:child_process';
 import { build, HistogramLogWriter } from 'hdr-histogram-js';
-import { samplerCommand } from '../engine/src/cpuSampler';
-import { parseSamplerOutput, samplerSelfCostPct } from '../engine/src/cpuStat';
-import { decodeIntervals, hdrEvidence, type HdrLogFile } from '../engine/src/hdrMerge';
+import { samplerCommand } from '../engine/src/evidence/cpuSampler';
+import { parseSamplerOutput, samplerSelfCostPct } from '../engine/src/evidence/cpuStat';
+import { decodeIntervals, hdrEvidence, type HdrLogFile } from '../engine/src/evidence/hdrMerge';
 import { round, time, type Timing } from './stats';
 
 export interface EvidenceFigures {

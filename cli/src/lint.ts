@@ -16,9 +16,9 @@ import { NodeWorkspaceFiles } from '../../server/src/common/nodeWorkspaceFiles';
 import { describeFileKind, maxReadBytes, readBoundedText, type BoundedRead } from '../../server/src/common/boundedRead';
 import { analysedPart, truncationNotice } from '../../server/src/common/documentLimits';
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
-import { expandFolders } from '../../server/src/adapter/settings';
+import { expandFolders } from '../../server/src/common/profileFolders';
 import { createLanguages } from '../../server/src/languages';
-import { loadPlan } from '../../engine/src/plan';
+import { loadPlan } from '../../engine/src/plan/plan';
 import { commandArguments } from './arguments';
 
 const planLanguageId = 'benchplan';

@@ -4,10 +4,10 @@
 // environment and Onload settings (engine/src/htmlReport). Exit codes: 0 report written, 1 nothing
 // readable or the output file could not be written, 2 bad usage.
 import { writeFile } from 'node:fs/promises';
-import { reportTablesToCsv } from '../../engine/src/csv';
-import { buildHtmlReport } from '../../engine/src/htmlReport/htmlReport';
-import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report';
-import { readRunFolder } from '../../engine/src/resultsFile';
+import { reportTablesToCsv } from '../../engine/src/report/csv';
+import { buildHtmlReport } from '../../engine/src/report/htmlReport';
+import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report/report';
+import { readRunFolder } from '../../engine/src/results/resultsFile';
 import { commandArguments } from './arguments';
 
 const usage =

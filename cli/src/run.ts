@@ -6,7 +6,7 @@
 // folder), 130 cancelled.
 import { resolve } from 'node:path';
 import { formatEngineError } from '../../engine/src/errors';
-import { cellMarks } from '../../engine/src/marks';
+import { cellMarks } from '../../engine/src/evidence/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
 import type { CellKey } from '../../engine/src/model';

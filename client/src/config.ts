@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { homedir } from 'node:os';
-import { type BenchSettings, expandProfileFolders, readSettings } from './settings';
+import { expandProfileFolders } from '../../server/src/common/profileFolders';
+import { type BenchSettings, readSettings } from './settings';
 
 const reported = new Set<string>();
 

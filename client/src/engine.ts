@@ -3,10 +3,10 @@
 // itself, with SSH and the Couchbase SDK, runs in a separate process (engineProcess.ts).
 async function importEngine() {
   const [plan, store, errors, recorded] = await Promise.all([
-    import('../../engine/src/plan.js'),
-    import('../../engine/src/resultsStore.js'),
+    import('../../engine/src/plan/plan.js'),
+    import('../../engine/src/results/resultsStore.js'),
     import('../../engine/src/errors.js'),
-    import('../../engine/src/recordedPlan.js'),
+    import('../../engine/src/plan/recordedPlan.js'),
   ]);
   return {
     loadPlan: plan.loadPlan,

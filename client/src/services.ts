@@ -1,11 +1,11 @@
-// What every command and the task provider share, made once at activation. Heavy parts (the
-// engine, the Couchbase SDK) are not here: commands import them lazily when they run.
+// What the task machinery and the panel share, made once at activation (the commands get these
+// plus the task provider: extensionServices.ts). Heavy parts (the engine, the Couchbase SDK) are
+// not here: commands import them lazily when they run.
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { PasswordStore } from './passwords';
 import type { RunTracker } from './tasks/runTracker';
 import type { ResultsPanelManager } from './panel/resultsPanel';
-import type { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
 
 /** Services the task machinery needs (everything but the task provider itself). */
 export interface CoreServices {
@@ -17,9 +17,5 @@ export interface CoreServices {
   languageClient: Promise<LanguageClient | undefined>;
   runs: RunTracker;
   results: ResultsPanelManager;
-}
-
-export interface ExtensionServices extends CoreServices {
-  tasks: BenchmarkTaskProvider;
 }
 

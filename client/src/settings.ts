@@ -2,7 +2,6 @@
 // plain Node: `readSettings` takes a getter over the `onloadBench` configuration section.
 // There is deliberately no password setting: passwords live in SecretStorage or an env var.
 
-import * as path from 'node:path';
 
 export interface BenchSettings {
   ssh: {
@@ -150,12 +149,4 @@ function safeSshOptions(value: unknown, problems: SettingProblem[]): string[] {
     index += consumed - 1;
   }
   return kept;
-}
-
-/** `onloadBench.profilePath` entries as absolute folders: `~` / `~/x` from `home`, relative ones from `base` (the workspace folder). */
-export function expandProfileFolders(entries: readonly string[], base: string, home: string): string[] {
-  return entries.map((entry) => {
-    const expanded = entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : entry;
-    return path.isAbsolute(expanded) ? path.resolve(expanded) : path.resolve(base, expanded);
-  });
 }

@@ -1,17 +1,9 @@
 // What the edges (extension, CLI, tests) pass to the engine.
 import type { SweepEvent } from './events';
-import type { Plan } from './planSchema';
+import type { Plan } from './plan/planSchema';
+import type { SshOptions } from './remote/ssh';
 
-export interface SshOptions {
-  /** The ssh client binary (default `ssh` from PATH). */
-  binary?: string;
-  /** An ssh_config file used instead of ~/.ssh/config (`ssh -F`). */
-  configFile?: string;
-  /** More `ssh` arguments, e.g. `['-o', 'ConnectTimeout=5']`. Host-key checking cannot be turned off. */
-  extraOptions?: string[];
-  /** Folder for ControlMaster sockets (short path, private); default a fresh folder under the OS temp dir. */
-  controlDir?: string;
-}
+export type { SshOptions } from './remote/ssh';
 
 export interface TimeoutOptions {
   serverStartSec?: number;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SweepEvent } from '../../engine/src/events';
-import type { Plan } from '../../engine/src/planSchema';
+import type { Plan } from '../../engine/src/plan/planSchema';
 import { chooseNodeRuntime, engineEnvironment, runSweepInProcess } from '../../client/src/engineProcess';
 
 // The real engine entry, loaded through tsx so the test needs no build.

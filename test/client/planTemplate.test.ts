@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPlanText } from '../../engine/src/plan';
-import { expandCells } from '../../engine/src/cells';
-import { withDefaults } from '../../engine/src/planSchema';
+import { checkPlanText } from '../../engine/src/plan/plan';
+import { expandCells } from '../../engine/src/plan/cells';
+import { withDefaults } from '../../engine/src/plan/planSchema';
 import { planTemplateText } from '../../client/src/templates/planTemplate';
 
 test('the template is a valid plan for the engine: kernel and Onload, 5 to 50 threads', () => {

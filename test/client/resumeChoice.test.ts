@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RunSummary } from '../../engine/src/resultsStore';
+import type { RunSummary } from '../../engine/src/results/resultsStore';
 import { describeRun, latestUnfinishedRun, unfinishedRuns } from '../../client/src/tasks/resumeChoice';
 
 const run = (runDir: string, createdAt: string, done: number, total: number, planPath?: string): RunSummary => ({

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { expandProfileFolders, readSettings } from '../../client/src/settings';
+import { expandProfileFolders } from '../../server/src/common/profileFolders';
+import { readSettings } from '../../client/src/settings';
 
 const from = (values: Record<string, unknown>) => (key: string) => values[key];
 

@@ -14,8 +14,8 @@
 //   - YCSB 0.17.0 phases (`... & wait $!`): the client's stderr banner, one status line, and a report
 //     whose operations are all Return=OK.
 // Any other command succeeds with no output.
-import type { Plan } from '../../engine/src/planSchema';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/ssh';
+import type { Plan } from '../../engine/src/plan/planSchema';
+import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../engine/src/remote/ssh';
 
 /** A command run on a host, or an upload (`command` is then `upload PATH mode MODE`, `stdin` the content). */
 export interface FakeCall {

@@ -1,7 +1,7 @@
 // "Clear Couchbase password": removes one or all stored Couchbase passwords.
 import * as vscode from 'vscode';
 import { describeSecretKey } from '../secretKeys';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 
 export async function clearPasswordCommand(services: ExtensionServices): Promise<number> {
   const keys = services.passwords.knownKeys();

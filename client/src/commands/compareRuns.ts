@@ -1,5 +1,5 @@
 // "Compare two runs": run B against run A (the baseline) in one results panel.
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { pickTwoRuns, runDirArgument, workspaceRuns } from './pickRun';
 
 export async function compareRunsCommand(services: ExtensionServices, first?: unknown, second?: unknown): Promise<[string, string] | undefined> {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { freshPlanFileName } from '../planFiles';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { planTemplateText } from '../templates/planTemplate';
 
 async function firstFile(glob: string): Promise<vscode.Uri | undefined> {

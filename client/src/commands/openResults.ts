@@ -1,5 +1,5 @@
 // "Open results": shows a run's results panel, for a run folder, a results file or a picked run.
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { pickRun, runDirArgument, workspaceRuns } from './pickRun';
 
 export async function openResultsCommand(services: ExtensionServices, arg?: unknown): Promise<string | undefined> {

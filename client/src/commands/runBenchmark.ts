@@ -2,10 +2,10 @@
 // `couchbase-benchmark` task (pre-flight, then the sweep). Resolves with the run's outcome.
 import * as vscode from 'vscode';
 import type { RunOutcome } from '../../../engine/src/events';
-import type { PlanError } from '../../../engine/src/plan';
+import type { PlanError } from '../../../engine/src/plan/plan';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 import { refusedInRestrictedMode } from '../workspaceTrust';
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { loadEngine } from '../engine';
 import { describeSecretKey, passwordSecretKey } from '../secretKeys';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 import { currentSettings } from '../config';
 import { passwordSavedMessage } from '../passwordSource';

@@ -5,7 +5,7 @@
 // through the sweep's own code), the same listing as `onload-bench run PLAN --dry-run`.
 import * as vscode from 'vscode';
 import { loadEngine } from '../engine';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 
 export async function showCommandsCommand(_services: ExtensionServices, arg?: unknown): Promise<vscode.TextDocument | undefined> {
@@ -17,7 +17,7 @@ export async function showCommandsCommand(_services: ExtensionServices, arg?: un
     void vscode.window.showErrorMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} has ${errors.length} problem(s); fix them first (they are underlined in the plan).`);
     return undefined;
   }
-  const { dryRun } = await import('../../../engine/src/dryRun.js');
+  const { dryRun } = await import('../../../engine/src/sweep/dryRun.js');
   const text = await dryRun(plan, planUri.fsPath);
   const document = await vscode.workspace.openTextDocument({ content: text, language: 'shellscript' });
   await vscode.window.showTextDocument(document, { preview: false });

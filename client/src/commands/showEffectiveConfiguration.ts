@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { requestEffectiveConfiguration } from '../languageClient';
-import type { ExtensionServices } from '../services';
+import type { ExtensionServices } from '../extensionServices';
 
 export const effectiveConfigurationScheme = 'onload-bench-effective';
 

@@ -3,8 +3,8 @@
 // stack and thread count both values and B's difference from A with its 95 % interval, from the
 // same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/statistics.ts).
 // Pure.
-import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report';
-import { compareSamples } from '../../../engine/src/statistics';
+import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report/report';
+import { compareSamples } from '../../../engine/src/report/statistics';
 import type { CompareCell, CompareChart, CompareGroup, CompareTable, MetricId, RunComparisonView, RunDifference } from './protocol';
 import { seriesPoint, tableCell, unitOf } from './comparisonTables';
 import type { RunData } from './runData';

@@ -1,9 +1,9 @@
 // The panel's view of the engine's report tables (engine/src/report.ts): the cookbook tables, per
 // interface and thread count the kernel against each Onload profile with the difference in percent,
 // and the chart series, both from the same computation the CLI's `report` prints. Pure.
-import { markLabel } from '../../../engine/src/marks';
-import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report';
-import { relativeHalfWidth } from '../../../engine/src/statistics';
+import { markLabel } from '../../../engine/src/evidence/marks';
+import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report/report';
+import { relativeHalfWidth } from '../../../engine/src/report/statistics';
 import type { CellMarkView, CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
 
 export function unitOf(table: ReportTable): MetricUnit {

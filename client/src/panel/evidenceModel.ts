@@ -2,13 +2,13 @@
 // per point (the arms overlaid), the legend of the marks met, and one point's time series on
 // demand. Built from the engine's report tables and evidence views, so the panel, the CLI and the
 // HTML report agree. Pure.
-import { evidenceMetrics } from '../../../engine/src/evidenceMetrics';
-import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } from '../../../engine/src/evidenceViews';
-import { ninesTicks, percentileToNines } from '../../../engine/src/htmlReport/percentileScale';
-import { markLegend } from '../../../engine/src/markExplanations';
-import { cellMarks, markLabel } from '../../../engine/src/marks';
+import { evidenceMetrics } from '../../../engine/src/evidence/evidenceMetrics';
+import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } from '../../../engine/src/evidence/evidenceViews';
+import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
+import { markLegend } from '../../../engine/src/evidence/markExplanations';
+import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
-import { buildReportTable, type ReportGroup, type ReportInput, type ReportTable } from '../../../engine/src/report';
+import { buildReportTable, type ReportGroup, type ReportInput, type ReportTable } from '../../../engine/src/report/report';
 import { chartSeries, unitOf } from './comparisonTables';
 import type { CellTimeSeriesView, ChartModel, CpuMetricId, MarkLegendView, SpectrumView, TimeSeriesView } from './protocol';
 import { describeCell, type RunData } from './runData';

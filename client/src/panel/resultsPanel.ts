@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweepEvent } from '../../../engine/src/events';
-import { buildHtmlReport } from '../../../engine/src/htmlReport/htmlReport';
+import { buildHtmlReport } from '../../../engine/src/report/htmlReport';
 import { timeSeriesView } from './evidenceModel';
 import type { HostMessage, WebviewMessage } from './protocol';
 import { imageBytes, restoredRunDirs, validateWebviewMessage } from './messageValidation';

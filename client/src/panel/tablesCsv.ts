@@ -1,8 +1,8 @@
 // "Export CSV" writes the same CSV as `onload-bench report --csv`: the engine's report tables of
 // every metric the run measured (engine/src/csv.ts), with intervals and marks, so a spreadsheet
 // made from either is the same.
-import { reportTablesToCsv } from '../../../engine/src/csv';
-import { buildReportTables, measuredMetrics } from '../../../engine/src/report';
+import { reportTablesToCsv } from '../../../engine/src/report/csv';
+import { buildReportTables, measuredMetrics } from '../../../engine/src/report/report';
 import type { RunData } from './runData';
 
 export function runTablesCsv(data: RunData): string {

@@ -2,7 +2,7 @@
 // same input always gives the same model, which is what the tests compare with the files.
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
-import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report';
+import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
 import { buildComparison } from './comparison';
 import { chartSeries, comparisonTable, unitOf } from './comparisonTables';

@@ -17,7 +17,7 @@ import { describePasswordSource, withPasswordSource } from '../passwordSource';
 import type { ResumeChoice } from './taskDefinition';
 import { latestUnfinishedRun } from './resumeChoice';
 import { recordedPlanQuestion, resumeWithRecorded } from './recordedPlanQuestion';
-import type { PlanDifference } from '../../../engine/src/recordedPlan';
+import type { PlanDifference } from '../../../engine/src/plan/recordedPlan';
 
 export interface RunRequest {
   planPath: string;

@@ -3,8 +3,8 @@
 import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/events';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { formatEngineError } from '../../../engine/src/errors';
-import { redactSecrets } from '../../../engine/src/redaction';
-import { cellMarks, markLabel } from '../../../engine/src/marks';
+import { redactSecrets } from '../../../engine/src/remote/redaction';
+import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 
 /** What the edges show about a run so far; `reduceProgress` folds events into it. */
 export interface RunProgress {

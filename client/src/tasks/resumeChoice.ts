@@ -1,6 +1,6 @@
 // Which earlier runs can be resumed. Pure (no `vscode`): works on the engine's run summaries.
 import * as path from 'node:path';
-import type { RunSummary } from '../../../engine/src/resultsStore';
+import type { RunSummary } from '../../../engine/src/results/resultsStore';
 
 /** Unfinished runs, newest first, optionally only those of one plan file. */
 export function unfinishedRuns(runs: readonly RunSummary[], planPath?: string): RunSummary[] {

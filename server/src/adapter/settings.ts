@@ -3,10 +3,8 @@
 // `settings`, pushed at start), or `workspace/configuration` (VS Code, pulled). Folder paths may
 // start with `~` (the home folder) and may be relative to the first workspace folder. Also the
 // client-side commands a client says it has, which answers may then name.
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
-import { URI } from 'vscode-uri';
 import type { LanguageSettings } from '../common/languageFeatures';
+import { expandFolders } from '../common/profileFolders';
 
 /** Accepts `{onloadBench: {profilePath}}`, `{profilePath}`, or the `onloadBench` section itself. */
 export function readSettings(raw: unknown, roots: readonly string[]): LanguageSettings | undefined {
@@ -17,15 +15,6 @@ export function readSettings(raw: unknown, roots: readonly string[]): LanguageSe
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? value.split(':') : Array.isArray(value) ? value : [];
   return { profilePath: expandFolders(list.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== ''), roots) };
-}
-
-export function expandFolders(folders: readonly string[], roots: readonly string[]): string[] {
-  const base = roots[0] ? URI.parse(roots[0]).fsPath : process.cwd();
-  return folders.map((folder) => {
-    const trimmed = folder.trim();
-    const home = trimmed === '~' ? homedir() : trimmed.startsWith('~/') ? join(homedir(), trimmed.slice(2)) : trimmed;
-    return isAbsolute(home) ? resolve(home) : resolve(base, home);
-  });
 }
 
 /** The client-side commands a client says it has (`initializationOptions.clientCommands`: VS Code's client). */

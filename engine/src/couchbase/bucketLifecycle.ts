@@ -1,0 +1,110 @@
+// The waits around a bucket that a real node needs (REAL-LAB C4, C5, C6, C8), through REST:
+// - C4: a drop finishes asynchronously: wait until GET /pools/default/buckets/B answers 404;
+// - C5: ramQuotaMB must be at least 100 MiB and fit in the data quota left by other buckets;
+// - C8: a new (or restarted) bucket warms up: wait until every node of the bucket is "healthy";
+// - C6: basicStats.itemCount is the last stats sample: poll until it matches or a deadline, then
+//   wait for the disk write queue (ep_queue_size) to drain, as perfrunner does before a run.
+// Each wait returns what it saw (polls, milliseconds) for the cell's evidence.bucket.
+import { EngineFailure } from '../errors';
+import { quote, restCall, type RestTarget } from './couchbaseRest';
+import { sleep } from '../server/serverControl';
+
+/** REAL-LAB C5: menelaus_web_buckets refuses less ("RAM quota cannot be less than 100 MiB"). */
+export const minimumRamQuotaMB = 100;
+
+export interface WaitFacts {
+  polls: number;
+  ms: number;
+}
+
+function bucketPath(bucket: string): string {
+  return `/pools/default/buckets/${encodeURIComponent(bucket)}`;
+}
+
+/** A quota problem worded for the user, or undefined. Pure. */
+export function quotaProblem(bucket: string, ramQuotaMB: number, cluster?: { quotaMB: number; usedByOthersMB: number }): string | undefined {
+  if (ramQuotaMB < minimumRamQuotaMB) return `bucket.ramQuotaMB is ${ramQuotaMB} MiB; Couchbase needs at least ${minimumRamQuotaMB} MiB per bucket`;
+  if (cluster && ramQuotaMB > cluster.quotaMB - cluster.usedByOthersMB) {
+    return `the bucket "${bucket}" needs ${ramQuotaMB} MiB but only ${Math.floor(cluster.quotaMB - cluster.usedByOthersMB)} MiB of the node's ${cluster.quotaMB} MiB data quota are free (other buckets use ${Math.ceil(cluster.usedByOthersMB)} MiB)`;
+  }
+  return undefined;
+}
+
+async function poll<T>(target: RestTarget, step: string, deadline: number, probe: () => Promise<{ done: boolean; value: T; last: string }>, everyMs = 250): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
+  const started = Date.now();
+  let polls = 0;
+  for (;;) {
+    polls += 1;
+    const outcome = await probe();
+    if (outcome.done || Date.now() >= deadline) return { value: outcome.value, facts: { polls, ms: Date.now() - started }, done: outcome.done, last: outcome.last };
+    await sleep(everyMs, target.signal);
+    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+  }
+}
+
+/** REAL-LAB C4: until the bucket answers 404 (a 500 "deletion not yet complete" means: still going). */
+export async function waitBucketGone(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts> {
+  const outcome = await poll(target, 'drop-bucket', deadline, async () => {
+    const answer = await restCall(target, 'GET', bucketPath(bucket), 'drop-bucket');
+    return { done: answer.status === 404, value: answer.status, last: `HTTP ${answer.status}` };
+  });
+  if (!outcome.done) {
+    throw new EngineFailure({ code: 'bucket-drop', host: target.server.host, step: 'drop-bucket', message: `The bucket "${bucket}" was dropped but still exists after ${Math.round(outcome.facts.ms / 1000)} s (GET ${bucketPath(bucket)}: ${outcome.last}).`, action: 'Look at the Couchbase logs (a deletion can take long on a large bucket), or raise timeouts.bucketReadySec.' });
+  }
+  return outcome.facts;
+}
+
+/** REAL-LAB C8: every node of the bucket reports status "healthy" (not "warmup"). */
+export async function waitBucketWarm(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts> {
+  const outcome = await poll(target, 'bucket-ready', deadline, async () => {
+    const answer = await restCall(target, 'GET', bucketPath(bucket), 'bucket-ready');
+    const nodes = (answer.json as { nodes?: { status?: string; hostname?: string }[] } | undefined)?.nodes ?? [];
+    const cold = nodes.filter((node) => node.status !== 'healthy');
+    return { done: answer.status === 200 && nodes.length > 0 && cold.length === 0, value: undefined, last: answer.status !== 200 ? `HTTP ${answer.status}: ${quote(answer.text)}` : nodes.length === 0 ? 'no node listed' : cold.map((node) => `${node.hostname ?? '?'} ${node.status ?? '?'}`).join(', ') };
+  });
+  if (!outcome.done) {
+    throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucket}" did not finish warming up (${outcome.last}).`, action: 'Look at the Couchbase logs (warm-up, memory), or raise timeouts.bucketReadySec.' });
+  }
+  return outcome.facts;
+}
+
+/** basicStats.itemCount as the node reports it now (a sample, REAL-LAB C6). */
+export async function readItemCount(target: RestTarget, bucket: string): Promise<number> {
+  const answer = await restCall(target, 'GET', bucketPath(bucket), 'item-count');
+  const count = (answer.json as { basicStats?: { itemCount?: unknown } } | undefined)?.basicStats?.itemCount;
+  if (answer.status !== 200 || typeof count !== 'number') {
+    throw new EngineFailure({ code: 'item-count', host: target.server.host, step: 'item-count', message: `GET ${bucketPath(bucket)} gave no item count (HTTP ${answer.status}: ${quote(answer.text)}).`, action: 'Check that the bucket exists and the node runs.' });
+  }
+  return count;
+}
+
+/** REAL-LAB C6: polls the item count until it equals `expected` or the deadline; returns the last count. */
+export async function waitItemCount(target: RestTarget, bucket: string, expected: number | undefined, deadline: number): Promise<{ count: number; facts: WaitFacts }> {
+  const outcome = await poll(target, 'item-count', deadline, async () => {
+    const count = await readItemCount(target, bucket);
+    return { done: expected === undefined || count === expected, value: count, last: String(count) };
+  }, 500);
+  return { count: outcome.value, facts: outcome.facts };
+}
+
+/** The last sample of a stat from /pools/default/buckets/B/stats (`op.samples.NAME`). */
+export async function lastStat(target: RestTarget, bucket: string, name: string, step: string): Promise<number | undefined> {
+  const answer = await restCall(target, 'GET', `${bucketPath(bucket)}/stats`, step);
+  const samples = (answer.json as { op?: { samples?: Record<string, unknown> } } | undefined)?.op?.samples?.[name];
+  if (!Array.isArray(samples) || samples.length === 0) return undefined;
+  const last = Number(samples[samples.length - 1]);
+  return Number.isFinite(last) ? last : undefined;
+}
+
+/** REAL-LAB C6: waits until ep_queue_size is 0 (the load is on disk) or the deadline. */
+export async function waitWriteQueue(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { lastQueue?: number; drained: boolean }> {
+  const outcome = await poll(target, 'write-queue', deadline, async () => {
+    const queue = await lastStat(target, bucket, 'ep_queue_size', 'write-queue');
+    // a bucket type without a disk queue (ephemeral, memcached) reports none: nothing to wait for
+    return { done: queue === undefined || queue === 0, value: queue, last: String(queue) };
+  }, 500);
+  if (!outcome.done) {
+    throw new EngineFailure({ code: 'write-queue', host: target.server.host, step: 'write-queue', message: `The disk write queue of "${bucket}" did not drain (ep_queue_size ${outcome.last} after ${Math.round(outcome.facts.ms / 1000)} s): the run would measure the load's persistence too.`, action: 'Check the server disk, or raise timeouts.bucketReadySec.' });
+  }
+  return { ...outcome.facts, ...(outcome.value !== undefined ? { lastQueue: outcome.value } : {}), drained: true };
+}

@@ -1,0 +1,81 @@
+// The bucket side of one cell, in order: re-create the bucket and wait for it (bucket.ts,
+// bucketLifecycle.ts), create the bucket-named YCSB user (bucketUser.ts), the primary index when
+// the workload scans (primaryIndex.ts); after the load, poll the item count and let the write
+// queue drain (REAL-LAB C6). Everything seen goes to the cell's evidence.bucket.
+import { recreateBucket } from './bucket';
+import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
+import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
+import type { PlanBucket, ResolvedServer } from '../plan/planSchema';
+import { ensurePrimaryIndex } from './primaryIndex';
+import type { BucketLogin } from '../ycsb/ycsbBinding';
+
+/** Unit tests replace the node: no REST, a fixed item count. */
+export interface BucketSeam {
+  recreate(): Promise<void>;
+  itemCount(): Promise<number>;
+}
+
+export interface CellBucketContext {
+  server: ResolvedServer;
+  password: string;
+  bucket: Required<PlanBucket>;
+  readySec: number;
+  signal?: AbortSignal;
+  seam?: BucketSeam;
+}
+
+/** Re-creates the bucket, its YCSB user and (for scans) its primary index; returns YCSB's login. */
+export async function prepareCellBucket(context: CellBucketContext, scans: boolean, evidence: Record<string, unknown>): Promise<BucketLogin> {
+  if (context.seam) {
+    await context.seam.recreate();
+    return { username: context.bucket.name, password: newBucketPassword() };
+  }
+  const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
+  const lifecycle = await recreateBucket(target, context.bucket, context.readySec);
+  Object.assign(evidence, lifecycle);
+  const login = await ensureBucketUser(target, context.bucket.name);
+  evidence.ycsbUser = { name: login.username, roles: bucketUserRoles(context.bucket.name), password: 'generated for this cell, given to YCSB only' };
+  if (scans) evidence.primaryIndex = await ensurePrimaryIndex(target, context.bucket.name, Date.now() + context.readySec * 1000);
+  return login;
+}
+
+/** After the load: the item count, polled until it matches (or the deadline), then the write queue. */
+export async function settleAfterLoad(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>): Promise<number> {
+  if (context.seam) return context.seam.itemCount();
+  const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
+  const deadline = Date.now() + context.readySec * 1000;
+  const first = await readItemCount(target, context.bucket.name);
+  const { count, facts } = expected === undefined || first === expected ? { count: first, facts: { polls: 1, ms: 0 } } : await waitItemCount(target, context.bucket.name, expected, deadline);
+  evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...facts };
+  if (expected !== undefined && count !== expected) return count;
+  evidence.writeQueue = await waitWriteQueue(target, context.bucket.name, deadline);
+  return count;
+}
+
+/**
+ * The REST and SDK steps of `prepareCellBucket` in order, in words, for `--dry-run` (dryRun.ts).
+ * Kept beside the code it describes: change one, change the other.
+ */
+export function describeCellBucket(server: ResolvedServer, bucket: Required<PlanBucket>, scans: boolean, password: string): string[] {
+  const rest = `http://${server.address}:${server.restPort}`;
+  const admin = `as ${server.adminUser} (password ${password})`;
+  const path = `/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
+  return [
+    `REST ${admin}: GET ${rest}/pools/default and ${rest}/pools/default/buckets (the data service quota must hold ${bucket.ramQuotaMB} MiB, at least 100)`,
+    `SDK ${admin}: connect to couchbase://${server.address}:${server.kvPort}; drop bucket ${bucket.name} if it exists`,
+    `REST ${admin}: GET ${rest}${path} until it answers 404 (a drop finishes in the background)`,
+    `SDK ${admin}: create bucket ${bucket.name} (${bucket.type}, ${bucket.ramQuotaMB} MiB, ${bucket.replicas} replicas, ${bucket.evictionPolicy}), again while the server answers "still exists"`,
+    `SDK: ping every KV endpoint of ${bucket.name}; REST: GET ${rest}${path} until every node is healthy (warm-up)`,
+    `REST ${admin}: PUT ${rest}/settings/rbac/users/local/${encodeURIComponent(bucket.name)} roles=${bucketUserRoles(bucket.name)} password=<generated for this cell, given to YCSB only>`,
+    ...(scans ? [`REST ${admin}: GET ${rest}/pools/default/nodeServices (the query port); POST /query/service "CREATE PRIMARY INDEX ON \`${bucket.name}\`"; poll system:indexes until it is online`] : []),
+  ];
+}
+
+/** The steps of `settleAfterLoad`, in words, for `--dry-run`. */
+export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string): string[] {
+  const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
+  return [
+    `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
+    `REST: GET ${rest}/stats until ep_queue_size is 0 (the write queue drained)`,
+  ];
+}

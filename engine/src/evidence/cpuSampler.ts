@@ -1,0 +1,136 @@
+// The CPU sampler: one long-running awk per host over the existing SSH connection, started before
+// a cell's run phase and stopped after it, printing one block of readings about once a second
+// (parsed by cpuStat.ts). A small shell ticks once a second (its `sleep` is the only fork per
+// reading, besides `pgrep` until the watched process is found, at most 10 times) and awk reads the
+// /proc files with buffered getline on each tick. Its own cost, which it reports from its and the
+// ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
+//
+// Watched process: on servers memcached, found in the server's process group first, then by its KV
+// listener, then by name (Couchbase's babysitter gives each child its own group, REAL-LAB C2; `ss -p`
+// shows a listener's pid only to its owner or root, REAL-LAB O5); on clients the YCSB JVM (`java` in
+// the group of the YCSB pid file, else the newest process of that group).
+// NIC interrupts: the /proc/interrupts lines whose name starts with the device that holds the
+// tested address on servers (`ip -o addr`) or routes to it on clients (`ip route get`); drivers
+// that name their queues after the PCI address (mlx5) are not matched.
+import { parseSamplerOutput, samplerIntervalMs, type SamplerOutput } from './cpuStat';
+import { killGroup, runInGroup } from '../remote/remoteProcess';
+import type { RemoteSession } from '../remote/ssh';
+import { shellQuote } from '../remote/shellQuote';
+
+/** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: proc (/proc), dev, find, want. */
+export const samplerAwk = `
+function stat(f,   line) { line = ""; if ((getline line < f) <= 0) line = ""; close(f); return line }
+function comm(line,   a, b) { a = index(line, "("); b = length(line); while (b > a && substr(line, b, 1) != ")") b--; return substr(line, a + 1, b - a - 1) }
+NR == 1 { ticker = $1; next }
+{
+    split(stat(proc "/uptime"), u, " "); print "@t " u[1]
+    while ((getline line < (proc "/stat")) > 0) {
+      if (line ~ /^cpu/) print line
+      else if (line ~ /^(ctxt|intr) /) { split(line, f, " "); print f[1] " " f[2] }
+    }
+    close(proc "/stat")
+    p = ""
+    if (pid != "") { p = stat(proc "/" pid "/stat"); if (p == "") pid = "" }
+    if (find != "" && tries < 10 && (pid == "" || (want != "" && comm(p) != want))) {
+      tries++; cand = ""; find | getline cand; close(find)
+      if (cand ~ /^[0-9]+$/) { q = stat(proc "/" cand "/stat"); if (q != "") { pid = cand; p = q } }
+    }
+    if (p != "") print "@p " p
+    if (dev != "") {
+      total = 0; found = 0; header = 1
+      while ((getline line < (proc "/interrupts")) > 0) {
+        if (header) { ncpu = split(line, h, " "); header = 0; continue }
+        k = split(line, f, " "); name = f[k]
+        if (index(name, dev) == 1 && (length(name) == length(dev) || substr(name, length(dev) + 1, 1) !~ /[A-Za-z0-9]/)) {
+          found = 1; for (i = 2; i <= ncpu + 1 && i < k; i++) if (f[i] ~ /^[0-9]+$/) total += f[i]
+        }
+      }
+      close(proc "/interrupts")
+      if (found) print "@nic " dev " " total
+    }
+    print "@self " stat(proc "/self/stat")
+    print "@ticker " stat(proc "/" ticker "/stat")
+    print "@end"
+    fflush()
+}`;
+
+export interface SamplerTarget {
+  role: 'server' | 'client';
+  /** The address under test (the cell's interface address). */
+  address: string;
+  /** Prints the watched process's pid (a POSIX sh command line), or nothing yet. */
+  findProcess: string;
+  /** The process name preferred when the finder can also return another one. */
+  preferredName?: string;
+  pidFile: string;
+  /** Safety stop: the loop ends by itself after this many readings. */
+  maxSamples: number;
+}
+
+/**
+ * memcached: in the server's own process group first (run commands), then the process listening
+ * on the KV port (`ss -p` shows it to its owner or root), else the oldest process of that name.
+ */
+export function serverProcessFinder(serverPidFile: string, processName: string, kvPort: number): string {
+  const name = shellQuote(processName);
+  const port = Math.floor(kvPort);
+  return [
+    `g=$(cat ${shellQuote(serverPidFile)} 2>/dev/null); p=""`,
+    `[ -n "$g" ] && p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1)`,
+    `[ -n "$p" ] || p=$(PATH="$PATH:/usr/sbin:/sbin" ss -ltnpH "sport = :${port}" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d = -f 2)`, // no backslash: awk -v would unescape it
+    `[ -n "$p" ] || p=$(pgrep -o -x ${name} 2>/dev/null)`,
+    'echo "$p"',
+  ].join('; ');
+}
+
+/** The YCSB JVM: `java` in the group of YCSB's pid file, else the newest process of that group. */
+export function clientProcessFinder(ycsbPidFile: string): string {
+  return `g=$(cat ${shellQuote(ycsbPidFile)} 2>/dev/null); [ -n "$g" ] && { pgrep -g "$g" -x java 2>/dev/null || pgrep -n -g "$g" 2>/dev/null; } | head -n 1`;
+}
+
+/** The remote command: finds the NIC device and CLK_TCK once, then runs the ticker piped into the awk. */
+export function samplerCommand(target: SamplerTarget): string {
+  const address = shellQuote(target.address);
+  const device =
+    target.role === 'server'
+      ? `dev=$(ip -o addr 2>/dev/null | awk -v a=${address} '{ split($4, p, "/"); if (p[1] == a) { print $2; exit } }')`
+      : `dev=$(ip -o route get ${address} 2>/dev/null | awk '{ for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit } }')`;
+  return [
+    'PATH="$PATH:/usr/sbin:/sbin"', // REAL-LAB H2: `ip` may live in sbin
+    device,
+    '[ "$dev" = lo ] && dev=""', // the loopback device has no interrupts
+    'hz=$(getconf CLK_TCK 2>/dev/null); [ -n "$hz" ] || hz=100',
+    'echo "@hz $hz"',
+    // mawk (Debian's default awk) reads a pipe in whole blocks unless told to read line by line
+    'case "$(awk -W version 2>&1 < /dev/null)" in *mawk*) lines="-W interactive";; *) lines="";; esac',
+    // the ticker shell prints its pid, then a line per interval; awk reads once per line
+    `sh -c ${shellQuote(`echo $$; n=0; while [ $n -lt ${Math.max(1, Math.floor(target.maxSamples))} ]; do echo; n=$((n+1)); sleep ${samplerIntervalMs / 1000}; done`)} | awk $lines -v proc=/proc -v dev="$dev" -v find=${shellQuote(target.findProcess)} -v want=${shellQuote(target.preferredName ?? '')} ${shellQuote(samplerAwk)}`,
+  ].join('\n');
+}
+
+/** A running sampler: `stop()` ends it and returns what it read. */
+export interface RunningSampler {
+  host: string;
+  stop(): Promise<SamplerOutput>;
+}
+
+/**
+ * Starts the loop on `session`'s host. Never throws: a host where it cannot run simply gives no
+ * samples (the cell keeps its numbers; the evidence says nothing about that host).
+ */
+export function startSampler(session: RemoteSession, target: SamplerTarget, signal?: AbortSignal): RunningSampler {
+  const lines: string[] = [];
+  const finished = runInGroup(session, samplerCommand(target), target.pidFile, {
+    step: 'cpu-sampler',
+    onStdoutLine: (line) => lines.push(line),
+    ...(signal ? { signal } : {}),
+  }).catch(() => undefined);
+  return {
+    host: session.host,
+    async stop() {
+      await killGroup(session, target.pidFile, 'cpu-sampler', 2, AbortSignal.timeout(30_000)).catch(() => undefined);
+      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+      return parseSamplerOutput(lines.join('\n'));
+    },
+  };
+}

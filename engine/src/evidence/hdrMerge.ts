@@ -1,0 +1,99 @@
+// True combined percentiles: the clients' HDR interval logs, merged. Pure (text in, figures out).
+//
+// Facts relied on (YCSB 0.17 core/.../measurements/OneMeasurementHdrHistogram.java): with
+// `hdrhistogram.fileoutput=true` each measurement (READ, UPDATE, READ-FAILED, CLEANUP...) writes
+// `<hdrhistogram.output.path><NAME>.hdr`, an HdrHistogram interval log (HistogramLogWriter, base
+// time = the measurement's creation, values in µs) with one interval per status line (`-s`) and a
+// last one at the end; so the union of a log's intervals is every operation the client measured.
+// Adding the clients' histograms gives the histogram of all operations: its percentiles are the
+// real ones, where the per-client reports only bound them (combine.ts, 'client-max').
+import { build, HistogramLogReader, type Histogram } from 'hdr-histogram-js';
+import type { HdrOperationSummary, TimeseriesEvidence, YcsbReport } from '../model';
+
+/** One `.hdr` file fetched from a client. */
+export interface HdrLogFile {
+  /** Client host alias. */
+  host: string;
+  /** Measurement name (the file name without `.hdr`): READ, UPDATE, READ-FAILED... */
+  operation: string;
+  /** Relative to the run folder. */
+  file: string;
+  text: string;
+}
+
+export const evidencePercentiles = ['50', '90', '95', '99', '99.9', '99.99'];
+
+/** The measurement a file name belongs to: `READ.hdr` -> `READ`; undefined for other files. */
+export function hdrOperationOf(fileName: string): string | undefined {
+  const match = /(?:^|\/)([^/]+)\.hdr$/.exec(fileName);
+  return match?.[1];
+}
+
+/** Decodes every interval of one log, with its start in seconds since the log's start. */
+export function decodeIntervals(text: string): { startSec: number; histogram: Histogram }[] {
+  const reader = new HistogramLogReader(text, 64);
+  const out: { startSec: number; histogram: Histogram }[] = [];
+  for (let histogram = reader.nextIntervalHistogram(); histogram; histogram = reader.nextIntervalHistogram()) {
+    const origin = reader.startTimeSec ?? 0;
+    out.push({ startSec: histogram.startTimeStampMsec / 1000 - (Number.isFinite(origin) ? origin : 0), histogram });
+  }
+  return out;
+}
+
+/**
+ * Merges the logs per operation; with `warmupSec`, only intervals that start at or after it count
+ * (the raw totals stay in the clients' own reports).
+ */
+export function mergeHdrLogs(files: HdrLogFile[], warmupSec = 0): Map<string, Histogram> {
+  const merged = new Map<string, Histogram>();
+  for (const file of files) {
+    for (const interval of decodeIntervals(file.text)) {
+      if (warmupSec > 0 && interval.startSec < warmupSec - 1e-6) continue;
+      let target = merged.get(file.operation);
+      if (!target) {
+        target = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3, autoResize: true });
+        merged.set(file.operation, target);
+      }
+      target.add(interval.histogram);
+    }
+  }
+  return merged;
+}
+
+/** Percentiles of the spectrum chart: 0, 68.4, 90, 96.8, 99, ... 99.999 (five per decade of the tail), 100. */
+export const spectrumPercentiles: number[] = [...Array.from({ length: 26 }, (_, k) => Number((100 * (1 - 10 ** (-k / 5))).toPrecision(8))), 100];
+
+export function summariseHistogram(histogram: Histogram): HdrOperationSummary {
+  const percentilesUs: Record<string, number> = {};
+  for (const name of evidencePercentiles) percentilesUs[name] = histogram.getValueAtPercentile(Number(name));
+  return {
+    count: histogram.totalCount,
+    meanUs: Math.round(histogram.mean * 100) / 100,
+    maxUs: histogram.maxValue,
+    percentilesUs,
+    spectrum: spectrumPercentiles.map((percentile) => ({ percentile, valueUs: histogram.getValueAtPercentile(percentile) })),
+  };
+}
+
+/** evidence.timeseries.hdr from the fetched logs; undefined when there are none. */
+export function hdrEvidence(files: HdrLogFile[], warmupSec = 0): TimeseriesEvidence['hdr'] {
+  if (files.length === 0) return undefined;
+  const merged = mergeHdrLogs(files, warmupSec);
+  const operations: Record<string, HdrOperationSummary> = {};
+  for (const [operation, histogram] of merged) if (histogram.totalCount > 0) operations[operation] = summariseHistogram(histogram);
+  return { files: files.map((file) => file.file), afterWarmup: warmupSec > 0, operations };
+}
+
+/**
+ * Replaces the combined report's per-operation percentiles (the keys YCSB printed) with the merged
+ * histograms' and labels them `hdr-merged`. Operations without a merged histogram keep theirs.
+ */
+export function applyMergedPercentiles(report: YcsbReport, merged: Map<string, Histogram>): void {
+  for (const [name, stats] of Object.entries(report.operations)) {
+    const histogram = merged.get(name);
+    if (!histogram || histogram.totalCount === 0) continue;
+    const keys = Object.keys(stats.percentilesUs);
+    for (const key of keys.length > 0 ? keys : ['50', '95', '99']) stats.percentilesUs[key] = histogram.getValueAtPercentile(Number(key));
+    stats.percentilesSource = 'hdr-merged';
+  }
+}

@@ -1,0 +1,33 @@
+// The marks of a cell: why its numbers may not mean what its key says. One place reads them so
+// that the report, the CLI and the panel agree. Records written before marks existed carry only
+// `accelerated: false`; that reads as a `not-accelerated` mark.
+import type { CellMark, CellResult } from '../model';
+
+export function cellMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): CellMark[] {
+  const marks = [...(result.marks ?? [])];
+  if (result.accelerated === false && !marks.some((mark) => mark.code === 'not-accelerated')) {
+    marks.unshift({ code: 'not-accelerated', message: 'Couchbase was not verified to run on Onload: the numbers are really the kernel stack\'s.' });
+  }
+  return marks;
+}
+
+/** Adds a mark once per code and host. */
+export function addMark(result: Pick<CellResult, 'marks'>, mark: CellMark): void {
+  const marks = (result.marks ??= []);
+  if (!marks.some((existing) => existing.code === mark.code && existing.host === mark.host)) marks.push(mark);
+}
+
+/** Short words for a mark code, for badges and legends; an unknown code reads as itself. */
+export function markLabel(code: string): string {
+  const labels: Record<string, string> = {
+    'not-accelerated': 'not accelerated',
+    'accelerated-kernel': 'kernel arm accelerated',
+    'acceleration-unverified': 'acceleration unverified',
+    'wrong-interface': 'wrong interface',
+    'arms-differ': 'arms differ',
+    'environment-differs': 'environment differs',
+    'client-bound': 'client-bound',
+    'warmup-too-short': 'warm-up too short',
+  };
+  return labels[code] ?? code;
+}

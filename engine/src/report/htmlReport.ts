@@ -1,0 +1,310 @@
+// One self-contained HTML file for a run (`onload-bench report RUN --html`, the panel's Export
+// report): what a user sends a colleague instead of a spreadsheet. The cookbook's tables with
+// their 95 % intervals, the CPU tables, the figures (throughput, latency, CPU, CPU per operation
+// per interface, and the latency spectrum of the busiest point) as inline SVG, the marked and the
+// failed cells with what each mark means, the environment and each profile's effective Onload
+// settings. Pure: a string from the run's records.
+//
+// Nothing is fetched when the file is opened: no script at all, styles inline, figures inline SVG,
+// system fonts; a Content-Security-Policy meta forbids any load even if a value slipped through.
+// Every text from a file (run ids, host and profile names, marks' messages) is escaped.
+import { evidenceMetrics } from '../evidence/evidenceMetrics';
+import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '../evidence/evidenceViews';
+import { markLegend } from '../evidence/markExplanations';
+import { cellMarks, markLabel } from '../evidence/marks';
+import type { CellKey, CellResult, RunManifest } from '../model';
+import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
+import { formatDifference, relativeHalfWidth } from './statistics';
+import { percentileToNines } from './percentileScale';
+import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+
+export interface HtmlReportInput {
+  runDir: string;
+  results: readonly CellResult[];
+  manifest?: RunManifest;
+  /** Problems met reading the folder. */
+  warnings?: readonly string[];
+  /** When the report was made (ISO); omitted from the file when absent, so tests compare bytes. */
+  generatedAt?: string;
+}
+
+/** Series colours, kernel first: readable on white and in greyscale print (Tableau 10). */
+export const reportColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#d62728', '#8c564b', '#e377c2', '#7f7f7f'];
+
+/** The figures of each interface, in order, when the run measured them. */
+const figureMetrics = ['throughput', 'read-latency', 'update-latency', 'read-p99', 'update-p99', 'server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
+const cpuTableMetrics = ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
+
+const style = `
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; background: #fff; margin: 24px auto; max-width: 1200px; padding: 0 16px; line-height: 1.4; }
+h1 { font-size: 1.6em; margin: 0 0 4px; } h2 { font-size: 1.3em; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h3 { font-size: 1.1em; margin: 20px 0 6px; } .muted { color: #666; }
+table { border-collapse: collapse; margin: 6px 0 16px; font-variant-numeric: tabular-nums; font-size: 0.92em; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
+th:first-child, td.text { text-align: left; } thead th { border-bottom: 2px solid #bbb; }
+td.improvement { color: #1a7f37; font-weight: 600; } td.regression { color: #b42318; } td.not-significant, td.marked { color: #666; font-style: italic; }
+.mark { color: #9a6700; font-style: italic; } .spread { color: #666; font-size: 0.9em; }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 12px; }
+figure svg { width: 100%; height: auto; display: block; }
+table.environment th { text-align: left; }
+figure { margin: 0; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; } figcaption { font-size: 0.85em; color: #555; margin-top: 4px; }
+dl.legend dt { font-weight: 600; } dl.legend dd { margin: 0 0 6px 16px; }
+ul.warnings { color: #9a6700; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
+@media print { .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; } }
+`;
+
+function colourOf(stacks: readonly string[], stack: string): string {
+  return reportColours[Math.max(0, stacks.indexOf(stack)) % reportColours.length];
+}
+
+function sameGroup(key: CellKey, group: ReportGroup): boolean {
+  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
+}
+
+/** The 95 % interval of a point's mean (for the error bars), when 2+ repetitions count. */
+function meanInterval(cell: StackCell): { low: number; high: number } | undefined {
+  const halfWidth = relativeHalfWidth(cell.values);
+  if (halfWidth === undefined) return undefined;
+  const mean = cell.values.reduce((sum, value) => sum + value, 0) / cell.values.length;
+  return { low: mean * (1 - halfWidth / 100), high: mean * (1 + halfWidth / 100) };
+}
+
+function cellHtml(cell: StackCell, unit: string): string {
+  switch (cell.state) {
+    case 'pending':
+      return '<td class="muted">not run yet</td>';
+    case 'failed':
+      return '<td class="marked">failed</td>';
+    case 'no-data':
+      return '<td class="muted">n/a</td>';
+    default: {
+      const parts = [escape(formatValue(cell.value!, unit))];
+      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatValue(cell.min!, unit))}–${escape(formatValue(cell.max!, unit))}]</span>`);
+      if (isUpperBound(cell)) parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
+      for (const mark of cell.marks) parts.push(`<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`);
+      if (cell.failed > 0) parts.push(`<span class="spread">(${cell.failed}/${cell.finished} failed)</span>`);
+      return `<td class="${cell.state === 'marked' ? 'marked' : 'value'}" data-stack="${escape(cell.stack)}" data-value="${cell.value}">${parts.join(' ')}</td>`;
+    }
+  }
+}
+
+function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): string {
+  const { metric } = table;
+  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(stack)} (${escape(metric.unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(stack)} vs kernel</th>`) : [])];
+  const rows = group.rows.map((row) => {
+    const comparisons = table.hasBaseline
+      ? row.comparisons.map((comparison) => {
+          if (!comparison.difference) return '<td class="muted">–</td>';
+          const classes = comparison.marked ? 'marked' : comparison.improvement ? 'improvement' : comparison.significant ? 'regression' : 'not-significant';
+          const text = `${formatDifference(comparison.difference)}${comparison.best ? ' ★' : ''}${comparison.marked ? ' (a side is marked)' : ''}`;
+          const interval = comparison.difference.interval;
+          const title = interval ? `95 % interval ${interval.low.toFixed(1)} % to ${interval.high.toFixed(1)} %${comparison.difference.pValue !== undefined ? `, p = ${comparison.difference.pValue.toPrecision(2)}` : ''}` : '';
+          return `<td class="${classes}" data-stack="${escape(comparison.stack)}"${title ? ` title="${escape(title)}"` : ''}>${escape(text)}</td>`;
+        })
+      : [];
+    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, metric.unit)).join('')}${comparisons.join('')}</tr>`;
+  });
+  const summary = table.hasBaseline && table.profiles.length > 0
+    ? table.tested === 0
+      ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
+      : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
+    : '';
+  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(metric.unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
+}
+
+function metricFigure(table: ReportTable, group: ReportGroup, runId: string): string | undefined {
+  const series: SvgSeries[] = table.stacks.map((stack, column) => {
+    const points = group.rows.map((row) => {
+      const cell = row.cells[column];
+      const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
+      const interval = cell.state === 'ok' ? meanInterval(cell) : undefined;
+      return { x: row.threads, y: hasValue ? cell.value! : null, low: interval?.low ?? null, high: interval?.high ?? null, hollow: cell.state === 'marked' };
+    });
+    const band = group.rows.flatMap((row) => {
+      const cell = row.cells[column];
+      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: cell.min, high: cell.max }] : [];
+    });
+    return { label: stack, colour: colourOf(table.stacks, stack), points, band };
+  });
+  if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
+  const title = `${table.metric.title}, ${group.title}`;
+  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: table.metric.unit, xScale: 'category', series });
+  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
+  const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
+  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
+}
+
+function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string): string | undefined {
+  // The busiest point that compares best: the most arms with an unmarked merged HDR spectrum,
+  // then the highest thread count.
+  const groupResults = results.filter((result) => result.status === 'ok' && sameGroup(result.key, group));
+  const operation = spectrumOperations(groupResults)[0];
+  if (!operation) return undefined;
+  const candidates = group.rows.flatMap((row) => {
+    const key = groupResults.find((result) => result.key.threads === row.threads)?.key;
+    const spectra = key ? pointSpectra(groupResults, key, stacks, operation) : [];
+    const score = spectra.length * 10 + spectra.filter((spectrum) => spectrum.source === 'hdr-merged' && !spectrum.marked).length * 100;
+    return spectra.length > 0 ? [{ row, spectra, score }] : [];
+  });
+  candidates.sort((a, b) => b.score - a.score || b.row.threads - a.row.threads);
+  for (const { row, spectra } of candidates.slice(0, 1)) {
+    const svg = renderSvgChart({
+      title: `${operation} latency by percentile, ${row.threads} threads, ${group.title}`,
+      xLabel: 'percentile',
+      yLabel: 'µs',
+      xScale: 'nines',
+      series: spectra.map((spectrum) => ({
+        label: `${spectrum.stack} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
+        colour: colourOf(stacks, spectrum.stack),
+        dashed: spectrum.source !== 'hdr-merged',
+        // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
+        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: point.valueUs })),
+      })),
+    });
+    return `<figure data-metric="spectrum">${svg}<figcaption>Latency percentile spectrum (HdrHistogram style), run ${escape(runId)}: solid = merged HDR histograms of all clients; dashed = YCSB's summary percentiles (for several clients the worst client's: an upper bound).</figcaption></figure>`;
+  }
+  return undefined;
+}
+
+function spectrumNote(spectrum: SpectrumSeries): string {
+  if (spectrum.source === 'client-max') return ', upper bound (max of clients)';
+  if (spectrum.source === 'ycsb') return ', YCSB summary';
+  return spectrum.marked ? ', marked' : '';
+}
+
+function environmentHtml(manifest: RunManifest | undefined, results: readonly CellResult[]): string {
+  const environment = manifest?.environment;
+  const parts: string[] = ['<h2 id="environment">Environment</h2>'];
+  if (!environment || Object.keys(environment.hosts).length === 0) parts.push('<p class="muted">The run recorded no environment.</p>');
+  else {
+    const rows = Object.entries(environment.hosts).map(([host, env]) => {
+      const facts: string[] = [];
+      const add = (label: string, value: string | undefined) => value && facts.push(`${escape(label)} <code>${escape(value)}</code>`);
+      add('kernel', env.kernel);
+      add('Couchbase', env.couchbase);
+      add('YCSB', env.ycsb);
+      add('Java', env.java);
+      add('Onload', env.onload);
+      for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
+        add(`interface ${address}`, [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean).join(', ') || 'unknown');
+      }
+      return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text">${facts.join('; ')}</td></tr>`;
+    });
+    parts.push(`<table class="environment"><caption>Hosts</caption><thead><tr><th>host</th><th>role</th><th>facts</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+  }
+  // The sampler's own cost: the CPU figures are only worth reading when it is negligible.
+  const costs = results.flatMap((result) => Object.values(result.evidence?.cpu?.sampler?.selfCostPctOfCore ?? {})).filter(Number.isFinite);
+  if (costs.length > 0) parts.push(`<p class="muted">CPU sampler cost: at most ${escape(Math.max(...costs).toFixed(2))} % of one core on any host.</p>`);
+  const profiles = Object.entries(environment?.profiles ?? {});
+  parts.push('<h3>Effective Onload settings</h3>');
+  if (profiles.length === 0) parts.push('<p class="muted">No Onload profile recorded.</p>');
+  for (const [name, options] of profiles) {
+    const rows = Object.entries(options).map(([option, value]) => `<tr><td class="text"><code>${escape(option)}</code></td><td class="text"><code>${escape(value)}</code></td></tr>`);
+    parts.push(`<table class="profile" data-profile="${escape(name)}"><caption>Profile ${escape(name)}</caption><tbody>${rows.join('') || '<tr><td class="text muted">no options (defaults)</td></tr>'}</tbody></table>`);
+  }
+  return parts.join('\n');
+}
+
+function describeKey(key: CellKey): string {
+  const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+  return `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+}
+
+function marksHtml(results: readonly CellResult[]): string {
+  const marked = results.filter((result) => result.status === 'ok' && cellMarks(result).length > 0);
+  if (marked.length === 0) return '';
+  const codes = marked.flatMap((result) => cellMarks(result).map((mark) => mark.code));
+  const legend = markLegend(codes).map((entry) => `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`);
+  const items = marked.flatMap((result) => cellMarks(result).map((mark) =>
+    `<li data-mark="${escape(mark.code)}">${escape(describeKey(result.key))}: <span class="mark">${escape(markLabel(mark.code))}</span> ${mark.host ? `${escape(mark.host)}: ` : ''}${escape(mark.message)}</li>`));
+  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown, hollow in the figures, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
+}
+
+function failuresHtml(results: readonly CellResult[]): string {
+  const failed = results.filter((result) => result.status === 'failed');
+  if (failed.length === 0) return '';
+  const items = failed.map((result) => {
+    const error = result.error;
+    const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
+    return `<li>${escape(describeKey(result.key))}: ${escape(why)}</li>`;
+  });
+  return `<h2 id="failures">Failed cells (${failed.length})</h2><ul>${items.join('')}</ul>`;
+}
+
+export function buildHtmlReport(input: HtmlReportInput): string {
+  const results = input.results;
+  const manifest = input.manifest;
+  const runId = manifest?.runId ?? input.runDir.split(/[\\/]/).filter(Boolean).pop() ?? 'run';
+  const reportInput = { results, manifest };
+  const measured = new Set(measuredMetrics(results));
+  const tableMetrics = [...defaultMetrics, ...cpuTableMetrics.filter((id) => measured.has(id))];
+  const figures = figureMetrics.filter((id) => defaultMetrics.includes(id) || measured.has(id));
+  const tables = new Map<string, ReportTable>();
+  for (const id of new Set([...tableMetrics, ...figures])) {
+    const table = buildReportTable(reportInput, id);
+    if (table) tables.set(id, table);
+  }
+  const first = tables.get('throughput')!;
+  const stacks = first.stacks;
+  const finished = results.length;
+  const failed = results.filter((result) => result.status === 'failed').length;
+  const total = manifest?.cells.length ?? finished;
+
+  const body: string[] = [];
+  body.push(`<h1>Onload Bench report: run ${escape(runId)}</h1>`);
+  const meta = [
+    manifest?.createdAt && `started ${manifest.createdAt}`,
+    manifest?.planPath && `plan ${manifest.planPath}`,
+    `stacks: ${stacks.join(', ') || '–'}`,
+    `${finished} of ${total} cells finished${failed > 0 ? `, ${failed} failed` : ''}`,
+    input.generatedAt && `report made ${input.generatedAt}`,
+  ].filter(Boolean) as string[];
+  body.push(`<p class="muted run-meta">${meta.map(escape).join(' · ')}</p>`);
+  if ((input.warnings ?? []).length > 0) body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
+  // The cookbook's headline: the best significant improvements.
+  const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
+  body.push('<h2 id="summary">Summary</h2>');
+  body.push(best.length > 0
+    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`)}</li>`).join('')}</ol>`
+    : '<p>No significant improvement over the kernel stack.</p>');
+  body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
+
+  first.groups.forEach((group, groupIndex) => {
+    body.push(`<section class="group" data-interface="${escape(group.interface)}"><h2>${escape(group.title)}</h2>`);
+    for (const id of tableMetrics) {
+      const table = tables.get(id);
+      if (table) body.push(tableHtml(table, table.groups[groupIndex], groupIndex));
+    }
+    const drawn = figures.flatMap((id) => {
+      const table = tables.get(id);
+      const figure = table && metricFigure(table, table.groups[groupIndex], runId);
+      return figure ? [figure] : [];
+    });
+    const spectrum = spectrumFigure(results, stacks, group, runId);
+    if (spectrum) drawn.push(spectrum);
+    if (drawn.length > 0) body.push(`<div class="figures">${drawn.join('\n')}</div>`);
+    body.push('</section>');
+  });
+  body.push(marksHtml(results));
+  body.push(failuresHtml(results));
+  body.push(environmentHtml(manifest, results));
+  const cpuNote = evidenceMetrics.filter((metric) => measured.has(metric.id)).map((metric) => metric.title);
+  if (cpuNote.length > 0) body.push(`<p class="muted">CPU figures (${escape(cpuNote.join(', '))}) come from /proc sampled about once a second over each cell's run phase; CPU per operation is busy core-µs over the operations of the run phase (netperf's service demand).</p>`);
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Onload Bench report: run ${escape(runId)}</title>
+<style>${style}</style>
+</head>
+<body>
+${body.filter((part) => part !== '').join('\n')}
+</body>
+</html>
+`;
+}
+

@@ -1,0 +1,149 @@
+// The one reader of `results.jsonl`, shared by resume, run listing, `report` and the results panel.
+// It streams the file line by line, so a file of any size is read (a whole-file string stops at
+// V8's ~512 MiB limit), and it applies the one rule for a cell id that appears on several lines:
+//
+//   an `ok` line wins over a `failed` one; among lines of the same status the first one wins.
+//
+// The engine appends each cell once (resume skips ids that have a line, and a run folder is locked
+// while a sweep writes it, see runLock.ts), so duplicates only come from older versions that had no
+// lock, or from hand edits: the first line is the one the engine itself took as the cell's outcome,
+// and a later `failed` line can never hide an earlier `ok` one.
+//
+// A line that does not parse is skipped with a warning; only the last line may be torn (the run is
+// writing it or crashed while writing it). A complete last line without its newline is a result.
+import { createReadStream } from 'node:fs';
+import type { CellResult } from '../model';
+
+export interface ResultLines {
+  /** One result per cell id (see the rule above), in the file order of the chosen lines. */
+  results: CellResult[];
+  /** The last line does not parse: the run stopped while writing it. */
+  tornTail: boolean;
+  /** The file does not end with a newline (the last line may still be complete). */
+  unterminated: boolean;
+  /** Lines that were not valid JSON or not complete cell results (the torn tail included). */
+  skippedLines: number;
+  /** Ids that appeared on more than one line. */
+  duplicates: number;
+  /** What was skipped or odd, worded for a user. */
+  warnings: string[];
+}
+
+/** Collects lines one at a time; the streaming and the in-memory readers both feed it. */
+export class ResultLineCollector {
+  private readonly chosen = new Map<string, { result: CellResult; position: number }>();
+  private readonly duplicated = new Set<string>();
+  private readonly warnings: string[] = [];
+  private skipped = 0;
+  private pendingBad: number | undefined;
+  private position = 0;
+
+  constructor(private readonly name: string) {}
+
+  /** One line, without its newline; `lineNumber` is 1-based. */
+  add(rawLine: string, lineNumber: number): void {
+    this.flushPendingBad();
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      // reported once we know whether it was the last line
+      this.pendingBad = lineNumber;
+      this.skipped++;
+      return;
+    }
+    if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'cell') return; // other record kinds: not for readers
+    if (!normaliseCellResult(value)) {
+      this.skipped++;
+      this.warnings.push(`Line ${lineNumber} of ${this.name} is not a complete cell result; skipped.`);
+      return;
+    }
+    const position = this.position++;
+    const earlier = this.chosen.get(value.id);
+    if (earlier === undefined) {
+      this.chosen.set(value.id, { result: value, position });
+      return;
+    }
+    this.duplicated.add(value.id);
+    if (earlier.result.status === 'failed' && value.status === 'ok') this.chosen.set(value.id, { result: value, position });
+  }
+
+  finish(unterminated: boolean): ResultLines {
+    const tornTail = this.pendingBad !== undefined;
+    if (tornTail) {
+      this.warnings.push(`The last line of ${this.name} is incomplete (the run was still writing it or was interrupted); it was ignored and every earlier line was read.`);
+      this.pendingBad = undefined;
+    }
+    if (this.duplicated.size > 0) {
+      this.warnings.push(`${this.duplicated.size} cell(s) appear more than once in ${this.name}; for each, the first ok line was used (or the first line when none is ok).`);
+    }
+    const results = [...this.chosen.values()].sort((a, b) => a.position - b.position).map((entry) => entry.result);
+    return { results, tornTail, unterminated, skippedLines: this.skipped, duplicates: this.duplicated.size, warnings: this.warnings };
+  }
+
+  private flushPendingBad(): void {
+    if (this.pendingBad === undefined) return;
+    this.warnings.push(`Line ${this.pendingBad} of ${this.name} is not valid JSON; skipped.`);
+    this.pendingBad = undefined;
+  }
+}
+
+/** Reads results text already in memory (tests, small fixtures). */
+export function parseResultLines(text: string, name = 'results.jsonl'): ResultLines {
+  const collector = new ResultLineCollector(name);
+  const lines = text.split('\n');
+  const unterminated = lines[lines.length - 1] !== '';
+  lines.forEach((line, index) => collector.add(line, index + 1));
+  return collector.finish(unterminated && text !== '');
+}
+
+/** Streams a results file; undefined when it does not exist. Other read errors are thrown. */
+export async function readResultLines(path: string, name = 'results.jsonl'): Promise<ResultLines | undefined> {
+  const collector = new ResultLineCollector(name);
+  let lineNumber = 0;
+  let pieces: Buffer[] = [];
+  let lastByte = -1;
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+      let start = 0;
+      let newline: number;
+      while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
+        const piece = chunk.subarray(start, newline);
+        const line = pieces.length === 0 ? piece.toString('utf8') : Buffer.concat([...pieces, piece]).toString('utf8');
+        pieces = [];
+        collector.add(line, ++lineNumber);
+        start = newline + 1;
+      }
+      if (start < chunk.length) pieces.push(chunk.subarray(start));
+      if (chunk.length > 0) lastByte = chunk[chunk.length - 1] as number;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const unterminated = lastByte !== -1 && lastByte !== 0x0a;
+  if (pieces.length > 0) collector.add(Buffer.concat(pieces).toString('utf8'), ++lineNumber);
+  return collector.finish(unterminated);
+}
+
+/** Whether a parsed line is a usable cell result; fills the optional parts old writers left out. */
+export function normaliseCellResult(value: unknown): value is CellResult {
+  const cell = value as CellResult;
+  if (typeof cell !== 'object' || cell === null) return false;
+  if (typeof cell.id !== 'string' || !isCellKey(cell.key)) return false;
+  if (cell.status !== 'ok' && cell.status !== 'failed') return false;
+  if (typeof cell.key.axes !== 'object' || cell.key.axes === null || Array.isArray(cell.key.axes)) cell.key.axes = {};
+  if (!Array.isArray(cell.logs)) cell.logs = [];
+  if (cell.marks !== undefined && !Array.isArray(cell.marks)) delete cell.marks;
+  return cell.run === undefined || (typeof cell.run === 'object' && cell.run !== null && typeof cell.run.operations === 'object' && cell.run.operations !== null);
+}
+
+export function isCellKey(value: unknown): value is CellResult['key'] {
+  const key = value as CellResult['key'];
+  return (
+    typeof value === 'object' && value !== null && typeof key.interface === 'string' && typeof key.stack === 'string' &&
+    typeof key.threads === 'number' && typeof key.repetition === 'number'
+  );
+}

@@ -1,0 +1,70 @@
+// The example plans (examples/plans: cookbook, workload A, workload E with two clients) run cleanly
+// against the strict loopback lab: the same hosts' roles, workloads, stacks and binding, with the
+// lab's addresses and lab-sized counts (one thread count, the first value of each axis, one
+// repetition). Bounded: 2 cells per plan, a few hundred records.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadPlan, runSweep } from '../../../engine/src/index';
+import type { SweepEvent } from '../../../engine/src/events';
+import type { CellResult } from '../../../engine/src/model';
+import { expandValues } from '../../../engine/src/plan/cells';
+import type { Plan } from '../../../engine/src/plan/planSchema';
+import { startLab, type Lab } from '../../lab/index';
+
+const examples = join(__dirname, '..', '..', '..', 'examples', 'plans');
+
+function forLab(lab: Lab, plan: Plan): Plan {
+  const firstLabel = Object.keys(plan.interfaces)[0];
+  return {
+    ...plan,
+    servers: [{ host: lab.serverHost, couchbaseServerPath: lab.couchbaseServerPath, restPort: lab.couchbase.restPort, kvPort: lab.couchbase.kvPort, adminUser: lab.couchbase.username }],
+    interfaces: { [firstLabel]: lab.interfaces[0].address },
+    clients: plan.clients.map((client, index) => ({ ...client, host: lab.clientHosts[index], ycsbHome: lab.ycsbHome })),
+    bucket: { ...plan.bucket, ramQuotaMB: 128 },
+    workload: { ...plan.workload, properties: { ...(plan.workload.properties ?? {}), recordcount: 200, operationcount: 300, 'status.interval': 1, ...(plan.workload.properties?.maxexecutiontime !== undefined ? { maxexecutiontime: 5 } : {}) } },
+    threads: [expandValues(plan.threads ?? [1])[0] as number > 4 ? 2 : (expandValues(plan.threads ?? [1])[0] as number)],
+    axes: Object.fromEntries(Object.entries(plan.axes ?? {}).map(([name, values]) => [name, [expandValues(values)[0]]])),
+    repetitions: 1,
+    timeouts: { serverStartSec: 20, bucketReadySec: 20, cellSec: 60 },
+  };
+}
+
+describe('example plans on the loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed' }, () => {
+  let lab: Lab;
+  let work: string;
+  before(async () => {
+    lab = await startLab({ clients: 2 });
+    work = mkdtempSync(join(tmpdir(), 'engine-examples-'));
+  });
+  after(async () => {
+    await lab?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  for (const name of ['cookbook', 'workload-a', 'workload-e']) {
+    it(`${name}.benchplan.json runs every cell ok`, { timeout: 150_000 }, async () => {
+      const dir = join(work, name);
+      cpSync(examples, dir, { recursive: true });
+      const planPath = join(dir, `${name}.benchplan.json`);
+      writeFileSync(planPath, JSON.stringify(forLab(lab, JSON.parse(readFileSync(planPath, 'utf8')) as Plan), null, 1));
+      const { plan, errors } = await loadPlan(planPath);
+      assert.deepEqual(errors, []);
+      const events: SweepEvent[] = [];
+      const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+      const results = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult);
+      const explain = JSON.stringify({ error: outcome.error, cells: results.map((result) => result.error), checks: events.filter((event) => event.type === 'preflight') }, null, 1);
+      assert.equal(outcome.error, undefined, explain);
+      assert.deepEqual(results.map((result) => result.status), results.map(() => 'ok'), explain);
+      assert.equal(results.length, 2);
+      for (const result of results) {
+        assert.equal(result.load?.itemCount, 200);
+        assert.equal(result.clients?.length, plan.clients.length);
+        for (const [operation, stats] of Object.entries(result.run?.operations ?? {})) assert.ok(!operation.endsWith('-FAILED'), `${operation}: ${stats.operations}`);
+      }
+      if (name === 'workload-e') assert.ok((results[0].run?.operations.SCAN?.returnCodes.OK ?? 0) > 0, 'scans worked');
+    });
+  }
+});
