@@ -13,7 +13,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { neverCancelled } from '../../server/src/common/languageFeatures';
 import { NodeWorkspaceFiles } from '../../server/src/common/nodeWorkspaceFiles';
-import { describeFileKind, maxReadBytes, readBoundedText, type BoundedRead } from '../../server/src/common/boundedRead';
+import { describeFileKind, describeUnreadable, readBoundedText } from '../../server/src/common/boundedRead';
 import { analysedPart, truncationNotice } from '../../server/src/common/documentLimits';
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
 import { expandFolders } from '../../server/src/common/profileFolders';
@@ -116,7 +116,7 @@ export async function run(args: string[]): Promise<number> {
     // Only a regular file within the bound is read: a FIFO or a device would hang or never end.
     const read = await readBoundedText(path).catch((error: unknown) => ({ kind: 'failed' as const, why: error instanceof Error ? error.message : String(error) }));
     if (read.kind !== 'text') {
-      problems.push(`${path}: cannot read: ${unreadable(read)}`);
+      problems.push(`${path}: cannot read: ${read.kind === 'failed' ? read.why : describeUnreadable(read)}`);
       continue;
     }
     const text = read.text;
@@ -139,15 +139,6 @@ export async function run(args: string[]): Promise<number> {
   console.error(`${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   if (problems.length > 0) return 2;
   return errors > 0 ? 1 : 0;
-}
-
-function unreadable(read: Exclude<BoundedRead, { kind: 'text' }> | { kind: 'failed'; why: string }): string {
-  switch (read.kind) {
-    case 'missing': return 'no such file';
-    case 'not-regular': return `${read.what}, not a regular file`;
-    case 'too-large': return `${read.bytes.toLocaleString('en-US')} bytes, more than the ${(maxReadBytes / (1024 * 1024)).toFixed(0)} MiB a profile or workload may have`;
-    case 'failed': return read.why;
-  }
 }
 
 function toFinding(file: string, diagnostic: Diagnostic): LintFinding {

@@ -65,3 +65,19 @@ export async function readBoundedText(path: string, maxBytes = maxReadBytes): Pr
     reading--;
   }
 }
+
+/** Why a file was not read, for a message: 'a FIFO (named pipe), not a regular file'. */
+export function describeUnreadable(read: Exclude<BoundedRead, { kind: 'text' }>): string {
+  switch (read.kind) {
+    case 'missing': return 'no such file';
+    case 'not-regular': return `${read.what}, not a regular file`;
+    case 'too-large': return `${read.bytes.toLocaleString('en-US')} bytes, more than the ${(maxReadBytes / (1024 * 1024)).toFixed(0)} MiB a profile or workload may have`;
+  }
+}
+
+/** The text of a regular file within the bound; otherwise an error naming the file and why it is not read. */
+export async function readBoundedTextOrThrow(path: string): Promise<string> {
+  const read = await readBoundedText(path);
+  if (read.kind !== 'text') throw new Error(`${path}: cannot read: ${describeUnreadable(read)}`);
+  return read.text;
+}
