@@ -14,6 +14,8 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver/node';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FrameGuard } from './adapter/frameGuard';
 import { LifecycleGate, parseError } from './adapter/lifecycle';
 import { exitProcess } from './adapter/processExit';
@@ -45,7 +47,8 @@ const gate = chosen ? new LifecycleGate(chosen.reader, chosen.writer) : undefine
 const connection = chosen && gate
   ? createConnection(ProposedFeatures.all, gate, chosen.writer)
   : createConnection(ProposedFeatures.all);
-startServer(connection);
+// The page each diagnostic code links to: docs/diagnostics.md beside dist/, in the repository and the .vsix.
+startServer(connection, undefined, { diagnosticDocs: pathToFileURL(join(__dirname, '..', 'docs', 'diagnostics.md')).toString() });
 // `exit`, and the end of the input (a client gone without `exit`): 0 after `shutdown`, else 1.
 const exitCode = () => (gate?.shutdownReceived ? 0 : 1);
 connection.onExit(() => exitProcess(exitCode()));

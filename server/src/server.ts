@@ -20,6 +20,8 @@ import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
 import { analysedPart, capDiagnostics, forgetAnalysedPart, truncationNotice } from './common/documentLimits';
 import { languageOfFileName } from './common/fileLanguages';
 import { createLanguages } from './languages';
+import { diagnosticsForRange } from './common/codeActionRange';
+import { fileWideActions } from './common/fileWideActions';
 import { registerCustomRequests } from './customRequests';
 import { DeferredDocumentation } from './deferredDocumentation';
 import { compactCompletionList } from './completionList';
@@ -42,7 +44,12 @@ const validationDelayMs = 150;
 /** Delay before re-checking documents that depend on one that changed (they wait for typing to pause too). */
 const dependentsDelayMs = 300;
 
-export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages()): void {
+export interface ServerOptions {
+  /** The URI of docs/diagnostics.md, for the link each diagnostic code gets (codeDescription). */
+  diagnosticDocs?: string;
+}
+
+export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages(), options: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
   const byLanguage = new Map(languages.map((language) => [language.languageId, language]));
   let roots: string[] = [];
@@ -151,7 +158,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     // Always shown, whatever the cap left out.
     if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
     published.set(uri, diagnostics);
-    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners) });
+    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners, options.diagnosticDocs) });
   };
 
   const schedule = (uri: string, delay = validationDelayMs): void => {
@@ -238,8 +245,11 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onCodeAction(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target) return [];
-    const context = requestDiagnostics(params.context.diagnostics, params.range, published.get(params.textDocument.uri) ?? []);
+    const current = published.get(params.textDocument.uri) ?? [];
+    const context = requestDiagnostics(params.context.diagnostics, params.range, current);
     const actions: CodeAction[] = await target.features.codeActions(target.document, params.range, context, token);
+    // Fix all of a code, disable for this line: for the diagnostics this request is about.
+    actions.push(...await fileWideActions(target.features, target.document, diagnosticsForRange(params.range, context), current, token));
     return shapeCodeActions(actions, manners);
   });
 

@@ -129,12 +129,20 @@ export function snippetToPlainText(snippet: string): string {
   return text.replace(/\$\{\d+\}|\$\d+/g, '').replace(/\\([$}\\])/g, '$1');
 }
 
-export function shapeDiagnostics(diagnostics: Diagnostic[], manners: ClientManners): Diagnostic[] {
+/**
+ * Tags the client knows, and for a client that takes them, a link per code to the page that
+ * explains it (`docs`: the URI of docs/diagnostics.md, whose headings are the codes).
+ */
+export function shapeDiagnostics(diagnostics: Diagnostic[], manners: ClientManners, docs?: string): Diagnostic[] {
   return diagnostics.map((diagnostic) => {
-    if (!diagnostic.tags) return diagnostic;
+    let shaped = diagnostic;
+    if (docs !== undefined && manners.codeDescriptions && typeof diagnostic.code === 'string') {
+      shaped = { ...shaped, codeDescription: { href: `${docs}#${diagnostic.code}` } };
+    }
+    if (!diagnostic.tags) return shaped;
     const tags = diagnostic.tags.filter((tag) => manners.diagnosticTags.has(tag));
-    if (tags.length === diagnostic.tags.length) return diagnostic;
-    const { tags: _tags, ...rest } = diagnostic;
+    if (tags.length === diagnostic.tags.length) return shaped;
+    const { tags: _tags, ...rest } = shaped;
     return tags.length > 0 ? { ...rest, tags } : rest;
   });
 }

@@ -4,6 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import { neverCancelled, noClientCommands, richCompletion, type Cancellation, type CompletionOptions, type HoverOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
 import { diagnosticsForRange } from '../common/codeActionRange';
+import { withoutDisabled } from '../common/disableComments';
 import type { EffectiveConfigurationResult } from '../protocol';
 import { onloadCatalog, type OnloadCatalog } from './catalog';
 import { quickFixes } from './codeActions';
@@ -45,7 +46,8 @@ export class OnloadLanguageService implements LanguageFeatures {
     const analysis = await this.analyse(document, files, token);
     const hasUnresolved = [...analysis.imports.values()].some((outcome) => outcome.target.kind === 'unresolved');
     const names = hasUnresolved ? await this.workspaceProfileNames(files) : [];
-    return computeDiagnostics(document, analysis, this.catalog, names);
+    // `# onload-bench-disable-next-line CODE` hides what it names (common/disableComments.ts).
+    return withoutDisabled(document.getText(), computeDiagnostics(document, analysis, this.catalog, names));
   }
 
   async completion(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled, options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
