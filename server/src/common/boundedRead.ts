@@ -7,6 +7,7 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { maxAnalysedCharacters } from './documentLimits';
 
 /** What a bounded read found. */
@@ -19,11 +20,14 @@ export type BoundedRead =
 /** Far above any real profile or workload (a few KB), and what the services analyse at most. */
 export const maxReadBytes = maxAnalysedCharacters;
 
-let reading = 0;
+/** When each read in progress started (processExit.ts: none of them can block, but a network mount may). */
+const started = new Set<number>();
 
-/** Reads in progress (for processExit.ts: none of them can block, but a network mount may). */
-export function filesBeingRead(): number {
-  return reading;
+/** How long the oldest read in progress has been going, in milliseconds (0: none). */
+export function oldestReadAgeMs(): number {
+  let oldest = Infinity;
+  for (const time of started) oldest = Math.min(oldest, time);
+  return oldest === Infinity ? 0 : performance.now() - oldest;
 }
 
 export function describeFileKind(info: Stats): string {
@@ -36,7 +40,10 @@ export function describeFileKind(info: Stats): string {
 }
 
 export async function readBoundedText(path: string, maxBytes = maxReadBytes): Promise<BoundedRead> {
-  reading++;
+  // A unique key per read (two may start within the same millisecond).
+  let time = performance.now();
+  while (started.has(time)) time += 1e-6;
+  started.add(time);
   try {
     const before = await stat(path).catch(() => undefined);
     if (!before) return { kind: 'missing' };
@@ -62,7 +69,7 @@ export async function readBoundedText(path: string, maxBytes = maxReadBytes): Pr
       await handle.close();
     }
   } finally {
-    reading--;
+    started.delete(time);
   }
 }
 
