@@ -1,6 +1,7 @@
-;;; drive.el --- what the eglot and lsp-mode drivers share  -*- lexical-binding: t -*-
-;; Helpers for test/emacs/drive-eglot.el and drive-lsp-mode.el: waiting in batch mode, what
-;; flymake shows, the client's own logs, and the JSON written to $OUT for test/emacs/emacs.test.ts.
+;;; drive.el --- the session the eglot and lsp-mode drivers run  -*- lexical-binding: t -*-
+;; What test/emacs/drive-eglot.el and drive-lsp-mode.el share: the user's session (`drive-session',
+;; given what differs between the clients), waiting in batch mode, what flymake shows, the
+;; client's own logs, and the JSON written to $OUT for test/emacs/emacs.test.ts.
 
 (require 'json)
 (require 'cl-lib)
@@ -149,6 +150,87 @@ candidates offered."
   (when drive-collect-logs (ignore-errors (funcall drive-collect-logs)))
   (with-temp-file (getenv "OUT") (insert (json-encode drive-out)))
   (kill-emacs (if ok 0 1)))
+
+;; CLIENT is a plist of what differs: :name, :connected (predicate: the client serves this
+;; buffer), :code-of (a flymake diagnostic's LSP code), :hover-at (line character -> the hover as
+;; the client renders it), :code-action and :definition (the commands a user runs), :servers
+;; (how many servers run), :on-connect (records what the client declares).
+(defun drive-session (client)
+  "Use the server through CLIENT as a user does; write what was seen to $OUT and exit."
+  (let ((code-of (plist-get client :code-of))
+        (connected (plist-get client :connected))
+        (name (plist-get client :name)))
+    (condition-case failure
+        (progn
+          (setq default-directory drive-workspace)
+          ;; 1. Diagnostics, as flymake shows them.
+          (with-current-buffer (drive-open "profiles/mistakes.opf")
+            (drive-wait (format "%s to connect" name) connected)
+            (funcall (plist-get client :on-connect))
+            (drive-wait "diagnostics of mistakes.opf" (lambda () (drive-has-code "unknown-option" code-of)))
+            (drive-put 'mode (symbol-name major-mode))
+            (drive-put 'mistakes (drive-diagnostics code-of)))
+          (with-current-buffer (drive-open "workloads/workloadx")
+            (drive-wait (format "%s for the workload" name) connected)
+            (drive-wait "diagnostics of the workload" (lambda () (drive-has-code "invalid-number" code-of)))
+            (drive-put 'workload_mode (symbol-name major-mode))
+            (drive-put 'workload (drive-diagnostics code-of)))
+          (drive-put 'servers (funcall (plist-get client :servers)))
+
+          ;; 2. Completion with C-M-i: an option name, an option value, a workload key and value.
+          (with-current-buffer (drive-open "profiles/scratch.opf")
+            (drive-wait (format "%s for scratch.opf" name) connected)
+            (drive-put 'option_completion (drive-complete "onload_set EF_POLL_US" "EF_POLL_USEC"))
+            (insert "\n")
+            (drive-put 'value_completion (drive-complete "onload_set EF_CTPIO_MODE c" "ct")))
+          (with-current-buffer (drive-open "workloads/workloadk")
+            (drive-wait (format "%s for workloadk" name) connected)
+            (insert "workload=site.ycsb.workloads.CoreWorkload\n")
+            (drive-put 'key_completion (drive-complete "operationc" "operationcount"))
+            (insert "\n")
+            (drive-put 'workload_value_completion (drive-complete "requestdistribution=zipf" "zipfian")))
+
+          ;; 3. Hover, as the client renders it.
+          (with-current-buffer (get-file-buffer (expand-file-name "profiles/mistakes.opf" drive-workspace))
+            (drive-goto 8 14)
+            (drive-put 'hover_option (funcall (plist-get client :hover-at)))
+            (drive-goto 4 16)
+            (drive-put 'hover_import (funcall (plist-get client :hover-at))))
+
+          ;; 4. A quick fix picked from the client's menu of code actions.
+          (with-current-buffer (get-file-buffer (expand-file-name "profiles/mistakes.opf" drive-workspace))
+            (let* ((diagnostic (cl-find "unknown-option" (flymake-diagnostics) :key code-of :test #'equal))
+                   (line (car (drive-position (flymake-diagnostic-beg diagnostic)))))
+              (drive-put 'line_before_fix (drive-line line))
+              (goto-char (+ 3 (flymake-diagnostic-beg diagnostic)))
+              (drive-put 'offered_fixes (drive-choosing "Change to EF_SPIN_USEC" (lambda () (call-interactively (plist-get client :code-action)))))
+              (drive-put 'fixed_line (drive-line line))
+              (drive-wait "the fixed diagnostic to go" (lambda () (not (drive-has-code "unknown-option" code-of))))))
+
+          ;; 5. Go to definition (M-.) on an import found through profilePath.
+          (with-current-buffer (drive-open "profiles/via-path.opf")
+            (drive-wait (format "%s for via-path.opf" name) connected)
+            (drive-goto 0 17)
+            (call-interactively (plist-get client :definition))
+            (drive-put 'definition (file-relative-name (buffer-file-name) drive-workspace)))
+
+          ;; 6. Back (M-,), an edit re-checked: a typo typed at the end of the file, then corrected.
+          (xref-pop-marker-stack)
+          (with-current-buffer (window-buffer (selected-window))
+            (drive-put 'back_in (file-relative-name (buffer-file-name) drive-workspace))
+            (goto-char (point-max))
+            (insert "onload_set EF_BUZZ_USC 2\n")
+            (run-hooks 'post-command-hook)
+            (drive-wait "the typo to be reported" (lambda () (and (drive-has-code "unknown-option" code-of) (drive-has-code "ineffective-assignment" code-of))))
+            (drive-put 'edited (drive-diagnostics code-of))
+            (drive-goto 2 21)
+            (insert "E")
+            (run-hooks 'post-command-hook)
+            (drive-wait "the corrected line to be checked" (lambda () (not (drive-has-code "unknown-option" code-of))))
+            (drive-put 'corrected_text (buffer-substring-no-properties (point-min) (point-max)))
+            (drive-put 'corrected (drive-diagnostics code-of)))
+          (drive-finish t nil))
+      (error (drive-finish nil (format "%S" failure))))))
 
 (provide 'drive)
 ;;; drive.el ends here

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertReadmeQuotes, editorWorkspace, lintJson, type LintFinding } from '../support/realEditors';
+import { assertCompletedLines, assertDiagnosticsAsLint, assertReadmeQuotes, editorWorkspace, type LintFinding } from '../support/realEditors';
 
 interface Shown { lnum: number; col: number; end_lnum: number; end_col: number; severity: number; code: string }
 
@@ -49,15 +49,9 @@ function assertUse(seen: Record<string, any>, ws: string): void {
   assert.equal(seen.mode, 'onload-profile-mode');
   assert.equal(seen.workload_mode, 'ycsb-workload-mode');
   // Diagnostics as flymake shows them, range for range those of lint.
-  const mistakes = asFlymake(lintJson(join(ws, 'profiles', 'mistakes.opf')));
-  assert.ok(mistakes.length >= 10);
-  assert.deepEqual(seen.mistakes, mistakes);
-  assert.deepEqual(seen.workload, asFlymake(lintJson(join(ws, 'workloads', 'workloadx'))));
+  assertDiagnosticsAsLint(seen, ws, asFlymake);
   // Completion picked from the candidates, each line exactly as it should read (no TAB after it).
-  assert.equal(seen.option_completion[0], 'onload_set EF_POLL_USEC');
-  assert.equal(seen.value_completion[0], 'onload_set EF_CTPIO_MODE ct');
-  assert.equal(seen.key_completion[0], 'operationcount=0');
-  assert.equal(seen.workload_value_completion[0], 'requestdistribution=zipfian');
+  assertCompletedLines(seen);
   // Hover as the client renders it; no pointer to a command only VS Code has.
   assert.match(seen.hover_option, /EF_POLL_USEC/);
   assert.match(seen.hover_option, /Effective value here/);
@@ -75,32 +69,31 @@ function assertUse(seen: Record<string, any>, ws: string): void {
   assert.deepEqual(codesByLine(seen.corrected), [[1, 'ineffective-assignment']]);
 }
 
-test('Emacs 28 with eglot 1.9, configured as the README says', { timeout: 120_000 }, () => {
-  assertReadmeQuotes('test/emacs/eglot.el', 'elisp');
-  const { seen, ws } = drive('eglot');
+/** The README's configuration for CLIENT, driven; what it declared must be the captured fixture. */
+function driveAsReadme(client: 'eglot' | 'lsp-mode', fixture: string, more: (seen: Record<string, any>) => void): void {
+  assertReadmeQuotes(`test/emacs/${client}.el`, 'elisp');
+  const { seen, ws } = drive(client);
   try {
-    // What eglot declared is what test/server/realClientManners.test.ts sends for it.
-    const captured = JSON.parse(readFileSync('test/fixtures/clients/eglot-1.9.initialize.json', 'utf8'));
-    assert.deepEqual(seen.client_capabilities, captured.capabilities);
-    assert.equal(seen.servers, 2, 'eglot 1.9 gives a server one language id: one server per language');
+    // What the client declared is what test/server/realClientManners.test.ts sends for it.
+    assert.deepEqual(seen.client_capabilities, JSON.parse(readFileSync(`test/fixtures/clients/${fixture}.initialize.json`, 'utf8')).capabilities);
     assertUse(seen, ws);
-    assert.doesNotMatch(seen.events, /:error\s*\(:code/, 'no request failed');
+    more(seen);
   } finally {
     rmSync(ws, { recursive: true, force: true });
   }
+}
+
+test('Emacs 28 with eglot 1.9, configured as the README says', { timeout: 120_000 }, () => {
+  driveAsReadme('eglot', 'eglot-1.9', (seen) => {
+    assert.equal(seen.servers, 2, 'eglot 1.9 gives a server one language id: one server per language');
+    assert.doesNotMatch(seen.events, /:error\s*\(:code/, 'no request failed');
+  });
 });
 
 test('Emacs 28 with lsp-mode 8, configured as the README says (the project-root question answered with i)', { timeout: 120_000 }, () => {
-  assertReadmeQuotes('test/emacs/lsp-mode.el', 'elisp');
-  const { seen, ws } = drive('lsp-mode');
-  try {
-    const captured = JSON.parse(readFileSync('test/fixtures/clients/lsp-mode-8.0.0.initialize.json', 'utf8'));
-    assert.deepEqual(seen.client_capabilities, captured.capabilities);
+  driveAsReadme('lsp-mode', 'lsp-mode-8.0.0', (seen) => {
     assert.equal(seen.root_prompt_answered, true);
     assert.equal(seen.servers, 1, 'one server for profiles and workloads');
-    assertUse(seen, ws);
     assert.doesNotMatch(seen.lsp_log, /error|warn|fail/i, seen.lsp_log);
-  } finally {
-    rmSync(ws, { recursive: true, force: true });
-  }
+  });
 });

@@ -39,3 +39,23 @@ export function assertReadmeQuotes(config: string, language: string): void {
   const text = readFileSync(config, 'utf8');
   assert.ok(readFileSync('README.md', 'utf8').includes(`\`\`\`${language}\n${text}\`\`\``), `the README quotes ${config} verbatim`);
 }
+
+/**
+ * The lines after completing, in the same file each editor test writes them (`[line, candidates]`
+ * per completion): an option name, an option value, a workload key (with its default) and value,
+ * each exactly (lsp-mode once added a TAB after each).
+ */
+export function assertCompletedLines(seen: Record<string, [string, string[]]>): void {
+  assert.equal(seen.option_completion?.[0], 'onload_set EF_POLL_USEC');
+  assert.equal(seen.value_completion?.[0], 'onload_set EF_CTPIO_MODE ct');
+  assert.equal(seen.key_completion?.[0], 'operationcount=0');
+  assert.equal(seen.workload_value_completion?.[0], 'requestdistribution=zipfian');
+}
+
+/** What an editor showed for the example of mistakes and the problem workload is lint's findings, in that editor's form. */
+export function assertDiagnosticsAsLint(seen: Record<string, unknown>, ws: string, as: (findings: LintFinding[]) => unknown[]): void {
+  const mistakes = as(lintJson(join(ws, 'profiles', 'mistakes.opf')));
+  assert.ok(mistakes.length >= 10);
+  assert.deepEqual(seen.mistakes, mistakes);
+  assert.deepEqual(seen.workload, as(lintJson(join(ws, 'workloads', 'workloadx'))));
+}

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertReadmeQuotes, editorWorkspace, lintJson, type LintFinding } from '../support/realEditors';
+import { assertCompletedLines, assertDiagnosticsAsLint, assertReadmeQuotes, editorWorkspace, type LintFinding } from '../support/realEditors';
 
 interface Item { lnum: number; col: number; end_lnum: number; end_col: number; type: string; code: string }
 
@@ -50,15 +50,9 @@ test('Vim 9 with ALE 3.3, configured as the README says', { timeout: 120_000 }, 
     assert.equal(seen.syntax, 'sh');
     assert.equal(seen.workload_filetype, 'ycsbworkload');
     // ALE's list, item for item that of lint.
-    const mistakes = asAle(lintJson(join(ws, 'profiles', 'mistakes.opf')));
-    assert.ok(mistakes.length >= 10);
-    assert.deepEqual(seen.mistakes, mistakes);
-    assert.deepEqual(seen.workload, asAle(lintJson(join(ws, 'workloads', 'workloadx'))));
+    assertDiagnosticsAsLint(seen, ws, asAle);
     // <C-x><C-o>: each line as it should read.
-    assert.equal(seen.option_completion.line, 'onload_set EF_POLL_USEC');
-    assert.equal(seen.value_completion.line, 'onload_set EF_CTPIO_MODE ct');
-    assert.equal(seen.key_completion.line, 'operationcount=0');
-    assert.equal(seen.workload_value_completion.line, 'requestdistribution=zipfian');
+    assertCompletedLines(seen);
     // :ALEHover, in plain text as ALE asks; nothing else was shown (no error of the server's).
     assert.match(seen.hover_option, /^EF_POLL_USEC — /);
     assert.match(seen.hover_option, /Effective value here: 100000/);

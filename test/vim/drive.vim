@@ -67,7 +67,7 @@ function! s:Complete(choice) abort
   call setline('.', strpart(getline('.'), 0, l:start) . a:choice)
   call ale#completion#HandleUserData(l:items[l:index])
   call s:Changed()
-  return {'line': getline('.'), 'words': l:words[:20]}
+  return [getline('.'), l:words[:20]]
 endfunction
 
 " ALE shows hover text and code-action menus through these; a user reads them on screen.

@@ -28,23 +28,21 @@ export function exportedValue(name: string, value: string): string {
   return value === '' ? name : value;
 }
 
+/** How libonload reads each value syntax it has a rule for; the others are taken as written. */
+const readers: Record<string, (option: OptionInfo, exported: string) => UsedValue> = {
+  'enum-name': enumName,
+  'decimal-atoi': decimalNumber,
+  'decimal-strict': decimalNumber,
+  strtol: decimalNumber,
+  hex: hexNumber,
+  'hex-strict': hexNumber,
+  string: cutString,
+};
+
 /** What libonload uses when the environment holds `exported` for `option`. */
 export function usedValue(option: OptionInfo, exported: string): UsedValue {
-  switch (option.syntax) {
-    case 'enum-name':
-      return enumName(option, exported);
-    case 'decimal-atoi':
-    case 'decimal-strict':
-    case 'strtol':
-      return decimalNumber(option, exported);
-    case 'hex':
-    case 'hex-strict':
-      return hexNumber(option, exported);
-    case 'string':
-      return cutString(option, exported);
-    default:
-      return { value: exported };
-  }
+  const read = option.syntax ? readers[option.syntax] : undefined;
+  return read ? read(option, exported) : { value: exported };
 }
 
 /**
