@@ -1,5 +1,5 @@
 // `npm run bench` (evidence part): what issue 10's observers cost.
-// - the CPU sampler (engine/src/cpuSampler.ts) run locally against this machine's /proc for N
+// - the CPU sampler (engine/src/evidence/cpuSampler.ts) run locally against this machine's /proc for N
 //   seconds: its CPU in % of one core, measured from outside (the CPU time of every process of the
 //   loop, reaped into a wrapper shell's cutime/cstime) and as the sampler reports it itself, beside
 //   a reference loop that only runs `cat /proc/stat > /dev/null; sleep 1`;

@@ -1,7 +1,7 @@
 // `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]...`:
 // the cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
 // or its results.jsonl; --html: one self-contained HTML file with tables, figures, marks,
-// environment and Onload settings (engine/src/htmlReport). Exit codes: 0 report written, 1 nothing
+// environment and Onload settings (engine/src/report/htmlReport). Exit codes: 0 report written, 1 nothing
 // readable or the output file could not be written, 2 bad usage.
 import { writeFile } from 'node:fs/promises';
 import { reportTablesToCsv } from '../../engine/src/report/csv';

@@ -1,6 +1,6 @@
 // The files a benchmark plan refers to: the workload, each Onload stack's profile and a client's
 // runUnderOnload profile. Found with jsonc-parser so each reference keeps its exact place in the
-// text, and resolved the way the engine resolves them (engine/src/plan.ts): relative to the plan's
+// text, and resolved the way the engine resolves them (engine/src/plan/plan.ts): relative to the plan's
 // folder, or absolute. Pure apart from the default file-existence check; the vscode side
 // (planLinks.ts) turns the results into document links and go-to-definition targets.
 import { statSync } from 'node:fs';

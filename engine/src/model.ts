@@ -32,7 +32,7 @@ export interface OperationStats {
   percentilesSource?: 'hdr-merged' | 'client-max';
 }
 
-/** A parsed YCSB final report (see engine/src/ycsbOutput.ts). */
+/** A parsed YCSB final report (see engine/src/ycsb/ycsbOutput.ts). */
 export interface YcsbReport {
   runtimeMs: number;
   throughputOpsPerSec: number;
@@ -75,7 +75,7 @@ export interface EngineError {
 
 /**
  * One line of `results.jsonl`: the outcome of one cell. Readers take one line per id (one reader
- * for all, engine/src/resultsReader.ts): an `ok` line wins over a `failed` one, and among lines of
+ * for all, engine/src/results/resultsReader.ts): an `ok` line wins over a `failed` one, and among lines of
  * the same status the first wins. A last line that does not parse is torn and skipped.
  */
 export interface CellResult {
@@ -145,13 +145,13 @@ export interface CellEvidence {
   bucket?: Record<string, unknown>;
   /** YCSB on each client: launcher, binding, the keys it was given (never secrets). */
   ycsb?: Record<string, unknown>;
-  /** CPU, context switches, interrupts per host during the run phase (engine/src/cpuSampler.ts). */
+  /** CPU, context switches, interrupts per host during the run phase (engine/src/evidence/cpuSampler.ts). */
   cpu?: CpuEvidence;
-  /** Time series and HDR histogram summaries (engine/src/ycsbTimeSeries.ts, engine/src/hdrMerge.ts). */
+  /** Time series and HDR histogram summaries (engine/src/ycsb/ycsbTimeSeries.ts, engine/src/evidence/hdrMerge.ts). */
   timeseries?: TimeseriesEvidence;
 }
 
-/** evidence.cpu — sampled ~1/s over the run phase (engine/src/cpuSampler.ts). */
+/** evidence.cpu — sampled ~1/s over the run phase (engine/src/evidence/cpuSampler.ts). */
 export interface CpuEvidence {
   /** What the sampler itself cost on each host, % of one core (must stay < 0.5). */
   sampler: { intervalMs: number; selfCostPctOfCore: Record<string, number> };
@@ -186,7 +186,7 @@ export interface HostCpu {
   series: { tSec: number; busyPct: number; processPctOfCore?: number }[];
 }
 
-/** evidence.timeseries (engine/src/ycsbTimeSeries.ts, engine/src/hdrMerge.ts). */
+/** evidence.timeseries (engine/src/ycsb/ycsbTimeSeries.ts, engine/src/evidence/hdrMerge.ts). */
 export interface TimeseriesEvidence {
   /** YCSB status lines per client host: every status.interval seconds. */
   status: Record<string, { tSec: number; operations: number; opsPerSec: number; latencyUs: Record<string, number> }[]>;
@@ -247,6 +247,6 @@ export interface HostEnvironment {
   onload?: string;
   /** Per interface address: driver, firmware, NIC name; its NUMA node (-1: none) and MSI IRQs with their allowed CPUs. */
   interfaces?: Record<string, { device?: string; driver?: string; firmware?: string; numaNode?: number; irqs?: { irq: number; cpus: string; name?: string }[] }>;
-  /** CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it (engine/src/hostHardware.ts). */
+  /** CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it (engine/src/evidence/hostHardware.ts). */
   cpu?: { model?: string; sockets?: number; cores?: number; threads?: number; numaNodes?: number; governors?: Record<string, number> };
 }

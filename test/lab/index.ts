@@ -441,7 +441,7 @@ const labProfiles: Record<string, string> = {
 };
 
 /**
- * Writes `<dir>/lab.benchplan.json` for this lab (format: engine/src/planSchema.ts) plus the local
+ * Writes `<dir>/lab.benchplan.json` for this lab (format: engine/src/plan/planSchema.ts) plus the local
  * workload and profile files it names, and returns the plan's path. The password is not in it:
  * pass `lab.couchbase.password` to the engine, and `lab.sshConfigPath` as its ssh config file.
  */

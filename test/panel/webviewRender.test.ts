@@ -126,7 +126,7 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     await page.click('#run-0 details.environment-box summary');
     assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.1"][data-fact="Kernel"]'), '6.1.0-fixture');
     assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.2"][data-fact="YCSB"]'), '0.17.0');
-    // CPU, NUMA, governor and the tested NIC's NUMA node and IRQ affinity (engine/src/hostHardware.ts)
+    // CPU, NUMA, governor and the tested NIC's NUMA node and IRQ affinity (engine/src/evidence/hostHardware.ts)
     assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.1"][data-fact="CPU"]'), 'AMD EPYC 7313: 1 socket, 16 cores, 32 threads');
     assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.1"][data-fact="NUMA node of 127.0.0.1"]'), '1');
     assert.equal(await page.textContent('#run-0 table.environment dd[data-host="127.0.0.1"][data-fact="IRQ affinity of 127.0.0.1"]'), '2 IRQs (IRQ→CPUs): 90→8, 91→9');

@@ -1,7 +1,7 @@
 // "Compare two runs": run B against run A. What changed between them comes first (host facts,
 // effective Onload options, plan fields), then, only where both runs measured, per interface,
 // stack and thread count both values and B's difference from A with its 95 % interval, from the
-// same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/statistics.ts).
+// same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/report/statistics.ts).
 // Pure.
 import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report/report';
 import { compareSamples } from '../../../engine/src/report/statistics';

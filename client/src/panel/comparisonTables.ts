@@ -1,4 +1,4 @@
-// The panel's view of the engine's report tables (engine/src/report.ts): the cookbook tables, per
+// The panel's view of the engine's report tables (engine/src/report/report.ts): the cookbook tables, per
 // interface and thread count the kernel against each Onload profile with the difference in percent,
 // and the chart series, both from the same computation the CLI's `report` prints. Pure.
 import { markLabel } from '../../../engine/src/evidence/marks';

@@ -4,7 +4,7 @@
 
 /**
  * Which metric a chart or table shows, named as `onload-bench report --metric` names them
- * (engine/src/report.ts). Throughput is better higher; latencies better lower.
+ * (engine/src/report/report.ts). Throughput is better higher; latencies better lower.
  */
 export type MetricId =
   | 'throughput'
@@ -16,7 +16,7 @@ export type MetricId =
   | 'update-p99'
   | CpuMetricId;
 
-/** CPU figures from the cells' evidence (engine/src/evidenceMetrics.ts). */
+/** CPU figures from the cells' evidence (engine/src/evidence/evidenceMetrics.ts). */
 export type CpuMetricId = 'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'memcached-cpu-per-op' | 'ops-per-busy-core';
 
 export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
@@ -29,7 +29,7 @@ export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
  */
 export type CellState = 'ok' | 'marked' | 'failed' | 'pending' | 'no-data';
 
-/** One mark of a table cell or chart point (engine/src/marks.ts), over its repetitions. */
+/** One mark of a table cell or chart point (engine/src/evidence/marks.ts), over its repetitions. */
 export interface CellMarkView {
   code: string;
   /** Short words for badges, e.g. `not accelerated`. */
@@ -105,7 +105,7 @@ export interface TableCell {
   deltaMarked?: boolean;
   /** (mean profile - mean kernel) / mean kernel * 100; only on profile cells with both numbers. */
   deltaPercent?: number | null;
-  /** The 95 % confidence interval of deltaPercent (engine/src/statistics.ts), when one can be given. */
+  /** The 95 % confidence interval of deltaPercent (engine/src/report/statistics.ts), when one can be given. */
   deltaInterval?: { low: number; high: number; halfWidth: number } | null;
   /** Why there is no interval: one repetition on a side, or a baseline too noisy to bound a ratio. */
   deltaNoInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
@@ -182,7 +182,7 @@ export interface MarkLegendView {
   cells: number;
 }
 
-/** One cell's series over time (engine/src/evidenceViews.ts), as the time-series view draws it. */
+/** One cell's series over time (engine/src/evidence/evidenceViews.ts), as the time-series view draws it. */
 export interface CellTimeSeriesView {
   cellId: string;
   repetition: number;
@@ -296,7 +296,7 @@ export interface CompareCell {
   stack: string;
   a: TableCell;
   b: TableCell;
-  /** (mean B - mean A) / mean A * 100, with its 95 % interval (engine/src/statistics.ts). */
+  /** (mean B - mean A) / mean A * 100, with its 95 % interval (engine/src/report/statistics.ts). */
   deltaPercent: number | null;
   deltaInterval?: { low: number; high: number; halfWidth: number } | null;
   deltaNoInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
@@ -363,7 +363,7 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'export-csv'; runIndex: number }
   | { type: 'save-image'; format: ImageFormat; name: string; data: string }
-  /** The self-contained HTML report of one run (engine/src/htmlReport). */
+  /** The self-contained HTML report of one run (engine/src/report/htmlReport). */
   | { type: 'export-report'; runIndex: number }
   /** The time series of a point's cells (a clicked chart point or table cell). */
   | { type: 'open-timeseries'; runIndex: number; cellIds: string[]; stack: string; threads: number; title: string }

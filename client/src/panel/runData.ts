@@ -87,7 +87,7 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
   }
 }
 
-/** A cell's steps (engine/src/sweep.ts `phase(...)`) in words. */
+/** A cell's steps (engine/src/sweep/sweep.ts `phase(...)`) in words. */
 const phaseWords: Record<string, string> = {
   'restart-server': 'Restarting Couchbase Server',
   'check-acceleration': 'Checking that Couchbase runs on Onload',

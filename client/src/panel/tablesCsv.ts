@@ -1,5 +1,5 @@
 // "Export CSV" writes the same CSV as `onload-bench report --csv`: the engine's report tables of
-// every metric the run measured (engine/src/csv.ts), with intervals and marks, so a spreadsheet
+// every metric the run measured (engine/src/report/csv.ts), with intervals and marks, so a spreadsheet
 // made from either is the same.
 import { reportTablesToCsv } from '../../../engine/src/report/csv';
 import { buildReportTables, measuredMetrics } from '../../../engine/src/report/report';

@@ -11,7 +11,7 @@ import type { RunData } from './runData';
 
 export const panelTitlePrefix = 'Onload Bench Results';
 
-/** Every chart of a group, in order; the cookbook's tables are engine/src/report.ts defaultMetrics. */
+/** Every chart of a group, in order; the cookbook's tables are engine/src/report/report.ts defaultMetrics. */
 export const chartMetrics: readonly MetricId[] = ['throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99'];
 
 /** Charts drawn even before any value exists, so a fresh run shows its frame at once. */
@@ -84,7 +84,7 @@ function environmentRows(environment: RunEnvironment | undefined): EnvironmentRo
   return Object.entries(environment.hosts).map(([host, env]) => ({ host, role: env.role, facts: environmentFacts(env) }));
 }
 
-/** Pre-flight check ids (engine/src/preflight.ts) in words. */
+/** Pre-flight check ids (engine/src/sweep/preflight.ts) in words. */
 const checkLabels: Record<string, string> = {
   reachable: 'Host reachable over SSH',
   'couchbase-version': 'Couchbase Server installed',

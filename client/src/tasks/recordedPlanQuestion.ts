@@ -1,5 +1,5 @@
 // Resume in the editor: when the plan recorded in the run folder differs from the plan file in
-// what runs or is uploaded (engine/src/recordedPlan.ts), the user sees the differing fields and
+// what runs or is uploaded (engine/src/plan/recordedPlan.ts), the user sees the differing fields and
 // decides (benchmarkRun.ts shows this text in a modal). The engine refuses such a resume unless
 // told the user accepted the recorded plan. Pure.
 import type { PlanDifference } from '../../../engine/src/plan/recordedPlan';

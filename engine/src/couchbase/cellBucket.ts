@@ -2,6 +2,7 @@
 // bucketLifecycle.ts), create the bucket-named YCSB user (bucketUser.ts), the primary index when
 // the workload scans (primaryIndex.ts); after the load, poll the item count and let the write
 // queue drain (REAL-LAB C6). Everything seen goes to the cell's evidence.bucket.
+import { EngineFailure } from '../errors';
 import { recreateBucket } from './bucket';
 import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
 import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
@@ -39,8 +40,20 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
   return login;
 }
 
-/** After the load: the item count, polled until it matches (or the deadline), then the write queue. */
-export async function settleAfterLoad(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>): Promise<number> {
+/**
+ * After the load: the item count, polled until it matches (or the deadline), then the write
+ * queue. The count goes into the load's record; a bucket short of the expected items fails the
+ * cell, naming both numbers.
+ */
+export async function settleAfterLoad(context: CellBucketContext, load: { expectedItems?: number; itemCount?: number }, evidence: Record<string, unknown>): Promise<void> {
+  const expected = load.expectedItems;
+  load.itemCount = await settledItemCount(context, expected, evidence);
+  if (expected !== undefined && load.itemCount !== expected) {
+    throw new EngineFailure({ code: 'item-count', host: context.server.host, step: 'item-count', message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
+  }
+}
+
+async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>): Promise<number> {
   if (context.seam) return context.seam.itemCount();
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
   const deadline = Date.now() + context.readySec * 1000;

@@ -1,15 +1,21 @@
-// The run phase's evidence for one cell, at the edges the sweep calls: CPU samplers started before
-// YCSB's run phase and stopped after it (cpuSampler.ts), YCSB's HDR interval logs written into a
-// per-cell folder on each client and fetched back into the run folder (hdrMerge.ts), status lines
-// kept per client (ycsbTimeSeries.ts). Then one pure step turns it all into evidence and marks.
+// The run phase's evidence for one cell, around YCSB's run phase (runPhaseWithEvidence, what the
+// sweep calls): CPU samplers started before it and stopped after it (cpuSampler.ts), YCSB's HDR
+// interval logs written into a per-cell folder on each client and fetched back into the cell's log
+// folder (hdrMerge.ts), status lines kept per client (ycsbTimeSeries.ts), the server's KV
+// connections watched (serverEvidence.ts). Then one pure step turns it all into evidence and marks.
 import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSampler } from './cpuSampler';
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
+import { addMark } from './marks';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
+import { connectionsScript } from '../server/serverProcess';
+import { sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
+import { reportsOf, type ClientPhase } from '../ycsb/cellPhases';
+import { combineClientReports } from '../ycsb/combine';
 import { ycsbPidFile } from '../ycsb/ycsbRun';
 import type { YcsbStatus } from '../ycsb/ycsbStatus';
 import { timeSeriesEvidence } from '../ycsb/ycsbTimeSeries';
@@ -105,4 +111,77 @@ export function applyRunEvidence(
   marks.push(...cpu.marks);
   draft.evidence = { ...(draft.evidence ?? {}), timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) };
   return marks;
+}
+
+export interface RunPhaseEvidenceContext {
+  pool: { get(host: string): RemoteSession };
+  plan: ResolvedPlan;
+  cellId: string;
+  key: CellKey;
+  attempt: number;
+  draft: CellResult;
+  /** The Couchbase admin password, for the traffic watch's REST reads. */
+  password: string;
+  signal: AbortSignal;
+  log: (level: 'info' | 'warn', message: string) => void;
+  /** Writes a file into the cell's log folder as `attempt<N>-<host>-<name>` and returns its path in the run folder. */
+  keepLog(host: string, name: string, text: string): Promise<string>;
+  /** Dry run: told each step it skips for want of a network. */
+  skipped?: (host: string, step: string) => void;
+  /** Unit tests and the dry run: no KV connection sampling, no traffic watch. */
+  skipNetwork?: boolean;
+}
+
+/**
+ * YCSB's run phase on every client (`runClients`) with its evidence around it: HDR logs into a
+ * fresh folder per client, the CPU samplers, the server's KV connections watched (REAL-LAB C7);
+ * then the combined report, the merged percentiles, the CPU and time-series evidence and their
+ * marks on the draft. Throws the first client's failure after the evidence is recorded.
+ */
+export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[] }) => Promise<ClientPhase[]>): Promise<void> {
+  const { pool, plan, key, cellId, attempt, draft, signal } = context;
+  const statusByHost: Record<string, YcsbStatus[]> = {};
+  for (const client of plan.clients) await prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal);
+  for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
+  const baselines = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal)));
+  const samplers = startCellSamplers(pool, plan, key, signal);
+  let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
+  let runs: ClientPhase[];
+  try {
+    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
+    const watching = context.skipNetwork
+      ? Promise.resolve()
+      : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], running, log: context.log, signal }))).catch(() => undefined);
+    runs = await running.finally(() => watching);
+    await watching;
+  } finally {
+    samplerOutputs = await samplers.stop();
+  }
+  const reports = reportsOf(runs);
+  const hdrFiles = await fetchHdrLogs(context); // also empties the clients' folders
+  if (reports.length > 0) {
+    draft.clients = reports;
+    draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
+    for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec })) addMark(draft, mark);
+  }
+  const failed = runs.find((entry) => entry.outcome.error);
+  if (failed?.outcome.error) throw failed.outcome.error;
+}
+
+/** Each client's HDR logs of the run phase, kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
+async function fetchHdrLogs(context: RunPhaseEvidenceContext): Promise<HdrLogFile[]> {
+  const files: HdrLogFile[] = [];
+  for (const client of context.plan.clients) {
+    try {
+      for (const { name, text } of await fetchHdrFiles(context.pool.get(client.host), hdrRemoteDir(client, context.cellId, context.attempt), context.signal)) {
+        const file = await context.keepLog(client.host, `hdr/${name}`, text);
+        context.draft.logs.push(file);
+        files.push({ host: client.host, operation: hdrOperationOf(name) as string, file, text });
+      }
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      context.log('warn', `${context.cellId}: ${client.host}: could not fetch the HDR logs (${(error as Error).message}); percentiles stay the clients' maximum.`);
+    }
+  }
+  return files;
 }

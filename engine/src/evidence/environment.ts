@@ -1,7 +1,7 @@
 // What a run ran on: kernel, NIC driver and firmware per interface, Onload, Couchbase, YCSB and
 // Java versions, and the CPU/NUMA/IRQ facts of hostHardware.ts. One shell script per host prints tagged facts; a pure parser reads them, so a
 // missing tool leaves a field empty instead of failing the run.
-import type { HostEnvironment } from '../model';
+import type { HostEnvironment, RunManifest } from '../model';
 import { couchbaseHome, type ResolvedClient, type ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
@@ -97,4 +97,17 @@ export async function serverFacts(session: RemoteSession, server: ResolvedServer
 export async function clientFacts(session: RemoteSession, client: ResolvedClient, signal?: AbortSignal): Promise<HostFacts> {
   const result = await session.run(clientFactsScript(client), { step: 'environment', ...(signal ? { signal } : {}), timeoutMs: 60_000 });
   return parseHostFacts(result.stdout, 'client');
+}
+
+/** Fills in YCSB versions the client folder did not reveal; true when the manifest changed. */
+export function recordYcsbVersions(manifest: RunManifest, versions: Map<string, string>): boolean {
+  let changed = false;
+  for (const [host, version] of versions) {
+    const entry = manifest.environment?.hosts[host];
+    if (entry && entry.ycsb === undefined) {
+      entry.ycsb = version;
+      changed = true;
+    }
+  }
+  return changed;
 }

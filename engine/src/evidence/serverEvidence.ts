@@ -69,6 +69,28 @@ export async function observeServer(options: {
   return check.accelerated;
 }
 
+/**
+ * Every server of the cell (observeServer), then the cell's acceleration: an Onload cell is
+ * accelerated when every server is, not when any is not, and unverified otherwise (never "not
+ * accelerated" for a check that could not run).
+ */
+export async function observeServers(options: {
+  pool: { get(host: string): RemoteSession };
+  servers: ResolvedServer[];
+  key: CellKey;
+  draft: CellResult;
+  starts: Map<string, ServerStart & Record<string, unknown>>;
+  profileSettings: Record<string, string> | undefined;
+  log: Log;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const { key, draft } = options;
+  const verdicts = await Promise.all(
+    options.servers.map((server) => observeServer({ session: options.pool.get(server.host), server, key, draft, start: options.starts.get(server.host), profileSettings: options.profileSettings, log: options.log, ...(options.signal ? { signal: options.signal } : {}) })),
+  );
+  if (key.stack !== 'kernel') draft.accelerated = verdicts.some((verdict) => verdict === false) ? false : verdicts.every((verdict) => verdict === true) ? true : null;
+}
+
 /** Remembers each kernel arm's facts and marks a later arm of the same point that differs (H3). */
 export class ArmsRegister {
   private readonly kernelArms = new Map<string, Map<string, ArmFacts>>();

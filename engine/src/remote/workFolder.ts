@@ -6,6 +6,11 @@
 import { EngineFailure } from '../errors';
 import { shellQuote } from './shellQuote';
 
+/** Where a stack's profile is uploaded in a host's work folder (clients, foreground servers). */
+export function remoteProfilePath(workDir: string, stackName: string): string {
+  return `${workDir}/profiles/${stackName}.opf`;
+}
+
 /** Shell lines printing `@me UID`, `@dir UID MODE` of the current folder and `@up UID MODE PATH` per ancestor. */
 export const workFolderFactsScript = `{ { printf '@me %s\\n' "$(id -u)"; stat -c '@dir %u %a' .; d=$(pwd -P); while [ "$d" != / ]; do d=$(dirname "$d"); stat -c '@up %u %a %n' "$d"; done; } 2>/dev/null || true; }`;
 

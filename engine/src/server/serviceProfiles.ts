@@ -11,11 +11,7 @@
 // switches to, whom foregroundProfileReach.ts warns about when a folder on the way is closed.
 import type { ResolvedServer } from '../plan/planSchema';
 import { shellQuote } from '../remote/shellQuote';
-
-/** Where a stack's profile is uploaded in a host's work folder (clients, foreground servers). */
-export function remoteProfilePath(workDir: string, stackName: string): string {
-  return `${workDir}/profiles/${stackName}.opf`;
-}
+import { remoteProfilePath } from '../remote/workFolder';
 
 export const serviceProfilesFolderName = 'onload-bench-profiles';
 

@@ -1,5 +1,5 @@
 // Resolves `onload_import NAME` in one order shared by the editor, `lint`, the effective
-// configuration, pre-flight and the engine's upload (engine/src/profileBundle.ts):
+// configuration, pre-flight and the engine's upload (engine/src/plan/profileBundle.ts):
 //   1. the importing file's folder (where a profile and the fragments written for it live);
 //   2. each folder of the `onloadBench.profilePath` setting, in order (the launcher's own first
 //      stop is `~/.openonload/profiles`);

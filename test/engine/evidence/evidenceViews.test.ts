@@ -1,4 +1,4 @@
-// Reader-side views of a cell's evidence (engine/src/evidenceViews.ts): records without evidence
+// Reader-side views of a cell's evidence (engine/src/evidence/evidenceViews.ts): records without evidence
 // or with partial groups are tolerated, clients' status lines add up, spectra fall back to YCSB's
 // summary percentiles with their source, and long curves are thinned along x.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The self-contained HTML report (engine/src/htmlReport/htmlReport.ts, `onload-bench report --html`)
+// The self-contained HTML report (engine/src/report/htmlReport.ts, `onload-bench report --html`)
 // of the panel's fixture run: the tables' numbers and intervals, one inline SVG per figure, the
 // marks explained, environment and Onload settings, names from files escaped; rendered in headless
 // Chromium, which must make no request beyond the file itself.

@@ -1,4 +1,4 @@
-// The HTML report's SVG line charts (engine/src/htmlReport/svgChart.ts): where points land, gaps,
+// The HTML report's SVG line charts (engine/src/report/svgChart.ts): where points land, gaps,
 // bands and error bars, the nines scale, and that no text from a file can become markup.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The one results reader (engine/src/resultsReader.ts): one line per cell id by the documented rule,
+// The one results reader (engine/src/results/resultsReader.ts): one line per cell id by the documented rule,
 // streaming so that a results file past V8's string limit (~512 MiB) still reads, and the writer's
 // rule for a last line without its newline (trim it only when it does not parse).
 import assert from 'node:assert/strict';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { withDefaults, type PlanServer } from '../../../engine/src/plan/planSchema';
 import { fakeHostsPlan } from '../../support/fakeHosts';
-import { installServiceProfilesScript, remoteProfilePath, removeServiceProfilesScript, serverProfilePath, uploadPathFor } from '../../../engine/src/server/serviceProfiles';
+import { remoteProfilePath } from '../../../engine/src/remote/workFolder';
+import { installServiceProfilesScript, removeServiceProfilesScript, serverProfilePath, uploadPathFor } from '../../../engine/src/server/serviceProfiles';
 
 const work = mkdtempSync(join(tmpdir(), 'service-profiles-'));
 after(() => rmSync(work, { recursive: true, force: true }));

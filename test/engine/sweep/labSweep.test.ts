@@ -100,7 +100,10 @@ describe('engine on the loopback lab', { skip: labAvailable ? false : 'sshd not 
       assert.equal(result.load?.itemCount, 200);
       assert.equal(result.load?.expectedItems, 200);
       assert.deepEqual(result.clients?.map((client) => client.host), ['ycsb-client']);
-      assert.equal(result.logs.length, 2);
+      // the load's and the run's YCSB logs, then the run's HDR logs, all in the cell's one log folder
+      assert.deepEqual(result.logs.filter((log) => log.endsWith('.log')).map((log) => log.split('/').pop()), ['attempt1-ycsb-client-load.log', 'attempt1-ycsb-client-run.log']);
+      assert.ok(result.logs.some((log) => log.endsWith('-hdr/READ.hdr')), result.logs.join(', '));
+      assert.equal(new Set(result.logs.map((log) => log.split('/')[1])).size, 1, result.logs.join(', '));
     }
     assert.equal(manifest.environment?.hosts['cb-server'].couchbase?.includes('7.6.2'), true, JSON.stringify(manifest.environment));
     assert.equal(manifest.environment?.hosts['ycsb-client'].ycsb, '0.17.0');

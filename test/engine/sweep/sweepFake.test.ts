@@ -9,7 +9,9 @@ import { EngineFailure } from '../../../engine/src/errors';
 import type { SweepEvent } from '../../../engine/src/events';
 import type { CellResult } from '../../../engine/src/model';
 import { runSweep } from '../../../engine/src/sweep/sweep';
-import { FakeHosts, fakeHostsPlan, fakeWorkload } from '../../support/fakeHosts';
+import { build, HistogramLogWriter } from 'hdr-histogram-js';
+import { logFolderName } from '../../../engine/src/results/logFolders';
+import { FakeHosts, fakeHostsPlan, fakeWorkload, ok } from '../../support/fakeHosts';
 
 const password = 'p@ss w0rd';
 const folder = mkdtempSync(join(tmpdir(), 'sweep-fake-'));
@@ -103,5 +105,38 @@ describe('sweep with fake hosts', () => {
       warnings.some((message) => message.startsWith('srv: onloadRunCommand runs as another user, who must read {profile} in /home/u/.onload-bench/profiles, but other users may not enter /home/u:')),
       warnings.join('\n'),
     );
+  });
+
+  it('keeps the HDR logs in the cell\'s own log folder, beside its YCSB logs, however long its id', async () => {
+    // YCSB 0.17.0's HdrHistogramLog: one READ.hdr per client, fetched back by one command
+    let hdrText = '';
+    const writer = new HistogramLogWriter((chunk) => (hdrText += chunk));
+    writer.outputComment('[Logging for: READ]');
+    writer.outputLogFormatVersion();
+    writer.outputStartTime(1_700_000_000_000);
+    writer.baseTime = 1_700_000_000_000;
+    writer.outputLegend();
+    const histogram = build({ numberOfSignificantValueDigits: 3 });
+    for (let value = 100; value <= 1_000; value += 10) histogram.recordValue(value);
+    histogram.startTimeStampMsec = 1_700_000_000_000;
+    histogram.endTimeStampMsec = 1_700_000_001_000;
+    writer.outputIntervalHistogram(histogram, undefined, undefined, 1_000_000);
+    const hosts = new FakeHosts({ answer: (command) => (command.includes('@@hdr-file') ? ok(`@@hdr-file READ.hdr\n${hdrText}\n`) : undefined) });
+    // a further axis with a long value: the id (about 300 characters) is no file name
+    const longPlan = fakeHostsPlan({ threads: [1], axes: { table: ['t'.repeat(280)] } });
+    const longPlanPath = join(folder, 'long.benchplan.json');
+    writeFileSync(longPlanPath, JSON.stringify(longPlan));
+    const events: SweepEvent[] = [];
+    const outcome = await runSweep(
+      { planPath: longPlanPath, plan: longPlan, resultsRoot: join(folder, 'results-long'), password, signal: new AbortController().signal, onEvent: (event) => events.push(event) },
+      { sessionFactory: hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    );
+    assert.equal(outcome.error, undefined);
+    const [result] = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult);
+    const folderName = logFolderName(result.id);
+    assert.deepEqual(result.logs.map((log) => log.replace(/attempt1-cli-(load|run)\.log$/, '<ycsb>').replace(/attempt1-cli-hdr\/READ\.hdr$/, '<hdr>')), [`logs/${folderName}/<ycsb>`, `logs/${folderName}/<ycsb>`, `logs/${folderName}/<hdr>`]);
+    assert.equal(readFileSync(join(outcome.runDir, 'logs', folderName, 'attempt1-cli-hdr', 'READ.hdr'), 'utf8'), `${hdrText.trimEnd()}\n`);
+    assert.equal(result.run?.operations.READ.percentilesSource, 'hdr-merged');
+    assert.deepEqual(events.filter((event) => event.type === 'log' && /HDR/.test(event.message)), []);
   });
 });

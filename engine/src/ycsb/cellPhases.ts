@@ -1,0 +1,148 @@
+// A cell's YCSB phases across its clients, as the sweep runs them: the load (the first client, or
+// each client its slice with workload.splitLoad, REAL-LAB Y6) and the run (every client at once,
+// each in its own insert range). For each client and phase: the invocation (the workload, the
+// binding's connection, the bucket user's generated password, the client's Onload profile, the
+// launcher pre-flight chose), the keys it was given in the cell's evidence, live status lines,
+// and the raw log kept whatever happened. The sweep gives the places (sessions, the cell's log
+// folder) and the events; this file knows YCSB.
+import { EngineFailure, formatEngineError, toEngineError } from '../errors';
+import type { CellKey, CellResult, YcsbReport } from '../model';
+import type { ResolvedClient, ResolvedPlan } from '../plan/planSchema';
+import { secretFileName } from '../remote/secrets';
+import type { RemoteSession } from '../remote/ssh';
+import { remoteProfilePath } from '../remote/workFolder';
+import { combineClientReports } from './combine';
+import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBinding';
+import type { YcsbLauncher } from './ycsbLauncher';
+import { phaseOverrides, recordsToLoad } from './ycsbPhaseProperties';
+import { phaseProperties, runYcsbPhase, ycsbCommand, type PhaseOutcome, type YcsbInvocation, type YcsbPhase } from './ycsbRun';
+import type { YcsbStatus } from './ycsbStatus';
+
+/** The workload's name in each client's work folder. */
+export const workloadRemoteName = 'workload.properties';
+
+export interface CellPhasesContext {
+  plan: ResolvedPlan;
+  session(host: string): RemoteSession;
+  cellId: string;
+  key: CellKey;
+  attempt: number;
+  draft: CellResult;
+  /** The cell's workload: the file with the plan's properties and the cell's axes. */
+  workload: Map<string, string>;
+  /** YCSB's login for the cell (couchbase/bucketUser.ts); never the admin's. */
+  login: BucketLogin | undefined;
+  /** The launcher pre-flight chose per client host (ycsbLauncher.ts). */
+  launchers: Map<string, YcsbLauncher>;
+  timeoutSec: number;
+  signal: AbortSignal;
+  onStatus(host: string, phase: YcsbPhase, status: YcsbStatus, line: string): void;
+  /** Writes a file into the cell's log folder as `attempt<N>-<host>-<name>` and returns its path in the run folder. */
+  keepLog(host: string, name: string, text: string): Promise<string>;
+  /** `YCSB Client <version>` as each client printed it, for the environment record. */
+  versions: Map<string, string>;
+}
+
+export interface ClientPhase {
+  client: ResolvedClient;
+  outcome: PhaseOutcome;
+}
+
+/** What one client's run phase gets beyond the cell's properties (HDR output, a status list). */
+export interface RunExtras {
+  properties?: Record<string, string>;
+  statuses?: YcsbStatus[];
+}
+
+/** The load: records the combined report and the items expected, then throws the first client's failure. */
+export async function loadClients(context: CellPhasesContext): Promise<void> {
+  const { plan, workload, draft } = context;
+  const loaders = plan.workload.splitLoad ? plan.clients : plan.clients.slice(0, 1);
+  const expectedItems = recordsToLoad(workload);
+  const loads = await Promise.all(loaders.map(async (client, index) => ({ client, outcome: await runClientPhase(context, client, 'load', phaseOverrides(workload, { phase: 'load', index, count: loaders.length })) })));
+  const loadReports = reportsOf(loads);
+  const loadReport = loadReports.length === 1 ? loadReports[0].report : loadReports.length > 1 ? combineClientReports(loadReports) : undefined;
+  draft.load = { report: loadReport as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
+  const failed = loads.find((entry) => entry.outcome.error);
+  if (failed?.outcome.error) throw failed.outcome.error;
+}
+
+/** The run on every client at once; `extrasFor` adds each client's evidence properties. */
+export function runClients(context: CellPhasesContext, extrasFor: (client: ResolvedClient) => RunExtras): Promise<ClientPhase[]> {
+  const { plan, workload } = context;
+  return Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await runClientPhase(context, client, 'run', phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), extrasFor(client)) })));
+}
+
+/** The clients' reports, for combining. */
+export function reportsOf(phases: ClientPhase[]): { host: string; report: YcsbReport }[] {
+  return phases.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
+}
+
+/** Profiles a client needs when YCSB itself runs under Onload, by the name they are uploaded as. */
+export function clientProfiles(plan: ResolvedPlan, client: ResolvedClient): Map<string, string> {
+  const out = new Map<string, string>();
+  if (client.runUnderOnload === true) for (const stack of plan.stacks) if (stack.profile) out.set(stack.name, stack.profile);
+  if (typeof client.runUnderOnload === 'string') out.set('client', client.runUnderOnload);
+  return out;
+}
+
+function clientProfileFor(plan: ResolvedPlan, client: ResolvedClient, stack: string): string | undefined {
+  if (client.runUnderOnload === true) return plan.stacks.find((candidate) => candidate.name === stack)?.profile ? remoteProfilePath(client.workDir, stack) : undefined;
+  if (typeof client.runUnderOnload === 'string') return remoteProfilePath(client.workDir, 'client');
+  return undefined;
+}
+
+/** One YCSB phase on one client, with the credentials file and the raw log kept. */
+async function runClientPhase(context: CellPhasesContext, client: ResolvedClient, name: YcsbPhase, overrides: Record<string, string | number>, extra: RunExtras = {}): Promise<PhaseOutcome> {
+  const { plan, key, draft } = context;
+  const session = context.session(client.host);
+  const onloadProfile = clientProfileFor(plan, client, key.stack);
+  const launcher = context.launchers.get(client.host);
+  const invocation: YcsbInvocation = {
+    client,
+    server: plan.servers[0],
+    phase: name,
+    key,
+    bucketName: plan.bucket.name,
+    workloadRemotePath: `${client.workDir}/${workloadRemoteName}`,
+    credentialsRemotePath: '',
+    properties: { ...plan.workload.properties, ...(extra.properties ?? {}) },
+    ...(onloadProfile ? { onloadProfileRemotePath: onloadProfile } : {}),
+    ...(launcher ? { launcher } : {}),
+    overrides,
+  };
+  if (name === 'load') {
+    // REAL-LAB Y8: the report must show every record of the client's slice inserted
+    const slice = overrides.insertcount !== undefined ? Number(overrides.insertcount) : recordsToLoad(context.workload);
+    if (slice !== undefined) invocation.expectedInserts = slice;
+  }
+  // the keys each client was given (names and values; the credentials file's keys by name only)
+  const keys = (draft.evidence?.ycsb?.keys ?? {}) as Record<string, unknown>;
+  keys[`${client.host} ${name}`] = { properties: phaseProperties(invocation), credentialsFile: credentialKeys(client.binding) };
+  const step = name === 'load' ? 'ycsb-load' : 'ycsb-run';
+  let outcome: PhaseOutcome | undefined;
+  let thrown: unknown;
+  try {
+    invocation.credentialsRemotePath = secretFileName(client.workDir);
+    outcome = await runYcsbPhase(session, invocation, {
+      timeoutSec: context.timeoutSec,
+      signal: context.signal,
+      // REAL-LAB Y2: YCSB gets the bucket user's generated password, never the admin's
+      credentials: bindingCredentials(client.binding, context.login ?? { username: plan.bucket.name, password: '' }),
+      onStatus: (status, line) => {
+        extra.statuses?.push(status);
+        context.onStatus(client.host, name, status, line);
+      },
+    });
+  } catch (error) {
+    thrown = error;
+  }
+  if (outcome || !(thrown instanceof EngineFailure && thrown.error.code === 'cancelled')) {
+    const text = [`# ${ycsbCommand(invocation)}`, `# exit ${outcome?.exitCode ?? '-'}`, '# --- stdout', outcome?.stdout ?? '', '# --- stderr', outcome?.stderr ?? '', thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : ''].join('\n');
+    draft.logs.push(await context.keepLog(client.host, `${name}.log`, text));
+  }
+  const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];
+  if (version !== undefined) context.versions.set(client.host, version);
+  if (thrown) throw thrown;
+  return outcome as PhaseOutcome;
+}

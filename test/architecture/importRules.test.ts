@@ -1,0 +1,70 @@
+// Imports only point down (ARCHITECTURE.md): dependency-cruiser checks the whole house against
+// .dependency-cruiser.cjs, and the rules themselves are shown to fire on a small tree with
+// deliberately wrong imports, so a rule that matches nothing cannot pass silently.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+interface Violation { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }
+interface RuleSet { forbidden: unknown[]; options: Record<string, unknown> }
+
+const config = createRequire(__filename)(resolve('.dependency-cruiser.cjs')) as RuleSet;
+
+async function violations(paths: string[], baseDir: string, withTsConfig: boolean): Promise<Violation[]> {
+  const { cruise } = (await import('dependency-cruiser')) as unknown as { cruise: (files: string[], options: Record<string, unknown>) => Promise<{ output: { summary: { violations: Violation[] } } }> };
+  const { tsConfig: _tsConfig, ...options } = config.options;
+  const result = await cruise(paths, { ...options, ...(withTsConfig ? { tsConfig: config.options.tsConfig } : {}), baseDir, ruleSet: { forbidden: config.forbidden }, validate: true });
+  return result.output.summary.violations;
+}
+
+const describe = (list: Violation[]) => list.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).join('\n');
+
+test('the house keeps its import rules (dependency-cruiser, .dependency-cruiser.cjs)', async () => {
+  const found = await violations(['engine', 'client', 'server', 'cli', 'media/src'], process.cwd(), true);
+  assert.deepEqual(describe(found), '', 'imports that break a rule of ARCHITECTURE.md');
+});
+
+test('the rules fire: an import up, a circle, a webview value import, the engine reaching the client', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  try {
+    write('engine/src/model.ts', 'export interface Cell { id: string }\n');
+    write('engine/src/sweep/sweep.ts', "import type { Cell } from '../model';\nexport const sweep = (cell: Cell) => cell.id;\n");
+    write('engine/src/remote/ssh.ts', "import { sweep } from '../sweep/sweep';\nexport const ssh = sweep;\n");
+    write('engine/src/plan/a.ts', "import type { B } from './b';\nexport interface A { b?: B }\n");
+    write('engine/src/plan/b.ts', "import type { A } from './a';\nexport interface B { a?: A }\n");
+    write('engine/src/report/report.ts', "import { panel } from '../../../client/src/panel';\nexport const report = panel;\n");
+    write('client/src/panel.ts', 'export const panel = 1;\n');
+    write('media/src/view.ts', "import { sweep } from '../../engine/src/sweep/sweep';\nexport const view = sweep;\n");
+    const found = describe(await violations(['engine', 'client', 'media'], dir, false));
+    assert.match(found, /^engine-remote-imports-down: engine\/src\/remote\/ssh\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    assert.match(found, /^no-circular: engine\/src\/plan\/a\.ts -> engine\/src\/plan\/b\.ts$/m);
+    assert.match(found, /^engine-stays-plain-node: engine\/src\/report\/report\.ts -> client\/src\/panel\.ts$/m);
+    assert.match(found, /^webview-types-only: media\/src\/view\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    assert.match(found, /^webview-contracts-only: media\/src\/view\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    // a type-only import down is fine
+    assert.doesNotMatch(found, /engine\/src\/sweep\/sweep\.ts -> engine\/src\/model\.ts/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ARCHITECTURE.md shows the same engine folder rules as .dependency-cruiser.cjs', () => {
+  const text = readFileSync('.dependency-cruiser.cjs', 'utf8');
+  const table = /const engineMayImport = \{([\s\S]*?)\n\};/.exec(text)?.[1] ?? '';
+  const rules = new Map([...table.matchAll(/^\s+(\w+): \[([^\]]*)\]/gm)].map((m) => [m[1], m[2].replace(/'/g, '').split(',').map((s) => s.trim()).filter(Boolean).sort().join(', ')]));
+  assert.ok(rules.size >= 9, 'the rule table was read');
+  const architecture = readFileSync('ARCHITECTURE.md', 'utf8');
+  for (const [folder, allowed] of rules) {
+    const row = new RegExp(`^\\| \`${folder === 'options' ? 'options.ts' : `${folder}/`}\` \\|[^|]*\\| ([^|]*) \\|$`, 'm').exec(architecture);
+    assert.ok(row, `ARCHITECTURE.md has a row for engine ${folder}`);
+    const documented = row[1].replace(/`/g, '').replace(/\/|\.ts/g, '').split(',').map((s) => s.trim()).filter(Boolean).sort().join(', ');
+    assert.equal(documented, allowed, `ARCHITECTURE.md's row for ${folder}`);
+  }
+});
