@@ -1,4 +1,4 @@
-# Sourced by the install scripts: `retry_once LABEL LOG COMMAND...` runs an install step with its
+# Sourced by scripts/ycsb-release.sh: `retry_once LABEL LOG COMMAND...` runs an install step with its
 # output in LOG and, if it fails, keeps that output as LOG.attempt1, says so and runs it once more
 # (a registry that drops a connection, a mirror that answers 503 once). Only the second failure
 # fails the step; both attempts' output stay on disk for whoever reads the failure.
