@@ -8,7 +8,7 @@
 # the release and a hash of the package list and of the customisation below: change either and a
 # new root is built beside the old one. Serialised with a lock; prints nothing when cached.
 # Mirror: $ONLOAD_BENCH_DEBIAN_MIRROR (default http://deb.debian.org/debian). Needs root.
-# The debootstrap step retries once after a failure (retry-install.sh); both attempts' output is
+# The debootstrap step retries once after a failure (retry.sh); both attempts' output is
 # kept in <key>/debootstrap.log.attempt<N> and printed when the second one fails too.
 #
 # What is in it, and why (everything per run, such as host keys, sudoers, the Couchbase unit and
@@ -22,8 +22,8 @@
 #   openjdk-17-jre-headless          Java for the real YCSB on client hosts (issue 20)
 #   users: bench (uid 1000, 0700 home: the SSH user), couchbase (system user, home /opt/couchbase)
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
-# shellcheck source=retry-install.sh
-. "$(dirname "${BASH_SOURCE[0]}")/retry-install.sh"
+# shellcheck source=retry.sh
+. "$(dirname "${BASH_SOURCE[0]}")/retry.sh"
 
 LAB_RELEASE=bookworm
 LAB_PACKAGES=systemd,systemd-sysv,dbus,openssh-server,sudo,iproute2,ethtool,procps,curl,python3-minimal,openjdk-17-jre-headless

@@ -5,10 +5,10 @@
 # two runs never install into the same folder at once. Prints nothing when the cache is warm.
 # Source it (`. scripts/tools.sh`) to get NODE24_DIR, CODE_SERVER and CHROMIUM, or run it.
 # code-server's native modules build against libkrb5-dev: scripts/setup-system.sh installs it.
-# Each install retries once after a failure, and keeps both attempts' output (retry-install.sh).
+# Each install retries once after a failure, and keeps both attempts' output (retry.sh).
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
-# shellcheck source=retry-install.sh
-. "$(dirname "${BASH_SOURCE[0]}")/retry-install.sh"
+# shellcheck source=retry.sh
+. "$(dirname "${BASH_SOURCE[0]}")/retry.sh"
 
 CODE_SERVER_VERSION=4.139.1
 CACHE_DIR="${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}"

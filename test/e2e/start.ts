@@ -84,7 +84,8 @@ Onload Bench is running in VS Code in the browser:
 
 Workspace: examples/   Plan: ${info.plan}
   This is a SIMULATED LAB - not real hardware: the hosts are containers on this machine (real
-  systemd, sshd and sudo), but couchbase-server, onload and ycsb are stand-ins; the numbers mean nothing.
+  systemd, sshd and sudo) and YCSB is the real 0.17.0, but couchbase-server (a small test node) and
+  onload are stand-ins; the numbers mean nothing.
 Try: F1 > "Run Couchbase benchmark" > ${simulatedPlanName}. The password is taken from
 \$${passwordEnvVar}; if asked, it is: ${lab.password}
 Results go to examples/bench-results/. Press Ctrl+C to stop.`);

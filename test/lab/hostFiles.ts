@@ -16,11 +16,14 @@
 //   /opt/couchbase/var/lib/couchbase/      owned by couchbase (C1); config/lab-node.json (0600)
 //   /etc/sudoers.d/onload-bench            exactly the lines README.md tells users to write
 // Clients
-//   /opt/ycsb/                             the stand-in YCSB 0.17.0 (bin/ycsb Python 2 text, bin/ycsb.sh)
-//   /usr/local/bin/python2                 only with the lab option python2 (REAL-LAB Y4)
+//   /opt/ycsb, /opt/ycsb-extras            the real YCSB 0.17.0 (read-only binds, realYcsb.ts)
+//   /usr/local/bin/python2                 only with the lab option python2: the machine's real
+//                                          Python 2.7 (bound at /opt/python2.7), REAL-LAB Y4
+//   whiteouts of /usr/bin/java, /usr/lib/jvm only on hosts `withoutJava`: a host without a JRE
 // Node stand-ins run with this machine's node, bound read-only at /usr/lib/onload-bench-lab/bin/node,
 // their bundles at /usr/lib/onload-bench-lab/lib and the project's node_modules (the couchbase SDK)
 // at /usr/lib/onload-bench-lab/node_modules (labHosts.ts binds them).
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostConfigPath, hostFaultsDir, type HostConfig, type NodeConfig } from './labFiles';
@@ -34,7 +37,8 @@ export const couchbaseHome = '/opt/couchbase';
 export const couchbaseDataDir = `${couchbaseHome}/var/lib/couchbase`;
 export const couchbaseServerPathInHost = `${couchbaseHome}/bin/couchbase-server`;
 export const nodeConfigPath = `${couchbaseDataDir}/config/lab-node.json`;
-export const ycsbHome = '/opt/ycsb';
+/** The test node's log inside the server host. */
+export const nodeLogInHost = `${couchbaseDataDir}/logs/lab-node.log`;
 export const sshUser = 'bench';
 
 interface Owner {
@@ -91,6 +95,12 @@ export class HostWriter {
     writeFileSync(target, text);
     chmodSync(target, mode);
     chownSync(target, owner.uid, owner.gid);
+  }
+
+  /** Hides a path of the root in this host (an overlay whiteout: a 0/0 character device). */
+  whiteout(path: string): void {
+    this.ensureDir(dirname(path));
+    execFileSync('mknod', [join(this.upper, path), 'c', '0', '0']);
   }
 
   copyFromRoot(from: string, to: string, mode = 0o644): void {
@@ -292,53 +302,18 @@ ${nodeCommand('couchbase-server.cjs')}
 `;
 }
 
-/** Python 2 only, like YCSB 0.17.0's launcher: `except X, e` is a SyntaxError for Python 3. */
-const ycsbPythonText = `#!/usr/bin/env python
-# Lab stand-in for YCSB 0.17.0's bin/ycsb (Python 2 only, REAL-LAB Y4): the lab's python2 runs the
-# stand-in client; any other interpreter fails on the Python 2 syntax below.
-import sys
-try:
-    import argparse
-except ImportError, e:
-    print >> sys.stderr, "argparse is missing"
-    sys.exit(1)
-`;
+/** Inside client hosts: where the machine's real Python 2.7 is bound (lab option python2). */
+export const hostPythonPrefix = '/opt/python2.7';
 
+/** `python2` on a client: the real interpreter, bound from this machine (its libpython beside it). */
 function python2Script(): string {
   return [
     '#!/bin/sh',
-    '# Lab stand-in for Python 2.7: runs bin/ycsb (the stand-in client) and answers --version.',
-    'case "$1" in --version|-V) echo "Python 2.7.18" >&2; exit 0 ;; esac',
-    'case "$1" in',
-    `  */bin/ycsb|bin/ycsb) shift; ${nodeCommand('ycsb.cjs', ['ONLOAD_BENCH_LAB_LAUNCHER=python'])} ;;`,
-    'esac',
-    'echo "python2: the lab only runs bin/ycsb" >&2',
-    'exit 2',
+    '# The real Python 2.7 of the lab\'s machine, bound read-only at /opt/python2.7 (REAL-LAB Y4): its',
+    '# libpython is found there, not at the path it was built for (not visible in this host).',
+    `exec env LD_LIBRARY_PATH=${hostPythonPrefix}/lib ${hostPythonPrefix}/bin/python2.7 "$@"`,
     '',
   ].join('\n');
-}
-
-/** Small CoreWorkload files sized for the lab (a few hundred records, quick runs). */
-const workloads: Record<string, Record<string, string>> = {
-  workloada: { readproportion: '0.5', updateproportion: '0.5', scanproportion: '0', insertproportion: '0' },
-  workloadb: { readproportion: '0.95', updateproportion: '0.05', scanproportion: '0', insertproportion: '0' },
-  workloadc: { readproportion: '1', updateproportion: '0', scanproportion: '0', insertproportion: '0' },
-  workloade: { readproportion: '0', updateproportion: '0', scanproportion: '0.95', insertproportion: '0.05', maxscanlength: '20' },
-};
-
-function workloadText(name: string, mix: Record<string, string>): string {
-  const lines = [
-    `# Lab-sized ${name}: same mix as the YCSB workload of that name, small counts.`,
-    'workload=site.ycsb.workloads.CoreWorkload',
-    'recordcount=300',
-    'operationcount=600',
-    'readallfields=true',
-    'requestdistribution=uniform',
-    'fieldcount=4',
-    'fieldlength=32',
-    ...Object.entries(mix).map(([key, value]) => `${key}=${value}`),
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 export interface HostFilesOptions {
@@ -351,6 +326,8 @@ export interface HostFilesOptions {
   /** The server's test node settings. */
   node?: NodeConfig;
   python2?: boolean;
+  /** A client without Java: the overlay hides /usr/bin/java and /usr/lib/jvm. */
+  withoutJava?: boolean;
   sshdLogLevel?: string;
   /** `/etc/hosts` entries for the lab's hosts (alias → address), as a real lab's name service has them. */
   labHosts: Record<string, string>;
@@ -424,12 +401,7 @@ export function writeHostFiles(writer: HostWriter, options: HostFilesOptions): v
     writer.file(nodeConfigPath, `${JSON.stringify(options.node, null, 2)}\n`, 0o600, couchbase);
     writer.file(sudoersPath, `# What README.md ("What the server host needs") tells users to write.\n${sudoersLines(sshUser).join('\n')}\n`, 0o440);
   } else {
-    writer.file(`${ycsbHome}/bin/ycsb`, ycsbPythonText, 0o755);
-    writer.file(`${ycsbHome}/bin/ycsb.sh`, `#!/bin/sh\n# Lab stand-in for YCSB 0.17.0's bin/ycsb.sh: JVM options from JAVA_OPTS.\n${nodeCommand('ycsb.cjs', ['ONLOAD_BENCH_LAB_LAUNCHER=sh', 'ONLOAD_BENCH_LAB_JAVA_OPTS="$JAVA_OPTS"'])}\n`, 0o755);
-    // A release's lib/ holds core-<version>.jar (the classpath of a real 0.17.0 run, shared/ycsb/reference-only/
-    // real_benchant-2022_couchbase2_ycsb-0.17.0_load.txt); pre-flight reads the version from its name.
-    writer.file(`${ycsbHome}/lib/core-${options.versions.ycsb}.jar`, '');
-    for (const [name, mix] of Object.entries(workloads)) writer.file(`${ycsbHome}/workloads/${name}`, workloadText(name, mix));
     if (options.python2) writer.file('/usr/local/bin/python2', python2Script(), 0o755);
+    if (options.withoutJava) for (const path of ['/usr/bin/java', '/usr/lib/jvm']) writer.whiteout(path);
   }
 }

@@ -33,19 +33,26 @@
 //   `startCouchbase: false`) and leaves it running. The node listens on all of the server's
 //   addresses, KV 11210, REST 8091, as a real node does.
 // - Stand-ins, only where nothing real can run here: `onload`, `onload_stackdump` (no drivers on
-//   this machine), a util-linux 2.23 `setsid` first on PATH (RHEL 7: no -w, REAL-LAB H1) and, on
-//   clients, YCSB under /opt/ycsb (bin/ycsb Python 2 text, bin/ycsb.sh; a `python2` with
-//   `python2: true`). Node stand-ins run with this machine's node, bound read-only into the hosts.
-//   Facts and tests per REAL-LAB row: test/lab/README.md.
-// - Clients have Java 17 (Debian's openjdk-17-jre-headless). `binds` adds read-only bind mounts
-//   (e.g. a real YCSB folder from ~/.cache/onload-bench at a path inside every client host).
+//   this machine) and a util-linux 2.23 `setsid` first on PATH (RHEL 7: no -w, REAL-LAB H1). Node
+//   stand-ins run with this machine's node, bound read-only into the hosts. Facts and tests per
+//   REAL-LAB row: test/lab/README.md.
+// - Clients run the real YCSB 0.17.0 (realYcsb.ts: the release scripts/ycsb-release.sh assembles
+//   in the tools cache, bound read-only at /opt/ycsb, the JAXB jar at /opt/ycsb-extras) with
+//   Debian's Java 17 from the root filesystem; none on the hosts named in `withoutJava` (Java is
+//   hidden by their overlay); a real Python 2.7 as `python2` only with `python2: true` (REAL-LAB
+//   Y4). couchbase2 logs in as the bucket-named RBAC user, which must exist on the node; every
+//   writeLabPlan client gets `labJavaOptions` (the JAXB API for HDR logs on Java 17). The node
+//   acts on YCSB's real JVM (ycsbCrashAfterOps: SIGKILL, ycsbHangAfterOps: SIGSTOP of the JVM that
+//   sent the Nth operation; clientSignals.ts carries the request from the server host to the
+//   client host's process) and fails operations (temporaryFailureEvery). `binds` adds read-only
+//   bind mounts.
 //
 // Faults: `lab.faults.set({...})` (LabFaults in labFiles.ts) takes effect within ~100 ms in the
 // running stand-ins; `sudoRequiresTty` and `sudoDenied` rewrite the server's real sudoers.
 // `killSshd(alias)` stops the host's sshd (and drops its live connections), `startSshd` starts it,
 // `freezeSshd` SIGSTOPs the listener (connections are accepted, never answered); `swapHostKey(alias)`
 // restarts it with a key not in known_hosts; `unknownHost` is an alias whose key is not pinned;
-// `killCouchbase()` SIGKILLs memcached; `killYcsb()` every stand-in ycsb. `processesLeft()` lists
+// `killCouchbase()` SIGKILLs memcached; `killYcsb()` every YCSB JVM. `processesLeft()` lists
 // processes the SSH sessions left on the hosts (the couchbase service excluded unless asked).
 // `smallDisk(kb)` mounts a tiny tmpfs on this machine (results-disk-full tests).
 // `root(alias, command)` runs a command as root inside a host without SSH (test setup);
@@ -58,14 +65,16 @@
 // Needs root, systemd-container, debootstrap (scripts/setup-system.sh).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { HostWriter, hostNode, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost, ycsbHome as hostYcsbHome } from './hostFiles';
+import { HostWriter, hostNode, hostPythonPrefix, nodeLogInHost, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost } from './hostFiles';
 import { ensureNspawnRuntime, hostExec, hostExecSync, hostFolders, powerOff, powerOffSync, startHost, waitUntilBooted, type BootedHost } from './labHosts';
 import { clearFaults, isAlive, labConfigFile, readFaults, writeFaults, type LabConfig, type LabFaults, type NodeConfig } from './labFiles';
+import { hostSignalsDir, serveClientSignals } from './clientSignals';
 import { claimBlock, createNetwork, destroyNetwork, destroyNetworkById, reapStaleClaims, releaseBlock, type LabNetwork } from './labNetwork';
+import { hostYcsbExtras, hostYcsbHome, labJavaOptions, python27, ycsbExtrasHome, ycsbReleaseHome } from './realYcsb';
 import { makeSshFiles } from './sshKeys';
 
 export type { LabFaults } from './labFiles';
@@ -91,7 +100,9 @@ export interface LabOptions {
   nodeName?: string | { interface: number };
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
-  /** Give the clients a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
+  /** Client hosts (aliases) with no Java at all: their overlay hides the JRE (a host without one). */
+  withoutJava?: string[];
+  /** Give the clients a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). Throws when this machine has none. */
   python2?: boolean;
   faults?: LabFaults;
   /** Read-only bind mounts into the hosts: `source` on this machine at `target` inside. */
@@ -150,6 +161,8 @@ export interface Lab {
   root(alias: string, command: string, options?: { timeoutMs?: number; input?: string }): Promise<RemoteOutcome>;
   /** A path inside a host as a path of this machine (the host's overlay). */
   hostPath(alias: string, path: string): string;
+  /** The test node's log (one ISO-timestamped line per event) as a path of this machine. */
+  nodeLogPath: string;
   /** Writes a file into a host (default owner: the SSH user, mode 600). */
   writeFile(alias: string, path: string, text: string, options?: { mode?: number; owner?: string }): void;
   /** Whether the test node runs, its pid inside the server, whether the service runs it, whether under onload. */
@@ -182,7 +195,7 @@ export interface LabFaultControls {
   swapHostKey(alias: string, swapped?: boolean): Promise<void>;
   /** SIGKILLs the running memcached (the test node). Returns whether one was running. */
   killCouchbase(): boolean;
-  /** SIGKILLs every running stand-in ycsb. Returns how many. */
+  /** SIGKILLs every running YCSB JVM. Returns how many. */
   killYcsb(): number;
 }
 
@@ -221,7 +234,6 @@ async function buildBundles(dir: string): Promise<void> {
   await build({
     entryPoints: {
       'couchbase-server': join(__dirname, 'standins', 'couchbaseServer.ts'),
-      ycsb: join(__dirname, 'standins', 'ycsb.ts'),
       'onload-stackdump': join(__dirname, 'standins', 'onloadStackdump.ts'),
     },
     outdir: dir,
@@ -230,7 +242,6 @@ async function buildBundles(dir: string): Promise<void> {
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['couchbase'],
     logLevel: 'error',
   });
 }
@@ -274,6 +285,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
 
   let network: LabNetwork | undefined;
   let block: number | undefined;
+  let stopSignals: (() => void) | undefined;
   const booted: BootedHost[] = [];
   const mounts = new Set<string>();
   const unmount = (path: string): void => {
@@ -287,6 +299,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   // If the test process ends without stop() (uncaught error, process.exit, SIGINT/SIGTERM from a
   // runner's timeout), kill the hosts synchronously on the way out.
   const cleanupSync = (): void => {
+    stopSignals?.();
     for (const path of [...mounts]) unmount(path);
     for (const host of config.hosts) powerOffSync(host);
     if (network) destroyNetwork(network);
@@ -307,6 +320,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     process.off('exit', cleanupSync);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    stopSignals?.();
     for (const path of [...mounts]) unmount(path);
     await Promise.all(config.hosts.map((host) => powerOff(host)));
     if (network) destroyNetwork(network);
@@ -338,6 +352,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       ...(typeof options.nodeName === 'object' ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] } : nodeName !== undefined ? { nodeName } : {}),
     };
     const nodeBinary = realpathSync(process.execPath);
+    // the real YCSB (assembled once in the tools cache) and, when asked for, a real Python 2.7
+    const ycsbRelease = ycsbReleaseHome();
+    const python = options.python2 ? python27() : undefined;
+    if (options.python2 && !python) throw new Error('lab: the python2 option needs a Python 2.7 on this machine (none in /usr/bin, /usr/local/bin or pyenv)');
+    const signalsDir = join(dir, 'signals');
+    mkdirSync(signalsDir);
+    chmodSync(signalsDir, 0o1777); // the node writes as couchbase
     const started = Date.now();
     for (const [index, alias] of aliases.entries()) {
       const hostDir = config.hosts[index].dir;
@@ -354,16 +375,19 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         labHosts: Object.fromEntries(aliases.map((each) => [each, network!.addresses[each].ipv4.a])),
         ...(role === 'server' ? { node } : {}),
         ...(options.python2 ? { python2: true } : {}),
+        ...((options.withoutJava ?? []).includes(alias) ? { withoutJava: true } : {}),
         ...(options.sshdLogLevel ? { sshdLogLevel: options.sshdLogLevel } : {}),
       });
       const binds = [
         `${nodeBinary}:${hostNode}`,
         `${join(dir, 'lib')}:${labLibDir}/lib`,
         `${faultsDir}:/etc/onload-bench-lab/faults`,
-        ...(role === 'client' ? [`${join(repoRoot, 'node_modules')}:${labLibDir}/node_modules`] : []),
+        ...(role === 'client' ? [`${ycsbRelease}:${hostYcsbHome}`, `${ycsbExtrasHome()}:${hostYcsbExtras}`] : []),
+        ...(role === 'client' && python ? [`${dirname(dirname(python))}:${hostPythonPrefix}`] : []),
         ...(options.binds ?? []).filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server')).map((bind) => `${bind.source}:${bind.target}`),
       ];
-      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds }, lowerRoot));
+      const writable = role === 'server' ? [`${signalsDir}:${hostSignalsDir}`] : [];
+      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable }, lowerRoot));
     }
     await Promise.all(
       booted.map(async (host) => {
@@ -381,6 +405,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     if (!host) throw new Error(`no lab host ${alias}`);
     return host;
   };
+  // the node's requests to signal a client's YCSB (clientSignals.ts), served while the lab runs
+  const signalLog = join(dir, 'client-signals.log');
+  stopSignals = serveClientSignals(
+    join(dir, 'signals'),
+    (clientAddress) => booted.find((host) => host.alias !== 'cb-server' && Object.values(addresses[host.alias].ipv4).includes(clientAddress))?.leaderPid,
+    (line) => appendFileSync(signalLog, `${new Date().toISOString()} ${line}\n`),
+  );
   const hosts: Record<string, LabHost> = {};
   for (const alias of aliases) {
     const each = addresses[alias];
@@ -504,7 +535,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       killYcsb: () => {
         let count = 0;
         for (const alias of clientAliases) {
-          const out = rootSync(alias, `for d in /proc/[0-9]*; do if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -q 'ycsb\\.cjs'; then kill -KILL "\${d#/proc/}" 2>/dev/null && echo killed; fi; done; exit 0`).stdout;
+          // the real YCSB's JVM (bin/ycsb and bin/ycsb.sh then end with its status)
+          const out = rootSync(alias, `for d in /proc/[0-9]*; do if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -Eq ' site\\.ycsb\\.(Client|CommandLine)( |$)'; then kill -KILL "\${d#/proc/}" 2>/dev/null && echo killed; fi; done; exit 0`).stdout;
           count += out.split('\n').filter((line) => line === 'killed').length;
         }
         return count;
@@ -513,6 +545,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     ssh: runSsh,
     root: runRoot,
     hostPath,
+    nodeLogPath: hostPath('cb-server', nodeLogInHost),
     writeFile: (alias, path, text, writeOptions = {}) => {
       const target = hostPath(alias, path);
       writeFileSync(target, text);
@@ -648,7 +681,8 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
     name: 'lab',
     servers: [{ host: lab.serverHost, adminUser: lab.couchbase.username }],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces.slice(0, 2)).map((item) => [item.label, item.address])),
-    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome })),
+    // the JAXB API for YCSB's HDR interval logs on Java 17 (realYcsb.ts)
+    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
     workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
     stacks,

@@ -26,6 +26,8 @@ export interface HostSpec {
   netns: string;
   /** Read-only bind mounts, `source:target`. */
   bindsReadOnly: string[];
+  /** Writable bind mounts, `source:target` (the server's folder for the node's requests to the lab). */
+  bindsWritable?: string[];
 }
 
 export interface BootedHost extends HostSpec {
@@ -149,6 +151,7 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
     // end at this machine's hard limits (20000 files, 8 MiB here); systemd still gives sessions the
     // lower soft nofile (1024) and the unit its own, as on a real host (REAL-LAB H3).
     ...spec.bindsReadOnly.map((bind) => `--bind-ro=${bind}`),
+    ...(spec.bindsWritable ?? []).map((bind) => `--bind=${bind}`),
   ];
   const child = spawn('systemd-nspawn', args, { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);

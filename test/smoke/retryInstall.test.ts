@@ -1,6 +1,6 @@
 // Every install step of the test tools (Node 24, code-server, the lab's root filesystem, later
 // Maven artifacts) retries once after a failure and keeps what each attempt printed
-// (scripts/retry-install.sh, issue 19): a CI run must not go red for one transient registry error,
+// (scripts/retry.sh, issue 19): a CI run must not go red for one transient registry error,
 // nor fail with an empty log.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 
 const scratch = mkdtempSync(join(tmpdir(), 'retry-install-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
-const helper = join(__dirname, '..', '..', 'scripts', 'retry-install.sh');
+const helper = join(__dirname, '..', '..', 'scripts', 'retry.sh');
 
 function run(script: string): { status: number | null; stderr: string } {
   const result = spawnSync('bash', ['-c', `. ${helper}; ${script}`], { encoding: 'utf8', env: { ...process.env, ONLOAD_BENCH_RETRY_PAUSE: '0' }, timeout: 20_000 });

@@ -1,5 +1,5 @@
 // Starts the lab (test/lab: real Linux hosts booted by systemd-nspawn with their real sshd, sudo and
-// systemd; a Couchbase test node and stand-in onload/ycsb inside them) and writes a plan that
+// systemd; a Couchbase test node, a stand-in onload and the real YCSB 0.17.0 inside them) and writes a plan that
 // targets it into a workspace folder,
 // labelled as a SIMULATED LAB so nobody mistakes its numbers for hardware results.
 // The lab module is loaded lazily: while it does not exist, callers get the reason instead.
@@ -11,8 +11,8 @@ import { repoRoot } from './workspace';
 export const simulatedPlanName = 'SIMULATED-LAB';
 export const simulatedLabDescription =
   'SIMULATED LAB - containers and stand-ins on one machine, not real hardware. The hosts are real Linux systems ' +
-  '(systemd, sshd, sudo) on this machine, but couchbase-server, onload and ycsb are test stand-ins and no Onload ' +
-  'NIC exists; the numbers only show the flow and mean nothing about performance.';
+  '(systemd, sshd, sudo) on this machine and YCSB is the real 0.17.0, but couchbase-server (a small test node) and ' +
+  'onload are test stand-ins and no Onload NIC exists; the numbers only show the flow and mean nothing about performance.';
 
 export interface RunningLab {
   /** Environment for code-server (and so the extension host): the password variable. */

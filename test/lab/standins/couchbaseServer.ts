@@ -22,11 +22,12 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
 import { cachedFaults, isAlive, loadHostConfig, readFaults, readPidFile, type NodeConfig } from '../labFiles';
-import { couchbaseDataDir, couchbaseHome, nodeConfigPath, stacksDir } from '../hostFiles';
+import { requestClientSignal } from '../clientSignals';
+import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, stacksDir } from '../hostFiles';
 
 const babysitterPidFile = join(couchbaseDataDir, 'couchbase-server.pid');
 const memcachedPidFile = join(couchbaseDataDir, 'lab-memcached.pid');
-const logFile = join(couchbaseDataDir, 'logs', 'lab-node.log');
+const logFile = nodeLogInHost;
 
 /** Under the stand-in onload, a process is an "Onload stack" (every child inherits the launcher's environment, O1). */
 function registerStack(): void {
@@ -123,6 +124,9 @@ async function runMemcached(): Promise<void> {
       ...(config.nodeName !== undefined ? { nodeName: config.nodeName } : {}),
       faults: cachedFaults(host.faultsDir),
       log,
+      // faults on the real YCSB: its JVM runs on a client host this node cannot see; the lab, on the
+      // machine that runs the hosts, finds it by its end of the connection (clientSignals.ts)
+      signalClient: (connection, signal) => requestClientSignal(connection, signal),
     });
     if (!stopping) writeFileSync(pidFile, `${process.pid}\n`);
   }
