@@ -9,13 +9,15 @@ import { formatEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/evidence/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
+import { latestUnfinishedRun } from '../../engine/src/results/resumableRuns';
 import type { CellKey } from '../../engine/src/model';
 import { commandArguments } from './arguments';
 
 const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE] [--dry-run]
   --dry-run           print every remote command (with its host) and REST/SDK step of the first cell
                       of each stack, in order, without connecting (password shown as ********)
-  --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
+  --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run whose
+                      manifest names PLAN; a run folder without one must be named)
   --accept-recorded-plan  resume even if the plan recorded in RUN_DIR differs from PLAN in what
                       runs or is uploaded (commands, hosts, paths); the recorded plan is used
   --allow-outside-paths  upload workload/profile files from outside PLAN's folder
@@ -60,12 +62,13 @@ export async function run(args: string[]): Promise<number> {
 
   let resumeRunDir: string | undefined;
   if (resume === true) {
-    const unfinished = (await listRuns(resultsRoot)).filter((entry) => !entry.finished && (entry.manifest.planPath === undefined || resolve(entry.manifest.planPath) === planPath));
-    if (unfinished.length === 0) {
+    // only a run that names this plan is taken by itself; any other must be named (--resume RUN_DIR)
+    const latest = latestUnfinishedRun(await listRuns(resultsRoot), planPath);
+    if (!latest) {
       console.error(`onload-bench run: no unfinished run of ${planPath} under ${resultsRoot}.`);
       return 2;
     }
-    resumeRunDir = unfinished[0].runDir;
+    resumeRunDir = latest.runDir;
   } else if (typeof resume === 'string') {
     resumeRunDir = resolve(resume);
   }

@@ -34,6 +34,7 @@ function diskFullAfter(budget: number): ResultsIo {
           }
           return handle.write(data as Buffer);
         }) as typeof handle.write,
+        read: handle.read.bind(handle),
         sync: () => handle.sync(),
         close: () => handle.close(),
         truncate: (length?: number) => handle.truncate(length),
