@@ -9,6 +9,7 @@ import { formatEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/evidence/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
+import { escapeControlCharacters, withControlCharactersEscaped } from '../../engine/src/report/controlCharacters';
 import { latestUnfinishedRun } from '../../engine/src/results/resumableRuns';
 import type { CellKey } from '../../engine/src/model';
 import { commandArguments } from './arguments';
@@ -97,15 +98,16 @@ export async function run(args: string[]): Promise<number> {
       resultsRoot,
       password,
       signal: controller.signal,
-      onEvent: (event) => progress.show(event),
+      // events carry run data (axis values, remote output, messages): shown with control characters escaped
+      onEvent: (event) => progress.show(withControlCharactersEscaped(event)),
       ...(resumeRunDir ? { resumeRunDir } : {}),
       ...(parsed.values['accept-recorded-plan'] ? { acceptRecordedPlan: true } : {}),
       ...(parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}),
       ...(parsed.values['ssh-config'] ? { ssh: { configFile: resolve(parsed.values['ssh-config']) } } : {}),
     });
     progress.clear();
-    console.log(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`);
-    if (outcome.error) console.error(formatEngineError(outcome.error));
+    console.log(escapeControlCharacters(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`));
+    if (outcome.error) console.error(escapeControlCharacters(formatEngineError(outcome.error)));
     if (outcome.cancelled) return 130;
     // refused before anything ran because of the plan or its files: like a plan error
     if (outcome.error && refusedPlanCodes.has(outcome.error.code)) return 2;

@@ -65,16 +65,16 @@ export class ResultLineCollector {
       return;
     }
     if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'cell') return; // other record kinds: not for readers
-    const problem = cellRecordProblem(value);
-    if (problem) {
-      this.skipped++;
-      const id = (value as { id?: unknown }).id;
-      this.warnings.push(`Line ${lineNumber} of ${this.name}${typeof id === 'string' ? ` (cell ${id.slice(0, 200)})` : ''} is not a valid cell record: ${problem}; it is left out (a resume runs that cell again).`);
-      return;
-    }
     if (!normaliseCellResult(value)) {
       this.skipped++;
       this.warnings.push(`Line ${lineNumber} of ${this.name} is not a complete cell result; skipped.`);
+      return;
+    }
+    // complete, but every field a view uses must have its type, and nothing may nest without end
+    const problem = cellRecordProblem(value);
+    if (problem) {
+      this.skipped++;
+      this.warnings.push(`Line ${lineNumber} of ${this.name} (cell ${value.id.slice(0, 200)}) is not a valid cell record: ${problem}; it is left out (a resume runs that cell again).`);
       return;
     }
     const position = this.position++;
