@@ -123,15 +123,14 @@ export function insideFolder(root: string, relative: string): { path: string; pa
 }
 
 /**
- * Creates the folders of `parts` (the last part is the file) one at a time under `root`, which
- * must itself be a real folder; each existing one must be a real folder too, so a link planted
- * anywhere on the way is refused before anything is made through it.
+ * Creates `root` (in a folder that exists) and the folders of `parts` (the last part is the file)
+ * one at a time below it; each one that exists must be a real folder, so a link planted anywhere
+ * on the way is refused before anything is made through it.
  */
 export async function makeFoldersWithoutLinks(root: string, parts: readonly string[]): Promise<void> {
-  await requireRealFolder(root);
   let folder = root;
-  for (const part of parts.slice(0, -1)) {
-    folder = join(folder, part);
+  for (const part of ['', ...parts.slice(0, -1)]) {
+    folder = part === '' ? root : join(folder, part);
     try {
       await mkdir(folder);
     } catch (error) {
