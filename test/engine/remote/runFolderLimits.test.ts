@@ -156,7 +156,7 @@ describe('after kill -9', () => {
       mkdirSync(folder);
       writeFileSync(join(folder, '0123456789abcdef'), '');
     }
-    assert.deepEqual(cleanStaleControlFolders(temp, '/bin/true'), [dead]);
+    assert.deepEqual(cleanStaleControlFolders(temp, { binary: '/bin/true', options: [], env: {} }), [dead]);
     assert.deepEqual(readdirSync(temp).sort(), [`ob-${process.pid}-XyZ789`, 'ob-notours']);
   });
 });
