@@ -5,7 +5,7 @@
 // plan (also a resume refused because the recorded plan differs, or a file outside the plan's
 // folder), 130 cancelled.
 import { resolve } from 'node:path';
-import { formatEngineError } from '../../engine/src/errors';
+import { formatEngineError, toEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/evidence/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
@@ -57,7 +57,15 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (parsed.values['dry-run'] === true) {
-    process.stdout.write(await dryRun(plan, planPath));
+    // the run's own checks: a file the run would refuse is refused here too, never printed
+    try {
+      process.stdout.write(await dryRun(plan, planPath, parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}));
+    } catch (error) {
+      const engineError = toEngineError(error, 'dry-run');
+      console.error(escapeControlCharacters(formatEngineError(engineError)));
+      // with no host, an `upload` refusal can only be a file that does not look like what it claims
+      return refusedPlanCodes.has(engineError.code) || engineError.code === 'upload' ? 2 : 1;
+    }
     return 0;
   }
 
