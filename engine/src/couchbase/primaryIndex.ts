@@ -40,7 +40,7 @@ async function query(target: RestTarget, port: number, statement: string): Promi
 
 /** `CREATE PRIMARY INDEX` (an existing one is fine) and wait until it is online. */
 export async function ensurePrimaryIndex(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { created: boolean }> {
-  const started = Date.now();
+  const started = performance.now();
   const port = await queryPort(target);
   const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
   const create = await query(target, port, `CREATE PRIMARY INDEX ON ${keyspace}`);
@@ -56,8 +56,8 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
     polls += 1;
     const state = await query(target, port, `SELECT RAW state FROM system:indexes WHERE keyspace_id = ${literal} AND is_primary = true`);
     last = state.status === 200 ? JSON.stringify(state.results) : `HTTP ${state.status}: ${quote(state.text)}`;
-    if (state.results.includes('online')) return { polls, ms: Date.now() - started, created: !exists };
-    if (Date.now() >= deadline) break;
+    if (state.results.includes('online')) return { polls, ms: performance.now() - started, created: !exists };
+    if (performance.now() >= deadline) break;
     await sleep(250, target.signal);
   }
   throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`, action: 'Look at the index service logs, or raise timeouts.bucketReadySec.' });

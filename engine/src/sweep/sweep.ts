@@ -145,10 +145,15 @@ export class SweepRun {
     const logs: string[] = []; // every attempt's raw logs stay listed in the final record
     for (let attempt = 1; ; attempt++) {
       this.emit({ type: 'cell-started', id: cell.id, key: cell.key, index: cell.index, total, attempt });
-      const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date().toISOString(), finishedAt: '', attempts: attempt, logs };
+      // the wall clock only stamps the start; the finish is the start plus the monotonic time taken,
+      // so a clock step during the cell never makes it finish before it started
+      const startedWall = Date.now();
+      const startedMono = performance.now();
+      const finishedAt = (): string => new Date(startedWall + (performance.now() - startedMono)).toISOString();
+      const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date(startedWall).toISOString(), finishedAt: '', attempts: attempt, logs };
       try {
         await this.runCell(cell, attempt, draft);
-        return { ...draft, finishedAt: new Date().toISOString() };
+        return { ...draft, finishedAt: finishedAt() };
       } catch (error) {
         if (this.signal.aborted) throw cancelled();
         if (error instanceof EngineFailure && error.fatal) throw error;
@@ -157,7 +162,7 @@ export class SweepRun {
           this.log('warn', `${cell.id}: ${formatEngineError(engineError)} Retrying once.`);
           continue;
         }
-        return { ...draft, status: 'failed', error: { ...engineError, message: this.redact(engineError.message) }, finishedAt: new Date().toISOString() };
+        return { ...draft, status: 'failed', error: { ...engineError, message: this.redact(engineError.message) }, finishedAt: finishedAt() };
       }
     }
   }
