@@ -280,8 +280,9 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       return {
         ...host,
         workDir: home,
-        // ONLOAD_BENCH_LAB_USER: the SSH user-equivalent the stand-ins see (not root, not couchbase)
-        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias, ONLOAD_BENCH_LAB_USER: 'bench' },
+        // ONLOAD_BENCH_LAB_USER: the SSH user-equivalent the stand-ins see (not root, not couchbase);
+        // ONLOAD_BENCH_LOCK_DIR: each host its own system-wide lock (remoteLock.ts), as separate machines have
+        env: { PATH: path.join(':'), HOME: home, ONLOAD_BENCH_LAB: dir, ONLOAD_BENCH_LAB_ID: id, ONLOAD_BENCH_LAB_HOST: host.alias, ONLOAD_BENCH_LAB_USER: 'bench', ONLOAD_BENCH_LOCK_DIR: home },
       };
     });
     ssh = await startSshLab(join(dir, 'ssh'), hostSpecs, options.sshdLogLevel ? { logLevel: options.sshdLogLevel } : {});

@@ -1,6 +1,6 @@
 // Before the first cell, every host is made ready once: its work folder created and judged (the
-// SSH user's, not writable by others, remote/workFolder.ts), locked for this run (one run per host
-// work folder, remote/remoteLock.ts), cleared of what a crashed run left (an Onload drop-in that
+// SSH user's, not writable by others, remote/workFolder.ts), locked for this run (one run per host,
+// whatever the work folder or user, remote/remoteLock.ts), cleared of what a crashed run left (an Onload drop-in that
 // would start the "kernel" arm under Onload, YCSB processes, credentials files), and given the
 // run's files: the stacks' profiles on the servers (staged for the service, server/serviceProfiles.ts),
 // the workload and any runUnderOnload profiles on the clients.
@@ -91,17 +91,16 @@ export async function prepareHosts(context: HostPreparationContext): Promise<voi
   );
 }
 
-/** One run per host work folder (remoteLock.ts), before anything there changes. */
+/** One run per host, whatever its work folder or SSH user (remoteLock.ts), before anything there changes. */
 async function lockHosts(context: HostPreparationContext): Promise<void> {
   const owner = { host: hostname(), pid: process.pid, run: basename(context.runDir), since: new Date().toISOString() };
   const seen = new Set<string>();
   for (const host of [...context.plan.servers, ...context.plan.clients]) {
-    const key = `${host.host}\0${host.workDir}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen.has(host.host)) continue;
+    seen.add(host.host);
     const lock = await acquireRemoteLock(context.pool.get(host.host), host.workDir, owner);
     if ('unavailable' in lock) {
-      context.log('warn', `${host.host}: the work folder ${host.workDir} is not locked (${lock.unavailable}); make sure no other run uses this host.`);
+      context.log('warn', `${host.host}: the host is not locked for this run (${lock.unavailable}); make sure no other run uses it.`);
       continue;
     }
     context.locks.push(lock);

@@ -161,13 +161,14 @@ describe('after kill -9', () => {
   });
 });
 
-describe('one run per host work folder', () => {
-  /** Runs commands with the local sh, as sshd would on the host (streamed lines, abort kills). */
+describe('one run per host', () => {
+  /** Runs commands with the local sh, as sshd would on the host (streamed lines, abort kills); its lock folder is the test's. */
   class LocalShell implements RemoteSession {
     readonly host = 'local';
+    constructor(private readonly lockDir: string) {}
     run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
       return new Promise((resolve) => {
-        const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ONLOAD_BENCH_LOCK_DIR: this.lockDir } });
         let stdout = '';
         let pending = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -189,12 +190,13 @@ describe('one run per host work folder', () => {
 
   it('a second run is refused naming the first; after release, or when the holder died on this machine, it gets the lock', { timeout: 60_000 }, async () => {
     const workDir = mkdtempSync(join(root, 'remote-work-'));
-    const session = new LocalShell();
+    const lockDir = mkdtempSync(join(root, 'lock-dir-'));
+    const session = new LocalShell(lockDir);
     const first = await acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-one', since: '2026-12-03T08:00:00Z' }, 'here');
     assert.ok('release' in first, JSON.stringify(first));
     const refusal = await failure(acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-two', since: '2026-12-03T08:01:00Z' }, 'here'));
     assert.equal(refusal.error.code, 'run-locked');
-    assert.match(refusal.error.message, new RegExp(`in use by run run-one of process ${process.pid} on here \\(since 2026-12-03T08:00:00Z\\)`));
+    assert.match(refusal.error.message, new RegExp(`in use by run run-one of process ${process.pid} on here \\(user \\w+, work folder ${workDir}, since 2026-12-03T08:00:00Z\\)`));
     await first.release();
     const second = await acquireRemoteLock(session, workDir, { host: 'here', pid: 2 ** 22 + 77, run: 'run-two', since: '2026-12-03T08:02:00Z' }, 'here');
     assert.ok('release' in second && second.tookOver === undefined);
@@ -207,6 +209,6 @@ describe('one run per host work folder', () => {
     assert.match(other.error.action, /if it is gone, stop its lock holder on local \("kill \d+"\)/);
     await third.release();
     await (second as { release(): Promise<void> }).release();
-    assert.match(readFileSync(join(workDir, '.onload-bench.owner'), 'utf8'), /^host=here pid=\d+ run=run-three since=2026-12-03T08:03:00Z remotepid=\d+\n$/);
+    assert.match(readFileSync(join(lockDir, 'onload-bench.lock'), 'utf8'), /^host=here pid=\d+ run=run-three since=2026-12-03T08%3A03%3A00Z workdir=\S+ user=\w+ remotepid=\d+\n$/);
   });
 });
