@@ -5,60 +5,26 @@
 // created with mode 666, never followed through a planted link. The "host" is the local sh, run
 // as root and as `nobody` for the second user.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../../engine/src/errors';
 import { acquireRemoteLock } from '../../../engine/src/remote/remoteLock';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../../engine/src/remote/ssh';
+import { LocalShell } from '../../support/localShell';
 
 const root = mkdtempSync(join(tmpdir(), 'host-lock-'));
 chmodSync(root, 0o755);
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** Runs commands with the local sh as `uid`, as sshd would for that user (streamed lines, abort kills). */
-class LocalShell implements RemoteSession {
-  readonly host = 'srv';
-  constructor(private readonly lockDir: string, private readonly uid?: number) {}
-  run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-    return new Promise((resolve) => {
-      const child = spawn('sh', ['-c', command], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLOAD_BENCH_LOCK_DIR: this.lockDir },
-        ...(this.uid !== undefined ? { uid: this.uid, gid: this.uid, cwd: '/' } : {}),
-      });
-      let stdout = '';
-      let stderr = '';
-      let pending = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        pending += chunk;
-        let index: number;
-        while ((index = pending.indexOf('\n')) >= 0) {
-          options.onStdoutLine?.(pending.slice(0, index));
-          pending = pending.slice(index + 1);
-        }
-      });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      options.signal?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
-      child.on('close', (code) => resolve({ exitCode: code ?? 255, stdout, stderr }));
-    });
-  }
-  async upload(): Promise<void> {}
-  async close(): Promise<void> {}
+/** The host "srv" is the local sh, with the test's lock folder, as `uid` when given. */
+function host(lockDir: string, uid?: number): LocalShell {
+  return new LocalShell('srv', { env: { ONLOAD_BENCH_LOCK_DIR: lockDir }, ...(uid !== undefined ? { uid } : {}) });
 }
 
-async function refusal(promise: Promise<unknown>): Promise<EngineFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof EngineFailure, String(error));
-    return error;
-  }
-  assert.fail('expected the lock to be refused');
-}
+/** The EngineFailure the lock is refused with. */
+const refusal = (promise: Promise<unknown>): Promise<EngineFailure> =>
+  promise.then(() => assert.fail('expected the lock to be refused'), (error: unknown) => (assert.ok(error instanceof EngineFailure, String(error)), error));
 
 /** A sticky, world-writable folder like /var/tmp. */
 function stickyFolder(name: string): string {
@@ -84,27 +50,27 @@ describe('one engine per server, whatever its work folder or user', () => {
     const lockDir = stickyFolder('var-tmp-a');
     const alice = workFolder('alice');
     const bob = workFolder('bob');
-    const first = await acquireRemoteLock(new LocalShell(lockDir), alice, { host: 'laptop-a', pid: 2 ** 22 + 1, run: 'run-alice', since: '2026-12-03T08:00:00Z' }, 'laptop-a');
+    const first = await acquireRemoteLock(host(lockDir), alice, { host: 'laptop-a', pid: 2 ** 22 + 1, run: 'run-alice', since: '2026-12-03T08:00:00Z' }, 'laptop-a');
     assert.ok('release' in first, JSON.stringify(first));
-    const refused = await refusal(acquireRemoteLock(new LocalShell(lockDir), bob, { host: 'laptop-b', pid: process.pid, run: 'run-bob', since: '2026-12-03T08:01:00Z' }, 'laptop-b'));
+    const refused = await refusal(acquireRemoteLock(host(lockDir), bob, { host: 'laptop-b', pid: process.pid, run: 'run-bob', since: '2026-12-03T08:01:00Z' }, 'laptop-b'));
     assert.equal(refused.error.code, 'run-locked');
     assert.equal(refused.error.host, 'srv');
     assert.match(refused.error.message, /srv is in use by run run-alice of process \d+ on laptop-a \(user \w+, work folder \S+\/work\/alice, since 2026-12-03T08:00:00Z\)/);
     assert.match(refused.error.message, /two runs on one server would restart Couchbase under each other/);
     await first.release();
-    const second = await acquireRemoteLock(new LocalShell(lockDir), bob, { host: 'laptop-b', pid: process.pid, run: 'run-bob', since: '2026-12-03T08:02:00Z' }, 'laptop-b');
+    const second = await acquireRemoteLock(host(lockDir), bob, { host: 'laptop-b', pid: process.pid, run: 'run-bob', since: '2026-12-03T08:02:00Z' }, 'laptop-b');
     assert.ok('release' in second);
     await second.release();
   });
 
   it('two SSH users share the lock: the file is made with mode 666 in the sticky folder and the second user is refused', { timeout: 30_000, skip: canSwitchUser ? false : 'needs root to run the second user' }, async () => {
     const lockDir = stickyFolder('var-tmp-b');
-    const first = await acquireRemoteLock(new LocalShell(lockDir, nobody), workFolder('nobody', nobody), { host: 'laptop-a', pid: process.pid, run: 'run-nobody', since: '2026-12-03T09:00:00Z' }, 'laptop-a');
+    const first = await acquireRemoteLock(host(lockDir, nobody), workFolder('nobody', nobody), { host: 'laptop-a', pid: process.pid, run: 'run-nobody', since: '2026-12-03T09:00:00Z' }, 'laptop-a');
     assert.ok('release' in first, JSON.stringify(first));
     const lockFile = join(lockDir, 'onload-bench.lock');
     assert.equal(lstatSync(lockFile).mode & 0o777, 0o666);
     assert.equal(lstatSync(lockFile).uid, nobody);
-    const refused = await refusal(acquireRemoteLock(new LocalShell(lockDir), workFolder('root'), { host: 'laptop-a', pid: process.pid, run: 'run-root', since: '2026-12-03T09:01:00Z' }, 'laptop-a'));
+    const refused = await refusal(acquireRemoteLock(host(lockDir), workFolder('root'), { host: 'laptop-a', pid: process.pid, run: 'run-root', since: '2026-12-03T09:01:00Z' }, 'laptop-a'));
     assert.match(refused.error.message, /in use by run run-nobody .*user nobody, work folder \S+\/work\/nobody,/);
     await first.release();
   });
@@ -114,7 +80,7 @@ describe('one engine per server, whatever its work folder or user', () => {
     const victim = join(root, 'victim');
     writeFileSync(victim, 'precious\n');
     symlinkSync(victim, join(lockDir, 'onload-bench.lock'));
-    const result = await acquireRemoteLock(new LocalShell(lockDir), workFolder('w'), { host: hostname(), pid: process.pid, run: 'r', since: 's' });
+    const result = await acquireRemoteLock(host(lockDir), workFolder('w'), { host: hostname(), pid: process.pid, run: 'r', since: 's' });
     assert.ok('unavailable' in result, JSON.stringify(result));
     assert.match(result.unavailable, /onload-bench\.lock is not a regular file/);
     assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
@@ -123,9 +89,9 @@ describe('one engine per server, whatever its work folder or user', () => {
   it('the same engine reaching one machine under two names holds it once (no refusal of itself)', { timeout: 30_000 }, async () => {
     const lockDir = stickyFolder('var-tmp-d');
     const owner = { host: hostname(), pid: process.pid, run: 'run-self', since: '2026-12-03T10:00:00Z' };
-    const first = await acquireRemoteLock(new LocalShell(lockDir), workFolder('srv-work'), owner);
+    const first = await acquireRemoteLock(host(lockDir), workFolder('srv-work'), owner);
     assert.ok('release' in first);
-    const again = await acquireRemoteLock(new LocalShell(lockDir), workFolder('client-work'), owner);
+    const again = await acquireRemoteLock(host(lockDir), workFolder('client-work'), owner);
     assert.ok('release' in again, JSON.stringify(again));
     await again.release();
     await first.release();

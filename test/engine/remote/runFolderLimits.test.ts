@@ -2,7 +2,7 @@
 // children inherit, how uploads treat planted links and shared work folders, and what a killed
 // engine leaves behind. Each test reproduces the fault and asserts the safe outcome.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { passwordForms, redactSecrets } from '../../../engine/src/remote/redacti
 import { writeLog, type ResultsIo } from '../../../engine/src/results/resultsStore';
 import { escapePropertiesValue } from '../../../engine/src/remote/secrets';
 import { acquireRemoteLock } from '../../../engine/src/remote/remoteLock';
-import { SessionPool, uploadScript, type RemoteResult, type RemoteRunOptions, type RemoteSession } from '../../../engine/src/remote/ssh';
+import { SessionPool, uploadScript } from '../../../engine/src/remote/ssh';
+import { LocalShell } from '../../support/localShell';
 import { judgeWorkFolder } from '../../../engine/src/remote/workFolder';
 
 const root = mkdtempSync(join(tmpdir(), 'run-limits-'));
@@ -162,36 +163,10 @@ describe('after kill -9', () => {
 });
 
 describe('one run per host', () => {
-  /** Runs commands with the local sh, as sshd would on the host (streamed lines, abort kills); its lock folder is the test's. */
-  class LocalShell implements RemoteSession {
-    readonly host = 'local';
-    constructor(private readonly lockDir: string) {}
-    run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-      return new Promise((resolve) => {
-        const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ONLOAD_BENCH_LOCK_DIR: this.lockDir } });
-        let stdout = '';
-        let pending = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          pending += chunk;
-          let index: number;
-          while ((index = pending.indexOf('\n')) >= 0) {
-            options.onStdoutLine?.(pending.slice(0, index));
-            pending = pending.slice(index + 1);
-          }
-        });
-        options.signal?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
-        child.on('close', (code) => resolve({ exitCode: code ?? 255, stdout, stderr: '' }));
-      });
-    }
-    async upload(): Promise<void> {}
-    async close(): Promise<void> {}
-  }
-
   it('a second run is refused naming the first; after release, or when the holder died on this machine, it gets the lock', { timeout: 60_000 }, async () => {
     const workDir = mkdtempSync(join(root, 'remote-work-'));
     const lockDir = mkdtempSync(join(root, 'lock-dir-'));
-    const session = new LocalShell(lockDir);
+    const session = new LocalShell('local', { env: { ONLOAD_BENCH_LOCK_DIR: lockDir } });
     const first = await acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-one', since: '2026-12-03T08:00:00Z' }, 'here');
     assert.ok('release' in first, JSON.stringify(first));
     const refusal = await failure(acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-two', since: '2026-12-03T08:01:00Z' }, 'here'));

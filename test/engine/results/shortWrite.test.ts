@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { SweepEvent } from '../../../engine/src/events';
 import type { Plan } from '../../../engine/src/plan/planSchema';
 import { runSweep } from '../../../engine/src/sweep/sweep';
+import { faultyResultsIo } from '../../support/faultyResultsIo';
 import { FakeHosts, fakeHostsPlan, fakeWorkload } from '../../support/fakeHosts';
 
 const root = mkdtempSync(join(tmpdir(), 'short-write-'));
@@ -67,26 +67,16 @@ describe('a short write on a full results disk', { skip: mounted ? false : 'moun
           sessionFactory: new FakeHosts().sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true,
           // the real disk, filled up just before the third line is appended (after that cell's
           // logs are written), with part of a page left in results.jsonl
-          resultsIo: resumeRunDir ? undefined : {
-            open: async (path, flags) => {
-              const handle = await open(path, flags);
-              if (!path.endsWith('results.jsonl')) return handle;
-              return {
-                write: (async (...args: Parameters<typeof handle.write>) => {
-                  if (++appends !== 3) return handle.write(...args);
-                  fillDisk(filler);
-                  const written = await handle.write(...args);
-                  shortWrites.push({ asked: (args[0] as unknown as Buffer).length, written: written.bytesWritten });
-                  return written;
-                }) as typeof handle.write,
-                read: handle.read.bind(handle),
-                sync: () => handle.sync(),
-                close: () => handle.close(),
-                truncate: (length?: number) => handle.truncate(length),
-                stat: (() => handle.stat()) as typeof handle.stat,
-              };
-            },
-          },
+          resultsIo: resumeRunDir ? undefined : faultyResultsIo((path, handle) => {
+            if (!path.endsWith('results.jsonl')) return undefined;
+            return (async (...args: Parameters<typeof handle.write>) => {
+              if (++appends !== 3) return handle.write(...args);
+              fillDisk(filler);
+              const written = await handle.write(...args);
+              shortWrites.push({ asked: (args[0] as unknown as Buffer).length, written: written.bytesWritten });
+              return written;
+            }) as typeof handle.write;
+          }),
         },
       );
       return { outcome, events };
