@@ -1,9 +1,10 @@
 // `npm run bench`: every figure of the project in one run, each beside its reference measured in
-// the same run. `npm run bench -- --json` prints one JSON object; `--only language|huge|engine|evidence`.
+// the same run. `npm run bench -- --json` prints one JSON object; `--only language|huge|imports|engine|evidence`.
 import { benchEngine, formatEngineFigures } from './engine';
 import { benchEvidence, formatEvidenceFigures } from './evidence';
 import { benchHugeDocuments, formatHugeDocumentFigures } from './hugeDocuments';
 import { benchLanguage, formatLanguageFigures } from './language';
+import { benchManyImports, formatManyImportsFigures } from './manyImports';
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
@@ -19,6 +20,11 @@ async function main(): Promise<void> {
     const huge = await benchHugeDocuments();
     figures.hugeDocuments = huge;
     if (!json) console.log(formatHugeDocumentFigures(huge) + '\n');
+  }
+  if (want('imports')) {
+    const imports = await benchManyImports();
+    figures.manyImports = imports;
+    if (!json) console.log(formatManyImportsFigures(imports) + '\n');
   }
   if (want('engine')) {
     const engine = await benchEngine();

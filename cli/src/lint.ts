@@ -13,6 +13,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { neverCancelled } from '../../server/src/common/languageFeatures';
 import { NodeWorkspaceFiles } from '../../server/src/common/nodeWorkspaceFiles';
+import { describeFileKind, describeUnreadable, readBoundedText } from '../../server/src/common/boundedRead';
 import { analysedPart, truncationNotice } from '../../server/src/common/documentLimits';
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
 import { expandFolders } from '../../server/src/common/profileFolders';
@@ -54,6 +55,8 @@ export interface LintFinding {
   severity: 'error' | 'warning' | 'info' | 'hint';
   code: string;
   message: string;
+  /** What libonload uses instead of the value written, for a diagnostic about a value (the hover and the effective configuration say the same). */
+  uses?: string;
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -87,6 +90,11 @@ export async function run(args: string[]): Promise<number> {
   for (const path of await expand(paths)) {
     const languageId = languageOf(path);
     if (languageId === planLanguageId) {
+      const info = await stat(path).catch(() => undefined);
+      if (info && !info.isFile()) {
+        problems.push(`${path}: cannot read: ${describeFileKind(info)}, not a regular file`);
+        continue;
+      }
       const { errors } = await loadPlan(path);
       if (errors.length === 1 && errors[0]!.code === 'read') {
         problems.push(`${path}: ${errors[0]!.message}`);
@@ -105,13 +113,13 @@ export async function run(args: string[]): Promise<number> {
       console.error(`${path}: skipped (not an Onload profile, YCSB workload or benchmark plan${languageId ? `; no checker for ${languageId}` : ''})`);
       continue;
     }
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      problems.push(`${path}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    // Only a regular file within the bound is read: a FIFO or a device would hang or never end.
+    const read = await readBoundedText(path).catch((error: unknown) => ({ kind: 'failed' as const, why: error instanceof Error ? error.message : String(error) }));
+    if (read.kind !== 'text') {
+      problems.push(`${path}: cannot read: ${read.kind === 'failed' ? read.why : describeUnreadable(read)}`);
       continue;
     }
+    const text = read.text;
     checked++;
     const whole = TextDocument.create(pathToFileURL(resolve(path)).toString(), languageId!, 1, text);
     const part = analysedPart(whole);
@@ -135,6 +143,7 @@ export async function run(args: string[]): Promise<number> {
 
 function toFinding(file: string, diagnostic: Diagnostic): LintFinding {
   const text = typeof diagnostic.message === 'string' ? diagnostic.message : String(diagnostic.message);
+  const used = (diagnostic.data as { used?: unknown } | undefined)?.used;
   return {
     file,
     line: diagnostic.range.start.line + 1,
@@ -144,6 +153,7 @@ function toFinding(file: string, diagnostic: Diagnostic): LintFinding {
     severity: (severityNames[diagnostic.severity ?? DiagnosticSeverity.Error] ?? 'error') as LintFinding['severity'],
     code: String(diagnostic.code ?? '-'),
     message: text.replace(/\s*\n\s*/g, ' '),
+    ...(typeof used === 'string' && { uses: used }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type EffectiveConfigurationParams,
   type EffectiveConfigurationResult,
 } from '../../server/src/protocol';
+import { commands } from './commandIds';
 
 /** Languages the server serves; the ids are declared in package.json `contributes.languages`. */
 export const serverLanguageIds = ['onload-profile', 'ycsb-workload'] as const;
@@ -28,6 +29,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
       { scheme: 'untitled', language },
     ]),
     synchronize: { fileEvents: watcher },
+    // The server names these commands (in hovers) only to a client that says it has them.
+    initializationOptions: { clientCommands: [commands.showEffectiveConfiguration.id] },
   };
   const client = new LanguageClient('onloadBench', 'Onload Bench Language Server', serverOptions, clientOptions);
   context.subscriptions.push(client);

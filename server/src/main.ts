@@ -2,6 +2,7 @@
 // client it talks over IPC (`--node-ipc`). Both transports go through the life-cycle gate
 // (lifecycle.ts); stdio also through the frame guard (frameGuard.ts), because only a byte stream
 // can carry a broken header. Other transports (`--socket`, `--pipe`) are left to the library.
+// The process ends on `exit` and at the end of stdin (processExit.ts).
 import {
   createConnection,
   IPCMessageReader,
@@ -13,11 +14,14 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-languageserver/node';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FrameGuard } from './adapter/frameGuard';
 import { LifecycleGate, parseError } from './adapter/lifecycle';
+import { exitProcess } from './adapter/processExit';
 import { startServer } from './server';
 
-function transport(): { reader: MessageReader; writer: MessageWriter } | undefined {
+function transport(): { reader: MessageReader; writer: MessageWriter; input?: NodeJS.ReadableStream } | undefined {
   const args = process.argv.slice(2);
   if (args.includes('--stdio')) {
     const writer = new StreamMessageWriter(process.stdout);
@@ -30,7 +34,7 @@ function transport(): { reader: MessageReader; writer: MessageWriter } | undefin
     reader.onError((error) => {
       void writer.write(parseErrorResponse(`Bad message skipped: ${error.message}`));
     });
-    return { reader, writer };
+    return { reader, writer, input: process.stdin };
   }
   if (args.includes('--node-ipc') && process.send) {
     return { reader: new IPCMessageReader(process), writer: new IPCMessageWriter(process) };
@@ -39,7 +43,13 @@ function transport(): { reader: MessageReader; writer: MessageWriter } | undefin
 }
 
 const chosen = transport();
-const connection = chosen
-  ? createConnection(ProposedFeatures.all, new LifecycleGate(chosen.reader, chosen.writer), chosen.writer)
+const gate = chosen ? new LifecycleGate(chosen.reader, chosen.writer) : undefined;
+const connection = chosen && gate
+  ? createConnection(ProposedFeatures.all, gate, chosen.writer)
   : createConnection(ProposedFeatures.all);
-startServer(connection);
+// The page each diagnostic code links to: docs/diagnostics.md beside dist/, in the repository and the .vsix.
+startServer(connection, undefined, { diagnosticDocs: pathToFileURL(join(__dirname, '..', 'docs', 'diagnostics.md')).toString() });
+// `exit`, and the end of the input (a client gone without `exit`): 0 after `shutdown`, else 1.
+const exitCode = () => (gate?.shutdownReceived ? 0 : 1);
+connection.onExit(() => exitProcess(exitCode()));
+chosen?.input?.on('end', () => exitProcess(exitCode()));

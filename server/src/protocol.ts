@@ -12,6 +12,9 @@ export interface EffectiveConfigurationParams {
 export interface EffectiveConfigurationResult {
   /** A Markdown rendering of every option the profile sets after its imports are resolved. */
   markdown: string;
-  /** The same as data: option name, value, and where it was set (uri and 0-based line). */
-  entries: { name: string; value: string; uri: string; line: number; conditional: boolean }[];
+  /**
+   * The same as data: option name, the value exported (an empty value exports the name itself),
+   * what libonload uses when that differs (`used`), and where it was set (uri and 0-based line).
+   */
+  entries: { name: string; value: string; used?: string; uri: string; line: number; conditional: boolean }[];
 }

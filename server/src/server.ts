@@ -2,6 +2,7 @@
 // language knowledge of its own; it shapes answers for what the client declared it can take
 // (adapter/clientManners.ts) and keeps cross-file results fresh (adapter/dependencies.ts).
 import {
+  type ClientCapabilities,
   type CodeAction,
   type Connection,
   type Diagnostic,
@@ -14,11 +15,13 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import type { LanguageFeatures, LanguageSettings } from './common/languageFeatures';
+import { noClientCommands, type HoverOptions, type LanguageFeatures, type LanguageSettings } from './common/languageFeatures';
 import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
 import { analysedPart, capDiagnostics, forgetAnalysedPart, truncationNotice } from './common/documentLimits';
 import { languageOfFileName } from './common/fileLanguages';
 import { createLanguages } from './languages';
+import { diagnosticsForRange } from './common/codeActionRange';
+import { fileWideActions } from './common/fileWideActions';
 import { registerCustomRequests } from './customRequests';
 import { DeferredDocumentation } from './deferredDocumentation';
 import { compactCompletionList } from './completionList';
@@ -33,25 +36,31 @@ import {
   shapeSymbols,
 } from './adapter/clientManners';
 import { Dependencies, RecordingFiles, uriKey } from './adapter/dependencies';
-import { readSettings } from './adapter/settings';
-import { recoverDiagnosticData } from './adapter/diagnosticData';
+import { clientCommandsOf, readSettings } from './adapter/settings';
+import { requestDiagnostics } from './adapter/diagnosticData';
 
 /** Delay between the last keystroke and re-validation, so typing is never blocked by diagnostics. */
 const validationDelayMs = 150;
 /** Delay before re-checking documents that depend on one that changed (they wait for typing to pause too). */
 const dependentsDelayMs = 300;
 
-export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages()): void {
+export interface ServerOptions {
+  /** The URI of docs/diagnostics.md, for the link each diagnostic code gets (codeDescription). */
+  diagnosticDocs?: string;
+}
+
+export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages(), options: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
   const byLanguage = new Map(languages.map((language) => [language.languageId, language]));
   let roots: string[] = [];
   /** Open documents by uriKey: an import's URI is spelled by vscode-uri, the client's may differ. */
   const openByKey = new Map<string, string>();
   const openDocument = (uri: string) => documents.get(uri) ?? documents.get(openByKey.get(uriKey(uri)) ?? '');
-  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText());
+  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText(), () => documents.keys());
   const dependencies = new Dependencies();
   const pending = new Map<string, NodeJS.Timeout>();
   let manners: ClientManners = clientManners({});
+  let hoverOptions: HoverOptions = noClientCommands;
   let deferred: DeferredDocumentation | undefined;
   /** The last diagnostics published per document, to give fixes to diagnostics sent back without `data`. */
   const published = new Map<string, Diagnostic[]>();
@@ -77,7 +86,9 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onInitialize((params): InitializeResult => {
     roots = (params.workspaceFolders ?? []).map((folder) => folder.uri);
     if (roots.length === 0 && params.rootUri) roots = [params.rootUri];
-    manners = clientManners(params.capabilities);
+    // Sent by a client without any (the LSP requires the object; a client without it has none).
+    manners = clientManners(params.capabilities as ClientCapabilities | undefined);
+    hoverOptions = { clientCommands: clientCommandsOf(params.initializationOptions) };
     if (manners.resolvesDocumentation) deferred = new DeferredDocumentation();
     configure(readSettings(params.initializationOptions, roots));
     return {
@@ -115,7 +126,9 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
         (error: unknown) => connection.console.warn(`file watcher not registered (${String(error)}): the workspace is read again on open, save and change`),
       );
     }
-    if (manners.pullsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'onloadBench' }).catch(() => undefined);
+    // Only a client that declared it may be asked to register (eglot warns about anything else);
+    // the others notify changes of their own accord.
+    if (manners.pullsConfiguration && manners.registersConfigurationChanges) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'onloadBench' }).catch(() => undefined);
     void pullSettings();
   });
 
@@ -140,19 +153,20 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     }
     // A newer version is already queued: its own validation will publish.
     if (documents.get(uri)?.version !== version) return;
-    dependencies.record(uri, recording.readUris);
+    dependencies.record(uri, recording);
     diagnostics = capDiagnostics(diagnostics);
     // Always shown, whatever the cap left out.
     if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
     published.set(uri, diagnostics);
-    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners) });
+    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners, options.diagnosticDocs) });
   };
 
   const schedule = (uri: string, delay = validationDelayMs): void => {
     clearTimeout(pending.get(uri));
     pending.set(uri, setTimeout(() => {
       pending.delete(uri);
-      void validate(uri);
+      // Nothing a document holds may end the server: an unexpected failure is logged, not thrown.
+      validate(uri).catch((error: unknown) => connection.console.error(`checking ${uri} failed: ${String(error)}`));
     }, delay));
   };
 
@@ -217,7 +231,7 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     if (!target || !analysed(target, params.position.line)) return [];
     const items = (await target.features.completion(target.document, params.position, files, token, { snippets: manners.snippets }))
       .map((item) => shapeCompletionItem(item, manners));
-    return compactCompletionList(deferred ? deferred.defer(items) : items, manners.completionEditRangeDefault);
+    return compactCompletionList(deferred ? deferred.defer(items) : items, { editRange: manners.completionEditRangeDefault, insertTextModeAsIs: manners.insertTextModeAsIs && manners.insertTextModeDefault });
   });
 
   connection.onCompletionResolve((item) => (deferred ? shapeCompletionItem(deferred.resolve(item), manners) : item));
@@ -225,14 +239,17 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onHover(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target || !analysed(target, params.position.line)) return null;
-    return shapeHover(await target.features.hover(target.document, params.position, files, token), manners);
+    return shapeHover(await target.features.hover(target.document, params.position, files, token, hoverOptions), manners);
   });
 
   connection.onCodeAction(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target) return [];
-    const context = recoverDiagnosticData(params.context.diagnostics, published.get(params.textDocument.uri) ?? []);
+    const current = published.get(params.textDocument.uri) ?? [];
+    const context = requestDiagnostics(params.context.diagnostics, params.range, current);
     const actions: CodeAction[] = await target.features.codeActions(target.document, params.range, context, token);
+    // Fix all of a code, disable for this line: for the diagnostics this request is about.
+    actions.push(...await fileWideActions(target.features, target.document, diagnosticsForRange(params.range, context), current, token));
     return shapeCodeActions(actions, manners);
   });
 

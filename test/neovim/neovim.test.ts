@@ -8,16 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { assertReadmeQuotes, lintJson, problemWorkload, type LintFinding } from '../support/realEditors';
 
 interface VimDiagnostic { lnum: number; col: number; end_lnum: number; end_col: number; severity: number; code: string; message: string }
-interface LintFinding { line: number; column: number; endLine: number; endColumn: number; severity: string; code: string; message: string }
 
 const severities: Record<string, number> = { error: 1, warning: 2, info: 3, hint: 4 };
-
-function lintJson(file: string, ...flags: string[]): LintFinding[] {
-  const result = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', ...flags, file], { encoding: 'utf8', timeout: 30_000 });
-  return JSON.parse(result.stdout) as LintFinding[];
-}
 
 /** Lint's findings as Neovim shows them (0-based; the files compared are ASCII where it matters). */
 const asVim = (findings: LintFinding[]) => findings
@@ -38,7 +33,7 @@ test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', 
     copyFileSync('examples/workloads/workloada', join(ws, 'workloads', 'workloada'));
     copyFileSync('examples/workloads/workloade', join(ws, 'workloads', 'workloade'));
     writeFileSync(join(ws, 'profiles', 'outside.opf'), 'onload_import from-terminal\nonload_set EF_SPIN_USEC 2\n');
-    writeFileSync(join(ws, 'workloads', 'workloadx'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\nreadproportion=0.5\nupdateproportion=O.5\ninsertorder=Hashed\nrequestdistribution=zipfian\n');
+    writeFileSync(join(ws, 'workloads', 'workloadx'), problemWorkload);
     writeFileSync(join(ws, 'profiles', 'main.opf'), 'onload_import created-later\nonload_set EF_POLL_USEC 5\n');
     writeFileSync(join(ws, 'profiles', 'via-path.opf'), 'onload_import shared-tuning\nonload_set EF_SPIN_USEC 3\n');
     writeFileSync(join(ws, 'my-profiles', 'shared-tuning.opf-fragment'), 'onload_set EF_SPIN_USEC 1\n');
@@ -65,7 +60,7 @@ test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', 
     assert.equal(seen.workload_filetype, 'jproperties');
     assert.equal(seen.clients, 1);
     assert.equal(seen.omnifunc, 'v:lua.vim.lsp.omnifunc');
-    assert.ok(readFileSync('README.md', 'utf8').includes(`\`\`\`lua\n${readFileSync('test/neovim/onload-bench.lua', 'utf8')}\`\`\``), 'the README quotes the tested configuration verbatim');
+    assertReadmeQuotes('test/neovim/onload-bench.lua', 'lua');
 
     // Diagnostics as Neovim shows them, range for range the same as lint's; none on the clean examples.
     assert.ok(seen.mistakes.length >= 10);

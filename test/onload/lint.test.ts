@@ -87,7 +87,7 @@ test('--format json: one array of findings with 1-based ranges, the same exit co
   const { status, stdout } = lint('--format', 'json', file);
   assert.equal(status, 1);
   assert.deepEqual(JSON.parse(stdout.join('\n')), [
-    { file, line: 1, column: 23, endLine: 1, endColumn: 24, severity: 'error', code: 'value-truncated', message: 'EF_TX_PUSH is stored in a 1-bit field: 2 silently becomes 0.' },
+    { file, line: 1, column: 23, endLine: 1, endColumn: 24, severity: 'error', code: 'value-truncated', message: 'EF_TX_PUSH is stored in a 1-bit field: 2 silently becomes 0.', uses: '0' },
   ]);
 });
 

@@ -202,7 +202,7 @@ test('code actions: literals for clients that take them, commands that apply the
   const diagnostics = await minimal.diagnostics(uri('tuning.opf'));
   const deprecated = diagnostics.find((d) => d.code === 'deprecated-option')!;
   const commands = (await minimal.codeActions(uri('tuning.opf'), deprecated.range, [deprecated])) as unknown as Command[];
-  assert.deepEqual(commands.map((command) => [command.title, command.command]), [['Replace with onload_set EF_CLUSTER_SIZE 0', 'onloadBench.applyFix']]);
+  assert.deepEqual(commands.map((command) => [command.title, command.command]), [['Replace with onload_set EF_CLUSTER_SIZE 0', 'onloadBench.applyFix'], ["Disable 'deprecated-option' for this line", 'onloadBench.applyFix']]);
   assert.deepEqual(minimal.initialized.capabilities.executeCommandProvider, { commands: ['onloadBench.applyFix'] });
   await minimal.connection.sendRequest('workspace/executeCommand', { command: commands[0]!.command, arguments: commands[0]!.arguments });
   assert.deepEqual(applied.at(-1), { changes: { [uri('tuning.opf')]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 30 } }, newText: 'onload_set EF_CLUSTER_SIZE 0' }] } });

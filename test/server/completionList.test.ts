@@ -41,8 +41,18 @@ test('items with different ranges, or a client without item defaults, are left a
     { label: 'a', textEdit: { range: range(0, 0, 1), newText: 'a' } },
     { label: 'b', textEdit: { range: range(0, 0, 2), newText: 'b' } },
   ];
-  assert.equal(compactCompletionList(items, true), items);
+  assert.equal(compactCompletionList(items, { editRange: true }), items);
   const same: CompletionItem[] = [items[0]!, { label: 'c', textEdit: { range: range(0, 0, 1), newText: 'c' } }];
-  assert.equal(compactCompletionList(same, false), same);
-  assert.deepEqual(compactCompletionList(same, true), { isIncomplete: false, itemDefaults: { editRange: range(0, 0, 1) }, items: [{ label: 'a' }, { label: 'c' }] });
+  assert.equal(compactCompletionList(same, { editRange: false }), same);
+  assert.deepEqual(compactCompletionList(same, { editRange: true }), { isIncomplete: false, itemDefaults: { editRange: range(0, 0, 1) }, items: [{ label: 'a' }, { label: 'c' }] });
+});
+
+test('a client that takes insertTextMode in the defaults is told once that items go in as they are', () => {
+  const items: CompletionItem[] = [
+    { label: 'a', textEdit: { range: range(0, 0, 1), newText: 'a' } },
+    { label: 'b', textEdit: { range: range(0, 0, 2), newText: 'b' } },
+  ];
+  assert.deepEqual(compactCompletionList(items, { editRange: true, insertTextModeAsIs: true }), { isIncomplete: false, itemDefaults: { insertTextMode: 1 }, items });
+  const same: CompletionItem[] = [items[0]!, { label: 'c', textEdit: { range: range(0, 0, 1), newText: 'c' } }];
+  assert.deepEqual(compactCompletionList(same, { editRange: true, insertTextModeAsIs: true }), { isIncomplete: false, itemDefaults: { editRange: range(0, 0, 1), insertTextMode: 1 }, items: [{ label: 'a' }, { label: 'c' }] });
 });

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { startTestClient, type TestClient } from '../support/lspClient';
+import { isFileWideAction, startTestClient, type TestClient } from '../support/lspClient';
 
 let client: TestClient;
 before(async () => { client = await startTestClient(); });
@@ -42,7 +42,7 @@ test('quick fixes by range: the context diagnostics, filtered only by a non-empt
   const { uri, diagnostics } = await open(text);
   assert.equal(diagnostics.length, 2);
   const cursor = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const titles = async (range: typeof cursor, sent: Diagnostic[]) => (await client.codeActions(uri, range, sent)).map((action) => action.title);
+  const titles = async (range: typeof cursor, sent: Diagnostic[]) => (await client.codeActions(uri, range, sent)).filter((action) => !isFileWideAction(action)).map((action) => action.title);
   assert.deepEqual(await titles(cursor, diagnostics), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST', 'Change to EF_SPIN_USEC']);
   const selection = { start: { line: 0, character: 38 }, end: { line: 0, character: 49 } };
   assert.deepEqual(await titles(selection, diagnostics), ['Change to EF_SPIN_USEC']);
@@ -54,23 +54,27 @@ test('quick fixes by range in workloads: a cursor anywhere on the line gets the 
   const { uri, diagnostics } = await open(text, '.ycsb', 'ycsb-workload');
   const order = diagnostics.filter((d) => d.code === 'insertorder-means-ordered');
   const atLineStart = { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } };
-  const actions = await client.codeActions(uri, atLineStart, order);
+  const actions = (await client.codeActions(uri, atLineStart, order)).filter((action) => !isFileWideAction(action));
   assert.deepEqual(actions.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'"]);
 });
 
-test('quick fixes by range in workloads: a selection keeps the diagnostics it overlaps, and only those the client sent count', async () => {
+test('quick fixes by range in workloads: a selection keeps the diagnostics it overlaps; only those the client sent count, or when it sent none, the server\'s own under the range', async () => {
   const text = 'workload=site.ycsb.workloads.CoreWorkload\ninsertorder=Hashed\nrequestdistribution=Zipfian\n';
   const { uri, diagnostics } = await open(text, '.ycsb', 'ycsb-workload');
   const fixable = diagnostics.filter((d) => d.code === 'insertorder-means-ordered' || d.code === 'unknown-value');
   assert.equal(fixable.length, 2);
   const titles = async (range: { start: { line: number; character: number }; end: { line: number; character: number } }, sent: Diagnostic[]) =>
-    (await client.codeActions(uri, range, sent)).map((action) => action.title);
+    (await client.codeActions(uri, range, sent)).filter((action) => !isFileWideAction(action)).map((action) => action.title);
   const onBoth = await titles({ start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, fixable);
   assert.ok(onBoth.includes("Change to 'hashed'") && onBoth.includes("Change to 'zipfian'"), onBoth.join(', '));
   const selection = { start: { line: 2, character: 20 }, end: { line: 2, character: 27 } };
   assert.deepEqual(await titles(selection, fixable), ["Change to 'zipfian'"]);
   assert.deepEqual(await titles({ start: { line: 0, character: 0 }, end: { line: 0, character: 8 } }, fixable), [], 'a selection over neither');
-  assert.deepEqual(await titles({ start: { line: 1, character: 14 }, end: { line: 1, character: 14 } }, []), [], 'only what the client sent');
+  const bothLines = { start: { line: 1, character: 0 }, end: { line: 2, character: 27 } };
+  assert.deepEqual(await titles(bothLines, fixable.filter((d) => d.code === 'unknown-value')), ["Change to 'zipfian'"], 'only what the client sent');
+  // A client that sends none (ALE, unless the cursor is on a word's first character): what the server published there.
+  assert.deepEqual(await titles({ start: { line: 1, character: 14 }, end: { line: 1, character: 14 } }, []), ["Change to 'hashed'", "Change to 'ordered'"]);
+  assert.deepEqual(await titles({ start: { line: 0, character: 0 }, end: { line: 0, character: 8 } }, []), [], 'nothing published there');
 });
 
 test('a diagnostic sent back without data, or with data mangled, still gets its fixes', async () => {
@@ -78,15 +82,15 @@ test('a diagnostic sent back without data, or with data mangled, still gets its 
   const { uri, diagnostics } = await open(text);
   const { data: _data, ...bare } = diagnostics[0]!;
   const withoutData = await client.codeActions(uri, bare.range, [bare]);
-  assert.deepEqual(withoutData.map((action) => action.title), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST']);
+  assert.deepEqual(withoutData.map((action) => action.title), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST', "Disable 'unknown-option' for this line"]);
   assert.deepEqual(withoutData[0]!.edit, { changes: { [uri]: [{ range: bare.range, newText: 'EF_POLL_USEC' }] } });
   const mangled = await client.codeActions(uri, bare.range, [{ ...bare, data: { fixes: {} } }]);
-  assert.deepEqual(mangled.map((action) => action.title), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST']);
+  assert.deepEqual(mangled.map((action) => action.title), ['Change to EF_POLL_USEC', 'Change to EF_POLL_FAST', "Disable 'unknown-option' for this line"]);
   const workload = await open('workload=site.ycsb.workloads.CoreWorkload\ninsertorder=Hashed\n', '.ycsb', 'ycsb-workload');
   const order = workload.diagnostics.find((d) => d.code === 'insertorder-means-ordered')!;
   const { data: _d, source: _s, ...plain } = order;
   const fixes = await client.codeActions(workload.uri, { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, [plain]);
-  assert.deepEqual(fixes.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'"]);
+  assert.deepEqual(fixes.map((action) => action.title), ["Change to 'hashed'", "Change to 'ordered'", "Disable 'insertorder-means-ordered' for this line"]);
   assert.deepEqual(fixes[0]!.edit, { changes: { [workload.uri]: [{ range: order.range, newText: 'hashed' }] } });
 });
 

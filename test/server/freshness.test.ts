@@ -184,3 +184,17 @@ test('with watchers: the file listing follows the events, not the edits', async 
   await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('checked-out.opf'), type: 1 }] });
   assert.ok((await names()).includes('checked-out'));
 });
+
+test('with watchers: a profile opened in the editor before it is saved resolves the import that names it, among many that resolve nowhere', async () => {
+  const main = uri('main-k.opf');
+  const missing = Array.from({ length: 50 }, (_, index) => `onload_import nowhere-k${index}`).join('\n');
+  await watcher.open(main, 'onload-profile', `onload_import unsaved-k\n${missing}\nonload_set EF_POLL_USEC 5\n`);
+  assert.deepEqual(codes(await watcher.diagnostics(main)).filter((code) => code === 'unresolved-import').length, 51);
+  const next = watcher.nextDiagnostics(main);
+  // Not on disk, and no watcher event: only the open document says it exists.
+  await watcher.open(uri('unsaved-k.opf'), 'onload-profile', 'onload_set EF_POLL_USEC 1\n');
+  const diagnostics = await next;
+  assert.equal(diagnostics.filter((d) => d.code === 'unresolved-import').length, 50);
+  assert.ok(diagnostics.every((d) => d.code !== 'unresolved-import' || d.range.start.line > 0));
+  assert.ok(diagnostics.some((d) => d.code === 'ineffective-assignment' && d.range.start.line === 51));
+});

@@ -36,7 +36,7 @@ export interface TestClient {
   /** Every diagnostics notification published for `uri` so far, oldest first. */
   publishedFor(uri: string): PublishDiagnosticsParams[];
   /** Resolves with the first diagnostics published for `uri` at the given version (or any, when omitted). */
-  diagnostics(uri: string, version?: number): Promise<Diagnostic[]>;
+  diagnostics(uri: string, version?: number, timeoutMs?: number): Promise<Diagnostic[]>;
   completion(uri: string, position: Position): Promise<CompletionItem[]>;
   /** The completion answer as sent: an array or a CompletionList. */
   completionAnswer(uri: string, position: Position): Promise<CompletionItem[] | CompletionList | null>;
@@ -46,6 +46,11 @@ export interface TestClient {
   documentSymbols(uri: string): Promise<DocumentSymbol[]>;
   definition(uri: string, position: Position): Promise<Location[]>;
   stop(): Promise<void>;
+}
+
+/** A code action offered beside every problem's own fixes: fix all of its code, disable it for the line (server/src/common/fileWideActions.ts). */
+export function isFileWideAction(action: { title: string }): boolean {
+  return /^(Fix all|Disable) '[a-z0-9-]+' /.test(action.title);
 }
 
 export function fileUri(path: string): string {
@@ -59,6 +64,11 @@ export interface TestClientOptions {
   itemDefaults?: boolean;
   /** Send exactly these capabilities instead of the VS Code-like default (another client's). */
   capabilities?: ClientCapabilities;
+  /**
+   * A real client's `initialize` params as it sent them (test/fixtures/clients): its capabilities,
+   * processId and clientInfo are sent as they are; the workspace fields are this test's.
+   */
+  clientParams?: Record<string, unknown>;
   initializationOptions?: unknown;
   /** Answers to server-to-client requests (workspace/configuration, workspace/applyEdit...). */
   onRequest?: Record<string, (params: unknown) => unknown>;
@@ -92,17 +102,21 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
   for (const [method, handler] of Object.entries(options.onRequest ?? {})) connection.onRequest(method, handler);
   connection.listen();
 
+  const { rootPath: _rootPath, rootUri: _rootUri, workspaceFolders: _folders, initializationOptions: _options, ...clientParams } = options.clientParams ?? {};
   const initialized: InitializeResult = await connection.sendRequest('initialize', {
-    processId: process.pid,
+    ...clientParams,
+    // A client that sends its process id sends a live one: this process's.
+    processId: clientParams.processId === null ? null : process.pid,
     rootUri: workspaceFolders[0] ? fileUri(workspaceFolders[0]) : null,
     workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
     ...(options.initializationOptions !== undefined && { initializationOptions: options.initializationOptions }),
-    capabilities: options.capabilities ?? {
+    capabilities: (clientParams.capabilities as ClientCapabilities | undefined) ?? options.capabilities ?? {
       textDocument: {
         completion: {
           completionItem: {
             snippetSupport: true,
             tagSupport: { valueSet: [1] },
+            labelDetailsSupport: true,
             documentationFormat: ['markdown', 'plaintext'],
             ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
           },
@@ -150,11 +164,11 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
       await connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
     },
     publishedFor: (uri) => [...(published.get(uri) ?? [])],
-    diagnostics(uri, version = versions.get(uri)) {
+    diagnostics(uri, version = versions.get(uri), timeoutMs = 10_000) {
       const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
       if (already) return Promise.resolve(already.diagnostics);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within 10 s`)), 10_000);
+        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within ${timeoutMs / 1000} s`)), timeoutMs);
         waiters.push({ uri, version, resolve: (d) => { clearTimeout(timer); resolve(d); } });
       });
     },

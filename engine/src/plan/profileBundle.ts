@@ -9,9 +9,9 @@
 // Imports of Onload's standard profiles that are not workspace files, dynamic names and
 // unresolved names are left as written for the server's Onload (pre-flight lint reports the
 // unresolved ones).
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { URI } from 'vscode-uri';
+import { readBoundedTextOrThrow } from '../../../server/src/common/boundedRead';
 import { NodeWorkspaceFiles } from '../../../server/src/common/nodeWorkspaceFiles';
 import { onloadCatalog } from '../../../server/src/onload/catalog';
 import { ImportResolver } from '../../../server/src/onload/imports';
@@ -49,7 +49,9 @@ export async function bundleProfile(localPath: string, remotePath: string, profi
   const rootUri = URI.file(localPath).toString();
   const remoteByUri = new Map<string, string>([[rootUri, remotePath]]);
   const usedNames = new Set<string>();
-  const queue: { uri: string; text: string }[] = [{ uri: rootUri, text: await readFile(localPath, 'utf8') }];
+  // Only regular files within the bound, the profile and (through NodeWorkspaceFiles) its imports:
+  // an import of a FIFO or /dev/zero is unresolved, never read.
+  const queue: { uri: string; text: string }[] = [{ uri: rootUri, text: await readBoundedTextOrThrow(localPath) }];
   const files: ProfileUpload[] = [];
   const standardImports = new Set<string>();
 

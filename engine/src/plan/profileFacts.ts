@@ -1,12 +1,13 @@
 // Local files of a plan seen through the language services: pre-flight lint of profiles and the
 // workload, and a profile's effective Onload settings for the run's environment record. Guarded:
-// the engine still runs if a language service is missing or throws.
-import { readFile } from 'node:fs/promises';
+// the engine still runs if a language service is missing or throws. Files, and the profiles they
+// import, are read only when they are regular files within the bound (boundedRead.ts).
 import { dirname } from 'node:path';
 import { URI } from 'vscode-uri';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createLanguages } from '../../../server/src/languages';
 import { NodeWorkspaceFiles } from '../../../server/src/common/nodeWorkspaceFiles';
+import { readBoundedTextOrThrow } from '../../../server/src/common/boundedRead';
 import { parseProfile } from '../../../server/src/onload/parser';
 import { analyseProfile, effectiveEntries } from '../../../server/src/onload/effectiveConfig';
 import { ImportResolver } from '../../../server/src/onload/imports';
@@ -24,7 +25,7 @@ export async function lintFile(path: string, languageId: 'onload-profile' | 'ycs
   const service = createLanguages().find((language) => language.languageId === languageId);
   if (!service) return undefined;
   service.configure?.({ profilePath });
-  const text = await readFile(path, 'utf8');
+  const text = await readBoundedTextOrThrow(path);
   const uri = URI.file(path).toString();
   const document = TextDocument.create(uri, languageId, 1, text);
   const files = new NodeWorkspaceFiles(() => [dirname(path)]);
@@ -41,7 +42,7 @@ export async function lintFile(path: string, languageId: 'onload-profile' | 'ycs
 
 /** Effective `onload_set` values of a profile and its imports (first assignment wins). */
 export async function effectiveProfileSettings(path: string, profilePath: string[] = []): Promise<Record<string, string>> {
-  const text = await readFile(path, 'utf8');
+  const text = await readBoundedTextOrThrow(path);
   try {
     const catalog = onloadCatalog();
     const uri = URI.file(path).toString();

@@ -1,7 +1,8 @@
 // What this client can take, read once from its `initialize` capabilities, and the shaping of
 // answers for it. The services always produce the richest form (Markdown, snippets, code-action
-// literals, hierarchical symbols, tags); a client that did not declare a feature gets the plain
-// form the LSP specification prescribes instead.
+// literals, hierarchical symbols, tags, label details); a client that did not declare a feature
+// gets the plain form the LSP specification prescribes instead, and is sent nothing it did not
+// declare (eglot warns about every dynamic registration it did not ask for).
 import {
   type ClientCapabilities,
   type CodeAction,
@@ -11,6 +12,7 @@ import {
   type DocumentSymbol,
   type Hover,
   InsertTextFormat,
+  InsertTextMode,
   type MarkupContent,
   MarkupKind,
   type SymbolInformation,
@@ -35,14 +37,28 @@ export interface ClientManners {
   resolvesDocumentation: boolean;
   /** LSP 3.17 `itemDefaults.editRange`. */
   completionEditRangeDefault: boolean;
+  /** `workspace/didChangeConfiguration` may be registered dynamically (declared `dynamicRegistration: true`). */
+  registersConfigurationChanges: boolean;
+  /**
+   * The client re-indents an inserted completion unless told `insertTextMode: 1` (as is): lsp-mode
+   * declares the modes and otherwise runs the buffer's indent function, a TAB after a value.
+   */
+  insertTextModeAsIs: boolean;
+  /** ... and takes it once in the list's `itemDefaults` (LSP 3.17). */
+  insertTextModeDefault: boolean;
+  completionLabelDetails: boolean;
+  /** Diagnostics may carry `codeDescription.href`. */
+  codeDescriptions: boolean;
 }
 
 /** A format list allows Markdown when it names it; an absent list means plain text (the LSP default). */
 const allowsMarkdown = (formats: readonly string[] | undefined) => formats?.includes(MarkupKind.Markdown) === true;
 
-export function clientManners(capabilities: ClientCapabilities): ClientManners {
-  const text = capabilities.textDocument;
+/** `capabilities` may be missing altogether (a client with none): every feature is then undeclared. */
+export function clientManners(capabilities: ClientCapabilities | undefined): ClientManners {
+  const text = capabilities?.textDocument;
   const item = text?.completion?.completionItem;
+  const itemDefaults = text?.completion?.completionList?.itemDefaults;
   return {
     snippets: item?.snippetSupport === true,
     hoverMarkdown: allowsMarkdown(text?.hover?.contentFormat),
@@ -52,10 +68,15 @@ export function clientManners(capabilities: ClientCapabilities): ClientManners {
     diagnosticTags: new Set(text?.publishDiagnostics?.tagSupport?.valueSet ?? []),
     completionTags: new Set(item?.tagSupport?.valueSet ?? []),
     completionDeprecatedField: item?.deprecatedSupport === true,
-    watchesFiles: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
-    pullsConfiguration: capabilities.workspace?.configuration === true,
+    watchesFiles: capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    pullsConfiguration: capabilities?.workspace?.configuration === true,
     resolvesDocumentation: item?.resolveSupport?.properties?.includes('documentation') === true,
-    completionEditRangeDefault: text?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
+    completionEditRangeDefault: itemDefaults?.includes('editRange') === true,
+    registersConfigurationChanges: capabilities?.workspace?.didChangeConfiguration?.dynamicRegistration === true,
+    insertTextModeAsIs: item?.insertTextModeSupport?.valueSet?.includes(InsertTextMode.asIs) === true,
+    insertTextModeDefault: itemDefaults?.includes('insertTextMode') === true,
+    completionLabelDetails: item?.labelDetailsSupport === true,
+    codeDescriptions: text?.publishDiagnostics?.codeDescriptionSupport === true,
   };
 }
 
@@ -82,6 +103,12 @@ export function shapeCompletionItem(item: CompletionItem, manners: ClientManners
     const { tags: _tags, ...rest } = shaped;
     shaped = { ...rest, ...(tags.length > 0 && { tags }), ...(manners.completionDeprecatedField && item.tags.includes(1) && { deprecated: true }) };
   }
+  if (item.labelDetails && !manners.completionLabelDetails) {
+    const { labelDetails: _labelDetails, ...rest } = shaped;
+    shaped = rest;
+  }
+  // Per item unless the list says it once (completionList.ts).
+  if (manners.insertTextModeAsIs && !manners.insertTextModeDefault) shaped = { ...shaped, insertTextMode: InsertTextMode.asIs };
   if (!manners.snippets && item.insertTextFormat === InsertTextFormat.Snippet) {
     // The services send plain items to such clients; this is the safety net for any other.
     shaped = { ...shaped, insertTextFormat: InsertTextFormat.PlainText };
@@ -102,12 +129,20 @@ export function snippetToPlainText(snippet: string): string {
   return text.replace(/\$\{\d+\}|\$\d+/g, '').replace(/\\([$}\\])/g, '$1');
 }
 
-export function shapeDiagnostics(diagnostics: Diagnostic[], manners: ClientManners): Diagnostic[] {
+/**
+ * Tags the client knows, and for a client that takes them, a link per code to the page that
+ * explains it (`docs`: the URI of docs/diagnostics.md, whose headings are the codes).
+ */
+export function shapeDiagnostics(diagnostics: Diagnostic[], manners: ClientManners, docs?: string): Diagnostic[] {
   return diagnostics.map((diagnostic) => {
-    if (!diagnostic.tags) return diagnostic;
+    let shaped = diagnostic;
+    if (docs !== undefined && manners.codeDescriptions && typeof diagnostic.code === 'string') {
+      shaped = { ...shaped, codeDescription: { href: `${docs}#${diagnostic.code}` } };
+    }
+    if (!diagnostic.tags) return shaped;
     const tags = diagnostic.tags.filter((tag) => manners.diagnosticTags.has(tag));
-    if (tags.length === diagnostic.tags.length) return diagnostic;
-    const { tags: _tags, ...rest } = diagnostic;
+    if (tags.length === diagnostic.tags.length) return shaped;
+    const { tags: _tags, ...rest } = shaped;
     return tags.length > 0 ? { ...rest, tags } : rest;
   });
 }

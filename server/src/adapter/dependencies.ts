@@ -16,11 +16,25 @@ export function uriKey(uri: string): string {
   }
 }
 
-/** A WorkspaceFiles that notes every URI read through it. */
+/**
+ * A WorkspaceFiles that notes every URI read through it, and every folder listed (a check that
+ * found a name missing from a folder depends on the whole folder: 100,000 names looked for are
+ * one entry, not 100,000).
+ */
 export class RecordingFiles implements WorkspaceFiles {
   readonly readUris = new Set<string>();
+  readonly askedFolders = new Set<string>();
+  readonly entries?: (folderUri: string) => Promise<ReadonlySet<string> | undefined>;
 
-  constructor(private readonly inner: WorkspaceFiles) {}
+  constructor(private readonly inner: WorkspaceFiles) {
+    const entries = inner.entries?.bind(inner);
+    if (entries) {
+      this.entries = (folderUri) => {
+        this.askedFolders.add(folderUri);
+        return entries(folderUri);
+      };
+    }
+  }
 
   read(uri: string): Promise<string | undefined> {
     this.readUris.add(uri);
@@ -33,10 +47,10 @@ export class RecordingFiles implements WorkspaceFiles {
 }
 
 export class Dependencies {
-  private readonly readBy = new Map<string, Set<string>>();
+  private readonly readBy = new Map<string, { files: Set<string>; folders: Set<string> }>();
 
-  record(uri: string, read: Iterable<string>): void {
-    this.readBy.set(uri, new Set([...read].map(uriKey)));
+  record(uri: string, recorded: Pick<RecordingFiles, 'readUris' | 'askedFolders'>): void {
+    this.readBy.set(uri, { files: new Set([...recorded.readUris].map(uriKey)), folders: new Set([...recorded.askedFolders].map(uriKey)) });
   }
 
   forget(uri: string): void {
@@ -45,8 +59,9 @@ export class Dependencies {
 
   dependentsOf(uri: string): string[] {
     const key = uriKey(uri);
+    const folder = key.slice(0, key.lastIndexOf('/'));
     const dependents: string[] = [];
-    for (const [document, read] of this.readBy) if (read.has(key)) dependents.push(document);
+    for (const [document, read] of this.readBy) if (read.files.has(key) || read.folders.has(folder)) dependents.push(document);
     return dependents;
   }
 }

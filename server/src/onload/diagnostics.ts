@@ -10,6 +10,7 @@ import { positionMapper } from './positions';
 import { checkRelations } from './relations';
 import { closestMatches } from '../common/similarity';
 import { checkValue, clip, type IssueSeverity } from './values';
+import { assignedValue, describeUsed } from './usedValue';
 
 export const diagnosticSource = 'onload-bench';
 
@@ -30,6 +31,8 @@ export interface OnloadDiagnosticData {
   /** Suggested names or values, best first. */
   suggestions?: string[];
   replacement?: string;
+  /** What libonload uses instead of the value written (usedValue.ts): `lint --format json` shows it too. */
+  used?: string;
 }
 
 const severities: Record<IssueSeverity, DiagnosticSeverity> = {
@@ -65,10 +68,11 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
   const positions = positionMapper(document, analysis.parsed);
   const range = (span: Span): Range => ({ start: positions.positionAt(span.start), end: positions.positionAt(span.end) });
   // Positional arguments rather than an options object: this runs once per diagnostic.
-  const push = (code: string, severity: IssueSeverity, span: Span, message: string, fixes: FixData[] = noFixes, suggestions?: string[], replacement?: string) => {
+  const push = (code: string, severity: IssueSeverity, span: Span, message: string, fixes: FixData[] = noFixes, suggestions?: string[], replacement?: string, used?: string) => {
     const payload: OnloadDiagnosticData = { fixes };
     if (suggestions) payload.suggestions = suggestions;
     if (replacement) payload.replacement = replacement;
+    if (used !== undefined) payload.used = used;
     const tags = codeTags[code];
     out.push(tags ? { range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload, tags }
       : { range: range(span), severity: severities[severity], code, source: diagnosticSource, message, data: payload });
@@ -81,6 +85,10 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     const endLine = positions.lineAt(directive.command.end);
     return [{ title, edits: [{ range: { start: { line: startLine, character: 0 }, end: { line: endLine + 1, character: 0 } }, newText: '' }] }];
   };
+
+  let known: string[] | undefined;
+  /** Profile names an unresolved import may have meant (built once, for the first one). */
+  const knownProfileNames = () => (known ??= [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])]);
 
   const directives = analysis.parsed.directives;
   directives.forEach((directive, index) => {
@@ -141,9 +149,11 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     // The launcher's own pitfalls.
     if (directive.valueMissing) {
       const fallback = option?.default !== undefined ? String(option.default) : undefined;
-      push('empty-value', 'error', directive.form === 'equals' ? directive.valueSpan : spanOrAfter(directive), `Empty value: onload_set sets ${name} to its own name ('${name}=${name}'), not to an empty value.`,
+      const { used } = assignedValue(option, name, '', false);
+      const reads = used && option ? `; libonload uses ${describeUsed(option, used.value)} (${used.why})` : '';
+      push('empty-value', 'error', directive.form === 'equals' ? directive.valueSpan : spanOrAfter(directive), `Empty value: onload_set sets ${name} to its own name ('${name}=${name}'), not to an empty value${reads}.`,
         fallback !== undefined ? [{ title: `Set the default value ${fallback}`, edits: [valueEdit(directive, fallback)] }] : noFixes,
-        fallback ? [fallback] : []);
+        fallback ? [fallback] : [], undefined, used?.value);
     }
     if (directive.cutFrom) {
       const kept = directive.value;
@@ -165,7 +175,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
       for (let index = 0; index < issues.length; index++) {
         const issue = issues[index]!;
         const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({ title: `Change the value to ${clip(suggestion)}`, edits: [valueEdit(directive, suggestion)], preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1 }));
-        push(issue.code, issue.severity, directive.valueSpan, issue.message, fixes, issue.suggestions);
+        push(issue.code, issue.severity, directive.valueSpan, issue.message, fixes, issue.suggestions, undefined, issue.used);
       }
     }
   }
@@ -185,8 +195,7 @@ export function computeDiagnostics(document: TextDocument, analysis: ProfileAnal
     }
     const outcome = analysis.imports.get(index);
     if (outcome?.target.kind === 'unresolved') {
-      const known = [...new Set([...workspaceProfileNames, ...catalog.standardProfiles.map((profile) => profile.name)])];
-      const suggestions = suggest(() => closestMatches(directive.name, known));
+      const suggestions = suggest(() => closestMatches(directive.name, knownProfileNames()));
       const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(', ')}?` : '';
       push('unresolved-import', 'error', directive.nameSpan, `Cannot find profile '${clip(directive.name)}' beside this profile, in the onloadBench.profilePath folders or among the profiles Onload ships: the launcher stops with exit code 3.${hint}`,
         suggestions.map((suggestion, position) => ({ title: `Import ${suggestion}`, edits: [{ range: range(directive.nameSpan), newText: suggestion }], preferred: position === 0 })), suggestions);

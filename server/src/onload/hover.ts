@@ -1,8 +1,11 @@
 // Hover: an option's facts and its effective value at that line once imports are counted; on an
 // import, where it resolves and what it sets.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { noClientCommands, type HoverOptions } from '../common/languageFeatures';
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
+import type { OptionInfo } from './catalogTypes';
+import { assignedValue } from './usedValue';
 import type { Assignment, ProfileAnalysis } from './effectiveConfig';
 import { describeOrigin } from './effectiveConfiguration';
 import { describeImportTarget } from './imports';
@@ -10,7 +13,10 @@ import { optionMarkdown } from './optionFacts';
 import { contains, directiveAt } from './profileDocument';
 import { clip } from './values';
 
-export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog): Hover | null {
+/** The VS Code command the footer names, for clients that have it. */
+export const showEffectiveConfigurationCommand = 'onloadBench.showEffectiveConfiguration';
+
+export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog, options: HoverOptions = noClientCommands): Hover | null {
   const found = directiveAt(analysis.parsed, offset);
   if (!found) return null;
   const { directive, index } = found;
@@ -43,12 +49,13 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
   else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
   const earlierDynamic = analysis.dynamicNames.find((assignment) => assignment.rootIndex < index);
   const dynamicNote = earlierDynamic ? ` An earlier onload_set with a name built at run time (\`${clip(earlierDynamic.written, 40)}\`, line ${earlierDynamic.line + 1}${earlierDynamic.via.length > 0 ? ` via onload_import ${earlierDynamic.via.join(' → ')}` : ''}) may set it first.` : '';
-  parts.push('', '---', '', effectiveHere(directive.name, index, analysis) + dynamicNote, '', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
+  parts.push('', '---', '', effectiveHere(directive.name, index, analysis, option) + dynamicNote);
+  if (options.clientCommands.includes(showEffectiveConfigurationCommand)) parts.push('', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
 }
 
-/** What the variable holds once this line has run, counting imports before it. */
-function effectiveHere(name: string, index: number, analysis: ProfileAnalysis): string {
+/** What the variable holds once this line has run, counting imports before it, and what libonload makes of it. */
+function effectiveHere(name: string, index: number, analysis: ProfileAnalysis, option: OptionInfo | undefined): string {
   const before: Assignment[] = [];
   let own: Assignment | undefined;
   for (const assignment of analysis.assignments) {
@@ -56,7 +63,12 @@ function effectiveHere(name: string, index: number, analysis: ProfileAnalysis): 
     if (assignment.rootIndex === index && assignment.via.length === 0) own = assignment;
     else before.push(assignment);
   }
-  const show = (assignment: Assignment) => (assignment.dynamic ? `computed at run time (\`${clip(assignment.value)}\`)` : `\`${clip(assignment.value)}\``);
+  const show = (assignment: Assignment) => {
+    if (assignment.dynamic) return `computed at run time (\`${clip(assignment.value)}\`)`;
+    const { exported, used } = assignedValue(option, name, assignment.value, false);
+    const shown = assignment.value === '' ? `\`${clip(exported)}\` (an empty value sets the variable to its own name)` : `\`${clip(exported)}\``;
+    return used ? `${shown}, which libonload reads as \`${clip(used.value)}\` (${used.why})` : shown;
+  };
   const certainEarlier = before.find((assignment) => !assignment.conditional);
   if (certainEarlier) {
     return `**Effective value here:** ${show(certainEarlier)} from ${describeOrigin(certainEarlier)}; this line has no effect (the first assignment wins).`;

@@ -23,7 +23,8 @@ export type ImportReason =
 export type ImportTarget =
   | { kind: 'file'; uri: string; text: string; reason: ImportReason }
   | { kind: 'standard'; profile: StandardProfile }
-  | { kind: 'unresolved'; searched: string[] }
+  /** `searchedFolders`: folder URIs looked in (empty for a path or a name no file can have). */
+  | { kind: 'unresolved'; searchedFolders: readonly string[] }
   | { kind: 'dynamic' };
 
 export const profileSuffixes = ['.opf', '.opf-fragment'];
@@ -43,10 +44,21 @@ export function displayPath(uri: string): string {
   return uri.startsWith('file:') ? URI.parse(uri).fsPath : uri;
 }
 
+interface SearchOrder {
+  folders: { uri: string; parsed: URI; reason: ImportReason }[];
+  uris: readonly string[];
+}
+
 export class ImportResolver {
   /** Results for this analysis run, keyed by importing folder and name. */
   private readonly memo = new Map<string, Promise<ImportTarget>>();
   private readonly profileFolders: string[];
+  /** The folders searched from each importing folder, in order (built once per folder, not per name). */
+  private readonly searchOrders = new Map<string, SearchOrder>();
+  /** The folder of each importing file (one parse per file, not per import). */
+  private readonly folderOf = new Map<string, string>();
+  /** Each searched folder's entries, listed once per analysis. */
+  private readonly listings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
   /** `profilePath`: absolute folders (file system paths or file URIs), searched after the importer's folder. */
   constructor(private readonly files: WorkspaceFiles, private readonly catalog: OnloadCatalog, profilePath: readonly string[] = []) {
@@ -55,8 +67,10 @@ export class ImportResolver {
 
   resolve(name: string, fromUri: string, dynamic = false): Promise<ImportTarget> {
     if (dynamic) return Promise.resolve({ kind: 'dynamic' });
-    if (name === '') return Promise.resolve({ kind: 'unresolved', searched: [] });
-    const folder = Utils.dirname(URI.parse(fromUri)).toString();
+    // A lone surrogate cannot come from a file (UTF-8 has none) nor name one, and no URI can spell it.
+    if (name === '' || hasLoneSurrogate(name)) return Promise.resolve({ kind: 'unresolved', searchedFolders: [] });
+    let folder = this.folderOf.get(fromUri);
+    if (folder === undefined) this.folderOf.set(fromUri, (folder = Utils.dirname(URI.parse(fromUri)).toString()));
     const key = `${folder}\u0000${name}`;
     let result = this.memo.get(key);
     if (!result) {
@@ -67,28 +81,50 @@ export class ImportResolver {
   }
 
   private async lookUp(name: string, folder: string): Promise<ImportTarget> {
-    const folderUri = URI.parse(folder);
     if (name.includes('/')) {
-      const uri = name.startsWith('/') ? URI.file(name).toString() : Utils.joinPath(folderUri, name).toString();
+      const uri = name.startsWith('/') ? URI.file(name).toString() : Utils.joinPath(URI.parse(folder), name).toString();
       const text = await this.files.read(uri);
-      return text === undefined ? { kind: 'unresolved', searched: [uri] } : { kind: 'file', uri, text, reason: { how: 'path' } };
+      return text === undefined ? { kind: 'unresolved', searchedFolders: [] } : { kind: 'file', uri, text, reason: { how: 'path' } };
     }
-    const searched: string[] = [];
-    const folders: { uri: string; reason: ImportReason }[] = [
-      { uri: folder, reason: { how: 'beside' } },
-      ...this.profileFolders.filter((candidate) => candidate !== folder).map((candidate) => ({ uri: candidate, reason: { how: 'profile-path', folder: displayPath(candidate) } as ImportReason })),
-    ];
-    for (const candidate of folders) {
+    const order = this.searchOrder(folder);
+    for (const candidate of order.folders) {
       for (const suffix of profileSuffixes) {
-        const uri = Utils.joinPath(URI.parse(candidate.uri), name + suffix).toString();
-        searched.push(uri);
+        // Most names looked for are not there: the folder's listing says so without a URI or a read.
+        const entries = await this.entriesOf(candidate.uri);
+        if (entries && !entries.has(name + suffix)) continue;
+        const uri = Utils.joinPath(candidate.parsed, name + suffix).toString();
         const text = await this.files.read(uri);
         if (text !== undefined) return { kind: 'file', uri, text, reason: candidate.reason };
       }
     }
     const standard = this.catalog.standardProfile(name);
-    return standard ? { kind: 'standard', profile: standard } : { kind: 'unresolved', searched };
+    return standard ? { kind: 'standard', profile: standard } : { kind: 'unresolved', searchedFolders: order.uris };
   }
+
+  private entriesOf(folderUri: string): Promise<ReadonlySet<string> | undefined> {
+    let entries = this.listings.get(folderUri);
+    if (!entries) this.listings.set(folderUri, (entries = this.files.entries?.(folderUri) ?? Promise.resolve(undefined)));
+    return entries;
+  }
+
+  private searchOrder(folder: string): SearchOrder {
+    let order = this.searchOrders.get(folder);
+    if (!order) {
+      const folders = [
+        { uri: folder, parsed: URI.parse(folder), reason: { how: 'beside' } as ImportReason },
+        ...this.profileFolders.filter((candidate) => candidate !== folder).map((candidate) => ({ uri: candidate, parsed: URI.parse(candidate), reason: { how: 'profile-path', folder: displayPath(candidate) } as ImportReason })),
+      ];
+      order = { folders, uris: folders.map((candidate) => candidate.uri) };
+      this.searchOrders.set(folder, order);
+    }
+    return order;
+  }
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
 }
 
 /** One sentence: where an import resolves and why (hover, effective configuration). */

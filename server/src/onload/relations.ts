@@ -1,10 +1,12 @@
 // The option relations of relations.json that a static check can decide from the effective
 // configuration: incompatible pairs, options ignored unless another is set, consistency limits.
 // A rule fires only when every value it depends on is certain (set unconditionally to a literal,
-// or never set so the default applies); otherwise the profile depends on run-time facts.
+// or never set so the default applies); otherwise the profile depends on run-time facts. Values
+// are read as libonload uses them (usedValue.ts).
 import type { OnloadCatalog } from './catalog';
 import type { EffectiveEntry } from './effectiveConfig';
 import { numericValue, type IssueSeverity } from './values';
+import { assignedValue } from './usedValue';
 
 export interface RelationFinding {
   /** The relation id from relations.json, used as the diagnostic code. */
@@ -27,7 +29,10 @@ export function checkRelations(entries: Map<string, EffectiveEntry>, catalog: On
       return { known: true, explicit: false, value: typeof fallback === 'number' ? BigInt(fallback) : undefined, text: fallback === undefined ? undefined : String(fallback) };
     }
     if (!entry.certain || entry.winner.dynamic) return { known: false };
-    return { known: true, explicit: true, value: numericValue(option, entry.winner.value), text: entry.winner.value };
+    // What libonload uses (usedValue.ts), not the text written: EF_TX_PUSH 2 is off.
+    const used = assignedValue(option, name, entry.winner.value, false);
+    const text = used.used?.value ?? used.exported;
+    return { known: true, explicit: true, value: numericValue(option, text), text };
   };
   const isSet = (name: string) => entries.has(name);
   const number = (reading: Reading): bigint | undefined => (reading.known ? reading.value : undefined);

@@ -2,8 +2,9 @@
 // direct entry points (analyse, effective configuration) for the CLI, the engine and benchmarks.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
-import { neverCancelled, richCompletion, type Cancellation, type CompletionOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
+import { neverCancelled, noClientCommands, richCompletion, type Cancellation, type CompletionOptions, type HoverOptions, type LanguageFeatures, type LanguageSettings, type WorkspaceFiles } from '../common/languageFeatures';
 import { diagnosticsForRange } from '../common/codeActionRange';
+import { withoutDisabled } from '../common/disableComments';
 import type { EffectiveConfigurationResult } from '../protocol';
 import { onloadCatalog, type OnloadCatalog } from './catalog';
 import { quickFixes } from './codeActions';
@@ -45,7 +46,8 @@ export class OnloadLanguageService implements LanguageFeatures {
     const analysis = await this.analyse(document, files, token);
     const hasUnresolved = [...analysis.imports.values()].some((outcome) => outcome.target.kind === 'unresolved');
     const names = hasUnresolved ? await this.workspaceProfileNames(files) : [];
-    return computeDiagnostics(document, analysis, this.catalog, names);
+    // `# onload-bench-disable-next-line CODE` hides what it names (common/disableComments.ts).
+    return withoutDisabled(document.getText(), computeDiagnostics(document, analysis, this.catalog, names));
   }
 
   async completion(document: TextDocument, position: Position, files: WorkspaceFiles, _token: Cancellation = neverCancelled, options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
@@ -57,10 +59,10 @@ export class OnloadLanguageService implements LanguageFeatures {
     });
   }
 
-  async hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation = neverCancelled): Promise<Hover | null> {
+  async hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation = neverCancelled, options: HoverOptions = noClientCommands): Promise<Hover | null> {
     const offset = document.offsetAt(position);
     if (!directiveAt(parsedDocument(document), offset)) return null;
-    return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog);
+    return hoverAt(document, offset, await this.analyse(document, files, token), this.catalog, options);
   }
 
   async codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], _token: Cancellation = neverCancelled): Promise<CodeAction[]> {

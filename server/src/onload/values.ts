@@ -1,9 +1,11 @@
 // Checks one literal value against what libonload's readers accept (FORMAT.md "valueSyntax"):
 // atoi for per-stack numbers, strict decimal for per-process ones, hex, names only, keyword and
 // port lists, the scalable-filters grammar, and ranges (clamped per stack, unchecked per process,
-// truncated to narrow bitfields). Pure: no LSP types.
+// truncated to narrow bitfields). What libonload then uses is usedValue.ts's answer, which every
+// message here states and every issue carries (`used`). Pure: no LSP types.
 import type { OptionInfo } from './catalogTypes';
 import { closestMatches } from '../common/similarity';
+import { describeUsed, legacyNames, minusOneMeansMaximum, usedValue } from './usedValue';
 
 export type IssueSeverity = 'error' | 'warning' | 'info';
 
@@ -13,12 +15,10 @@ export interface ValueIssue {
   message: string;
   /** Replacement values a quick fix may offer, best first. */
   suggestions?: string[];
+  /** What libonload uses instead of the value written (usedValue.ts), when that is known. */
+  used?: string;
 }
 
-/** -1 is a documented idiom for these unsigned options ("for ever" / "never delay"). */
-const minusOneMeansMaximum = new Set(['EF_SPIN_USEC', 'EF_BUZZ_USEC', 'EF_POLL_USEC', 'EF_NONAGLE_INFLIGHT_MAX']);
-/** Legacy synonyms the enum parsers also accept. */
-const legacyNames: Record<string, string[]> = { EF_RX_TIMESTAMPING_ORDERING: ['cpacket'] };
 const decimal = /^[+-]?\d+$/;
 const maxDigits = 40;
 /** Decimal strings this short (sign included) are exact as JavaScript numbers. */
@@ -27,6 +27,13 @@ const maxExactDigits = 15;
 const noIssues: ValueIssue[] = Object.freeze([]) as unknown as ValueIssue[];
 
 export function checkValue(option: OptionInfo, value: string): ValueIssue[] {
+  const issues = valueIssues(option, value);
+  if (issues.length === 0) return issues;
+  const used = usedValue(option, value);
+  return used.why ? issues.map((issue) => ({ ...issue, used: used.value })) : issues;
+}
+
+function valueIssues(option: OptionInfo, value: string): ValueIssue[] {
   switch (option.syntax) {
     case 'enum-name':
       return checkEnumName(option, value);
@@ -71,7 +78,7 @@ export function numericValue(option: OptionInfo | undefined, value: string): big
 function checkEnumName(option: OptionInfo, value: string): ValueIssue[] {
   const accepted = [...(option.acceptedNames ?? []), ...(legacyNames[option.name] ?? [])];
   if (accepted.some((name) => name.toLowerCase() === value.toLowerCase())) return [];
-  const fallback = option.defaultLabel ?? option.acceptedNames?.[0] ?? 'the default';
+  const fallback = usedValue(option, value).value || 'the default';
   if (decimal.test(value.trim())) {
     const label = option.enumValues?.[value.trim()];
     const suggestion = label && accepted.includes(label) ? [label] : accepted;
@@ -100,16 +107,15 @@ function checkDecimal(option: OptionInfo, value: string): ValueIssue[] {
     const number = byLabel ? byLabel[0] : undefined;
     const suggestions = number !== undefined ? [number] : option.default !== undefined ? [String(option.default)] : undefined;
     const named = number !== undefined ? ` ('${trimmed}' is ${number})` : '';
+    const becomes = usedValue(option, value).value;
     if (strict) {
       return [{
         code: 'value-not-number',
         severity: 'error',
-        message: `${option.name} must be a decimal integer${named}: libonload rejects '${clip(value)}' ("bad option") and keeps the default ${describeDefault(option)}.`,
+        message: `${option.name} must be a decimal integer${named}: libonload rejects '${clip(value)}' ("bad option") and keeps the default ${becomes === '' ? '(none)' : describeUsed(option, becomes)}.`,
         suggestions,
       }];
     }
-    const leading = /^\s*[+-]?\d*/.exec(value)?.[0]?.trim() ?? '';
-    const becomes = decimal.test(leading) ? leading.replace(/^\+/, '') : '0';
     return [{
       code: 'value-not-number',
       severity: number !== undefined ? 'error' : 'warning',
@@ -163,14 +169,11 @@ function checkRange(option: OptionInfo, value: string, parsed: bigint | undefine
     const high = BigInt(storage[1]);
     if (parsed < low || parsed > high) {
       const width = option.bits ?? 32;
-      const modulus = 1n << BigInt(width);
-      let stored = ((parsed % modulus) + modulus) % modulus;
-      if (option.signed && stored >= modulus >> 1n) stored -= modulus;
       const field = option.bits !== undefined && option.bits < 32 ? `a ${option.bits}-bit field` : `its ${width}-bit field`;
       return [{
         code: 'value-truncated',
         severity: 'error',
-        message: `${option.name} is stored in ${field}: ${parsed} silently becomes ${stored}.`,
+        message: `${option.name} is stored in ${field}: ${parsed} silently becomes ${asWritten(option, usedValue(option, value).value)}.`,
         suggestions: option.max !== undefined ? [String(option.max)] : undefined,
       }];
     }
@@ -179,7 +182,7 @@ function checkRange(option: OptionInfo, value: string, parsed: bigint | undefine
   const min = BigInt(option.min);
   const max = BigInt(option.max);
   if (parsed >= min && parsed <= max) return [];
-  const bound = parsed < min ? min : max;
+  const bound = option.scope === 'process' ? (parsed < min ? min : max) : BigInt(usedValue(option, value).value);
   const range = `${option.min}..${option.max}${option.unit ? ` ${option.unit}` : ''}`;
   const message = option.scope === 'process'
     ? `${option.name} is outside its documented range ${range}; per-process options are not range-checked, so ${parsed} is used as is.`
@@ -205,16 +208,15 @@ function checkNumberList(option: OptionInfo, value: string): ValueIssue[] {
 }
 
 function checkString(option: OptionInfo, value: string): ValueIssue[] {
-  if (option.name === 'EF_CLUSTER_NAME' && value.length > 13) {
-    return [{ code: 'cluster-name-length', severity: 'warning', message: `EF_CLUSTER_NAME keeps only its first 13 characters ('${clip(value.slice(0, 13))}').`, suggestions: [value.slice(0, 13)] }];
+  const kept = usedValue(option, value).value;
+  if (kept === value) return [];
+  if (option.name === 'EF_CLUSTER_NAME') {
+    return [{ code: 'cluster-name-length', severity: 'warning', message: `EF_CLUSTER_NAME keeps only its first ${kept.length} characters ('${clip(kept)}').`, suggestions: [kept] }];
   }
-  if (option.name === 'EF_NAME' && value.length > 16) {
-    return [{ code: 'ef-name-length', severity: 'info', message: `EF_NAME uses only its first 16 characters ('${clip(value.slice(0, 16))}').`, suggestions: [value.slice(0, 16)] }];
+  if (option.name === 'EF_NAME') {
+    return [{ code: 'ef-name-length', severity: 'info', message: `EF_NAME uses only its first ${kept.length} characters ('${clip(kept)}').`, suggestions: [kept] }];
   }
-  if (option.maxLength !== undefined && value.length > option.maxLength) {
-    return [{ code: 'value-too-long', severity: 'warning', message: `${option.name} is cut to ${option.maxLength} characters.` }];
-  }
-  return [];
+  return [{ code: 'value-too-long', severity: 'warning', message: `${option.name} is cut to ${kept.length} characters.` }];
 }
 
 const modeTokens = new Set(['transparent_active', 'passive', 'active', 'rss']);
@@ -247,9 +249,9 @@ export function scalableFiltersProblem(value: string): string | undefined {
   return undefined;
 }
 
-function describeDefault(option: OptionInfo): string {
-  if (option.default === undefined) return '(none)';
-  return option.defaultLabel ? `${option.default} (${option.defaultLabel})` : String(option.default);
+/** A hex option's used value in decimal, as the truncation message counts. */
+function asWritten(option: OptionInfo, used: string): string {
+  return /^0x/i.test(used) && (option.syntax === 'hex' || option.syntax === 'hex-strict') ? String(BigInt(used)) : used;
 }
 
 function closestOrAll(value: string, names: string[]): string[] {

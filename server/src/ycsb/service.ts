@@ -12,6 +12,7 @@ import { ycsbDiagnostics } from './diagnostics';
 import { ycsbDocumentSymbols } from './documentSymbols';
 import { ycsbHover } from './hover';
 import { parseProperties, type PropertiesDocument } from './propertiesParser';
+import { withoutDisabled } from '../common/disableComments';
 
 export const ycsbLanguageId = 'ycsb-workload';
 
@@ -34,7 +35,7 @@ export class YcsbLanguageService implements LanguageFeatures {
 
   async diagnostics(document: TextDocument, _files: WorkspaceFiles, token: Cancellation): Promise<Diagnostic[]> {
     if (token.isCancellationRequested) return [];
-    return ycsbDiagnostics(document, this.parse(document), this.catalog);
+    return withoutDisabled(document.getText(), ycsbDiagnostics(document, this.parse(document), this.catalog));
   }
 
   async completion(document: TextDocument, position: Position, _files: WorkspaceFiles, token: Cancellation, _options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
