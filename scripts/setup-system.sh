@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (real OpenSSH for the loopback lab; Neovim, Emacs
 # with eglot and lsp-mode, and Vim with ALE as real third-party LSP clients; Chromium for the
-# real-editor tests), only when they are missing. Needs root, as on the project's machines.
+# real-editor tests; Java 17 to run the real YCSB on the lab's client hosts, and a JDK and Maven to
+# assemble it: scripts/ycsb-release.sh), only when they are missing. Needs root, as on the project's machines.
 # apt-get's output goes to test-artifacts/setup-apt.log; a failed apt-get (a mirror or the dpkg
 # lock, for a moment) is tried once more, and its output is printed when it fails again.
 set -euo pipefail
@@ -11,6 +12,9 @@ need=()
 command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
 command -v nvim >/dev/null 2>&1 || need+=(neovim)
+dpkg -s openjdk-17-jre-headless >/dev/null 2>&1 || need+=(openjdk-17-jre-headless)
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || need+=(maven)
 command -v emacs >/dev/null 2>&1 || need+=(emacs-nox)
 dpkg -s elpa-eglot >/dev/null 2>&1 || need+=(elpa-eglot)
 dpkg -s elpa-lsp-mode >/dev/null 2>&1 || need+=(elpa-lsp-mode)

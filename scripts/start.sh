@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 SKIP_E2E=0 bash scripts/setup-system.sh || { echo "npm start: could not install system packages (needs root)" >&2; exit 1; }
 # shellcheck source=tools.sh
 . scripts/tools.sh || exit 1
+# the real YCSB 0.17.0 the lab's client hosts run (cached)
+bash scripts/ycsb-release.sh || { echo "npm start: could not assemble YCSB 0.17.0 (see above)" >&2; exit 1; }
 echo "npm start: building and packaging the extension..."
 mkdir -p test-artifacts
 bash scripts/package.sh >test-artifacts/start-package.log 2>&1 || { cat test-artifacts/start-package.log >&2; exit 1; }

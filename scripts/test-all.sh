@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: installs what the tests need, builds, and runs every test: unit and LSP tests, the
-# engine against the loopback lab (real sshd, real Couchbase SDK), then the real-editor tests in
+# engine against the loopback lab (real sshd, real Couchbase SDK, real YCSB 0.17.0), then the real-editor tests in
 # code-server. Ends with one line `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ rm -rf test-artifacts/results && mkdir -p test-artifacts/results
 
 [ -d node_modules ] || npm ci
 bash scripts/setup-system.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+# the real YCSB 0.17.0 the lab's client hosts run (cached; a warm cache is a checksum pass)
+bash scripts/ycsb-release.sh || { echo "YCSB assembly failed"; echo "0 passed, 1 failed"; exit 1; }
 npm run --silent build || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 npx tsc -p . --noEmit || { echo "typecheck failed"; echo "0 passed, 1 failed"; exit 1; }
 

@@ -83,8 +83,8 @@ Onload Bench is running in VS Code in the browser:
     ${workbenchUrl(server.origin, examples)}
 
 Workspace: examples/   Plan: ${info.plan}
-  This is a SIMULATED LAB - loopback stand-ins, not real hardware: couchbase-server, onload and
-  ycsb are stand-ins reached over a real sshd on 127.0.0.x; the numbers mean nothing.
+  This is a SIMULATED LAB - loopback stand-ins, not real hardware: couchbase-server and onload are
+  stand-ins, YCSB (the real 0.17.0) talks to a test node, over a real sshd on 127.0.0.x; the numbers mean nothing.
 Try: F1 > "Run Couchbase benchmark" > ${simulatedPlanName}. The password is taken from
 \$${passwordEnvVar}; if asked, it is: ${lab.password}
 Results go to examples/bench-results/. Press Ctrl+C to stop.`);

@@ -195,7 +195,7 @@ async function query(node: CouchbaseTestNode, statement: string, auth: string, a
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('Couchbase test node, strict like a real node (REAL-LAB Y2, Y7, C4, C6, C8)', () => {
+describe('Couchbase test node, strict like a real node (REAL-LAB Y2, Y7, C4, C6, C8, C10)', () => {
   let node: CouchbaseTestNode;
   let cluster: couchbase.Cluster;
   let faults: TestNodeFaults = {};
@@ -251,26 +251,43 @@ describe('Couchbase test node, strict like a real node (REAL-LAB Y2, Y7, C4, C6,
     await cluster.buckets().createBucket({ name: 'slowdrop', ramQuotaMB: 128, numReplicas: 0 });
   });
 
-  it('C8 and C6: a new bucket warms up; the item count is a sample and the write queue drains', async () => {
-    await cluster.buckets().createBucket({ name: 'lag', ramQuotaMB: 128, numReplicas: 0 });
-    const status = async (): Promise<string> => ((await (await rest(node, '/pools/default/buckets/lag')).json()) as { nodes: { status: string }[] }).nodes[0].status;
-    assert.equal(await status(), 'warmup');
-    const bucket = cluster.bucket('lag');
-    await kvReady(bucket);
-    // a KV ping can answer before warm-up ends: only the REST status says when it did
-    for (let i = 0; i < 20 && (await status()) !== 'healthy'; i++) await sleep(50);
-    assert.equal(await status(), 'healthy');
-    for (let i = 0; i < 20; i++) await bucket.defaultCollection().upsert(`k${i}`, { i });
-    const stats = async (): Promise<{ queue: number; items: number }> => {
-      const body = (await (await rest(node, '/pools/default/buckets/lag/stats')).json()) as { op: { samples: { ep_queue_size: number[] } } };
+  it('C8, C6, C10: a new bucket warms up; the item count is a sample; queue stats come from a scrape, none before the first', async () => {
+    faults = { statsScrapeMs: 500, persistDelayMs: 800 };
+    type Stats = { op: { samples: Record<string, (number | string)[]>; lastTStamp: number } };
+    const stats = async (): Promise<Stats['op']> => ((await (await rest(node, '/pools/default/buckets/lag/stats')).json()) as Stats).op;
+    try {
+      await cluster.buckets().createBucket({ name: 'lag', ramQuotaMB: 128, numReplicas: 0 });
+      const fresh = await stats();
+      assert.equal(fresh.samples.ep_queue_size, undefined, 'no series before the first scrape: missing, not 0');
+      const status = async (): Promise<string> => ((await (await rest(node, '/pools/default/buckets/lag')).json()) as { nodes: { status: string }[] }).nodes[0].status;
+      assert.equal(await status(), 'warmup');
+      const bucket = cluster.bucket('lag');
+      await kvReady(bucket);
+      // a KV ping can answer before warm-up ends: only the REST status says when it did
+      for (let i = 0; i < 20 && (await status()) !== 'healthy'; i++) await sleep(50);
+      assert.equal(await status(), 'healthy');
+      for (let i = 0; i < 20; i++) await bucket.defaultCollection().upsert(`k${i}`, { i });
+      const written = Date.now();
       const info = (await (await rest(node, '/pools/default/buckets/lag')).json()) as { basicStats: { itemCount: number } };
-      return { queue: body.op.samples.ep_queue_size.at(-1) as number, items: info.basicStats.itemCount };
-    };
-    const right = await stats();
-    assert.ok(right.queue > 0, 'mutations queued for disk');
-    assert.ok(right.items < 20, `the count lags (${right.items})`);
-    await sleep(1200);
-    assert.deepEqual(await stats(), { queue: 0, items: 20 });
+      assert.ok(info.basicStats.itemCount < 20, `the count lags (${info.basicStats.itemCount})`);
+      const newer = async (than: number): Promise<Stats['op']> => {
+        for (let i = 0; i < 40; i++) {
+          const sample = await stats();
+          if (sample.lastTStamp > than) return sample;
+          await sleep(50);
+        }
+        throw new Error('no newer scrape');
+      };
+      const queued = await newer(written);
+      const last = (name: string): number => Number(queued.samples[name]?.at(-1));
+      assert.ok(last('ep_diskqueue_items') > 0, 'mutations queued for disk');
+      assert.equal(last('ep_queue_size') + last('ep_flusher_todo'), last('ep_diskqueue_items'));
+      const drained = await newer(written + 900);
+      for (const name of ['ep_queue_size', 'ep_flusher_todo', 'ep_diskqueue_items', 'vb_active_queue_size', 'ep_dcp_replica_items_remaining']) assert.deepEqual(drained.samples[name], [0], name);
+      assert.deepEqual(drained.samples.curr_items, [20]);
+    } finally {
+      faults = {};
+    }
   });
 
   it('Y7: scans need the query service and an online primary index', async () => {

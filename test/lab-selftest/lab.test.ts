@@ -1,5 +1,6 @@
 // The whole lab through real OpenSSH: host aliases and host-key checking, per-host folders, the
-// stand-ins as a user (or the engine) sees them over ssh, fault switches, and cleanup.
+// stand-ins as a user (or the engine) sees them over ssh, fault switches, and cleanup. The real
+// YCSB on the client hosts: realYcsb.test.ts.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,41 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { startLab, waitForPort, type Lab } from '../lab/index';
 import { labProcesses } from '../lab/processes';
 
-const statusLinePattern =
-  /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} \d+ sec: \d+ operations; (\d+(\.\d+)? current ops\/sec; )?(est completion in (\d+ \w+ )+)?(\[[A-Z-]+: Count=\d+, Max=\d+, Min=\d+, Avg=(\d+(\.\d+)?|NaN), 90=\d+, 99=\d+, 99\.9=\d+, 99\.99=\d+\] )*$/;
-const dbWrapperLine = 'DBWrapper: report latency for each error is false and specific error codes to track for latency are: []';
-
-/** `[SECTION], measurement, value` lines as [section, measurement, value] triples. */
-function reportLines(stdout: string): [string, string, string][] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('['))
-    .map((line) => {
-      const match = /^\[([^\]]+)\], (.+), ([^,]+)$/.exec(line);
-      assert.ok(match, `not a report line: ${line}`);
-      return [match[1], match[2], match[3]];
-    });
-}
-
-function value(lines: [string, string, string][], section: string, measurement: string): string | undefined {
-  return lines.find(([s, m]) => s === section && m === measurement)?.[2];
-}
-
 describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH sshd is not installed (scripts/setup-system.sh installs it)' }, () => {
   let lab: Lab;
-  let ycsb: string;
 
   before(async () => {
     lab = await startLab({ clients: 2 });
-    // REAL-LAB Y4: without a python2, bin/ycsb.sh is the launcher that works
-    ycsb = join(lab.ycsbHome, 'bin', 'ycsb.sh');
-    // The ycsb client's credentials, the way the engine passes them: in a -P file only, and the
-    // bucket-named RBAC user's password, not the admin's (REAL-LAB Y2).
-    writeFileSync(
-      join(lab.hosts[lab.clientHost].home, 'cb.properties'),
-      `couchbase.host=${lab.interfaces[0].address}\ncouchbase.bucket=bench\ncouchbase.password=bench-user-pass\n`,
-      { mode: 0o600 },
-    );
   });
 
   after(async () => {
@@ -246,89 +217,6 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     }
   });
 
-  it('prints YCSB 0.17.0 output for a load: preamble, status lines, report, and stores the records', async () => {
-    const auth = `${lab.couchbase.username}:${lab.couchbase.password}`;
-    const address = lab.interfaces[0].address;
-    const create = await lab.ssh(
-      lab.clientHost,
-      `curl -s -o /dev/null -w '%{http_code}' -u '${auth}' -d name=bench -d ramQuotaMB=128 -d replicaNumber=0 http://${address}:${lab.couchbase.restPort}/pools/default/buckets`,
-    );
-    assert.equal(create.stdout, '202');
-    const user = await lab.ssh(
-      lab.clientHost,
-      `curl -s -o /dev/null -w '%{http_code}' -u '${auth}' -X PUT -d password=bench-user-pass -d 'roles=bucket_full_access[bench]' http://${address}:${lab.couchbase.restPort}/settings/rbac/users/local/bench`,
-    );
-    assert.equal(user.stdout, '200');
-
-    const load = await lab.ssh(lab.clientHost, `${ycsb} load couchbase2 -s -P ${lab.ycsbHome}/workloads/workloada -P cb.properties -p recordcount=120 -threads 3`);
-    assert.equal(load.code, 0, load.stderr);
-    const stderr = load.stderr.split('\n');
-    assert.match(stderr[0], /^\/usr\/bin\/java -cp \S+ site\.ycsb\.Client -db site\.ycsb\.db\.couchbase2\.Couchbase2Client -s -P \S+workloada -P cb\.properties -p recordcount=120 -threads 3 -load$/);
-    assert.equal(stderr[1], `Command line: -db site.ycsb.db.couchbase2.Couchbase2Client -s -P ${lab.ycsbHome}/workloads/workloada -P cb.properties -p recordcount=120 -threads 3 -load`);
-    assert.deepEqual(stderr.slice(2, 6), ['YCSB Client 0.17.0', '', 'Loading workload...', 'Starting test.']);
-    assert.equal(stderr.filter((line) => line === dbWrapperLine).length, 3);
-    const statusLines = stderr.filter((line) => / sec: /.test(line));
-    assert.ok(statusLines.length >= 2);
-    for (const line of statusLines) assert.match(line, statusLinePattern);
-    assert.match(statusLines[statusLines.length - 1], / sec: 120 operations; [\d.]+ current ops\/sec; \[/);
-    assert.ok(!load.stderr.includes(lab.couchbase.password) && !load.stdout.includes(lab.couchbase.password), 'the password is never printed');
-
-    const lines = reportLines(load.stdout);
-    assert.deepEqual(lines[0].slice(0, 2), ['OVERALL', 'RunTime(ms)']);
-    assert.match(lines[0][2], /^\d+$/);
-    assert.deepEqual(lines[1].slice(0, 2), ['OVERALL', 'Throughput(ops/sec)']);
-    assert.match(lines[1][2], /^\d+\.\d+(E\d+)?$/);
-    assert.deepEqual(lines.slice(2, 11).map(([section]) => section), [
-      'TOTAL_GCS_G1_Young_Generation', 'TOTAL_GC_TIME_G1_Young_Generation', 'TOTAL_GC_TIME_%_G1_Young_Generation',
-      'TOTAL_GCS_G1_Old_Generation', 'TOTAL_GC_TIME_G1_Old_Generation', 'TOTAL_GC_TIME_%_G1_Old_Generation',
-      'TOTAL_GCs', 'TOTAL_GC_TIME', 'TOTAL_GC_TIME_%',
-    ]);
-    assert.deepEqual(lines.filter(([section]) => section === 'INSERT').map(([, measurement]) => measurement), [
-      'Operations', 'AverageLatency(us)', 'MinLatency(us)', 'MaxLatency(us)', '95thPercentileLatency(us)', '99thPercentileLatency(us)', 'Return=OK',
-    ]);
-    assert.equal(value(lines, 'INSERT', 'Operations'), '120');
-    assert.equal(value(lines, 'INSERT', 'Return=OK'), '120');
-    assert.equal(value(lines, 'CLEANUP', 'Operations'), '3');
-
-    // REAL-LAB C6: the count is a sample taken every second
-    let count = 0;
-    for (let i = 0; i < 30 && count !== 120; i++) {
-      const stats = await lab.ssh(lab.clientHost, `curl -s -u '${auth}' http://${address}:${lab.couchbase.restPort}/pools/default/buckets/bench`);
-      count = (JSON.parse(stats.stdout) as { basicStats: { itemCount: number } }).basicStats.itemCount;
-      if (count !== 120) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    assert.equal(count, 120);
-  });
-
-  it('reports injected failures as Return=ERROR and -FAILED sections, and crashes on demand', async () => {
-    lab.faults.set({ ycsbErrorEvery: 10 });
-    try {
-      const run = await lab.ssh(
-        lab.clientHost,
-        `${ycsb} run couchbase2 -P ${lab.ycsbHome}/workloads/workloadc -P cb.properties -p recordcount=120 -p operationcount=200 -threads 2`,
-      );
-      assert.equal(run.code, 0, run.stderr);
-      const lines = reportLines(run.stdout);
-      assert.equal(value(lines, 'READ', 'Return=OK'), '180');
-      assert.equal(value(lines, 'READ', 'Return=ERROR'), '20');
-      assert.equal(value(lines, 'READ', 'Operations'), '180');
-      assert.equal(value(lines, 'READ-FAILED', 'Operations'), '20');
-      assert.equal(value(lines, 'READ-FAILED', 'Return=ERROR'), undefined);
-    } finally {
-      lab.faults.clear();
-    }
-
-    lab.faults.set({ ycsbCrashAfterOps: 30 });
-    try {
-      const crashed = await lab.ssh(lab.clientHost, `${ycsb} run couchbase2 -s -P ${lab.ycsbHome}/workloads/workloadc -P cb.properties -p recordcount=120 -p operationcount=200`);
-      assert.equal(crashed.code, 247);
-      assert.equal(crashed.stdout, '');
-    } finally {
-      lab.faults.clear();
-    }
-    assert.deepEqual(await lab.processesLeft(), []);
-  });
-
   it('offers a tiny tmpfs that fills up (ENOSPC) for results-disk tests', (t) => {
     const disk = lab.smallDisk(64);
     if (!disk) {
@@ -344,9 +232,4 @@ describe('loopback lab', { skip: existsSync('/usr/sbin/sshd') ? false : 'OpenSSH
     assert.equal(existsSync(join(disk.path, 'small')), false, 'unmounted: the folder underneath is empty');
   });
 
-  it('refuses a password on the command line', async () => {
-    const result = await lab.ssh(lab.clientHost, `${ycsb} run couchbase2 -P ${lab.ycsbHome}/workloads/workloadc -p couchbase.password=oops`);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /refusing couchbase\.password on the command line/);
-  });
 });

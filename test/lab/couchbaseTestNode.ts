@@ -16,6 +16,7 @@ import {
   type KvRequest,
   type KvResponse,
 } from './memcachedFrames';
+import { QueryService, queryRequestFrom } from './queryService';
 import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
 
 /** Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every request. */
@@ -26,8 +27,16 @@ export interface TestNodeFaults {
   kvDelayMs?: number;
   /** Delay every REST answer by this many ms. */
   restDelayMs?: number;
-  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure): the SDK does not retry it, it throws TemporaryFailureError (ycsb: Return=ERROR). */
+  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure): neither SDK retries it (Node 4.x: TemporaryFailureError; Java 2.3.1: TemporaryFailureException, which YCSB's couchbase2 counts as Return=ERROR). */
   temporaryFailureEvery?: number;
+  /**
+   * The client process that sends the Nth document operation counted from when this is set gets
+   * SIGKILL: a YCSB whose JVM dies mid-phase (bin/ycsb then exits 247, bin/ycsb.sh 137), no report.
+   * Needs the node's `signalClient` (the lab's node has it).
+   */
+  ycsbCrashAfterOps?: number;
+  /** Likewise with SIGSTOP: the JVM hangs, its connections stay open, until it is killed. */
+  ycsbHangAfterOps?: number;
   /**
    * After a bucket is created, SELECT_BUCKET answers "not found" and REST shows the node's status
    * as "warmup" for this long (REAL-LAB C8). Default 300 ms; 0 = ready at once.
@@ -41,16 +50,33 @@ export interface TestNodeFaults {
   bucketDeletionMs?: number;
   /** REAL-LAB C6: basicStats.itemCount is sampled this often (default 1000 ms; 0 = live). */
   statsIntervalMs?: number;
-  /** REAL-LAB C6: a mutation stays in the disk write queue (ep_queue_size) this long (default 400 ms). */
+  /**
+   * REAL-LAB C6, C10: a mutation is on disk this long after it is made (default 400 ms): its first
+   * quarter in the checkpoint queue (ep_queue_size, vb_active_queue_size), the rest with the
+   * flusher (ep_flusher_todo); ep_diskqueue_items counts both.
+   */
   persistDelayMs?: number;
+  /**
+   * REAL-LAB C10: bucket stats (/pools/default/buckets/B/stats) come from a scrape this often
+   * (default 1000 ms; Couchbase 7.x's Prometheus: 10 s): between scrapes the answer is the last
+   * one, and before a new bucket's first scrape it has no queue stats at all.
+   */
+  statsScrapeMs?: number;
   /** `nodes[].services` (default kv, index, n1ql). Without n1ql the query port refuses every request (REAL-LAB Y7). */
   nodeServices?: string[];
   /** A `CREATE PRIMARY INDEX` is building (not online) this long (default 300 ms). */
   indexBuildMs?: number;
+  /**
+   * REAL-LAB C11: the indexer applies a mutation to the primary index no sooner than this long after
+   * it (default 300 ms) and at most `indexItemsPerSec` a second (default 400): after a load it is
+   * still catching up, and a scan then reads an index without the newest keys. 0 and 0 = at once.
+   */
+  indexLagMs?: number;
+  indexItemsPerSec?: number;
 }
 
 /** The strict defaults of the switches above (the lab is as strict as a real node unless a test relaxes it). */
-export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300 } as const;
+export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, statsScrapeMs: 1000, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300, indexLagMs: 300, indexItemsPerSec: 400 } as const;
 
 export interface TestNodeOptions {
   /** Addresses to listen on, one per lab interface. Default `['127.0.0.1']`. */
@@ -72,6 +98,11 @@ export interface TestNodeOptions {
    * by it, so clients send data traffic there whatever address they bootstrapped through. Unset:
    * a fresh node configured as 127.0.0.1, announced as the address each client used ($HOST). */
   nodeName?: string;
+  /**
+   * Sends a signal to the process at the other end of a KV connection (faults ycsbCrashAfterOps,
+   * ycsbHangAfterOps); returns what was done, for the log. Without it those faults do nothing.
+   */
+  signalClient?: (connection: { nodeAddress: string; nodePort: number; clientAddress: string; clientPort: number }, signal: NodeJS.Signals) => string;
 }
 
 export interface CouchbaseTestNode {
@@ -120,8 +151,19 @@ interface Bucket {
   sampledAt: number;
   /** REAL-LAB C6: when each queued mutation was made (drained after persistDelayMs). */
   writeQueue: number[];
-  /** REAL-LAB Y7: the primary index, online from this time on. */
-  primaryIndexOnlineAt?: number;
+  /** REAL-LAB C10: the last stats scrape (none yet right after creation). */
+  scrape?: { at: number; values: Record<string, number | string> };
+  /** REAL-LAB Y7, C11: the primary index (online from `onlineAt`), which trails the data. */
+  primaryIndex?: PrimaryIndex;
+}
+
+/** A primary index: the keys it holds, and the mutations its indexer has not applied yet. */
+interface PrimaryIndex {
+  onlineAt: number;
+  keys: Set<string>;
+  backlog: { at: number; key: string; removed: boolean }[];
+  /** Keys in id order, rebuilt after a change. */
+  sorted?: string[];
 }
 
 interface RbacUser {
@@ -174,6 +216,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     const roles = users.get(username)?.roles ?? [];
     return roles.some((role) => /^(bucket_full_access|bucket_admin|data_reader|data_writer)\[([^\]:]+)/.exec(role)?.slice(2).some((name) => name === bucket || name === '*'));
   };
+  /** REAL-LAB C8: a new bucket is not ready for this long after its creation. */
+  const warmingUp = (bucket: Bucket): boolean => Date.now() - bucket.createdAt < setting('bucketWarmupMs');
   /** The live buckets (a bucket being deleted is gone for KV, REAL-LAB C4). */
   const liveBucket = (name: string): Bucket | undefined => {
     const bucket = buckets.get(name);
@@ -193,19 +237,75 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         bucket.sampledAt = now;
       }
       const persisted = now - setting('persistDelayMs');
+      const queued = bucket.writeQueue.length;
       while (bucket.writeQueue.length > 0 && bucket.writeQueue[0] <= persisted) bucket.writeQueue.shift();
+      // what a test compares with the moment the run started (REAL-LAB C10)
+      if (queued > 0 && bucket.writeQueue.length === 0) log(`persistence: every mutation of ${bucket.name} is on disk`);
+      if (now - (bucket.scrape?.at ?? bucket.createdAt) >= setting('statsScrapeMs')) bucket.scrape = { at: now, values: statValues(bucket, now) };
+      indexerTick(bucket, now);
     }
+    lastIndexerTick = Date.now();
   }, 50);
+  /** The stats a scrape records: the queues a mutation passes through, the items, the warm-up (REAL-LAB C6, C10). */
+  function statValues(bucket: Bucket, now: number): Record<string, number | string> {
+    const inCheckpoint = now - setting('persistDelayMs') / 4;
+    const checkpoint = bucket.writeQueue.filter((at) => at > inCheckpoint).length;
+    const flusher = bucket.writeQueue.length - checkpoint;
+    return {
+      ep_queue_size: checkpoint,
+      ep_flusher_todo: flusher,
+      ep_diskqueue_items: checkpoint + flusher,
+      vb_active_queue_size: checkpoint,
+      vb_replica_queue_size: 0,
+      vb_pending_queue_size: 0,
+      // a single node holds no replica vBuckets, whatever replicaNumber says
+      ep_dcp_replica_items_remaining: 0,
+      curr_items: bucket.documents.size,
+      ep_warmup_state: warmingUp(bucket) ? 'loading data' : 'done',
+    };
+  }
+  let lastIndexerTick = Date.now();
+  /** REAL-LAB C11: the indexer applies what is old enough, at its rate. */
+  function indexerTick(bucket: Bucket, now: number): void {
+    const index = bucket.primaryIndex;
+    if (!index || now < index.onlineAt) return;
+    const rate = setting('indexItemsPerSec');
+    let budget = rate > 0 ? Math.max(1, Math.floor(((now - lastIndexerTick) * rate) / 1000)) : Number.POSITIVE_INFINITY;
+    const ripe = now - setting('indexLagMs');
+    while (budget > 0 && index.backlog.length > 0 && index.backlog[0].at <= ripe) {
+      const change = index.backlog.shift()!;
+      if (change.removed) index.keys.delete(change.key);
+      else index.keys.add(change.key);
+      index.sorted = undefined;
+      budget -= 1;
+    }
+  }
   housekeeping.unref();
 
   // --- cluster map -----------------------------------------------------------------------------
+  // What ns_server's bucket_info_cache hands to clients (over GET_CLUSTER_CONFIG and the terse
+  // REST config): `nodesExt` with every service's port, and for a bucket also the older `nodes`
+  // list (hostname with the REST port, `ports.direct` = KV), which Java SDK 2.x reads for a node's
+  // address and the Node SDK ignores. Services a node does not run are left out.
+  function serviceMap(): Record<string, number> {
+    const services: Record<string, number> = { mgmt: restPort, kv: kvPort };
+    if (setting('nodeServices').includes('n1ql')) services.n1ql = queryPort;
+    return services;
+  }
+
   function clusterConfig(host: string, bucket?: Bucket): Record<string, unknown> {
-    const node = { hostname: options.nodeName ?? host, thisNode: true, services: { kv: kvPort, mgmt: restPort } };
+    const name = options.nodeName ?? host;
+    const node = { hostname: name, thisNode: true, services: serviceMap() };
     const config: Record<string, unknown> = { rev: configRevision, revEpoch: 1, nodesExt: [node] };
     if (!bucket) return config;
     return {
-      ...config,
+      rev: configRevision,
+      revEpoch: 1,
       name: bucket.name,
+      uri: `/pools/default/buckets/${bucket.name}?bucket_uuid=${bucket.uuid}`,
+      streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
+      nodes: [{ hostname: `${name}:${restPort}`, ports: { direct: kvPort } }],
+      nodesExt: [node],
       uuid: bucket.uuid,
       nodeLocator: 'vbucket',
       bucketCapabilitiesVer: '',
@@ -213,7 +313,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
         numReplicas: 0,
-        serverList: [`${options.nodeName ?? host}:${kvPort}`],
+        serverList: [`${name}:${kvPort}`],
         vBucketMap: Array.from({ length: vbucketCount }, () => [0]),
       },
     };
@@ -243,6 +343,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       if (request.cas !== 0n && request.cas !== existing.cas) return { status: Status.keyExists };
       removeDocument(bucket, key);
       if (bucket.bucketType === 'membase') bucket.writeQueue.push(Date.now());
+      bucket.primaryIndex?.backlog.push({ at: Date.now(), key, removed: true });
       return { status: Status.success, cas: nextCas() };
     }
     if (request.opcode === Opcode.add && existing) return { status: Status.keyExists };
@@ -264,9 +365,31 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     };
     bucket.documents.set(key, document);
     if (bucket.bucketType === 'membase') bucket.writeQueue.push(Date.now());
+    if (!existing) bucket.primaryIndex?.backlog.push({ at: Date.now(), key, removed: false });
     bucket.bytes += key.length + request.value.length;
     storedBytes += key.length + request.value.length;
     return { status: Status.success, cas: document.cas };
+  }
+
+  /** Document operations served, and where each client-process fault started counting. */
+  let documentOperations = 0;
+  const faultStarts = new Map<string, number>();
+  /** ycsbCrashAfterOps / ycsbHangAfterOps: the Nth operation since the switch was set signals its sender. */
+  function clientProcessFaults(connection: Connection): void {
+    const set = faults();
+    for (const [name, signal] of [['ycsbCrashAfterOps', 'SIGKILL'], ['ycsbHangAfterOps', 'SIGSTOP']] as const) {
+      const after = set[name];
+      if (after === undefined) {
+        faultStarts.delete(name);
+        continue;
+      }
+      const key = `${name}=${after}`;
+      if (!faultStarts.has(key)) faultStarts.set(key, documentOperations - 1);
+      if (documentOperations - faultStarts.get(key)! !== after) continue;
+      const socket = connection.socket;
+      const what = options.signalClient?.({ nodeAddress: socket.localAddress?.replace(/^::ffff:/, '') ?? '', nodePort: socket.localPort ?? 0, clientAddress: socket.remoteAddress?.replace(/^::ffff:/, '') ?? '', clientPort: socket.remotePort ?? 0 }, signal);
+      log(`fault ${key}: ${what ?? 'no signalClient, nothing done'}`);
+    }
   }
 
   function documentOperation(connection: Connection, request: KvRequest): KvResponse {
@@ -274,6 +397,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     if (!connection.username) return { status: Status.authError };
     if (!bucket || liveBucket(bucket.name) !== bucket) return { status: Status.noAccess };
     bucket.operations += 1;
+    documentOperations += 1;
+    clientProcessFaults(connection);
     const every = faults().temporaryFailureEvery ?? 0;
     if (every > 0 && bucket.operations % every === 0) {
       return { status: Status.temporaryFailure, value: Buffer.from('Temporary failure (lab fault)') };
@@ -318,6 +443,12 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
           return { status: Status.authError, value: Buffer.from('Auth failure') };
         }
         connection.username = outcome.username;
+        // kv_engine (7.x daemon/protocol/mcbp/sasl_auth_command_context.cc): a successful login
+        // binds the connection to the bucket named after the user when the user may use it, and to
+        // no bucket otherwise. Java SDK 2.x (couchbase2, REAL-LAB Y2) relies on it: it never
+        // sends SELECT_BUCKET. A bucket still warming up is not ready to be bound (C8).
+        const own = liveBucket(outcome.username);
+        connection.bucket = own && mayUseBucket(outcome.username, own.name) && !warmingUp(own) ? own : undefined;
         return { status: Status.success, value: Buffer.from(outcome.serverFinal) };
       }
       case Opcode.selectBucket: {
@@ -328,8 +459,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
           log(`kv: ${connection.username} may not select ${request.key.toString('utf8')}`);
           return { status: Status.noAccess };
         }
-        const warmup = setting('bucketWarmupMs');
-        if (Date.now() - bucket.createdAt < warmup) return { status: Status.keyNotFound };
+        if (warmingUp(bucket)) return { status: Status.keyNotFound };
         connection.bucket = bucket;
         return { status: Status.success };
       }
@@ -436,6 +566,12 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         quotaPercentUsed: (100 * bucket.bytes) / (bucket.ramQuotaMB * mebibyte),
       },
       controllers,
+      // the verbose form carries the cluster map too (Java SDK 2.x's last fallback)
+      nodeLocator: 'vbucket',
+      rev: configRevision,
+      streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
+      vBucketServerMap: (clusterConfig(host, bucket) as { vBucketServerMap: unknown }).vBucketServerMap,
+      nodesExt: (clusterConfig(host, bucket) as { nodesExt: unknown }).nodesExt,
       nodes: [nodeJson(host, bucket)],
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
     };
@@ -598,47 +734,48 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     send(response, outcome.status, outcome.body);
   }
 
-  // --- query service (REAL-LAB Y7): just enough N1QL for a primary index and YCSB's scans -------
-  function queryAnswer(status: number, body: Record<string, unknown>): { status: number; body: unknown } {
-    return { status, body: { requestID: randomUUID(), status: status === 200 ? 'success' : 'errors', ...body } };
-  }
-
-  function runStatement(username: string, statement: string, args: unknown[]): { status: number; body: unknown } {
-    const text = statement.trim().replace(/\s+/g, ' ');
-    const keyspaceOf = (raw: string): string => raw.replace(/^`|`$/g, '').replace(/^default:/, '');
-    const create = /^CREATE PRIMARY INDEX(?: `?#primary`?)? ON (`[^`]+`|\S+)$/i.exec(text);
-    if (create) {
-      const name = keyspaceOf(create[1]);
+  // --- query service (REAL-LAB Y7, C11): queryService.ts over this node's buckets --------------
+  const queryService = new QueryService({
+    hasBucket: (name) => liveBucket(name) !== undefined,
+    mayUse: mayUseBucket,
+    createPrimaryIndex: (name) => {
       const bucket = liveBucket(name);
-      if (!bucket) return queryAnswer(500, { errors: [{ code: 12003, msg: `Keyspace not found in CB datastore: default:${name}` }] });
-      if (!mayUseBucket(username, name)) return queryAnswer(401, { errors: [{ code: 13014, msg: `User does not have credentials to run index operations. Add role query_manage_index on default:${name} to allow the statement to run.` }] });
-      if (bucket.primaryIndexOnlineAt !== undefined) return queryAnswer(500, { errors: [{ code: 4300, msg: 'The index #primary already exists.' }] });
-      bucket.primaryIndexOnlineAt = Date.now() + setting('indexBuildMs');
-      return queryAnswer(200, { results: [] });
-    }
-    const state = /^SELECT RAW state FROM system:indexes WHERE keyspace_id = "([^"]+)" AND is_primary = true$/i.exec(text);
-    if (state) {
-      const bucket = liveBucket(state[1]);
-      const at = bucket?.primaryIndexOnlineAt;
-      return queryAnswer(200, { results: at === undefined ? [] : [Date.now() >= at ? 'online' : 'building'] });
-    }
-    // couchbase2's scanAllFields: SELECT RAW meta().id FROM `b` WHERE meta().id >= $1 ORDER BY meta().id LIMIT $2
-    const scan = /^SELECT RAW meta\(\)\.id FROM (`[^`]+`) WHERE meta\(\)\.id >= \$1 ORDER BY meta\(\)\.id LIMIT \$2$/i.exec(text);
-    if (scan) {
-      const name = keyspaceOf(scan[1]);
-      const bucket = liveBucket(name);
-      if (!bucket) return queryAnswer(500, { errors: [{ code: 12003, msg: `Keyspace not found in CB datastore: default:${name}` }] });
-      if (!mayUseBucket(username, name)) return queryAnswer(401, { errors: [{ code: 13014, msg: `User does not have credentials to run SELECT queries on default:${name}.` }] });
-      if (bucket.primaryIndexOnlineAt === undefined || Date.now() < bucket.primaryIndexOnlineAt) {
-        return queryAnswer(500, { errors: [{ code: 4000, msg: `No index available on keyspace \`default\`:\`${name}\` that matches your query. Use CREATE PRIMARY INDEX ON \`default\`:\`${name}\` to create a primary index, or check that your expected index is online.` }] });
+      if (!bucket || bucket.primaryIndex) return false;
+      // the initial build takes what is there; later mutations go through the indexer
+      bucket.primaryIndex = { onlineAt: Date.now() + setting('indexBuildMs'), keys: new Set(bucket.documents.keys()), backlog: [] };
+      return true;
+    },
+    indexState: (name) => {
+      const index = liveBucket(name)?.primaryIndex;
+      return index === undefined ? undefined : Date.now() >= index.onlineAt ? 'online' : 'building';
+    },
+    indexedKeys: (name) => {
+      const index = liveBucket(name)?.primaryIndex;
+      if (!index || Date.now() < index.onlineAt) return undefined;
+      index.sorted ??= [...index.keys].sort();
+      // REAL-LAB C11: what a test looks for when a run scanned before the index caught up
+      if (index.backlog.length > 0) log(`query: scan of ${name} read the primary index ${index.backlog.length} mutation(s) behind`);
+      return index.sorted;
+    },
+    document: (name, key) => {
+      const stored = liveBucket(name)?.documents.get(key);
+      if (!stored) return undefined;
+      try {
+        return JSON.parse(stored.value.toString('utf8')) as unknown;
+      } catch {
+        return stored.value.toString('base64');
       }
-      const from = String(args[0] ?? '');
-      const limit = Number(args[1] ?? 0);
-      const keys = [...bucket.documents.keys()].filter((key) => key >= from).sort().slice(0, Math.max(0, limit));
-      return queryAnswer(200, { results: keys });
-    }
-    return queryAnswer(500, { errors: [{ code: 3000, msg: `lab query service: statement not simulated: ${text.slice(0, 80)}` }] });
-  }
+    },
+    indexCaughtUp: async (name, since, deadline) => {
+      for (;;) {
+        const index = liveBucket(name)?.primaryIndex;
+        if (!index) return false;
+        if (Date.now() >= index.onlineAt && (index.backlog.length === 0 || index.backlog[0].at > since)) return true;
+        if (Date.now() >= deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  });
 
   async function handleQuery(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!setting('nodeServices').includes('n1ql')) {
@@ -647,23 +784,40 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       return;
     }
     const url = new URL(request.url ?? '/', 'http://node');
-    if (url.pathname !== '/query/service' || request.method !== 'POST') return send(response, 404, 'Not found.\r\n');
+    // Java SDK 2.x posts to /query, the Node SDK and the engine to /query/service: both are the service's
+    if (url.pathname === '/admin/ping' && request.method === 'GET') return send(response, 200, {});
+    if ((url.pathname !== '/query/service' && url.pathname !== '/query') || request.method !== 'POST') return send(response, 404, 'Not found.\r\n');
     const username = authenticatedUser(request);
     if (username === undefined) return send(response, 401, { status: 'fatal', errors: [{ code: 10000, msg: 'Authentication failure' }] });
-    const raw = await readBody(request);
-    let statement = '';
-    let args: unknown[] = [];
-    if ((request.headers['content-type'] ?? '').includes('json')) {
-      const body = JSON.parse(raw) as { statement?: string; args?: unknown[] };
-      statement = body.statement ?? '';
-      args = body.args ?? [];
-    } else {
-      const form = new URLSearchParams(raw);
-      statement = form.get('statement') ?? '';
-      args = JSON.parse(form.get('args') ?? '[]') as unknown[];
+    let parsed;
+    try {
+      parsed = queryRequestFrom(await readBody(request), request.headers['content-type'] ?? '');
+    } catch (error) {
+      return send(response, 400, { status: 'fatal', errors: [{ code: 1040, msg: `Error processing request: ${String(error)}` }] });
     }
-    const outcome = runStatement(username, statement, args);
-    send(response, outcome.status, outcome.body);
+    const answer = await queryService.answer(username, parsed);
+    response.writeHead(answer.httpStatus, { 'Content-Type': 'application/json; version=7.6.2', 'Content-Length': String(Buffer.byteLength(answer.body)) });
+    response.end(answer.body);
+  }
+
+  /** `/pools/default/bs/B`: the terse configuration, then again whenever it changes, each followed by four newlines. */
+  function streamBucketConfig(request: IncomingMessage, response: ServerResponse, bucket: Bucket, host: string): void {
+    response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Transfer-Encoding': 'chunked' });
+    let sent = -1;
+    const push = (): void => {
+      if (liveBucket(bucket.name) !== bucket) {
+        clearInterval(timer);
+        response.end();
+        return;
+      }
+      if (sent === configRevision) return;
+      sent = configRevision;
+      response.write(`${JSON.stringify(clusterConfig(host, bucket))}\n\n\n\n`);
+    };
+    const timer = setInterval(push, 500);
+    timer.unref();
+    request.socket.on('close', () => clearInterval(timer));
+    push();
   }
 
   async function handleRest(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -688,7 +842,27 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       // any authenticated user may read where the services are (clients bootstrap from it)
       return send(response, 200, nodeServicesJson(host));
     }
-    if (!authorised(request)) {
+    // ns_server (menelaus_web.erl, menelaus_roles.erl): a bucket's configuration, terse (`b`, `bs`
+    // streaming) or verbose, needs {[{bucket, B}, settings], read}, which a role on the bucket
+    // such as bucket_full_access gives: Java SDK 2.x falls back to these, as the bucket's user,
+    // when the KV port gives it no configuration.
+    const bucketConfigPath = method === 'GET' ? /^\/pools\/default\/(b|bs|buckets)\/([^/]+)$/.exec(path) : null;
+    if (bucketConfigPath && !authorised(request)) {
+      const user = authenticatedUser(request);
+      if (user === undefined) {
+        response.setHeader('WWW-Authenticate', 'Basic realm="Couchbase Server Admin / REST"');
+        return send(response, 401);
+      }
+      const name = decodeURIComponent(bucketConfigPath[2]);
+      if (!mayUseBucket(user, name)) return send(response, 403, { message: 'Forbidden. User needs the following permissions', permissions: [`cluster.bucket[${name}].settings!read`] });
+    }
+    if (bucketConfigPath && bucketConfigPath[1] !== 'buckets') {
+      const bucket = liveBucket(decodeURIComponent(bucketConfigPath[2]));
+      if (!bucket) return send(response, 404, 'Requested resource not found.\r\n');
+      if (bucketConfigPath[1] === 'b') return send(response, 200, clusterConfig(host, bucket));
+      return streamBucketConfig(request, response, bucket, host);
+    }
+    if (!authorised(request) && !bucketConfigPath) {
       response.setHeader('WWW-Authenticate', 'Basic realm="Couchbase Server Admin / REST"');
       return send(response, 401);
     }
@@ -729,9 +903,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       const bucket = buckets.get(name);
       if (!bucket) return send(response, 404, 'Requested resource not found.\r\n');
       if (bucketPath[2] === '/stats' && method === 'GET') {
-        // REAL-LAB C6: the disk write queue and the item count, last sample last
-        const samples = { ep_queue_size: [bucket.writeQueue.length], ep_flusher_todo: [0], curr_items: [bucket.sampledItems], ep_warmup_state: [Date.now() - bucket.createdAt < setting('bucketWarmupMs') ? 'loading data' : 'done'] };
-        return send(response, 200, { op: { samples, samplesCount: 1, isPersistent: bucket.bucketType === 'membase', lastTStamp: Date.now(), interval: 1000 } });
+        // REAL-LAB C6, C10: the last scrape, stale by up to statsScrapeMs; no series before the first
+        const scrape = bucket.scrape;
+        const samples = Object.fromEntries(Object.entries(scrape?.values ?? {}).filter(([name]) => bucket.bucketType === 'membase' || !/queue|flusher|diskqueue/.test(name)).map(([name, value]) => [name, [value]]));
+        return send(response, 200, { op: { samples, samplesCount: scrape ? 1 : 0, isPersistent: bucket.bucketType === 'membase', lastTStamp: scrape?.at ?? 0, interval: setting('statsScrapeMs') } });
       }
       if (bucketPath[2] && method === 'POST') {
         if (!bucket.flushEnabled) return send(response, 400, { _: 'Flush is disabled for the bucket' });

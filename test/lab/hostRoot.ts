@@ -6,12 +6,14 @@
 //   ROOT/usr/lib/systemd/system/couchbase-server.service, ROOT/etc/systemd/system/couchbase-server.service.d/
 //   ROOT/opt/couchbase/var/lib/couchbase (owned by the user-equivalent `couchbase`), ROOT/sys/module/onload
 //   ROOT/opt/couchbase/bin/couchbase-server
-//   ROOT/opt/ycsb/bin/ycsb, ROOT/opt/ycsb/workloads/workload{a,b,c,e}, ROOT/opt/ycsb/lib/core-VERSION.jar
+//   ROOT/opt/ycsb -> the real YCSB 0.17.0 (realYcsb.ts: the release assembled in the tools cache)
+//   ROOT/bin/python2 -> a real Python 2.7, only with the lab option python2 (REAL-LAB Y4)
 //   ROOT/usr/libexec/onload/profiles/{latency,throughput}.opf   (for `--profile=NAME`)
 //   ROOT/lib/*.cjs       the bundles; ROOT/lib/libonload.so, a do-nothing library onload preloads
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { python27, ycsbReleaseHome } from './realYcsb';
 
 const repoRoot = resolve(__dirname, '..', '..');
 
@@ -23,9 +25,8 @@ export interface HostRootOptions {
   /** Addresses `ip -o addr` adds to lo (the lab's interfaces other than 127.0.0.1). */
   extraAddresses: string[];
   onloadVersion: string;
-  /** Install a `python2` (REAL-LAB Y4: bin/ycsb needs one; the default lab, like current distributions, has none). */
+  /** Put a real Python 2.7 on the PATH as `python2` (REAL-LAB Y4: bin/ycsb needs one; the default lab, like current distributions, has none). */
   python2?: boolean;
-  ycsbVersion: string;
 }
 
 /** POSIX sh single quotes. */
@@ -349,32 +350,6 @@ exit 0
 `;
 }
 
-/** Python 2 only, like YCSB 0.17.0's launcher: `except X, e` is a SyntaxError for Python 3. */
-const ycsbPythonText = `#!/usr/bin/env python
-# Loopback-lab stand-in for YCSB 0.17.0's bin/ycsb (Python 2 only, REAL-LAB Y4): the lab's python2
-# runs the stand-in client; any other interpreter fails on the Python 2 syntax below.
-import sys
-try:
-    import argparse
-except ImportError, e:
-    print >> sys.stderr, "argparse is missing"
-    sys.exit(1)
-`;
-
-function python2Script(options: HostRootOptions): string {
-  return [
-    '#!/bin/sh',
-    '# Loopback-lab stand-in for Python 2.7: runs bin/ycsb (the stand-in client) and answers --version.',
-    'case "$1" in --version|-V) echo "Python 2.7.18" >&2; exit 0 ;; esac',
-    'case "$1" in',
-    `  */bin/ycsb|bin/ycsb) shift; export ONLOAD_BENCH_LAB_LAUNCHER=python ONLOAD_BENCH_LAB=${sq(options.labDir)} ONLOAD_BENCH_LAB_ID=${sq(options.labId)} NODE_PATH=${sq(join(repoRoot, 'node_modules'))}; exec ${sq(process.execPath)} ${sq(join(options.root, 'lib', 'ycsb.cjs'))} "$@" ;;`,
-    'esac',
-    'echo "python2: the loopback lab only runs bin/ycsb" >&2',
-    'exit 2',
-    '',
-  ].join('\n');
-}
-
 function ethtoolScript(): string {
   return `#!/bin/sh
 # Loopback-lab stand-in for ethtool (not installed on this machine): driver information only.
@@ -389,29 +364,6 @@ esac
 `;
 }
 
-/** Small CoreWorkload files sized for the lab (a few hundred records, quick runs). */
-const workloads: Record<string, Record<string, string>> = {
-  workloada: { readproportion: '0.5', updateproportion: '0.5', scanproportion: '0', insertproportion: '0' },
-  workloadb: { readproportion: '0.95', updateproportion: '0.05', scanproportion: '0', insertproportion: '0' },
-  workloadc: { readproportion: '1', updateproportion: '0', scanproportion: '0', insertproportion: '0' },
-  workloade: { readproportion: '0', updateproportion: '0', scanproportion: '0.95', insertproportion: '0.05', maxscanlength: '20' },
-};
-
-function workloadText(name: string, mix: Record<string, string>): string {
-  const lines = [
-    `# Lab-sized ${name}: same mix as the YCSB workload of that name, small counts.`,
-    'workload=site.ycsb.workloads.CoreWorkload',
-    'recordcount=300',
-    'operationcount=600',
-    'readallfields=true',
-    'requestdistribution=uniform',
-    'fieldcount=4',
-    'fieldlength=32',
-    ...Object.entries(mix).map(([key, value]) => `${key}=${value}`),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
 /** Bundles the Node stand-ins and writes every script. Takes well under a second. */
 export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   const { root } = options;
@@ -419,7 +371,6 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   await build({
     entryPoints: {
       'couchbase-server': join(__dirname, 'standins', 'couchbaseServer.ts'),
-      ycsb: join(__dirname, 'standins', 'ycsb.ts'),
       'onload-stackdump': join(__dirname, 'standins', 'onloadStackdump.ts'),
     },
     outdir: lib,
@@ -440,12 +391,15 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   mkdirSync(join(root, 'usr', 'lib', 'systemd', 'system'), { recursive: true });
   writeFileSync(join(root, 'usr', 'lib', 'systemd', 'system', 'couchbase-server.service'), unitText(options));
   writeExecutable(join(root, 'bin', 'setsid'), setsidScript());
-  // REAL-LAB Y4: bin/ycsb is Python 2 text (`#!/usr/bin/env python`: exit 127 without a `python`,
-  // a SyntaxError under Python 3); python2 runs it, bin/ycsb.sh reads JAVA_OPTS
-  writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb'), ycsbPythonText);
-  writeExecutable(join(root, 'opt', 'ycsb', 'bin', 'ycsb.sh'), nodeWrapper(options, 'ycsb.cjs', ['# bin/ycsb.sh: JVM options from JAVA_OPTS', 'export ONLOAD_BENCH_LAB_LAUNCHER=sh ONLOAD_BENCH_LAB_JAVA_OPTS="$JAVA_OPTS"']));
+  // The real YCSB 0.17.0, shared read-only by every lab (REAL-LAB Y1-Y11 are its own behaviour);
+  // bin/ycsb needs a Python 2, which the hosts have only when a test asks (Y4)
+  mkdirSync(join(root, 'opt'), { recursive: true });
+  symlinkSync(ycsbReleaseHome(), join(root, 'opt', 'ycsb'));
   if (options.python2) {
-    writeExecutable(join(root, 'bin', 'python2'), python2Script(options));
+    const python = python27();
+    if (!python) throw new Error('lab: the python2 option needs a Python 2.7 on this machine (none in /usr/bin, /usr/local/bin or pyenv)');
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    symlinkSync(python, join(root, 'bin', 'python2'));
   }
   writeExecutable(join(root, 'bin', 'onload_stackdump'), nodeWrapper(options, 'onload-stackdump.cjs', [], [`--lab-root=${root}`, `--lab-state=${options.stateDir}`, `--lab-version=${options.onloadVersion}`]));
   writeExecutable(join(root, 'bin', 'onload'), onloadScript(options));
@@ -457,14 +411,6 @@ export async function buildHostRoot(options: HostRootOptions): Promise<void> {
   writeExecutable(join(root, 'bin', 'ip'), ipScript(options));
   if (!['/usr/sbin/ethtool', '/sbin/ethtool', '/usr/bin/ethtool'].some((path) => existsSync(path))) {
     writeExecutable(join(root, 'bin', 'ethtool'), ethtoolScript());
-  }
-  // A release's lib/ holds core-<version>.jar (the classpath of a real 0.17.0 run, shared/ycsb/reference-only/
-  // real_benchant-2022_couchbase2_ycsb-0.17.0_load.txt); pre-flight reads the version from its name.
-  mkdirSync(join(root, 'opt', 'ycsb', 'lib'), { recursive: true });
-  writeFileSync(join(root, 'opt', 'ycsb', 'lib', `core-${options.ycsbVersion}.jar`), '');
-  for (const [name, mix] of Object.entries(workloads)) {
-    mkdirSync(join(root, 'opt', 'ycsb', 'workloads'), { recursive: true });
-    writeFileSync(join(root, 'opt', 'ycsb', 'workloads', name), workloadText(name, mix));
   }
   const profiles = join(root, 'usr', 'libexec', 'onload', 'profiles');
   mkdirSync(profiles, { recursive: true });

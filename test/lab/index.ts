@@ -9,7 +9,7 @@
 //     // lab.interfaces: [{ label, address }] the node listens on (127.0.0.x).
 //     const planPath = writeLabPlan(lab, { dir, stacks: ['kernel', 'latency'], threads: [1, 2] });
 //     ... run the engine with planPath, password lab.couchbase.password, ssh.configFile ...
-//     lab.faults.set({ ycsbCrashAfterOps: 100 });   // or killSshd, swapHostKey, killCouchbase...
+//     lab.faults.set({ ycsbCrashAfterOps: 100 });   // SIGKILL of YCSB's JVM; or killSshd, swapHostKey, killCouchbase...
 //     assert.deepEqual(await lab.processesLeft(), []);
 //   } finally {
 //     await lab.stop();                      // kills every lab process, removes the folder
@@ -38,20 +38,21 @@
 //   then `0         -               <pid> `; another user's stacks are `N         inaccessible` unless
 //   root; `lots` adds each stack's header, `pids:` and TCP sockets (`TCP 0:1 lcl=A:P rmt=B:Q LISTEN`);
 //   without drivers "Could not open /dev/onload ..." and exit 255.
-// - `<lab.ycsbHome>/bin/ycsb.sh load|run couchbase2 -P workload -P props -p k=v -threads N -s`
-//   (JAVA_OPTS; `bin/ycsb` is Python 2 text that needs the `python2: true` lab option):
-//   real SDK operations against the node, YCSB 0.17.0's exact output (status lines on stderr,
-//   report on stdout or `exportfile`, text or JSON exporters, HDR interval logs with
-//   `hdrhistogram.fileoutput`). Each binding reads only its real keys; couchbase2 logs in as the
-//   bucket-named RBAC user, which must exist on the node (REAL-LAB Y1-Y8, test/lab/README.md).
-//   Workloads in `<ycsbHome>/workloads/workload{a,b,c,e}` (lab-sized).
+// - `<lab.ycsbHome>`: the real YCSB 0.17.0 (realYcsb.ts: the release assembled by
+//   scripts/ycsb-release.sh in the tools cache, read-only), `bin/ycsb.sh` and the Python-2 `bin/ycsb`
+//   (a real Python 2.7 only with the `python2: true` lab option); Java 17 from Debian, none on the
+//   hosts named in `withoutJava`. couchbase2 needs the node's ports as JVM options
+//   (`labJavaOptions`, in every writeLabPlan client) and logs in as the bucket-named RBAC user,
+//   which must exist on the node (REAL-LAB Y1-Y11, test/lab/README.md).
 // - `ip` adds the lab's extra 127.0.0.x addresses to `ip -o addr` listings; `ethtool -i` (only
 //   when ethtool is not installed) prints driver `lab-loopback`. `java`, `uname` are the real ones.
 //
 // Faults: `lab.faults.set({...})` (see LabFaults in labFiles.ts) takes effect within ~100 ms in
 // the running stand-ins; `killSshd(alias)` drops the daemon and its live connections, `startSshd`
 // brings it back; `swapHostKey(alias)` restarts it with another host key; `unknownHost` is an alias
-// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every ycsb.
+// whose key is not in known_hosts; `killCouchbase()` SIGKILLs the node; `killYcsb()` every YCSB JVM.
+// The node acts on YCSB's real process (ycsbCrashAfterOps: SIGKILL, ycsbHangAfterOps: SIGSTOP of the
+// JVM that sent the Nth operation) and fails operations (temporaryFailureEvery).
 // `processesLeft()` lists live processes started on the lab hosts (by the ONLOAD_BENCH_LAB_ID
 // marker) except the couchbase "system service", which is expected to stay up. `smallDisk(kb)`
 // mounts a tiny tmpfs (results-disk-full tests; undefined where mounting is not allowed).
@@ -60,16 +61,16 @@
 // `keep: true` or ONLOAD_BENCH_LAB_KEEP=1). If the test process exits or gets SIGINT/SIGTERM
 // without stop(), the same happens synchronously; a lab whose owner was SIGKILLed is reaped by
 // the next startLab. Limits: the hosts share this machine's process table, so name lookups such as
-// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener); SCAN
-// asks the query service for the keys, then gets them one by one; only hdrhistogram measurements.
+// `pgrep -x memcached` can also see another lab's node (find memcached by its KV listener).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildHostRoot } from './hostRoot';
 import { clearFaults, isAlive, labConfigFile, readFaults, readPidFile, writeFaults, type LabConfig, type LabFaults } from './labFiles';
 import { allProcesses, killQuietly, labProcesses, type ProcessInfo } from './processes';
+import { labJavaOptions } from './realYcsb';
 import { freePort, startSshLab, type SshLab } from './sshd';
 
 export type { LabFaults } from './labFiles';
@@ -94,7 +95,9 @@ export interface LabOptions {
   nodeName?: string;
   /** Start couchbase-server as the system service at lab start (default true). */
   startCouchbase?: boolean;
-  /** Give the hosts a `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). */
+  /** Client hosts (aliases) with no Java at all: their PATH holds the system's programs but java (a host without a JRE). */
+  withoutJava?: string[];
+  /** Give the hosts a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). Throws when this machine has none. */
   python2?: boolean;
   faults?: LabFaults;
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
@@ -163,13 +166,32 @@ export interface LabFaultControls {
   swapHostKey(alias: string, swapped?: boolean): Promise<void>;
   /** SIGKILLs the running couchbase-server (service or not). Returns whether one was running. */
   killCouchbase(): boolean;
-  /** SIGKILLs every running stand-in ycsb. Returns how many. */
+  /** SIGKILLs every running YCSB JVM. Returns how many. */
   killYcsb(): number;
 }
 
 const couchbaseVersion = '7.6.2-3721-enterprise';
 const onloadVersion = '9.0.1.86';
 const ycsbVersion = '0.17.0';
+
+/** One folder with the system's programs (/usr/local, /usr: sbin and bin) but `java`, for hosts without Java. */
+function systemBinWithoutJava(hostRoot: string): string {
+  const folder = join(hostRoot, 'no-java', 'bin');
+  mkdirSync(folder, { recursive: true });
+  for (const source of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin']) {
+    let names: string[];
+    try {
+      names = readdirSync(source);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name === 'java' || existsSync(join(folder, name))) continue;
+      symlinkSync(join(source, name), join(folder, name));
+    }
+  }
+  return folder;
+}
 
 function isLoopback(address: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
@@ -267,7 +289,6 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       extraAddresses: interfaces.map((item) => item.address).filter((address) => address !== '127.0.0.1'),
       onloadVersion,
       ...(options.python2 ? { python2: true } : {}),
-      ycsbVersion,
     });
     const hostSpecs = [
       { alias: 'cb-server', address: '127.0.0.2' },
@@ -276,7 +297,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       const home = join(dir, 'hosts', host.alias);
       // 0700 like useradd's homes on RHEL (0750 on Ubuntu): no other user, such as couchbase, enters
       mkdirSync(home, { recursive: true, mode: 0o700 });
-      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+      const system = (options.withoutJava ?? []).includes(host.alias) ? [systemBinWithoutJava(hostRoot)] : ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+      const path = [join(hostRoot, 'bin'), join(hostRoot, 'opt', 'couchbase', 'bin'), ...system];
       return {
         ...host,
         workDir: home,
@@ -358,7 +380,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         return state.running;
       },
       killYcsb: () => {
-        const victims = labProcesses(id).filter((info) => info.command.includes('ycsb.cjs'));
+        // the real YCSB's JVM (bin/ycsb and bin/ycsb.sh then end with its status)
+        const victims = labProcesses(id).filter((info) => / site\.ycsb\.(Client|CommandLine)\b/.test(info.command));
         for (const info of victims) killQuietly(info.pid);
         return victims.length;
       },
@@ -479,7 +502,8 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
       },
     ],
     interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces).map((item) => [item.label, item.address])),
-    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome })),
+    // couchbase2's SDK reads the node's free ports only from JVM options (realYcsb.ts)
+    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
     workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
     stacks,

@@ -47,13 +47,8 @@ export interface LabFaults extends TestNodeFaults {
   sudoRequiresTty?: boolean;
   /** `sudo` refuses these commands (by name) as sudoers would ("not allowed to execute"), REAL-LAB O5. */
   sudoDenied?: string[];
-  // --- ycsb
-  /** Every Nth operation of a ycsb run/load fails with Return=ERROR. */
-  ycsbErrorEvery?: number;
-  /** ycsb dies after this many operations: no report, exit 247 (what bin/ycsb returns when its JVM is SIGKILLed). */
-  ycsbCrashAfterOps?: number;
-  /** ycsb stops doing work after this many operations and hangs until killed. */
-  ycsbHangAfterOps?: number;
+  // --- ycsb: the real one; its faults (ycsbCrashAfterOps, ycsbHangAfterOps: a signal to its JVM,
+  // temporaryFailureEvery: Return=ERROR) are the test node's (TestNodeFaults)
 }
 
 export const labConfigFile = 'lab.json';

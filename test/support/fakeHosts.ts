@@ -6,7 +6,11 @@
 //     empty values where a real host prints nothing (no VERSION file in YCSB 0.17.0's release);
 //   - the work folder (workFolder.ts): owned by the SSH user (uid 1000), mode 700, in a 0700 home;
 //   - the host lock (remoteLock.ts): flock takes it (`@locked`) and holds it until the run ends;
-//   - the YCSB launcher probe (ycsbLauncher.ts, REAL-LAB Y4): `shell basic` prints its banner;
+//   - the YCSB launcher probe (ycsbLauncher.ts, REAL-LAB Y4, Y9): the couchbase2 shell prints its
+//     banner and Couchbase2Client.init's refusal of persistTo=9 (exit 0), as the real 0.17.0 does;
+//     `quit` to the basic shell ends it cleanly;
+//   - the HDR log probe (ycsbHdrSupport.ts): the one-record BasicDB load leaves INSERT.hdr, as YCSB
+//     on Java 8 does (on Java 11+ it cannot: the lab's real YCSB shows that side);
 //   - the systemd unit (serviceDropIn.ts, REAL-LAB C1/H3): `systemctl show -p ExecStart` in
 //     systemd's record format with Couchbase's own unit command line; the drop-in and the
 //     `onload-bench-profiles` folder (serviceProfiles.ts) installed and removed by their scripts
@@ -140,7 +144,11 @@ export class FakeHosts {
     if (command.includes('echo "@kernel')) return ok(environmentFacts(command));
     if (command.includes('&& pwd')) return ok(`@me 1000\n@dir 1000 700\n@up 1000 700 /home/u\n@up 0 755 /home\n@up 0 755 /\n${fakeWorkDir}\n`);
     if (command.includes('echo @locked')) return holdLock(options);
-    if (command.includes(' shell basic ')) return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> \n');
+    if (command.includes(' shell couchbase2 -p couchbase.persistTo=9 ')) {
+      return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nsite.ycsb.DBException: "couchbase.persistTo" must be between 0 and 4\n\tat site.ycsb.db.couchbase2.Couchbase2Client.parsePersistTo(Couchbase2Client.java:845)\n');
+    }
+    if (/echo quit \| .* shell basic/.test(command)) return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> ');
+    if (command.includes('hdrhistogram.fileoutput=true') && command.includes(' load basic ')) return ok('YCSB Client 0.17.0\n[INSERT], Return=OK, 1\nINSERT.hdr\nout\n');
     if (command.includes('systemctl show -p ExecStart')) {
       const argv = '/opt/couchbase/bin/couchbase-server -- -kernel global_enable_tracing false -noinput';
       return ok(`@onload /usr/bin/onload\nExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=${argv} ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n`);

@@ -88,24 +88,3 @@ export async function waitItemCount(target: RestTarget, bucket: string, expected
   return { count: outcome.value, facts: outcome.facts };
 }
 
-/** The last sample of a stat from /pools/default/buckets/B/stats (`op.samples.NAME`). */
-export async function lastStat(target: RestTarget, bucket: string, name: string, step: string): Promise<number | undefined> {
-  const answer = await restCall(target, 'GET', `${bucketPath(bucket)}/stats`, step);
-  const samples = (answer.json as { op?: { samples?: Record<string, unknown> } } | undefined)?.op?.samples?.[name];
-  if (!Array.isArray(samples) || samples.length === 0) return undefined;
-  const last = Number(samples[samples.length - 1]);
-  return Number.isFinite(last) ? last : undefined;
-}
-
-/** REAL-LAB C6: waits until ep_queue_size is 0 (the load is on disk) or the deadline. */
-export async function waitWriteQueue(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { lastQueue?: number; drained: boolean }> {
-  const outcome = await poll(target, 'write-queue', deadline, async () => {
-    const queue = await lastStat(target, bucket, 'ep_queue_size', 'write-queue');
-    // a bucket type without a disk queue (ephemeral, memcached) reports none: nothing to wait for
-    return { done: queue === undefined || queue === 0, value: queue, last: String(queue) };
-  }, 500);
-  if (!outcome.done) {
-    throw new EngineFailure({ code: 'write-queue', host: target.server.host, step: 'write-queue', message: `The disk write queue of "${bucket}" did not drain (ep_queue_size ${outcome.last} after ${Math.round(outcome.facts.ms / 1000)} s): the run would measure the load's persistence too.`, action: 'Check the server disk, or raise timeouts.bucketReadySec.' });
-  }
-  return { ...outcome.facts, ...(outcome.value !== undefined ? { lastQueue: outcome.value } : {}), drained: true };
-}

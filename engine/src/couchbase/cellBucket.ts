@@ -1,13 +1,15 @@
 // The bucket side of one cell, in order: re-create the bucket and wait for it (bucket.ts,
 // bucketLifecycle.ts), create the bucket-named YCSB user (bucketUser.ts), the primary index when
-// the workload scans (primaryIndex.ts); after the load, poll the item count and let the write
-// queue drain (REAL-LAB C6). Everything seen goes to the cell's evidence.bucket.
+// the workload scans (primaryIndex.ts); after the load, poll the item count, let the write
+// queues drain (REAL-LAB C6, C10) and, for scans, the index catch up (C11). Everything seen goes
+// to the cell's evidence.bucket.
 import { EngineFailure } from '../errors';
 import { recreateBucket } from './bucket';
-import { readItemCount, waitItemCount, waitWriteQueue } from './bucketLifecycle';
+import { readItemCount, waitItemCount } from './bucketLifecycle';
+import { queuesToWaitFor, waitPersistence } from './persistenceQueues';
 import { bucketUserRoles, ensureBucketUser, newBucketPassword } from './bucketUser';
 import type { PlanBucket, ResolvedServer } from '../plan/planSchema';
-import { ensurePrimaryIndex } from './primaryIndex';
+import { ensurePrimaryIndex, waitIndexCaughtUp } from './primaryIndex';
 import type { BucketLogin } from '../ycsb/ycsbBinding';
 
 /** Unit tests replace the node: no REST, a fixed item count. */
@@ -42,18 +44,18 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
 
 /**
  * After the load: the item count, polled until it matches (or the deadline), then the write
- * queue. The count goes into the load's record; a bucket short of the expected items fails the
- * cell, naming both numbers.
+ * queues, then (for scans) the index. The count goes into the load's record; a bucket short of
+ * the expected items fails the cell, naming both numbers.
  */
-export async function settleAfterLoad(context: CellBucketContext, load: { expectedItems?: number; itemCount?: number }, evidence: Record<string, unknown>): Promise<void> {
+export async function settleAfterLoad(context: CellBucketContext, load: { expectedItems?: number; itemCount?: number }, evidence: Record<string, unknown>, scans = false): Promise<void> {
   const expected = load.expectedItems;
-  load.itemCount = await settledItemCount(context, expected, evidence);
+  load.itemCount = await settledItemCount(context, expected, evidence, scans);
   if (expected !== undefined && load.itemCount !== expected) {
     throw new EngineFailure({ code: 'item-count', host: context.server.host, step: 'item-count', message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
   }
 }
 
-async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>): Promise<number> {
+async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans: boolean): Promise<number> {
   if (context.seam) return context.seam.itemCount();
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
   const deadline = performance.now() + context.readySec * 1000;
@@ -61,7 +63,8 @@ async function settledItemCount(context: CellBucketContext, expected: number | u
   const { count, facts } = expected === undefined || first === expected ? { count: first, facts: { polls: 1, ms: 0 } } : await waitItemCount(target, context.bucket.name, expected, deadline);
   evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...facts };
   if (expected !== undefined && count !== expected) return count;
-  evidence.writeQueue = await waitWriteQueue(target, context.bucket.name, deadline);
+  evidence.writeQueue = await waitPersistence(target, { name: context.bucket.name, type: context.bucket.type, replicas: context.bucket.replicas }, deadline);
+  if (scans) evidence.indexCatchUp = await waitIndexCaughtUp(target, context.bucket.name, deadline);
   return count;
 }
 
@@ -85,10 +88,11 @@ export function describeCellBucket(server: ResolvedServer, bucket: Required<Plan
 }
 
 /** The steps of `settleAfterLoad`, in words, for `--dry-run`. */
-export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string): string[] {
+export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string, scans = false): string[] {
   const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
   return [
     `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
-    `REST: GET ${rest}/stats until ep_queue_size is 0 (the write queue drained)`,
+    `REST: GET ${rest}/stats until a sample newer than the load shows ${queuesToWaitFor(bucket.type, bucket.replicas).join(', ') || 'no queue to wait for'} at 0 (a missing stat is not known yet)`,
+    ...(scans ? [`REST: POST /query/service "SELECT RAW COUNT(*) FROM \`${bucket.name}\`" with scan_consistency=request_plus (the primary index caught up with the load)`] : []),
   ];
 }

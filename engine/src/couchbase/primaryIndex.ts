@@ -4,6 +4,11 @@
 // through the query service's REST endpoint (`POST /query/service`, the port from
 // /pools/default/nodeServices) and waits until system:indexes says it is online, as perfrunner
 // does for YCSB E. Pre-flight checks that the cluster runs the query and index services.
+// REAL-LAB C11: an index created before the load is still applying the load's mutations after
+// it, so scans would read a partial index and the server's CPU would include the indexer's
+// backlog. After the load the engine asks the query service to count the bucket through the index
+// with scan_consistency=request_plus, which answers only once the index holds every mutation made
+// before the request (perfrunner waits for the indexer's queue too before YCSB E).
 import { EngineFailure } from '../errors';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
@@ -32,8 +37,8 @@ async function queryPort(target: RestTarget): Promise<number> {
   return withQuery.services.n1ql;
 }
 
-async function query(target: RestTarget, port: number, statement: string): Promise<{ status: number; results: unknown[]; errors: { code?: number; msg?: string }[]; text: string }> {
-  const answer = await restCall(target, 'POST', '/query/service', 'primary-index', { port, form: { statement }, timeoutMs: 60_000 });
+async function query(target: RestTarget, port: number, statement: string, extra: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ status: number; results: unknown[]; errors: { code?: number; msg?: string }[]; text: string }> {
+  const answer = await restCall(target, 'POST', '/query/service', 'primary-index', { port, form: { statement, ...extra }, timeoutMs });
   const body = (answer.json ?? {}) as { results?: unknown[]; errors?: { code?: number; msg?: string }[] };
   return { status: answer.status, results: body.results ?? [], errors: body.errors ?? [], text: answer.text };
 }
@@ -61,4 +66,21 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
     await sleep(250, target.signal);
   }
   throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`, action: 'Look at the index service logs, or raise timeouts.bucketReadySec.' });
+}
+
+/**
+ * After the load (REAL-LAB C11): waits until the primary index holds every loaded mutation, by a
+ * request_plus count through it; returns the wait and the count the index gave.
+ */
+export async function waitIndexCaughtUp(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { indexedItems: number }> {
+  const started = performance.now();
+  const port = await queryPort(target);
+  const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
+  const seconds = Math.max(1, Math.ceil((deadline - performance.now()) / 1000));
+  const answer = await query(target, port, `SELECT RAW COUNT(*) FROM ${keyspace}`, { scan_consistency: 'request_plus', timeout: `${seconds}s` }, seconds * 1000 + 5000);
+  const count = answer.results[0];
+  if (answer.status !== 200 || typeof count !== 'number') {
+    throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not catch up with the load within ${seconds} s (HTTP ${answer.status}: ${quote(answer.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || answer.text)}).`, action: 'Look at the index service (its queue and memory quota), or raise timeouts.bucketReadySec.' });
+  }
+  return { polls: 1, ms: performance.now() - started, indexedItems: count };
 }

@@ -2,13 +2,15 @@
 //
 // Facts relied on (YCSB 0.17 core/.../measurements/OneMeasurementHdrHistogram.java): with
 // `hdrhistogram.fileoutput=true` each measurement (READ, UPDATE, READ-FAILED, CLEANUP...) writes
-// `<hdrhistogram.output.path><NAME>.hdr`, an HdrHistogram interval log (HistogramLogWriter, base
+// `<hdrhistogram.output.path><NAME>.hdr`, an HdrHistogram interval log (HistogramLogWriter of
+// HdrHistogram 2.1.4, so V1-encoded histograms: hdrLogV1.ts; base
 // time = the measurement's creation, values in µs) with one interval per status line (`-s`) and a
 // last one at the end; so the union of a log's intervals is every operation the client measured.
 // Adding the clients' histograms gives the histogram of all operations: its percentiles are the
 // real ones, where the per-client reports only bound them (combine.ts, 'client-max').
 import { build, HistogramLogReader, type Histogram } from 'hdr-histogram-js';
 import type { HdrOperationSummary, TimeseriesEvidence, YcsbReport } from '../model';
+import { decodeV1CompressedBase64, isV1CompressedBase64 } from './hdrLogV1';
 
 /** One `.hdr` file fetched from a client. */
 export interface HdrLogFile {
@@ -31,6 +33,15 @@ export function hdrOperationOf(fileName: string): string | undefined {
 
 /** Decodes every interval of one log, with its start in seconds since the log's start. */
 export function decodeIntervals(text: string): { startSec: number; histogram: Histogram }[] {
+  // YCSB 0.17.0's own logs: V1 histograms (hdrLogV1.ts), starts relative to the log's StartTime
+  const intervalLines = text.split(/\r?\n/).filter((line) => /^(Tag=[^,]*,)?\d/.test(line));
+  const firstPayload = intervalLines[0]?.replace(/^Tag=[^,]*,/, '').split(',')[3];
+  if (firstPayload !== undefined && isV1CompressedBase64(firstPayload)) {
+    return intervalLines.map((line) => {
+      const fields = line.replace(/^Tag=[^,]*,/, '').split(',');
+      return { startSec: Number(fields[0]), histogram: decodeV1CompressedBase64(fields[3]) };
+    });
+  }
   const reader = new HistogramLogReader(text, 64);
   const out: { startSec: number; histogram: Histogram }[] = [];
   for (let histogram = reader.nextIntervalHistogram(); histogram; histogram = reader.nextIntervalHistogram()) {

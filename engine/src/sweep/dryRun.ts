@@ -115,7 +115,7 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
           for (const line of describeCellBucket(plan.servers[0], plan.bucket, scans, shownPassword)) record(plan.servers[0].host, line);
         },
         itemCount: async () => {
-          for (const line of describeSettleAfterLoad(plan.servers[0], plan.bucket, currentExpected, shownPassword)) record(plan.servers[0].host, line);
+          for (const line of describeSettleAfterLoad(plan.servers[0], plan.bucket, currentExpected, shownPassword, scans)) record(plan.servers[0].host, line);
           return currentExpected;
         },
       },

@@ -20,6 +20,7 @@ import { OpenSshSession, SessionPool } from '../remote/ssh';
 import { minimumRamQuotaMB, quotaProblem } from '../couchbase/bucketLifecycle';
 import { clusterServices, missingScanServices } from '../couchbase/primaryIndex';
 import { chooseLauncher, noLauncherError, type YcsbLauncher } from '../ycsb/ycsbLauncher';
+import { hdrSupportAction, probeHdrSupport, type HdrSupport } from '../ycsb/ycsbHdrSupport';
 import { effectiveWorkload, workloadScans } from '../ycsb/ycsbPhaseProperties';
 
 export interface PreflightReport {
@@ -29,6 +30,8 @@ export interface PreflightReport {
   blockingError?: EngineError;
   /** The YCSB launcher that worked on each client host (ycsbLauncher.ts). */
   launchers: Map<string, YcsbLauncher>;
+  /** Whether each client's YCSB can write HDR interval logs (ycsbHdrSupport.ts). */
+  hdrSupport: Map<string, HdrSupport>;
 }
 
 /** Public entry: the checks only, with its own SSH connections. */
@@ -49,6 +52,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   const checks: PreflightCheck[] = [];
   const environment: RunEnvironment = { hosts: {}, profiles: {} };
   const launchers = new Map<string, YcsbLauncher>();
+  const hdrSupport = new Map<string, HdrSupport>();
   let blockingError: EngineError | undefined;
   const add = (check: PreflightCheck, error?: EngineError): void => {
     checks.push(check);
@@ -144,6 +148,12 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       if (probe.launcher) launchers.set(client.host, probe.launcher);
       const launcherError = probe.launcher ? undefined : noLauncherError(client.host, client, probe).error;
       add({ id: 'ycsb-launcher', host: client.host, ok: probe.launcher !== undefined, detail: probe.launcher ? `${probe.launcher.command} starts YCSB${facts.environment.java ? ` (${facts.environment.java})` : ''}${probe.tried.length > 1 ? `; ${probe.tried.filter((entry) => !entry.ok).map((entry) => `${entry.launcher.command}: ${entry.detail}`).join('; ')}` : ''}` : (launcherError as EngineError).message, action: (launcherError ?? { action: '' }).action, blocking: true }, launcherError);
+      // HdrHistogram 2.1.4 needs javax.xml.bind for the run's interval logs (ycsbHdrSupport.ts)
+      if (probe.launcher) {
+        const hdr = await probeHdrSupport(pool.get(client.host), client, probe.launcher, signal);
+        hdrSupport.set(client.host, hdr);
+        add({ id: 'ycsb-hdr-log', host: client.host, ok: hdr.ok, detail: hdr.detail, ...(hdr.ok ? {} : { action: hdrSupportAction }), blocking: false });
+      }
       if (client.runUnderOnload !== false) {
         add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
       }
@@ -257,7 +267,7 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     add({ id: 'results-writable', ok: false, detail: `${context.resultsRoot} is not writable: ${(error as Error).message}`, action: 'Choose another results folder or free space.', blocking: true });
   }
 
-  return { checks, environment, launchers, ...(blockingError ? { blockingError } : {}) };
+  return { checks, environment, launchers, hdrSupport, ...(blockingError ? { blockingError } : {}) };
 }
 
 /** A cancel is not a failed check: it ends the pre-flight at once. */

@@ -31,6 +31,7 @@ import { putServersOnStack, type ServerStartRecord } from '../server/serverOnSta
 import { loadClients, runClients, type CellPhasesContext } from '../ycsb/cellPhases';
 import type { BucketLogin } from '../ycsb/ycsbBinding';
 import type { YcsbLauncher } from '../ycsb/ycsbLauncher';
+import type { HdrSupport } from '../ycsb/ycsbHdrSupport';
 import { effectiveWorkload, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { ycsbPidFile } from '../ycsb/ycsbRun';
 import { prepareHosts, type HostLock } from './hostPreparation';
@@ -72,6 +73,8 @@ export class SweepRun {
   readonly ycsbVersions = new Map<string, string>();
   /** The launcher pre-flight chose per client host (ycsbLauncher.ts). */
   launchers = new Map<string, YcsbLauncher>();
+  /** Clients whose YCSB cannot write HDR logs run without them (ycsbHdrSupport.ts); unknown = try. */
+  hdrSupport = new Map<string, HdrSupport>();
   /** YCSB's login for the current cell (bucketUser.ts); its password is redacted like the admin's. */
   private login: BucketLogin | undefined;
   private readonly workloadText: string;
@@ -186,7 +189,8 @@ export class SweepRun {
     phase('recreate-bucket');
     const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
     const bucketEvidence: Record<string, unknown> = {};
-    const ycsbEvidence: Record<string, unknown> = { binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
+    const withoutHdr = plan.clients.filter((client) => this.hdrSupport.get(client.host)?.ok === false);
+    const ycsbEvidence: Record<string, unknown> = { ...(withoutHdr.length > 0 ? { hdrLogs: Object.fromEntries(withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail])) } : {}), binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
     draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
     const bucketContext = { server: plan.servers[0], password: this.options.password, bucket: plan.bucket, readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec, signal, ...(this.seams.bucket ? { seam: this.seams.bucket } : {}) };
     this.login = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence);
@@ -195,13 +199,18 @@ export class SweepRun {
     phase('ycsb-load');
     await loadClients(phases);
 
-    // REAL-LAB C6: the count is a stats sample: poll it, then let the write queue drain
+    // REAL-LAB C6, C10, C11: the count is a stats sample: poll it, let the write queues drain, and the index catch up
     phase('item-count');
-    await settleAfterLoad(bucketContext, draft.load as NonNullable<CellResult['load']>, bucketEvidence);
+    await settleAfterLoad(bucketContext, draft.load as NonNullable<CellResult['load']>, bucketEvidence, workloadScans(workload));
 
     phase('ycsb-run');
     const evidence = { pool: this.pool, plan, cellId: id, key, attempt, draft, password: this.options.password, signal, log, keepLog: phases.keepLog, ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipNetwork: true } : {}) };
-    await runPhaseWithEvidence(evidence, (extrasFor) => runClients(phases, extrasFor));
+    // a client whose YCSB cannot write HDR logs runs without them (ycsbHdrSupport.ts)
+    const withHdrWhereSupported = (extrasFor: Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0]): Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0] => (client) => {
+      const extras = extrasFor(client);
+      return this.hdrSupport.get(client.host)?.ok === false ? { ...extras, properties: {} } : extras;
+    };
+    await runPhaseWithEvidence(evidence, (extrasFor) => runClients(phases, withHdrWhereSupported(extrasFor)));
   }
 
   /** What a cell's YCSB phases need from the run: sessions, launchers, the login, events and the cell's log folder. */
@@ -312,6 +321,7 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
     emit({ type: 'preflight', checks: report.checks });
     run.launchers = report.launchers;
+    run.hdrSupport = report.hdrSupport;
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {
       manifest.environment = report.environment;

@@ -1,6 +1,6 @@
 // A cell's YCSB phases across its clients, as the sweep runs them: the load (the first client, or
-// each client its slice with workload.splitLoad, REAL-LAB Y6) and the run (every client at once,
-// each in its own insert range). For each client and phase: the invocation (the workload, the
+// each client its slice with workload.splitLoad, or each its own table when several clients
+// insert: REAL-LAB Y6, Y10) and the run (every client at once, inserting into its own table then). For each client and phase: the invocation (the workload, the
 // binding's connection, the bucket user's generated password, the client's Onload profile, the
 // launcher pre-flight chose), the keys it was given in the cell's evidence, live status lines,
 // and the raw log kept whatever happened. The sweep gives the places (sessions, the cell's log
@@ -14,7 +14,7 @@ import { remoteProfilePath } from '../remote/workFolder';
 import { combineClientReports } from './combine';
 import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBinding';
 import type { YcsbLauncher } from './ycsbLauncher';
-import { phaseOverrides, recordsToLoad } from './ycsbPhaseProperties';
+import { loadingClients, phaseOverrides, recordsToLoad } from './ycsbPhaseProperties';
 import { phaseProperties, runYcsbPhase, ycsbCommand, type PhaseOutcome, type YcsbInvocation, type YcsbPhase } from './ycsbRun';
 import type { YcsbStatus } from './ycsbStatus';
 
@@ -57,7 +57,8 @@ export interface RunExtras {
 /** The load: records the combined report and the items expected, then throws the first client's failure. */
 export async function loadClients(context: CellPhasesContext): Promise<void> {
   const { plan, workload, draft } = context;
-  const loaders = plan.workload.splitLoad ? plan.clients : plan.clients.slice(0, 1);
+  // REAL-LAB Y6, Y10: or every client into its own table when several clients insert (ycsbPhaseProperties.ts)
+  const loaders = plan.clients.slice(0, loadingClients(workload, plan.clients.length, plan.workload.splitLoad === true));
   const expectedItems = recordsToLoad(workload);
   const loads = await Promise.all(loaders.map(async (client, index) => ({ client, outcome: await runClientPhase(context, client, 'load', phaseOverrides(workload, { phase: 'load', index, count: loaders.length })) })));
   const loadReports = reportsOf(loads);

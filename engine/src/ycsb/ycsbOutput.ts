@@ -63,6 +63,16 @@ export function parseYcsbReport(text: string): YcsbParseResult {
     }
     return buildReport(decoded.records, decoded.warnings, format);
   }
+  // bin/ycsb.sh prints the java command line on stdout before a JSON exporter's report
+  const jsonLine = /^(?:\{\s*$|\{\s*"metric"|\[\s*\{)/m.exec(start);
+  if (jsonLine && jsonLine.index > 0) {
+    const format: YcsbReportFormat = jsonLine[0].startsWith('{') ? 'json' : 'json-array';
+    const decoded = decodeJsonRecords(start.slice(jsonLine.index), format);
+    if (decoded.records.length > 0) {
+      const skipped = start.slice(0, jsonLine.index).split('\n').filter((line) => line.trim() !== '').length;
+      return buildReport(decoded.records, [...decoded.warnings, `${skipped} line(s) before the JSON report were not part of it (such as bin/ycsb.sh's java command line) and were ignored.`], format);
+    }
+  }
   const { records, warnings } = readTextRecords(source);
   return buildReport(records, warnings, 'text');
 }

@@ -5,12 +5,23 @@
 // the neutral values Client.java reads as "no limit": maxexecutiontime=0 (no terminator thread)
 // and target=0 (no throttle); operationcount is not sent (the load counts insertcount/recordcount).
 //
-// REAL-LAB Y6: CoreWorkload (0.17.0) numbers the run's inserts from `recordcount` upwards in every
-// client, and reads keys in [insertstart, insertstart+insertcount). Client i of n therefore runs
-// with recordcount = R + i*S (its own insert range of S keys, S = its operationcount, the most it
-// can insert) and insertstart=0, insertcount=R (reads stay on the loaded records). A split load
-// gives client i the slice [insertstart, insertstart+insertcount) of the R records.
+// REAL-LAB Y6, Y10: CoreWorkload (0.17.0) numbers every client's run inserts from its own
+// `recordcount` upwards, and chooses read keys relative to that sequence for `latest` and
+// `exponential` (and up to recordcount + inserts for `zipfian`): no choice of recordcount gives
+// several inserting clients disjoint inserts and keys that were loaded. What separates them is
+// the key's prefix: couchbase2 names a record `<table>:<key>`. So when the run inserts and several
+// clients run, each client gets a table of its own (`<table>-c<N>`), loads its share of the
+// records into it (every client loads, in parallel) and runs on it as a one-client run would, for
+// every request distribution and however the run is bounded. Otherwise the first client loads
+// everything (or each its slice of one table, workload.splitLoad) and every client reads it.
+// REAL-LAB Y10 too: 0.17.0's Client runs no thread at all when operationcount is 0 ("the
+// threadcount will be recordcount!"), so a run bounded by maxexecutiontime gets the largest
+// operationcount Client accepts instead of none.
+// REAL-LAB Y11: insertstart + insertcount may not pass recordcount in either phase; the overrides
+// keep that true in every table.
 
+/** The largest operationcount Client.java parses (an int): a run bounded by time, not by count. */
+export const unboundedOperationCount = 2_147_483_647;
 /** Properties that only limit the run: never sent to a load (REAL-LAB Y5). */
 export const runOnlyProperties = ['maxexecutiontime', 'operationcount', 'target'] as const;
 
@@ -52,36 +63,53 @@ export function recordsToLoad(workload: Map<string, string>): number | undefined
   return recordCount === undefined ? undefined : recordCount - (numberOf(workload, 'insertstart') ?? 0);
 }
 
+/** Whether every client gets a table of its own: the run inserts and more than one client runs it. */
+export function tablePerClient(workload: Map<string, string>, runClients: number): boolean {
+  return runClients > 1 && (numberOf(workload, 'insertproportion') ?? 0) > 0;
+}
+
+/** How many clients take part in the load: all with a table each or a split load, else the first. */
+export function loadingClients(workload: Map<string, string>, runClients: number, splitLoad: boolean): number {
+  return tablePerClient(workload, runClients) || splitLoad ? runClients : 1;
+}
+
+/** The share of `total` records of client `index` of `count`, in order. */
+function share(total: number, index: number, count: number): { start: number; count: number } {
+  const base = Math.floor(total / count);
+  const extra = total % count;
+  return { start: index * base + Math.min(index, extra), count: base + (index < extra ? 1 : 0) };
+}
+
 /**
  * The per-phase overrides for one client (added after the plan's properties and the axes).
- * `workload` is the effective workload of the cell.
+ * `workload` is the effective workload of the cell; `slice.count` is the number of clients in the
+ * phase, which for a table per client is every client in both phases.
  */
 export function phaseOverrides(workload: Map<string, string>, slice: PhaseSlice): Record<string, string | number> {
   const overrides: Record<string, string | number> = {};
   const recordCount = numberOf(workload, 'recordcount');
+  const perClient = slice.count > 1 && (numberOf(workload, 'insertproportion') ?? 0) > 0;
+  if (perClient && recordCount !== undefined) {
+    // a table of its own, holding this client's share of the records at keys 0..n-1
+    const mine = share(recordsToLoad(workload) ?? recordCount, slice.index, slice.count).count;
+    overrides.table = `${workload.get('table') ?? 'usertable'}-c${slice.index + 1}`;
+    overrides.recordcount = mine;
+    overrides.insertstart = 0;
+    overrides.insertcount = mine;
+  }
   if (slice.phase === 'load') {
     overrides.maxexecutiontime = 0;
     overrides.target = 0;
-    if (slice.count > 1 && recordCount !== undefined) {
+    if (!perClient && slice.count > 1 && recordCount !== undefined) {
       const start = numberOf(workload, 'insertstart') ?? 0;
-      const total = recordsToLoad(workload) ?? recordCount - start;
-      const base = Math.floor(total / slice.count);
-      const extra = total % slice.count;
-      const mine = base + (slice.index < extra ? 1 : 0);
-      overrides.insertstart = start + slice.index * base + Math.min(slice.index, extra);
-      overrides.insertcount = mine;
+      const mine = share(recordsToLoad(workload) ?? recordCount - start, slice.index, slice.count);
+      overrides.insertstart = start + mine.start;
+      overrides.insertcount = mine.count;
     }
     return overrides;
   }
-  if (slice.count > 1 && recordCount !== undefined) {
-    const operations = numberOf(workload, 'operationcount') ?? 0;
-    const inserts = (numberOf(workload, 'insertproportion') ?? 0) > 0 ? Math.max(1, operations) : 0;
-    if (inserts > 0) {
-      overrides.insertstart = numberOf(workload, 'insertstart') ?? 0;
-      overrides.insertcount = recordsToLoad(workload) ?? recordCount;
-      overrides.recordcount = recordCount + slice.index * inserts;
-    }
-  }
+  // REAL-LAB Y10: operationcount 0 (or none) starts no client thread in 0.17.0
+  if ((numberOf(workload, 'operationcount') ?? 0) <= 0 && (numberOf(workload, 'maxexecutiontime') ?? 0) > 0) overrides.operationcount = unboundedOperationCount;
   return overrides;
 }
 

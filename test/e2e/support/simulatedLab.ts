@@ -1,5 +1,5 @@
-// Starts the loopback lab (test/lab: a real sshd, a Couchbase test node, stand-in
-// couchbase-server/onload/ycsb) and writes a plan that targets it into a workspace folder,
+// Starts the loopback lab (test/lab: a real sshd, a Couchbase test node, the real YCSB 0.17.0,
+// stand-in couchbase-server/onload) and writes a plan that targets it into a workspace folder,
 // labelled as a SIMULATED LAB so nobody mistakes its numbers for hardware results.
 // The lab module is loaded lazily: while it does not exist, callers get the reason instead.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { repoRoot } from './workspace';
 
 export const simulatedPlanName = 'SIMULATED-LAB-loopback';
 export const simulatedLabDescription =
-  'SIMULATED LAB - loopback stand-ins, not real hardware. couchbase-server, onload and ycsb are test stand-ins ' +
-  'reached over a real sshd on 127.0.0.1; the numbers only show the flow and mean nothing about performance.';
+  'SIMULATED LAB - loopback stand-ins, not real hardware. couchbase-server and onload are test stand-ins and YCSB ' +
+  '(the real 0.17.0) talks to a small test node, reached over a real sshd on 127.0.0.1; the numbers only show the flow and mean nothing about performance.';
 
 export interface RunningLab {
   /** Environment for code-server (and so the extension host): the password variable. */

@@ -35,7 +35,7 @@ describe('dry run and remote PATH', () => {
     const load = at(/^\[ycsb-client\] ycsb-load: \(umask 077 && cat > .*secret-[0-9a-f]+\.properties'\) \|\| exit 1; setsid sh -c .* load couchbase2 /, bucket);
     at(/^\s+couchbase\.password=\*\*\*\*\*\*\*\*$/, load);
     const settled = at(/^\[cb-server\] REST .*basicStats\.itemCount\) until it is 1000000$/, load);
-    at(/^\[cb-server\] REST: GET .*\/stats until ep_queue_size is 0/, settled);
+    at(/^\[cb-server\] REST: GET .*\/stats until a sample newer than the load shows ep_queue_size, ep_flusher_todo, ep_diskqueue_items, vb_active_queue_size, vb_replica_queue_size, vb_pending_queue_size at 0/, settled);
     const run = at(/^\[ycsb-client\] ycsb-run: .* run couchbase2 /, settled);
     const onload = at(/^# first cell of stack redis-balanced: 10G~redis-balanced~t5~r1$/, run);
     // the profile the unit's user (couchbase) reads: installed beside the drop-in, not in the SSH user's home

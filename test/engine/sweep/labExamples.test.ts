@@ -1,4 +1,4 @@
-// The example plans (examples/plans: cookbook, workload A, workload E with two clients) run cleanly
+// The example plans (examples/plans: cookbook, workload A, workload D and E with two clients) run cleanly
 // against the strict loopback lab: the same hosts' roles, workloads, stacks and binding, with the
 // lab's addresses and lab-sized counts (one thread count, the first value of each axis, one
 // repetition). Bounded: 2 cells per plan, a few hundred records.
@@ -13,6 +13,7 @@ import type { CellResult } from '../../../engine/src/model';
 import { expandValues } from '../../../engine/src/plan/cells';
 import type { Plan } from '../../../engine/src/plan/planSchema';
 import { startLab, type Lab } from '../../lab/index';
+import { labJavaOptions } from '../../lab/realYcsb';
 
 const examples = join(__dirname, '..', '..', '..', 'examples', 'plans');
 
@@ -22,9 +23,10 @@ function forLab(lab: Lab, plan: Plan): Plan {
     ...plan,
     servers: [{ host: lab.serverHost, couchbaseServerPath: lab.couchbaseServerPath, restPort: lab.couchbase.restPort, kvPort: lab.couchbase.kvPort, adminUser: lab.couchbase.username }],
     interfaces: { [firstLabel]: lab.interfaces[0].address },
-    clients: plan.clients.map((client, index) => ({ ...client, host: lab.clientHosts[index], ycsbHome: lab.ycsbHome })),
+    clients: plan.clients.map((client, index) => ({ ...client, host: lab.clientHosts[index], ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
     bucket: { ...plan.bucket, ramQuotaMB: 128 },
-    workload: { ...plan.workload, properties: { ...(plan.workload.properties ?? {}), recordcount: 200, operationcount: 300, 'status.interval': 1, ...(plan.workload.properties?.maxexecutiontime !== undefined ? { maxexecutiontime: 5 } : {}) } },
+    // a plan bounded by time alone stays so (workload-d: no operationcount)
+    workload: { ...plan.workload, properties: { ...(plan.workload.properties ?? {}), recordcount: 200, ...(plan.workload.properties?.operationcount !== undefined ? { operationcount: 300 } : {}), 'status.interval': 1, ...(plan.workload.properties?.maxexecutiontime !== undefined ? { maxexecutiontime: 5 } : {}) } },
     threads: [expandValues(plan.threads ?? [1])[0] as number > 4 ? 2 : (expandValues(plan.threads ?? [1])[0] as number)],
     axes: Object.fromEntries(Object.entries(plan.axes ?? {}).map(([name, values]) => [name, [expandValues(values)[0]]])),
     repetitions: 1,
@@ -44,7 +46,7 @@ describe('example plans on the loopback lab', { skip: existsSync('/usr/sbin/sshd
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  for (const name of ['cookbook', 'workload-a', 'workload-e']) {
+  for (const name of ['cookbook', 'workload-a', 'workload-d', 'workload-e']) {
     it(`${name}.benchplan.json runs every cell ok`, { timeout: 150_000 }, async () => {
       const dir = join(work, name);
       cpSync(examples, dir, { recursive: true });
@@ -65,6 +67,24 @@ describe('example plans on the loopback lab', { skip: existsSync('/usr/sbin/sshd
         for (const [operation, stats] of Object.entries(result.run?.operations ?? {})) assert.ok(!operation.endsWith('-FAILED'), `${operation}: ${stats.operations}`);
       }
       if (name === 'workload-e') assert.ok((results[0].run?.operations.SCAN?.returnCodes.OK ?? 0) > 0, 'scans worked');
+      // every figure the parsers read, from the real YCSB: the report, the status lines, the HDR logs
+      for (const result of results) {
+        const run = result.run!;
+        assert.ok(run.runtimeMs > 0 && run.throughputOpsPerSec > 0, 'overall runtime and throughput');
+        assert.ok((run.other.TOTAL_GCs?.Count ?? -1) >= 0, 'the JVM\'s GC lines');
+        const measured = Object.values(run.operations).filter((stats) => stats.operation !== 'CLEANUP');
+        assert.ok(measured.length > 0);
+        for (const stats of measured) {
+          assert.ok(stats.operations > 0 && (stats.averageUs ?? 0) > 0 && (stats.minUs ?? 0) > 0 && (stats.maxUs ?? 0) >= (stats.minUs ?? 0), `${stats.operation}: ${JSON.stringify(stats)}`);
+          assert.deepEqual(Object.keys(stats.percentilesUs).sort(), ['95', '99'], stats.operation);
+          assert.equal(stats.returnCodes.OK, stats.operations, stats.operation);
+        }
+        const series = result.evidence?.timeseries;
+        for (const client of result.clients ?? []) assert.ok((series?.status[client.host]?.length ?? 0) >= 2, `status lines of ${client.host}`);
+        const hdr = series?.hdr;
+        assert.ok(hdr && hdr.files.length >= plan.clients.length, `HDR interval logs of every client: ${JSON.stringify(result.evidence?.ycsb)}`);
+        for (const stats of measured) assert.equal(hdr.operations[stats.operation]?.count, stats.operations, `HDR count of ${stats.operation}`);
+      }
     });
   }
 });

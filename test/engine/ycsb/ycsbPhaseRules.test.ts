@@ -1,5 +1,5 @@
 // Pure rules of issue 9's YCSB side: which keys each binding gets (REAL-LAB Y1, Y3), what the load
-// may not get (Y5), disjoint insert ranges (Y6), when scans need an index (Y7), how a phase is
+// may not get (Y5), a table per inserting client and a bound for time-bounded runs (Y6, Y10, Y11), when scans need an index (Y7), how a phase is
 // judged by its report rather than its exit code (Y8), and the quota minimum (C5).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { withDefaults } from '../../../engine/src/plan/planSchema';
 import type { YcsbReport } from '../../../engine/src/model';
 import { bindingCredentials, bindingProperties } from '../../../engine/src/ycsb/ycsbBinding';
 import { launchCommand } from '../../../engine/src/ycsb/ycsbLauncher';
-import { effectiveWorkload, phaseOverrides, withoutRunLimits, workloadScans } from '../../../engine/src/ycsb/ycsbPhaseProperties';
+import { effectiveWorkload, loadingClients, phaseOverrides, unboundedOperationCount, withoutRunLimits, workloadScans } from '../../../engine/src/ycsb/ycsbPhaseProperties';
 import { judgeReport } from '../../../engine/src/ycsb/ycsbVerdict';
 
 const target = { host: '10.0.0.1', bucket: 'bench', restPort: 18091, kvPort: 11299 };
@@ -44,19 +44,39 @@ describe('YCSB phase rules', () => {
     assert.deepEqual(phaseOverrides(workload, { phase: 'load', index: 0, count: 1 }), { maxexecutiontime: 0, target: 0 });
   });
 
-  it('Y6: run inserts start at a different recordcount per client; a split load gives each client its slice', () => {
-    const workload = effectiveWorkload('recordcount=1000\noperationcount=500\ninsertproportion=0.05\n', {}, { fieldlength: 10 });
-    assert.deepEqual([0, 1, 2].map((index) => phaseOverrides(workload, { phase: 'run', index, count: 3 })), [
-      { insertstart: 0, insertcount: 1000, recordcount: 1000 },
-      { insertstart: 0, insertcount: 1000, recordcount: 1500 },
-      { insertstart: 0, insertcount: 1000, recordcount: 2000 },
-    ]);
-    assert.deepEqual(phaseOverrides(effectiveWorkload('recordcount=1000\ninsertproportion=0\n', {}, {}), { phase: 'run', index: 1, count: 2 }), {});
-    assert.deepEqual([0, 1, 2].map((index) => phaseOverrides(workload, { phase: 'load', index, count: 3 })), [
+  it('Y6, Y10, Y11: clients that insert get a table each with their share of the records, in both phases; others share one', () => {
+    const workload = effectiveWorkload('recordcount=1000\noperationcount=500\ninsertproportion=0.05\nrequestdistribution=latest\n', {}, { fieldlength: 10 });
+    assert.equal(loadingClients(workload, 3, false), 3, 'every client loads its own table');
+    for (const phase of ['load', 'run'] as const) {
+      const overrides = [0, 1, 2].map((index) => phaseOverrides(workload, { phase, index, count: 3 }));
+      assert.deepEqual(overrides.map((entry) => [entry.table, entry.recordcount, entry.insertstart, entry.insertcount]), [
+        ['usertable-c1', 334, 0, 334],
+        ['usertable-c2', 333, 0, 333],
+        ['usertable-c3', 333, 0, 333],
+      ]);
+    }
+    assert.equal(phaseOverrides(effectiveWorkload('table=t\nrecordcount=10\ninsertproportion=1\n', {}, {}), { phase: 'run', index: 1, count: 2 }).table, 't-c2');
+    // one client, or no inserts: the workload's own table and numbers
+    assert.deepEqual(phaseOverrides(workload, { phase: 'run', index: 0, count: 1 }), {});
+    const readOnly = effectiveWorkload('recordcount=1000\ninsertproportion=0\n', {}, {});
+    assert.equal(loadingClients(readOnly, 2, false), 1);
+    assert.deepEqual(phaseOverrides(readOnly, { phase: 'run', index: 1, count: 2 }), {});
+    assert.equal(loadingClients(readOnly, 2, true), 2);
+    assert.deepEqual([0, 1, 2].map((index) => phaseOverrides(readOnly, { phase: 'load', index, count: 3 })), [
       { maxexecutiontime: 0, target: 0, insertstart: 0, insertcount: 334 },
       { maxexecutiontime: 0, target: 0, insertstart: 334, insertcount: 333 },
       { maxexecutiontime: 0, target: 0, insertstart: 667, insertcount: 333 },
     ]);
+  });
+
+  it('Y10: a run bounded by maxexecutiontime alone gets the largest operationcount (0 starts no thread in 0.17.0); the load never does', () => {
+    for (const count of ['operationcount=0\n', '']) {
+      const workload = effectiveWorkload(`recordcount=100\n${count}maxexecutiontime=30\n`, {}, {});
+      assert.equal(phaseOverrides(workload, { phase: 'run', index: 0, count: 1 }).operationcount, unboundedOperationCount);
+      assert.equal(phaseOverrides(workload, { phase: 'load', index: 0, count: 1 }).operationcount, undefined);
+    }
+    assert.equal(phaseOverrides(effectiveWorkload('operationcount=500\nmaxexecutiontime=30\n', {}, {}), { phase: 'run', index: 0, count: 1 }).operationcount, undefined);
+    assert.equal(unboundedOperationCount, 2 ** 31 - 1);
   });
 
   it('Y7: scans from the file, the plan or an axis need the index', () => {

@@ -1,4 +1,5 @@
-// YCSB `-s` status lines: the sample outputs and the shapes listed in shared/ycsb/OUTPUT.md §3.
+// YCSB `-s` status lines: the real YCSB 0.17.0's (captured in the lab, lab_*), YCSB master's, and the
+// shapes listed in shared/ycsb/OUTPUT.md §3.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,43 +8,36 @@ import { parseStatusLine, parseStatusLines, StatusLineReader } from '../../../en
 
 const fixture = (name: string) => readFileSync(join('test', 'fixtures', 'ycsb-output', name), 'utf8');
 
-test('hdrhistogram status lines of a real stderr: progress, interval figures, empty FAILED interval', () => {
-  const statuses = parseStatusLines(fixture('constructed_ycsb-0.17.0_workloadb_run_hdrhistogram_failures.stderr.txt'));
-  assert.equal(statuses.length, 5);
-  assert.deepEqual(statuses[0], { elapsedSec: 0, operations: 0, currentOpsPerSec: 0, estimatedRemainingSec: 0, timestamp: '2026-12-02 11:43:34:398', perOperation: {} });
-  const second = statuses[1];
-  assert.equal(second.elapsedSec, 10);
-  assert.equal(second.operations, 230734);
-  assert.equal(second.currentOpsPerSec, 23073.4);
-  assert.equal(second.estimatedRemainingSec, 34);
-  assert.deepEqual(second.perOperation.READ, {
-    count: 218932, maxUs: 27631, minUs: 147, averageUs: 577.18, percentilesUs: { '90': 806, '99': 1219, '99.9': 3641, '99.99': 17823 },
-  });
-  assert.deepEqual(Object.keys(second.perOperation), ['READ', 'UPDATE-FAILED', 'UPDATE', 'READ-FAILED']);
-  // Count=0, Min=Long.MAX_VALUE, Avg=NaN: an interval without operations has no latency figures.
-  assert.deepEqual(statuses[2].perOperation['UPDATE-FAILED'], { count: 0, percentilesUs: {} });
-  assert.equal(statuses[4].elapsedSec, 35);
-  // Stopped by maxexecutiontime with operations still to do: the last line keeps an estimate.
-  assert.equal(statuses[4].estimatedRemainingSec, 4);
+test('hdrhistogram status lines of a real stderr: progress, interval figures, FAILED intervals', () => {
+  const statuses = parseStatusLines(fixture('lab_ycsb-0.17.0_workloadb_run_hdrhistogram-fileoutput_failures.stderr.txt'));
+  assert.ok(statuses.length >= 2);
+  assert.deepEqual({ ...statuses[0], timestamp: '' }, { elapsedSec: 0, operations: 0, currentOpsPerSec: 0, estimatedRemainingSec: 0, timestamp: '', perOperation: {} });
+  assert.equal(statuses.at(-1)?.operations, 600);
+  for (const status of statuses.slice(1)) {
+    for (const [name, figures] of Object.entries(status.perOperation)) {
+      if (figures.count === 0) continue;
+      assert.deepEqual(Object.keys(figures.percentilesUs), ['90', '99', '99.9', '99.99'], name);
+      assert.ok((figures.minUs ?? 0) <= (figures.averageUs ?? 0) && (figures.averageUs ?? 0) <= (figures.maxUs ?? 0), name);
+    }
+  }
+  assert.ok(statuses.some((status) => (status.perOperation['READ-FAILED']?.count ?? 0) > 0));
 });
 
-test('two-in-one summaries spanning several physical lines are joined into one status', () => {
-  const statuses = parseStatusLines(fixture('constructed_ycsb-0.17.0_workloade_run_hdrhistogram-plus-histogram_scan.txt'));
-  assert.equal(statuses.length, 5);
-  assert.deepEqual(Object.keys(statuses[1].perOperation), ['HdrINSERT', 'BucketINSERT', 'HdrSCAN', 'BucketSCAN']);
-  assert.equal(statuses[1].perOperation.BucketSCAN.averageUs, 4481.17);
-  assert.equal(statuses[1].perOperation.HdrSCAN.percentilesUs['99.99'], 139903);
-  assert.deepEqual(Object.keys(statuses[4].perOperation), ['HdrCLEANUP', 'BucketCLEANUP', 'HdrINSERT', 'BucketINSERT', 'HdrSCAN', 'BucketSCAN']);
-  assert.equal(statuses[4].currentOpsPerSec, 2999.81);
+test('two-in-one summaries (hdrhistogram+histogram) are read into one status', () => {
+  const statuses = parseStatusLines(fixture('lab_ycsb-0.17.0_workloade_run_hdrhistogram-plus-histogram_scan.stderr.txt'));
+  const busy = statuses.find((status) => 'HdrSCAN' in status.perOperation);
+  assert.ok(busy, JSON.stringify(statuses.at(-1)));
+  assert.ok('BucketSCAN' in busy.perOperation);
+  assert.ok((busy.perOperation.HdrSCAN.percentilesUs['99.99'] ?? 0) > 0);
+  assert.ok((busy.perOperation.BucketSCAN.averageUs ?? 0) > 0);
 });
 
 test('histogram/timeseries summaries, Intended- names, 50th percentile of YCSB master', () => {
-  const histogram = parseStatusLines(fixture('constructed_ycsb-0.17.0_workloada_run_histogram-verbose_interval-both_target.txt'));
-  assert.equal(histogram.length, 4);
-  assert.equal(histogram[2].currentOpsPerSec, 2000);
-  assert.equal(histogram[2].estimatedRemainingSec, 8);
-  assert.deepEqual(histogram[3].perOperation['Intended-CLEANUP'], { averageUs: 1.25, percentilesUs: {} });
-  assert.equal(histogram[3].estimatedRemainingSec, undefined, 'nothing left to do: no estimate');
+  const histogram = parseStatusLines(fixture('lab_ycsb-0.17.0_workloada_run_histogram-verbose_interval-both_target.stderr.txt'));
+  assert.ok(histogram.length >= 2);
+  assert.ok(histogram.some((status) => 'Intended-READ' in status.perOperation));
+  assert.ok(histogram.some((status) => (status.currentOpsPerSec ?? 0) > 0 && (status.currentOpsPerSec ?? 0) <= 110), '-target 100');
+  assert.equal(histogram.at(-1)?.estimatedRemainingSec, undefined, 'nothing left to do: no estimate');
   const master = parseStatusLines(fixture('constructed_ycsb-master-2026_workloade_run_hdrhistogram-p50_scan.txt'));
   assert.deepEqual(master[1].perOperation.INSERT.percentilesUs, { '50': 713, '90': 1067, '99': 1680, '99.9': 4679, '99.99': 5407 });
 });
@@ -75,14 +69,14 @@ test('locale and edge values: label, decimal commas, ∞, U+FFFD, stalled estima
 });
 
 test('streaming reader: chunks split anywhere, CRLF, a status is given as soon as its line is whole', () => {
-  const text = fixture('constructed_ycsb-0.17.0_workloade_run_hdrhistogram-plus-histogram_scan.txt').replace(/\n/g, '\r\n');
+  const text = fixture('lab_ycsb-0.17.0_workloade_run_hdrhistogram-plus-histogram_scan.stderr.txt').replace(/\n/g, '\r\n');
   const whole = parseStatusLines(text);
   const reader = new StatusLineReader();
   const streamed = [];
   for (let at = 0; at < text.length; at += 7) streamed.push(...reader.push(text.slice(at, at + 7)));
   streamed.push(...reader.end());
   assert.deepEqual(streamed, whole);
-  assert.equal(streamed.length, 5);
+  assert.ok(streamed.length >= 2);
 
   // A single-line status ending with YCSB's trailing space is complete at once (no wait for the next line).
   const live = new StatusLineReader();

@@ -21,6 +21,8 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
 import { cachedFaults, isAlive, loadLabConfigFromEnv, readFaults, readPidFile } from '../labFiles';
+import { readProcess } from '../processes';
+import { peerProcess } from '../socketOwner';
 
 /** How long memcached takes to go once its stdin closed (the real one flushes and closes buckets). */
 const memcachedShutdownMs = 1500;
@@ -108,6 +110,17 @@ async function runMemcached(): Promise<void> {
       ...(config.couchbase.nodeName !== undefined ? { nodeName: config.couchbase.nodeName } : {}),
       faults: cachedFaults(config.stateDir),
       log,
+      // faults on the real YCSB: its JVM is found by its end of the connection, in this lab only
+      signalClient: (connection, signal) => {
+        const pid = peerProcess({ address: connection.nodeAddress, port: connection.nodePort }, { address: connection.clientAddress, port: connection.clientPort }, (candidate) => readProcess(candidate)?.env.get('ONLOAD_BENCH_LAB_ID') === config.labId);
+        if (pid === undefined) return `no process of this lab holds ${connection.clientAddress}:${connection.clientPort}`;
+        try {
+          process.kill(pid, signal);
+          return `${signal} sent to ${pid} (${connection.clientAddress}:${connection.clientPort})`;
+        } catch (error) {
+          return `${signal} to ${pid} failed: ${String(error)}`;
+        }
+      },
     });
     if (!stopping) writeFileSync(pidFile, `${process.pid}\n`);
   }
