@@ -15,12 +15,12 @@ import type { CellResult } from '../model';
 import { withDefaults, type Plan } from '../plan/planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../remote/ssh';
 import { SweepRun } from './sweep';
+import { readLocalFile } from '../plan/localFiles';
 import { checkPlanPaths, resolveLocal } from '../plan/pathConfinement';
 import type { RunSweepOptions } from '../options';
 import { pathPolicyOf } from './runOpening';
 import { effectiveWorkload, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { describeCellBucket, describeSettleAfterLoad } from '../couchbase/cellBucket';
-import { readFileSync } from 'node:fs';
 
 const shownPassword = '********';
 
@@ -122,7 +122,9 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     },
   );
   let currentExpected = 0;
-  const scans = workloadScans(effectiveWorkload(workloadText(planDir, plan.workload.path), plan.workload.properties, {}));
+  const workload = await readLocalFile(resolveLocal(planDir, plan.workload.path));
+  const workloadText = workload.ok ? workload.text : ''; // the preparation below refuses an unreadable one
+  const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {}));
   try {
     lines.push('## prepare hosts');
     await run.prepareHosts();
@@ -133,7 +135,7 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
       seen.add(key.stack);
       const id = cellId(key);
       lines.push('', `# first cell of stack ${key.stack}: ${id}`);
-      currentExpected = recordsToLoad(effectiveWorkload(workloadText(planDir, plan.workload.path), plan.workload.properties, key.axes)) ?? 0;
+      currentExpected = recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0;
       const draft: CellResult = { kind: 'cell', id, key, status: 'ok', accelerated: null, startedAt: '', finishedAt: '', attempts: 1, logs: [] };
       try {
         await run.runCell({ id, key, index: 0 }, 1, draft);
@@ -149,13 +151,4 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     rmSync(scratch, { recursive: true, force: true });
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The plan's workload file, or nothing when it cannot be read (pre-flight reports that). */
-function workloadText(planDir: string, path: string): string {
-  try {
-    return readFileSync(resolveLocal(planDir, path), 'utf8');
-  } catch {
-    return '';
-  }
 }
