@@ -2,8 +2,11 @@
 // the cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
 // or its results.jsonl; --html: one self-contained HTML file with tables, figures, marks,
 // environment and Onload settings (engine/src/report/htmlReport). Exit codes: 0 report written, 1 nothing
-// readable or the output file could not be written, 2 bad usage.
+// readable or the output file could not be written, 2 bad usage. Whatever reaches the terminal
+// has the control characters of run data escaped (engine/src/report/controlCharacters.ts): a run
+// folder is anyone's, and its stack names or messages must not retitle the window or fake a line.
 import { writeFile } from 'node:fs/promises';
+import { escapeControlCharacters } from '../../engine/src/report/controlCharacters';
 import { reportTablesToCsv } from '../../engine/src/report/csv';
 import { buildHtmlReport } from '../../engine/src/report/htmlReport';
 import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report/report';
@@ -44,18 +47,18 @@ export async function run(args: string[]): Promise<number> {
 
   const run = await readRunFolder(parsed.positionals[0]);
   if (!run.ok) {
-    console.error(`onload-bench report: ${run.error.message} ${run.error.action}`);
+    say(`onload-bench report: ${run.error.message} ${run.error.action}`);
     return 1;
   }
-  for (const warning of run.warnings) console.error(`warning: ${warning}`);
+  for (const warning of run.warnings) say(`warning: ${warning}`);
   if (run.results.length === 0 && (run.manifest?.cells.length ?? 0) === 0) {
-    console.error(`onload-bench report: ${run.runDir} has no results yet.`);
+    say(`onload-bench report: ${run.runDir} has no results yet.`);
     return 1;
   }
   if (parsed.values.html) {
     const html = buildHtmlReport({ runDir: run.runDir, results: run.results, manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
     if (parsed.values.output === undefined) {
-      process.stdout.write(html);
+      process.stdout.write(escapeControlCharacters(html));
       return 0;
     }
     try {
@@ -70,8 +73,14 @@ export async function run(args: string[]): Promise<number> {
   // A spreadsheet or a script gets everything the run measured unless it asked for less.
   const all = asked === undefined && (parsed.values.csv || parsed.values.json);
   const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics);
+  // the CSV escapes its fields itself (its own line ends are CRLF); JSON stays valid with \u00XX escapes
   if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables));
-  else if (parsed.values.json) console.log(JSON.stringify(tables, null, 2));
-  else process.stdout.write(renderReport(tables, run.results, run.manifest?.environment));
+  else if (parsed.values.json) process.stdout.write(`${escapeControlCharacters(JSON.stringify(tables, null, 2))}\n`);
+  else process.stdout.write(escapeControlCharacters(renderReport(tables, run.results, run.manifest?.environment)));
   return 0;
+}
+
+/** A line on stderr, its control characters escaped (paths and messages come from the run folder). */
+function say(text: string): void {
+  process.stderr.write(`${escapeControlCharacters(text)}\n`);
 }

@@ -5,17 +5,20 @@
 // plan (also a resume refused because the recorded plan differs, or a file outside the plan's
 // folder), 130 cancelled.
 import { resolve } from 'node:path';
-import { formatEngineError } from '../../engine/src/errors';
+import { formatEngineError, toEngineError } from '../../engine/src/errors';
 import { cellMarks } from '../../engine/src/evidence/marks';
 import type { SweepEvent } from '../../engine/src/events';
 import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
+import { escapeControlCharacters, withControlCharactersEscaped } from '../../engine/src/report/controlCharacters';
+import { latestUnfinishedRun } from '../../engine/src/results/resumableRuns';
 import type { CellKey } from '../../engine/src/model';
 import { commandArguments } from './arguments';
 
 const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE] [--dry-run]
   --dry-run           print every remote command (with its host) and REST/SDK step of the first cell
                       of each stack, in order, without connecting (password shown as ********)
-  --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run of PLAN)
+  --resume [RUN_DIR]  continue an interrupted run (default: the newest unfinished run whose
+                      manifest names PLAN; a run folder without one must be named)
   --accept-recorded-plan  resume even if the plan recorded in RUN_DIR differs from PLAN in what
                       runs or is uploaded (commands, hosts, paths); the recorded plan is used
   --allow-outside-paths  upload workload/profile files from outside PLAN's folder
@@ -54,18 +57,27 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (parsed.values['dry-run'] === true) {
-    process.stdout.write(await dryRun(plan, planPath));
+    // the run's own checks: a file the run would refuse is refused here too, never printed
+    try {
+      process.stdout.write(await dryRun(plan, planPath, parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}));
+    } catch (error) {
+      const engineError = toEngineError(error, 'dry-run');
+      console.error(escapeControlCharacters(formatEngineError(engineError)));
+      // with no host, an `upload` refusal can only be a file that does not look like what it claims
+      return refusedPlanCodes.has(engineError.code) || engineError.code === 'upload' ? 2 : 1;
+    }
     return 0;
   }
 
   let resumeRunDir: string | undefined;
   if (resume === true) {
-    const unfinished = (await listRuns(resultsRoot)).filter((entry) => !entry.finished && (entry.manifest.planPath === undefined || resolve(entry.manifest.planPath) === planPath));
-    if (unfinished.length === 0) {
+    // only a run that names this plan is taken by itself; any other must be named (--resume RUN_DIR)
+    const latest = latestUnfinishedRun(await listRuns(resultsRoot), planPath);
+    if (!latest) {
       console.error(`onload-bench run: no unfinished run of ${planPath} under ${resultsRoot}.`);
       return 2;
     }
-    resumeRunDir = unfinished[0].runDir;
+    resumeRunDir = latest.runDir;
   } else if (typeof resume === 'string') {
     resumeRunDir = resolve(resume);
   }
@@ -94,15 +106,16 @@ export async function run(args: string[]): Promise<number> {
       resultsRoot,
       password,
       signal: controller.signal,
-      onEvent: (event) => progress.show(event),
+      // events carry run data (axis values, remote output, messages): shown with control characters escaped
+      onEvent: (event) => progress.show(withControlCharactersEscaped(event)),
       ...(resumeRunDir ? { resumeRunDir } : {}),
       ...(parsed.values['accept-recorded-plan'] ? { acceptRecordedPlan: true } : {}),
       ...(parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}),
       ...(parsed.values['ssh-config'] ? { ssh: { configFile: resolve(parsed.values['ssh-config']) } } : {}),
     });
     progress.clear();
-    console.log(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`);
-    if (outcome.error) console.error(formatEngineError(outcome.error));
+    console.log(escapeControlCharacters(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`));
+    if (outcome.error) console.error(escapeControlCharacters(formatEngineError(outcome.error)));
     if (outcome.cancelled) return 130;
     // refused before anything ran because of the plan or its files: like a plan error
     if (outcome.error && refusedPlanCodes.has(outcome.error.code)) return 2;

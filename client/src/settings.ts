@@ -107,6 +107,15 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
   };
 }
 
+/**
+ * `onloadBench.profilePath` as the user set it (user or application settings), never a workspace's
+ * or a folder's value: a trusted workspace may say where imports are looked up, but only the user's
+ * own folders widen where uploaded files may come from (engine/src/sweep/runOpening.ts pathPolicyOf).
+ */
+export function userProfilePath(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): string[] {
+  return folderList(inspected?.globalValue, []);
+}
+
 function folderList(value: unknown, problems: SettingProblem[]): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {

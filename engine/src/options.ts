@@ -36,6 +36,12 @@ export interface RunSweepOptions extends PreflightOptions {
   acceptRecordedPlan?: boolean;
   /** Folders besides the plan's own that uploaded files may come from (the editor's workspace folders). */
   allowedRoots?: string[];
+  /**
+   * The `onloadBench.profilePath` folders the user set in user or application settings: uploaded
+   * files may come from these too. `profilePath` alone (which a workspace can set) only decides
+   * where imports are looked up, never where uploads may come from.
+   */
+  trustedProfilePath?: string[];
   /** The user's opt-in to upload files from anywhere (CLI --allow-outside-paths). */
   allowOutsidePaths?: boolean;
 }

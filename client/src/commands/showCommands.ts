@@ -4,6 +4,7 @@
 // before letting the tool restart their servers. Built by the engine's dryRun (recording sessions
 // through the sweep's own code), the same listing as `onload-bench run PLAN --dry-run`.
 import * as vscode from 'vscode';
+import { currentSettings, uploadPolicyFor } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
@@ -18,7 +19,16 @@ export async function showCommandsCommand(_services: ExtensionServices, arg?: un
     return undefined;
   }
   const { dryRun } = await import('../../../engine/src/sweep/dryRun.js');
-  const text = await dryRun(plan, planUri.fsPath);
+  // the run's path policy and shape checks: a file a run would refuse is refused here, never shown
+  const settings = currentSettings(undefined, planUri);
+  let text: string;
+  try {
+    text = await dryRun(plan, planUri.fsPath, uploadPolicyFor(settings, planUri));
+  } catch (error) {
+    const { formatEngineError, toEngineError } = await import('../../../engine/src/errors.js');
+    void vscode.window.showErrorMessage(`Onload Bench: no dry run of ${vscode.workspace.asRelativePath(planUri)}: ${formatEngineError(toEngineError(error, 'dry-run'))}`);
+    return undefined;
+  }
   const document = await vscode.workspace.openTextDocument({ content: text, language: 'shellscript' });
   await vscode.window.showTextDocument(document, { preview: false });
   return document;

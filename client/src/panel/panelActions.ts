@@ -1,9 +1,11 @@
 // What the results panel does in the editor for the user: after an export, a notification to open
 // the file or show it in the file manager; from a table cell or chart point, that cell's YCSB logs
-// and its record (the results.jsonl line). Paths from the run folder never leave it.
+// and its record (the results.jsonl line). Paths from the run folder never leave it, and a log is
+// opened only when it is a regular file reached without a link (engine/src/results/runFolderFiles.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CellResult } from '../../../engine/src/model';
+import { runFolderFileToOpen } from '../../../engine/src/results/runFolderFiles';
 import { describeCell, type RunData } from './runData';
 
 export const openAction = 'Open';
@@ -24,6 +26,13 @@ export function logPath(runDir: string, relative: string): string | undefined {
 }
 
 type CellItem = vscode.QuickPickItem & { open?: () => PromiseLike<unknown> };
+
+/** Opens a log only as a regular file reached without a link (a run folder can plant one to /etc/passwd). */
+async function openLog(runDir: string, log: string): Promise<unknown> {
+  const checked = await runFolderFileToOpen(runDir, log);
+  if ('refused' in checked) return vscode.window.showErrorMessage(`Onload Bench: not opening ${log}: ${checked.refused}.`);
+  return vscode.window.showTextDocument(vscode.Uri.file(checked.path), { preview: false });
+}
 
 function statusText(result: CellResult): string {
   if (result.status === 'failed') return `failed${result.error ? ` at ${result.error.step}: ${result.error.message}` : ''}`;
@@ -48,9 +57,8 @@ export function cellItems(run: RunData, cellIds: readonly string[]): CellItem[] 
       },
     });
     for (const log of result.logs) {
-      const file = logPath(run.runDir, log);
-      if (!file) continue;
-      items.push({ label: `$(output) ${path.basename(log)}`, description: log, open: () => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false }) });
+      if (!logPath(run.runDir, log)) continue;
+      items.push({ label: `$(output) ${path.basename(log)}`, description: log, open: () => openLog(run.runDir, log) });
     }
   }
   return items;

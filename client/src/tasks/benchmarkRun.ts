@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { EngineError } from '../../../engine/src/model';
 import type { RunSweepRequest } from '../engineHost/protocol';
-import { currentSettings, profileFoldersFor, resultsRootFor } from '../config';
+import { currentSettings, resultsRootFor, uploadPolicyFor } from '../config';
 import { loadEngine } from '../engine';
 import { chooseNodeRuntime, runSweepInProcess } from '../engineProcess';
 import type { CoreServices } from '../services';
@@ -126,13 +126,9 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
       ...(settings.ssh.configFile !== undefined ? { configFile: settings.ssh.configFile } : {}),
     },
     timeouts: definedTimeouts(settings.timeouts),
-    // imports of uploaded profiles resolve as in the editor: beside the profile, then these folders
-    profilePath: profileFoldersFor(settings, planUri),
+    ...uploadPolicyFor(settings, planUri),
     ...(resumeRunDir !== undefined ? { resumeRunDir } : {}),
     ...(acceptRecordedPlan ? { acceptRecordedPlan } : {}),
-    // uploaded files may come from the plan's folder and the workspace folders (pathConfinement.ts)
-    allowedRoots: (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
-    ...(settings.allowOutsidePaths ? { allowOutsidePaths: true } : {}),
   };
 
   log.info(

@@ -5,6 +5,7 @@ import type { CellKey, CellResult } from '../../../engine/src/model';
 import { formatEngineError } from '../../../engine/src/errors';
 import { redactSecrets } from '../../../engine/src/remote/redaction';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
+import { withControlCharactersEscaped } from '../../../engine/src/report/controlCharacters';
 
 /** What the edges show about a run so far; `reduceProgress` folds events into it. */
 export interface RunProgress {
@@ -100,7 +101,9 @@ function paint(text: string, colour: Colour, useColour: boolean): string {
 }
 
 /** Lines (without line ends) the task terminal prints for one event. */
-export function terminalLines(event: SweepEvent, useColour = true): string[] {
+export function terminalLines(raw: SweepEvent, useColour = true): string[] {
+  // run data (axis values, remote output, messages) must not drive the terminal: only paint() does
+  const event = withControlCharactersEscaped(raw);
   const c = (text: string, colour: Colour) => paint(text, colour, useColour);
   switch (event.type) {
     case 'run-started':

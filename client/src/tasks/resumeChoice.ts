@@ -1,19 +1,10 @@
-// Which earlier runs can be resumed. Pure (no `vscode`): works on the engine's run summaries.
+// Which earlier runs can be resumed. Pure (no `vscode`): works on the engine's run summaries; the
+// rule for which run a resume takes by itself is the engine's (results/resumableRuns.ts), shared
+// with the CLI's --resume.
 import * as path from 'node:path';
 import type { RunSummary } from '../../../engine/src/results/resultsStore';
 
-/** Unfinished runs, newest first, optionally only those of one plan file. */
-export function unfinishedRuns(runs: readonly RunSummary[], planPath?: string): RunSummary[] {
-  const wanted = planPath !== undefined ? path.resolve(planPath) : undefined;
-  return runs
-    .filter((run) => !run.finished)
-    .filter((run) => wanted === undefined || (run.manifest.planPath !== undefined && path.resolve(run.manifest.planPath) === wanted))
-    .sort((a, b) => String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? '')));
-}
-
-export function latestUnfinishedRun(runs: readonly RunSummary[], planPath: string): RunSummary | undefined {
-  return unfinishedRuns(runs, planPath)[0];
-}
+export { latestUnfinishedRun, unfinishedRuns } from '../../../engine/src/results/resumableRuns';
 
 /** `lab-20261202-1405 — 12/40 cells, started 2026-12-02 14:05` */
 export function describeRun(run: RunSummary): { label: string; description: string; detail?: string } {

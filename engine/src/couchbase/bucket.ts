@@ -118,7 +118,7 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
   const rest = { server, password: target.password, ...(target.signal ? { signal: target.signal } : {}) };
   try {
     const manager = cluster.buckets();
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     try {
       await cancellable(manager.dropBucket(bucket.name), 'drop-bucket');
       evidence.dropped = true;
@@ -131,7 +131,7 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
       } else if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
     }
     if (evidence.dropped) evidence.waitGone = await waitBucketGone(rest, bucket.name, deadline);
-    const createStarted = Date.now();
+    const createStarted = performance.now();
     for (;;) {
       try {
         await cancellable(manager.createBucket({
@@ -148,7 +148,7 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         // REAL-LAB C4: 400 "already exists" (BucketExistsError) or 500 "still exists"
         // (InternalServerFailureError) while an earlier deletion finishes
         const stillThere = error instanceof sdk.BucketExistsError || (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
-        if (stillThere && Date.now() < deadline) {
+        if (stillThere && performance.now() < deadline) {
           evidence.createRetries += 1;
           await sleep(500, target.signal);
           throwIfCancelled(target.signal, server.host, 'create-bucket');
@@ -157,10 +157,10 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         throw describeSdkError(error, server, 'create-bucket', bucket.name);
       }
     }
-    evidence.createMs = Date.now() - createStarted;
-    const kvStarted = Date.now();
+    evidence.createMs = performance.now() - createStarted;
+    const kvStarted = performance.now();
     await waitForKv(sdk, cluster, target, bucket.name, deadline);
-    evidence.kvReadyMs = Date.now() - kvStarted;
+    evidence.kvReadyMs = performance.now() - kvStarted;
     evidence.warmup = await waitBucketWarm(rest, bucket.name, deadline);
   } finally {
     await cluster.close().catch(() => undefined);
@@ -172,7 +172,7 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
 async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, target: BucketTarget, bucketName: string, deadline: number): Promise<void> {
   const handle = cluster.bucket(bucketName);
   let lastProblem = 'no KV endpoint answered';
-  while (Date.now() < deadline) {
+  while (performance.now() < deadline) {
     throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
     try {
       const result = await handle.ping({ serviceTypes: [sdk.ServiceType.KeyValue], timeout: 2000 });

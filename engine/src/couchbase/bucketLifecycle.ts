@@ -4,7 +4,8 @@
 // - C8: a new (or restarted) bucket warms up: wait until every node of the bucket is "healthy";
 // - C6: basicStats.itemCount is the last stats sample: poll until it matches or a deadline, then
 //   wait for the disk write queue (ep_queue_size) to drain, as perfrunner does before a run.
-// Each wait returns what it saw (polls, milliseconds) for the cell's evidence.bucket.
+// Each wait returns what it saw (polls, milliseconds) for the cell's evidence.bucket. Deadlines and
+// durations are performance.now() readings (monotonic): a wall-clock step neither ends nor stretches a wait.
 import { EngineFailure } from '../errors';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
@@ -31,12 +32,12 @@ export function quotaProblem(bucket: string, ramQuotaMB: number, cluster?: { quo
 }
 
 async function poll<T>(target: RestTarget, step: string, deadline: number, probe: () => Promise<{ done: boolean; value: T; last: string }>, everyMs = 250): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
-  const started = Date.now();
+  const started = performance.now();
   let polls = 0;
   for (;;) {
     polls += 1;
     const outcome = await probe();
-    if (outcome.done || Date.now() >= deadline) return { value: outcome.value, facts: { polls, ms: Date.now() - started }, done: outcome.done, last: outcome.last };
+    if (outcome.done || performance.now() >= deadline) return { value: outcome.value, facts: { polls, ms: performance.now() - started }, done: outcome.done, last: outcome.last };
     await sleep(everyMs, target.signal);
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
   }

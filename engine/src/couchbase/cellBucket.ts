@@ -38,7 +38,7 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
   Object.assign(evidence, lifecycle);
   const login = await ensureBucketUser(target, context.bucket.name);
   evidence.ycsbUser = { name: login.username, roles: bucketUserRoles(context.bucket.name), password: 'generated for this cell, given to YCSB only' };
-  if (scans) evidence.primaryIndex = await ensurePrimaryIndex(target, context.bucket.name, Date.now() + context.readySec * 1000);
+  if (scans) evidence.primaryIndex = await ensurePrimaryIndex(target, context.bucket.name, performance.now() + context.readySec * 1000);
   return login;
 }
 
@@ -58,7 +58,7 @@ export async function settleAfterLoad(context: CellBucketContext, load: { expect
 async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans: boolean): Promise<number> {
   if (context.seam) return context.seam.itemCount();
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
-  const deadline = Date.now() + context.readySec * 1000;
+  const deadline = performance.now() + context.readySec * 1000;
   const first = await readItemCount(target, context.bucket.name);
   const { count, facts } = expected === undefined || first === expected ? { count: first, facts: { polls: 1, ms: 0 } } : await waitItemCount(target, context.bucket.name, expected, deadline);
   evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...facts };

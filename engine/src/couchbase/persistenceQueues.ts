@@ -68,7 +68,7 @@ export function readQueueSample(json: unknown): QueueSample {
 /** Polls the bucket's stats (called right after the load) until a newer sample shows every queue empty, or the deadline. */
 export async function waitPersistence(target: RestTarget, bucket: { name: string; type: string; replicas: number }, deadline: number): Promise<WaitFacts & { drained: true; queues: Record<string, number>; sampledAt?: number }> {
   const queues = queuesToWaitFor(bucket.type, bucket.replicas);
-  const started = Date.now();
+  const started = performance.now();
   let polls = 0;
   let verdict: QueueVerdict = { drained: queues.length === 0, waitingFor: [] };
   let sample: QueueSample = { values: {} };
@@ -79,12 +79,12 @@ export async function waitPersistence(target: RestTarget, bucket: { name: string
     sample = answer.status === 200 ? readQueueSample(answer.json) : { values: {} };
     verdict = judgeQueues(sample, queues, baseline);
     if (baseline === 'first') baseline = sample;
-    if (verdict.drained || Date.now() >= deadline) break;
+    if (verdict.drained || performance.now() >= deadline) break;
     await sleep(500, target.signal);
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step: 'write-queue', message: 'Cancelled.', action: 'Resume the run when ready.' });
   }
   if (!verdict.drained) {
-    throw new EngineFailure({ code: 'write-queue', host: target.server.host, step: 'write-queue', message: `The load of "${bucket.name}" was not known to be persisted after ${Math.round((Date.now() - started) / 1000)} s (waiting for ${verdict.waitingFor.join(', ')}): the run would measure the load's persistence too.`, action: 'Check the server disk and replication, or raise timeouts.bucketReadySec (stats are sampled about every 10 s).' });
+    throw new EngineFailure({ code: 'write-queue', host: target.server.host, step: 'write-queue', message: `The load of "${bucket.name}" was not known to be persisted after ${Math.round((performance.now() - started) / 1000)} s (waiting for ${verdict.waitingFor.join(', ')}): the run would measure the load's persistence too.`, action: 'Check the server disk and replication, or raise timeouts.bucketReadySec (stats are sampled about every 10 s).' });
   }
-  return { polls, ms: Date.now() - started, drained: true, queues: Object.fromEntries(queues.map((queue) => [queue, sample.values[queue] ?? 0])), ...(sample.sampledAt !== undefined ? { sampledAt: sample.sampledAt } : {}) };
+  return { polls, ms: performance.now() - started, drained: true, queues: Object.fromEntries(queues.map((queue) => [queue, sample.values[queue] ?? 0])), ...(sample.sampledAt !== undefined ? { sampledAt: sample.sampledAt } : {}) };
 }

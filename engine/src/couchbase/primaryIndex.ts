@@ -45,7 +45,7 @@ async function query(target: RestTarget, port: number, statement: string, extra:
 
 /** `CREATE PRIMARY INDEX` (an existing one is fine) and wait until it is online. */
 export async function ensurePrimaryIndex(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { created: boolean }> {
-  const started = Date.now();
+  const started = performance.now();
   const port = await queryPort(target);
   const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
   const create = await query(target, port, `CREATE PRIMARY INDEX ON ${keyspace}`);
@@ -61,8 +61,8 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
     polls += 1;
     const state = await query(target, port, `SELECT RAW state FROM system:indexes WHERE keyspace_id = ${literal} AND is_primary = true`);
     last = state.status === 200 ? JSON.stringify(state.results) : `HTTP ${state.status}: ${quote(state.text)}`;
-    if (state.results.includes('online')) return { polls, ms: Date.now() - started, created: !exists };
-    if (Date.now() >= deadline) break;
+    if (state.results.includes('online')) return { polls, ms: performance.now() - started, created: !exists };
+    if (performance.now() >= deadline) break;
     await sleep(250, target.signal);
   }
   throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`, action: 'Look at the index service logs, or raise timeouts.bucketReadySec.' });
@@ -73,14 +73,14 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
  * request_plus count through it; returns the wait and the count the index gave.
  */
 export async function waitIndexCaughtUp(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { indexedItems: number }> {
-  const started = Date.now();
+  const started = performance.now();
   const port = await queryPort(target);
   const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
-  const seconds = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
+  const seconds = Math.max(1, Math.ceil((deadline - performance.now()) / 1000));
   const answer = await query(target, port, `SELECT RAW COUNT(*) FROM ${keyspace}`, { scan_consistency: 'request_plus', timeout: `${seconds}s` }, seconds * 1000 + 5000);
   const count = answer.results[0];
   if (answer.status !== 200 || typeof count !== 'number') {
     throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not catch up with the load within ${seconds} s (HTTP ${answer.status}: ${quote(answer.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || answer.text)}).`, action: 'Look at the index service (its queue and memory quota), or raise timeouts.bucketReadySec.' });
   }
-  return { polls: 1, ms: Date.now() - started, indexedItems: count };
+  return { polls: 1, ms: performance.now() - started, indexedItems: count };
 }

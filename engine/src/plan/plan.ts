@@ -2,7 +2,7 @@
 // schemas/benchplan.schema.json) come back as values with the JSON path and the line/column of
 // the offending value, so the editor can underline it and the CLI can print `file:line:col`.
 // Pure except `loadPlan`, which reads the file.
-import { readFile } from 'node:fs/promises';
+import { readLocalFile } from './localFiles';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
@@ -34,14 +34,9 @@ function schemaValidator(): ValidateFunction {
 }
 
 export async function loadPlan(path: string): Promise<{ plan: Plan; errors: PlanError[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { plan: {} as Plan, errors: [{ code: 'read', message: `cannot read the plan: ${reason}`, path: '', line: 1, column: 1, offset: 0, length: 0 }] };
-  }
-  return checkPlanText(text, dirname(path));
+  const read = await readLocalFile(path);
+  if (!read.ok) return { plan: {} as Plan, errors: [{ code: 'read', message: `cannot read the plan: ${path}: ${read.problem}`, path: '', line: 1, column: 1, offset: 0, length: 0 }] };
+  return checkPlanText(read.text, dirname(path));
 }
 
 /**

@@ -2,11 +2,21 @@
 // OS temp folder and removes it when closed; an engine or editor killed with -9 leaves its folder
 // behind, and its masters live on until ControlPersist (bounded, ssh.ts) runs out. The next pool
 // removes the folders whose creating process is gone (same user, same machine: the pid is in the
-// name) after asking each master in them to exit.
+// name) after asking each master in them to exit. That `ssh -O exit` is a child of the engine like
+// any other: the cleaned environment (no password, childEnvironment.ts) and the engine's own ssh
+// options (`-F` when the user chose an ssh_config, BatchMode, host-key checking).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childEnvironment } from './childEnvironment';
+
+/** How the engine runs ssh: the binary, its options (ssh.ts, without the control-socket ones), its environment. */
+export interface SshInvocation {
+  binary: string;
+  options: readonly string[];
+  env: NodeJS.ProcessEnv;
+}
 
 const prefix = 'ob-';
 const pattern = /^ob-(\d+)-[A-Za-z0-9]{6}$/;
@@ -30,7 +40,7 @@ export function processAlive(pid: number): boolean {
  * Removes control folders left by dead processes of this user; returns the removed paths. Each
  * socket's master is told to exit first (`ssh -O exit`, bounded in time), so nothing lingers.
  */
-export function cleanStaleControlFolders(root = tmpdir(), sshBinary = 'ssh'): string[] {
+export function cleanStaleControlFolders(root = tmpdir(), ssh: SshInvocation = { binary: 'ssh', options: [], env: childEnvironment(process.env) }): string[] {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -47,7 +57,8 @@ export function cleanStaleControlFolders(root = tmpdir(), sshBinary = 'ssh'): st
       const info = statSync(folder);
       if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) continue;
       for (const socket of readdirSync(folder)) {
-        spawnSync(sshBinary, ['-o', `ControlPath=${join(folder, socket)}`, '-O', 'exit', 'stale-master'], { stdio: 'ignore', timeout: 3000 });
+        // ssh takes an option's first value: this socket's path goes before any other
+        spawnSync(ssh.binary, ['-o', `ControlPath=${join(folder, socket)}`, ...ssh.options, '-O', 'exit', 'stale-master'], { stdio: 'ignore', timeout: 3000, env: ssh.env });
       }
       rmSync(folder, { recursive: true, force: true });
       removed.push(folder);

@@ -1,16 +1,25 @@
-// One run at a time per host work folder: two engines (two editors, an editor and the CLI, two
-// machines) on one host would restart Couchbase under each other and delete each other's
-// credentials files. The lock is a kernel lock (`flock` on <workDir>/.onload-bench.lock) held by
-// a small remote shell for as long as the run's SSH session to it lives:
+// One run at a time per server: two engines (two editors, an editor and the CLI, two machines, two
+// SSH users with their own work folders) on one host would restart Couchbase under each other and
+// delete each other's credentials files. The lock is a kernel lock (`flock`) on one system-wide
+// file that every work folder and every user shares, `/var/tmp/onload-bench.lock` (the folder can
+// be moved with ONLOAD_BENCH_LOCK_DIR in the host's environment, e.g. for hosts that are
+// containers sharing one /var/tmp), held by a small remote shell for as long as the run's SSH
+// session to it lives:
 //   - it prints `@locked`, then a heartbeat line every 5 s; when the session ends (the run
 //     releases it, the engine dies and its ssh client with it, the master connection closes) the
 //     next heartbeat fails with EPIPE, the shell exits and the kernel drops the lock. Nothing is
 //     left to clean up, and no lock file can be "stale" by itself;
-//   - <workDir>/.onload-bench.owner names the holder (local host, pid, run, start, remote pid).
-//     If the holder's connection died without the remote side noticing (a network cut, where
-//     sshd may wait for TCP keep-alives), a new engine on the same machine sees that the
+//   - /var/tmp is sticky and everyone's: the file is made once, new (noclobber) with mode 666 so
+//     every user can lock it and name themselves in it; it is opened read-only without O_CREAT
+//     (fs.protected_regular refuses O_CREAT on another user's file there), a link or a special
+//     file at its name is refused, and the holder's line is written through the descriptor that
+//     holds the lock (/proc/self/fd/9), never through the name;
+//   - the file names the holder (local host, pid, run, start, remote user, work folder, remote
+//     pid). If the holder's connection died without the remote side noticing (a network cut,
+//     where sshd may wait for TCP keep-alives), a new engine on the same machine sees that the
 //     holder's local pid is gone, stops the remote holder by its pid and takes the lock; a holder
-//     on another machine is named in the error, with the remote pid to stop if it is gone.
+//     on another machine is named in the error, with the remote pid to stop if it is gone. The
+//     same engine reaching one machine under two names holds it once.
 // A host without `flock` (util-linux) gets a warning and no lock.
 import { hostname } from 'node:os';
 import { processAlive } from './controlFolders';
@@ -32,20 +41,42 @@ export type RemoteLockResult =
 
 const heartbeatSec = 5;
 
+/** The lock file on the host, as the remote shell spells it. */
+export const remoteLockPath = '${ONLOAD_BENCH_LOCK_DIR:-/var/tmp}/onload-bench.lock';
+
+/** Owner values travel as `name=value` words: encoded so a space or `=` cannot split them. */
+function ownerWord(name: string, value: string | number): string {
+  return `${name}=${encodeURIComponent(String(value))}`;
+}
+
 export function remoteLockScript(workDir: string, owner: RemoteLockOwner): string {
-  const line = `host=${owner.host} pid=${owner.pid} run=${owner.run} since=${owner.since}`;
+  const line = [ownerWord('host', owner.host), ownerWord('pid', owner.pid), ownerWord('run', owner.run), ownerWord('since', owner.since), ownerWord('workdir', workDir)].join(' ');
   return [
-    `cd ${shellQuote(workDir)} || exit 1`,
+    `f="${remoteLockPath}"`,
     `command -v flock >/dev/null 2>&1 || { echo @noflock; exit 0; }`,
-    `exec 9>>.onload-bench.lock`,
-    `if flock -n 9; then printf '%s remotepid=%s\\n' ${shellQuote(line)} "$$" > .onload-bench.owner; echo @locked; while echo @held; do sleep ${heartbeatSec} 9>&-; done; exit 0; fi`,
-    `printf '@busy '; cat .onload-bench.owner 2>/dev/null || echo`,
+    // a link or a special file planted at the name is never opened
+    `if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then echo "@badlock $f"; exit 0; fi`,
+    `[ -e "$f" ] || (umask 0; set -C; : > "$f") 2>/dev/null; chmod 666 "$f" 2>/dev/null`,
+    `[ -r "$f" ] || { echo "@unreadable $f"; exit 0; }`,
+    `exec 9<"$f"`,
+    `[ -f /proc/self/fd/9 ] || [ ! -e /proc/self/fd ] || { echo "@badlock $f"; exit 0; }`,
+    `if flock -n 9; then`,
+    `  printf '%s user=%s remotepid=%s\\n' ${shellQuote(line)} "$(id -un 2>/dev/null)" "$$" | dd of=/proc/self/fd/9 conv=nocreat status=none 2>/dev/null`,
+    `  echo @locked; while echo @held; do sleep ${heartbeatSec} 9>&-; done; exit 0`,
+    `fi`,
+    `printf '@busy '; head -c 1024 <&9 | tr -d '\\n\\r'; echo`,
   ].join('\n');
 }
 
 export function parseOwner(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const match of text.matchAll(/(\w+)=(\S+)/g)) out[match[1]] = match[2];
+  for (const match of text.matchAll(/(\w+)=(\S+)/g)) {
+    try {
+      out[match[1]] = decodeURIComponent(match[2]);
+    } catch {
+      out[match[1]] = match[2];
+    }
+  }
   return out;
 }
 
@@ -76,6 +107,8 @@ export function tryRemoteLock(session: RemoteSession, workDir: string, owner: Re
           });
         } else if (line.startsWith('@busy')) settle({ kind: 'busy', owner: parseOwner(line) });
         else if (line === '@noflock') settle({ kind: 'unavailable', reason: 'flock (util-linux) is not installed' });
+        else if (line.startsWith('@badlock ')) settle({ kind: 'unavailable', reason: `${line.slice(9)} is not a regular file (a link or a special file someone put there); remove it` });
+        else if (line.startsWith('@unreadable ')) settle({ kind: 'unavailable', reason: `${line.slice(12)} cannot be read by the SSH user (another user made it private); remove it or make it mode 666` });
       },
     });
     running.then(
@@ -86,9 +119,11 @@ export function tryRemoteLock(session: RemoteSession, workDir: string, owner: Re
 }
 
 /**
- * Takes the lock of `workDir` on the session's host. Busy: if the holder ran on this machine and
- * its process is gone, its remote holder is stopped and the lock taken; otherwise a `run-locked`
- * failure names the holder. Unavailable: undefined (the caller warns).
+ * Takes the lock of the session's host (one per server, whatever the work folder or user; `workDir`
+ * only names this run in it). Busy: if the holder ran on this machine and its process is gone, its
+ * remote holder is stopped and the lock taken; if the holder is this very run (one machine reached
+ * under two names), it is already held; otherwise a `run-locked` failure names the holder.
+ * Unavailable: the reason (the caller warns).
  */
 export async function acquireRemoteLock(session: RemoteSession, workDir: string, owner: RemoteLockOwner, here = hostname()): Promise<{ release(): Promise<void>; tookOver?: Record<string, string> } | { unavailable: string }> {
   let tookOver: Record<string, string> | undefined;
@@ -99,6 +134,7 @@ export async function acquireRemoteLock(session: RemoteSession, workDir: string,
     const holder = result.owner;
     const pid = Number(holder.pid);
     const remotePid = Number(holder.remotepid);
+    if (holder.host === owner.host && pid === owner.pid && holder.run === owner.run) return { release: async () => undefined };
     if (attempt === 0 && holder.host === here && Number.isInteger(pid) && !processAlive(pid) && Number.isInteger(remotePid) && remotePid > 1) {
       await session.run(`kill ${remotePid} 2>/dev/null; sleep 1`, { step: 'lock' });
       tookOver = holder;
@@ -108,9 +144,9 @@ export async function acquireRemoteLock(session: RemoteSession, workDir: string,
       code: 'run-locked',
       host: session.host,
       step: 'lock',
-      message: `The work folder ${workDir} on ${session.host} is in use by run ${holder.run ?? '?'} of process ${holder.pid ?? '?'} on ${holder.host ?? 'an unknown machine'} (since ${holder.since ?? '?'}); two runs on one host would restart Couchbase under each other.`,
+      message: `${session.host} is in use by run ${holder.run ?? '?'} of process ${holder.pid ?? '?'} on ${holder.host ?? 'an unknown machine'} (user ${holder.user || '?'}, work folder ${holder.workdir ?? '?'}, since ${holder.since ?? '?'}); two runs on one server would restart Couchbase under each other.`,
       action: holder.host === here ? 'Wait for that run to finish or cancel it, then start again.' : `Wait for that run to finish; if it is gone, stop its lock holder on ${session.host} ("kill ${holder.remotepid ?? 'PID'}") and start again.`,
     });
   }
-  throw new EngineFailure({ code: 'run-locked', host: session.host, step: 'lock', message: `Could not take the lock of ${workDir} on ${session.host}.`, action: 'Make sure no other run uses this host, then start again.' });
+  throw new EngineFailure({ code: 'run-locked', host: session.host, step: 'lock', message: `Could not take the lock of ${session.host}.`, action: 'Make sure no other run uses this host, then start again.' });
 }

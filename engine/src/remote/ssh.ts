@@ -262,24 +262,28 @@ export class SessionPool {
     this.ownsControlDir = options.controlDir === undefined;
     this.binary = options.binary ?? 'ssh';
     this.env = childEnvironment(process.env, secrets);
-    // folders of engines killed with -9 (their masters too) go before this one is made
-    if (this.ownsControlDir && !factory) cleanStaleControlFolders(undefined, this.binary);
-    // Short path: unix socket paths are limited to ~100 bytes; %C is a 40-character hash.
-    this.controlDir = options.controlDir ?? (factory ? '' : createControlFolder());
-    this.baseArgs = [
+    // what every ssh the engine starts gets, the cleanup of stale masters included
+    const shared = [
       ...(options.configFile ? ['-F', options.configFile] : []),
       '-T',
       '-o', 'BatchMode=yes',
       // wins over ~/.ssh/config: an unknown or changed host key is always an error, never accepted
       '-o', 'StrictHostKeyChecking=yes',
-      '-o', 'ControlMaster=auto',
-      '-o', `ControlPath=${join(this.controlDir, '%C')}`,
-      // bounded: a master orphaned by a killed engine exits after two idle minutes
-      '-o', 'ControlPersist=120',
       '-o', 'ServerAliveInterval=5',
       '-o', 'ServerAliveCountMax=3',
       '-o', 'ConnectTimeout=15',
       ...(options.extraOptions ?? []),
+    ];
+    // folders of engines killed with -9 (their masters too) go before this one is made
+    if (this.ownsControlDir && !factory) cleanStaleControlFolders(undefined, { binary: this.binary, options: shared, env: this.env });
+    // Short path: unix socket paths are limited to ~100 bytes; %C is a 40-character hash.
+    this.controlDir = options.controlDir ?? (factory ? '' : createControlFolder());
+    this.baseArgs = [
+      '-o', 'ControlMaster=auto',
+      '-o', `ControlPath=${join(this.controlDir, '%C')}`,
+      // bounded: a master orphaned by a killed engine exits after two idle minutes
+      '-o', 'ControlPersist=120',
+      ...shared,
     ];
   }
 

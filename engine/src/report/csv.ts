@@ -1,6 +1,9 @@
-// CSV export (RFC 4180): CRLF line ends, fields with a comma, quote, CR or LF are quoted and their
-// quotes doubled. Text fields that a spreadsheet would run as a formula (`=`, `+`, `@`, tab) get a
-// leading apostrophe; numbers are written as numbers. Pure.
+// CSV export (RFC 4180): CRLF line ends, fields with a comma, quote or LF are quoted and their
+// quotes doubled. Text fields that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab,
+// CR) get a leading apostrophe; numbers are written as numbers. Control characters in text (a run
+// folder's stack names, axis values, messages) are escaped (controlCharacters.ts): the CSV is also
+// printed to terminals. Pure.
+import { escapeControlCharacters } from './controlCharacters';
 import type { ReportTable, StackCell, StackComparison } from './report';
 
 export type CsvValue = string | number | boolean | null | undefined;
@@ -9,7 +12,8 @@ export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   let text = String(value);
-  if (/^[=+@\t\r]/.test(text)) text = `'${text}`;
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  text = escapeControlCharacters(text);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

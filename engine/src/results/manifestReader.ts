@@ -2,32 +2,26 @@
 // drive, a crafted archive), so every field a reader touches is checked for its type before use.
 // A field of the wrong type is dropped with a warning rather than reaching the report or the panel
 // as a value they would crash on (`environment.hosts: null`, `createdAt` missing...).
-import { open } from 'node:fs/promises';
 import type { CellKey, RunManifest } from '../model';
+import { structureProblem } from './cellRecordCheck';
 import { isCellKey } from './resultsReader';
+import { readRunFileText, RunFileRefused } from './runFolderFiles';
 
 /** A manifest is small (the plan, the cell list, the environment); anything this big is not one. */
 export const maxManifestBytes = 64 * 1024 * 1024;
 
 export type ManifestRead = { ok: true; text: string } | { ok: false; missing: boolean; reason: string };
 
-/** The manifest's text, refusing files too big to be a manifest instead of running out of memory. */
+/**
+ * The manifest's text: a regular file reached without a link (runFolderFiles.ts), refused when too
+ * big to be a manifest instead of running out of memory, never waited on (a FIFO) or read without end.
+ */
 export async function readManifestText(path: string): Promise<ManifestRead> {
-  let handle;
   try {
-    handle = await open(path, 'r');
+    const text = await readRunFileText(path, maxManifestBytes);
+    return text === undefined ? { ok: false, missing: true, reason: `${path} does not exist` } : { ok: true, text };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, missing: code === 'ENOENT', reason: (error as Error).message };
-  }
-  try {
-    const size = (await handle.stat()).size;
-    if (size > maxManifestBytes) return { ok: false, missing: false, reason: `it is ${Math.round(size / 1024 / 1024)} MiB, larger than any run manifest (${maxManifestBytes / 1024 / 1024} MiB)` };
-    return { ok: true, text: await handle.readFile('utf8') };
-  } catch (error) {
-    return { ok: false, missing: false, reason: (error as Error).message };
-  } finally {
-    await handle.close();
+    return { ok: false, missing: false, reason: error instanceof RunFileRefused ? error.message : (error as Error).message };
   }
 }
 
@@ -44,7 +38,7 @@ export function normaliseManifest(value: unknown, problems: string[]): { manifes
   const cells: { id: string; key: CellKey }[] = [];
   let badCells = 0;
   for (const cell of value.cells as unknown[]) {
-    if (isRecord(cell) && typeof cell.id === 'string' && isCellKey(cell.key)) {
+    if (isRecord(cell) && typeof cell.id === 'string' && isCellKey(cell.key) && (!isRecord(cell.key.axes) || Object.values(cell.key.axes).every((axis) => typeof axis === 'string' || typeof axis === 'number'))) {
       const key = cell.key;
       if (!isRecord(key.axes)) key.axes = {};
       if (typeof key.address !== 'string') key.address = '';
@@ -137,5 +131,8 @@ export function parseManifest(text: string, problems: string[]): { manifest?: Ru
   } catch (error) {
     return { reason: `is not valid JSON (${(error as Error).message})` };
   }
+  // a crafted manifest must not overflow a reader's stack (the comparison of two runs' plans)
+  const structure = structureProblem(value);
+  if (structure) return { reason: structure.replace(/^it /, '') };
   return normaliseManifest(value, problems);
 }

@@ -1,7 +1,9 @@
 // Reads a run folder back for reports and the results panel: `manifest.json` + `results.jsonl`.
 // Tolerant by design: a torn last line (the sweep is writing it, or crashed while writing it), a
 // damaged line or a missing or damaged manifest each become a warning, and every whole line is
-// still read. Results are streamed (resultsReader.ts), so a file of any size is read.
+// still read. Results are streamed (resultsReader.ts), so a file of any size is read. Both files
+// are opened without following links and only as regular files (runFolderFiles.ts): a FIFO or a
+// device in a run folder is named, never waited on or read without end.
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseManifest, readManifestText } from './manifestReader';
@@ -9,6 +11,7 @@ import type { CellResult, EngineError, RunManifest } from '../model';
 import { resultsFormatVersion } from '../model';
 import { parseResultLines, readResultLines, type ResultLines } from './resultsReader';
 import { manifestFile, resultsFile } from './resultsStore';
+import { readFailureAction } from './runFolderFiles';
 
 export interface RunContents {
   /** The run folder. */
@@ -36,7 +39,7 @@ export async function readRunFolder(path: string): Promise<ReadRunResult> {
   try {
     lines = await readResultLines(resultsPath, basename(resultsPath));
   } catch (error) {
-    return { ok: false, error: readError(`Cannot read ${resultsPath}: ${(error as Error).message}.`, 'Check the permissions of the run folder.') };
+    return { ok: false, error: readError(`Cannot read ${resultsPath}: ${(error as Error).message}.`, readFailureAction(error)) };
   }
   if (!manifestRead.ok && manifestRead.missing && lines === undefined) {
     return { ok: false, error: readError(`${runDir} holds neither ${manifestFile} nor ${resultsFile}.`, 'Give the path of a run folder written by `onload-bench run` or the extension.') };

@@ -11,8 +11,18 @@
 //
 // A line that does not parse is skipped with a warning; only the last line may be torn (the run is
 // writing it or crashed while writing it). A complete last line without its newline is a result.
-import { createReadStream } from 'node:fs';
+// The file is opened as runFolderFiles.ts opens every run-folder file (no link, regular files
+// only) and read up to the size it had when opened (at most `maxResultsBytes`); a line longer than
+// `maxLineBytes` is skipped without being held in memory; a line that is not a valid cell record
+// (cellRecordCheck.ts) is named and left out, so one crafted line cannot take a view down.
+import { cellRecordProblem } from './cellRecordCheck';
+import { describeSize, openRunFile } from './runFolderFiles';
 import type { CellResult } from '../model';
+
+/** No cell record comes near this (the biggest, with long time series, are a few MB). */
+export const maxLineBytes = 64 * 1024 * 1024;
+/** Where a reader stops: far beyond any real run, short of reading for hours. */
+export const maxResultsBytes = 16 * 1024 ** 3;
 
 export interface ResultLines {
   /** One result per cell id (see the rule above), in the file order of the chosen lines. */
@@ -60,6 +70,13 @@ export class ResultLineCollector {
       this.warnings.push(`Line ${lineNumber} of ${this.name} is not a complete cell result; skipped.`);
       return;
     }
+    // complete, but every field a view uses must have its type, and nothing may nest without end
+    const problem = cellRecordProblem(value);
+    if (problem) {
+      this.skipped++;
+      this.warnings.push(`Line ${lineNumber} of ${this.name} (cell ${value.id.slice(0, 200)}) is not a valid cell record: ${problem}; it is left out (a resume runs that cell again).`);
+      return;
+    }
     const position = this.position++;
     const earlier = this.chosen.get(value.id);
     if (earlier === undefined) {
@@ -68,6 +85,18 @@ export class ResultLineCollector {
     }
     this.duplicated.add(value.id);
     if (earlier.result.status === 'failed' && value.status === 'ok') this.chosen.set(value.id, { result: value, position });
+  }
+
+  /** A line longer than maxLineBytes: counted and named, never held in memory. */
+  addTooLong(lineNumber: number, bytes: number): void {
+    this.flushPendingBad();
+    this.skipped++;
+    this.warnings.push(`Line ${lineNumber} of ${this.name} is longer than ${describeSize(maxLineBytes)} (${describeSize(bytes)}); it was skipped without being read into memory.`);
+  }
+
+  /** Something about the file as a whole, for the user. */
+  note(warning: string): void {
+    this.warnings.push(warning);
   }
 
   finish(unterminated: boolean): ResultLines {
@@ -99,32 +128,57 @@ export function parseResultLines(text: string, name = 'results.jsonl'): ResultLi
   return collector.finish(unterminated && text !== '');
 }
 
-/** Streams a results file; undefined when it does not exist. Other read errors are thrown. */
-export async function readResultLines(path: string, name = 'results.jsonl'): Promise<ResultLines | undefined> {
+/**
+ * Streams a results file; undefined when it does not exist. A link, a FIFO or a device is refused
+ * (RunFileRefused, runFolderFiles.ts); other read errors are thrown.
+ */
+export async function readResultLines(path: string, name = 'results.jsonl', limits: { maxLineBytes?: number; maxBytes?: number } = {}): Promise<ResultLines | undefined> {
+  const lineLimit = limits.maxLineBytes ?? maxLineBytes;
+  const byteLimit = limits.maxBytes ?? maxResultsBytes;
+  const opened = await openRunFile(path);
+  if (!opened) return undefined;
   const collector = new ResultLineCollector(name);
+  // what the file held when it was opened: a file that grows while it is read ends here
+  const end = Math.min(opened.size, byteLimit);
+  if (opened.size > byteLimit) collector.note(`${name} is ${describeSize(opened.size)}; only its first ${describeSize(byteLimit)} were read.`);
   let lineNumber = 0;
   let pieces: Buffer[] = [];
+  let pending = 0; // bytes of the line so far
+  let tooLong = false;
   let lastByte = -1;
-  try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  const take = (piece: Buffer): void => {
+    pending += piece.length;
+    if (tooLong) return;
+    if (pending > lineLimit) {
+      tooLong = true;
+      pieces = [];
+      return;
+    }
+    if (piece.length > 0) pieces.push(Buffer.from(piece)); // a copy: the stream reuses nothing, but a subarray would pin its chunk
+  };
+  const endLine = (): void => {
+    lineNumber++;
+    if (tooLong) collector.addTooLong(lineNumber, pending);
+    else collector.add(Buffer.concat(pieces).toString('utf8'), lineNumber);
+    pieces = [];
+    pending = 0;
+    tooLong = false;
+  };
+  if (end > 0) {
+    for await (const chunk of opened.handle.createReadStream({ start: 0, end: end - 1, highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
       let start = 0;
       let newline: number;
       while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
-        const piece = chunk.subarray(start, newline);
-        const line = pieces.length === 0 ? piece.toString('utf8') : Buffer.concat([...pieces, piece]).toString('utf8');
-        pieces = [];
-        collector.add(line, ++lineNumber);
+        take(chunk.subarray(start, newline));
+        endLine();
         start = newline + 1;
       }
-      if (start < chunk.length) pieces.push(chunk.subarray(start));
+      if (start < chunk.length) take(chunk.subarray(start));
       if (chunk.length > 0) lastByte = chunk[chunk.length - 1] as number;
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  } else await opened.handle.close();
   const unterminated = lastByte !== -1 && lastByte !== 0x0a;
-  if (pieces.length > 0) collector.add(Buffer.concat(pieces).toString('utf8'), ++lineNumber);
+  if (pending > 0) endLine();
   return collector.finish(unterminated);
 }
 

@@ -1,24 +1,33 @@
 // The run folder on disk: `manifest.json` (replaced atomically), `results.jsonl` (one CellResult
 // per line, appended and fsynced, so a crash can at worst leave a torn last line, which readers
 // skip and the next writer trims), and `logs/`. A failed write (disk full, I/O error) stops the
-// sweep with a clear error and leaves everything already written intact.
+// sweep with a clear error and leaves everything already written intact: an append that the disk
+// took only in part (a short write) or not at all is cut back to the last whole line before the
+// failure is reported, so a cell counts as done only once its whole line is on disk. A run folder
+// can come from anyone: every file is opened without following a link (runFolderFiles.ts), so a
+// planted symlink never carries a write, a truncation or a log outside the folder.
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readdir, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative as relativePath, resolve } from 'node:path';
+import { lstat, mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
 import { EngineFailure } from '../errors';
 import { parseManifest, readManifestText } from './manifestReader';
 import type { CellResult, RunManifest } from '../model';
-import { normaliseCellResult, parseResultLines, readResultLines, type ResultLines } from './resultsReader';
+import { maxLineBytes, normaliseCellResult, parseResultLines, readResultLines, type ResultLines } from './resultsReader';
+import { appendFlags, checkRunFolder, createFlags, insideFolder, makeFoldersWithoutLinks, openRegular, readFailureAction } from './runFolderFiles';
 
 export const manifestFile = 'manifest.json';
 export const resultsFile = 'results.jsonl';
 export const logsDir = 'logs';
 
-/** Low-level writes, injectable so tests can simulate a full disk. */
+/** What the writers use of an open file. */
+export type ResultsHandle = Pick<FileHandle, 'write' | 'sync' | 'close' | 'truncate' | 'stat' | 'read'>;
+
+/** Low-level writes, injectable so tests can simulate a full disk. Flags are runFolderFiles.ts' numbers. */
 export interface ResultsIo {
-  open(path: string, flags: string): Promise<Pick<FileHandle, 'write' | 'sync' | 'close' | 'truncate' | 'stat'>>;
+  open(path: string, flags: number): Promise<ResultsHandle>;
 }
-export const realIo: ResultsIo = { open: (path, flags) => open(path, flags) };
+export const realIo: ResultsIo = { open: (path, flags) => open(path, flags, 0o644) };
 
 /** Why a write failed and what to do, by cause: each has a different remedy. */
 export function writeFailureCause(error: unknown): { reason: string; action: string } {
@@ -35,6 +44,10 @@ export function writeFailureCause(error: unknown): { reason: string; action: str
       return { reason: 'a file name is too long for the file system', action: 'Choose a results folder with a shorter path; report the name if it persists (log folders are named by a short hash).' };
     case 'EIO':
       return { reason: 'an I/O error occurred', action: 'Check the results disk (dmesg), then resume the run.' };
+    case 'ELOOP':
+    case 'ENOTREG':
+    case 'ENOTDIR':
+      return { reason: (error as Error).message, action: 'Start a new run (or restore the run folder): a run folder holds only its own regular files and folders, never links or special files.' };
     default:
       return { reason: (error as Error)?.message ?? String(error), action: 'Check the results folder, then resume the run.' };
   }
@@ -50,13 +63,17 @@ export function writeFailure(path: string, error: unknown): EngineFailure {
   }, { cause: error });
 }
 
-/** Writes a file so readers see either the old or the new content: tmp + fsync + rename + dir fsync. */
+/**
+ * Writes a file so readers see either the old or the new content: tmp + fsync + rename + dir fsync.
+ * The temporary has a random name and is created new (O_EXCL, no link followed); the rename
+ * replaces whatever is at `path`, a planted link included, without writing through it.
+ */
 export async function writeFileAtomic(path: string, content: string, io: ResultsIo = realIo): Promise<void> {
-  const temporary = `${path}.tmp-${process.pid}`;
+  const temporary = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
-    const handle = await io.open(temporary, 'w');
+    const handle = await io.open(temporary, createFlags);
     try {
-      await handle.write(content);
+      await writeWhole(handle, Buffer.from(content));
       await handle.sync();
     } finally {
       await handle.close();
@@ -110,9 +127,14 @@ export async function writeManifest(runDir: string, manifest: RunManifest, io: R
   await writeFileAtomic(join(runDir, manifestFile), JSON.stringify(manifest, null, 2) + '\n', io);
 }
 
-/** The manifest of a run to resume or list; a damaged one is an error naming the reason. */
+/** The manifest of a run to resume or list; a damaged one (or a run folder that is a link) is an error naming the reason. */
 export async function readManifest(runDir: string, problems: string[] = []): Promise<RunManifest> {
   const path = join(runDir, manifestFile);
+  try {
+    await checkRunFolder(runDir);
+  } catch (error) {
+    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot use ${runDir}: ${(error as Error).message}.`, action: 'Pick the run folder itself (not a link to it), or start a new run.' });
+  }
   const read = await readManifestText(path);
   if (!read.ok) {
     throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot read ${path}: ${read.reason}.`, action: 'Pick a run folder that contains manifest.json, or start a new run.' });
@@ -124,37 +146,56 @@ export async function readManifest(runDir: string, problems: string[] = []): Pro
   return manifest;
 }
 
-/** Reads results.jsonl as a stream (see resultsReader.ts for the one-line-per-id rule). */
+/** Reads results.jsonl as a stream (see resultsReader.ts for the one-line-per-id rule); an unreadable one is a `results-read` failure. */
 export async function readResults(runDir: string): Promise<ResultLines> {
-  return (await readResultLines(join(runDir, resultsFile))) ?? parseResultLines('');
+  const path = join(runDir, resultsFile);
+  try {
+    return (await readResultLines(path)) ?? parseResultLines('');
+  } catch (error) {
+    throw new EngineFailure({ code: 'results-read', step: 'read-results', message: `Cannot read ${path}: ${(error as Error).message}.`, action: readFailureAction(error) }, { cause: error });
+  }
 }
 
 export function parseResultsText(text: string): ResultLines {
   return parseResultLines(text);
 }
 
+/**
+ * Writes all of `data` at the end of the file: a write the disk takes only in part (a nearly full
+ * disk) is continued, and one that takes nothing is the disk being full, never a success.
+ */
+async function writeWhole(handle: Pick<ResultsHandle, 'write'>, data: Buffer): Promise<void> {
+  let written = 0;
+  while (written < data.length) {
+    const { bytesWritten } = await handle.write(data, written, data.length - written);
+    if (!(bytesWritten > 0)) throw Object.assign(new Error(`only ${written} of ${data.length} bytes could be written`), { code: 'ENOSPC' });
+    written += bytesWritten;
+  }
+}
+
 /** The append-only results file of one run. */
 export class ResultsWriter {
   private constructor(
     private readonly path: string,
-    private readonly handle: Pick<FileHandle, 'write' | 'sync' | 'close' | 'truncate' | 'stat'>,
+    private readonly handle: ResultsHandle,
+    /** Bytes of whole lines: where the file is cut back to when an append fails. */
     private size: number,
   ) {}
 
   /**
-   * Opens for appending. A last line without its newline is a crash during the write: when it
-   * parses as a whole cell result only the newline is missing and is added; otherwise the torn
-   * line is trimmed (readers have skipped it, and the cell runs again).
+   * Opens for appending: a regular file, never through a link. A last line without its newline is
+   * a crash during the write: when it parses as a whole cell result only the newline is missing
+   * and is added; otherwise the torn line is trimmed (readers have skipped it, and the cell runs again).
    */
   static async open(runDir: string, io: ResultsIo = realIo): Promise<ResultsWriter> {
     const path = join(runDir, resultsFile);
     try {
-      const handle = await io.open(path, 'a+');
+      const handle = await openRegular(path, appendFlags, io.open);
       let size = (await handle.stat()).size;
-      const tail = size > 0 ? await lastLine(path, size) : undefined;
+      const tail = size > 0 ? await lastLine(handle, size) : undefined;
       if (tail !== undefined && !tail.terminated) {
-        if (isWholeResult(tail.text)) {
-          await handle.write('\n');
+        if (tail.text !== undefined && isWholeResult(tail.text)) {
+          await writeWhole(handle, Buffer.from('\n'));
           size += 1;
         } else {
           await handle.truncate(tail.start);
@@ -168,15 +209,19 @@ export class ResultsWriter {
     }
   }
 
-  /** Appends one line and fsyncs; on failure trims back so the file stays whole, then throws. */
+  /**
+   * Appends one line and fsyncs. On any failure, a short write included, the file is cut back to
+   * its last whole line (and synced) before the failure is thrown: the caller reports the cell
+   * done only when this returns.
+   */
   async append(result: CellResult): Promise<void> {
     const line = Buffer.from(JSON.stringify(result) + '\n');
     try {
-      await this.handle.write(line);
+      await writeWhole(this.handle, line);
       await this.handle.sync();
       this.size += line.length;
     } catch (error) {
-      await this.handle.truncate(this.size).catch(() => undefined);
+      await this.handle.truncate(this.size).then(() => this.handle.sync()).catch(() => undefined);
       throw writeFailure(this.path, error);
     }
   }
@@ -186,34 +231,34 @@ export class ResultsWriter {
   }
 }
 
-/** The last line of a file (read backwards in chunks, never the whole file). */
-async function lastLine(path: string, size: number): Promise<{ text: string; start: number; terminated: boolean }> {
-  const handle = await open(path, 'r');
-  try {
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    const terminated = last[0] === 0x0a;
-    const end = terminated ? size - 1 : size;
-    const pieces: Buffer[] = [];
-    let position = end;
-    const chunkSize = 64 * 1024;
-    while (position > 0) {
-      const length = Math.min(chunkSize, position);
-      const chunk = Buffer.alloc(length);
-      await handle.read(chunk, 0, length, position - length);
-      const newline = chunk.lastIndexOf(0x0a);
-      if (newline >= 0) {
-        pieces.unshift(chunk.subarray(newline + 1));
-        position = position - length + newline + 1;
-        break;
-      }
-      pieces.unshift(chunk);
-      position -= length;
+/**
+ * The last line of a file, read backwards in chunks through the open handle, never the whole
+ * file: a last line longer than maxLineBytes is not kept (`text` undefined), only where it starts.
+ */
+async function lastLine(handle: Pick<ResultsHandle, 'read'>, size: number): Promise<{ text?: string; start: number; terminated: boolean }> {
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  const terminated = last[0] === 0x0a;
+  const end = terminated ? size - 1 : size;
+  const pieces: Buffer[] = [];
+  let kept = 0;
+  let position = end;
+  const chunkSize = 64 * 1024;
+  while (position > 0) {
+    const length = Math.min(chunkSize, position);
+    const chunk = Buffer.alloc(length);
+    await handle.read(chunk, 0, length, position - length);
+    const newline = chunk.lastIndexOf(0x0a);
+    const piece = newline >= 0 ? chunk.subarray(newline + 1) : chunk;
+    if (kept + piece.length <= maxLineBytes) pieces.unshift(piece);
+    kept += piece.length;
+    if (newline >= 0) {
+      position = position - length + newline + 1;
+      break;
     }
-    return { text: Buffer.concat(pieces).toString('utf8'), start: position, terminated };
-  } finally {
-    await handle.close();
+    position -= length;
   }
+  return { ...(kept <= maxLineBytes ? { text: Buffer.concat(pieces).toString('utf8') } : {}), start: position, terminated };
 }
 
 function isWholeResult(line: string): boolean {
@@ -263,7 +308,8 @@ export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummar
   for (const name of names) {
     const runDir = join(resultsRoot, name);
     try {
-      if (!(await stat(runDir)).isDirectory()) continue;
+      // a link is never followed: a folder shipped elsewhere must not be offered (or resumed) as this run
+      if (!(await lstat(runDir)).isDirectory()) continue;
     } catch {
       continue;
     }
@@ -272,8 +318,8 @@ export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummar
     try {
       manifest = await readManifest(runDir, problems);
     } catch (error) {
-      const missing = await stat(join(runDir, manifestFile)).then(() => false, () => true);
-      const hasResults = await stat(join(runDir, resultsFile)).then(() => true, () => false);
+      const missing = await lstat(join(runDir, manifestFile)).then(() => false, () => true);
+      const hasResults = await lstat(join(runDir, resultsFile)).then(() => true, () => false);
       if (!missing || hasResults) damaged.push({ runDir, problem: error instanceof EngineFailure ? error.error.message : (error as Error).message });
       continue;
     }
@@ -284,7 +330,7 @@ export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummar
       runs.push({ runDir, manifest, done, total: manifest.cells.length, finished: done >= manifest.cells.length });
       for (const problem of problems) damaged.push({ runDir, problem: `${manifestFile}: ${problem} (listed anyway)` });
     } catch (error) {
-      damaged.push({ runDir, problem: `Cannot read ${join(runDir, resultsFile)}: ${(error as Error).message}` });
+      damaged.push({ runDir, problem: error instanceof EngineFailure ? error.error.message : `Cannot read ${join(runDir, resultsFile)}: ${(error as Error).message}` });
     }
   }
   return { runs: runs.sort(newestFirst), damaged };
@@ -297,24 +343,23 @@ export function newestFirst(a: RunSummary, b: RunSummary): number {
 
 /**
  * Writes one raw log file under logs/; returns its path relative to the run folder. The path is
- * resolved and must stay inside logs/ (cell ids come from a manifest anyone can edit).
+ * resolved and must stay inside logs/ (cell ids come from a manifest anyone can edit); logs/ and
+ * every folder below it must be real folders (a link planted anywhere on the way is refused before
+ * anything is made through it), and the file is created new, never written through a link.
  */
 export async function writeLog(runDir: string, relative: string, content: string, io: ResultsIo = realIo): Promise<string> {
   const logsRoot = resolve(runDir, logsDir);
-  const path = resolve(logsRoot, relative);
-  const inside = relativePath(logsRoot, path);
-  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+  const inside = insideFolder(logsRoot, relative);
+  if (!inside) {
     throw new EngineFailure({ code: 'results-write', step: 'write-results', message: `Refused to write the log ${JSON.stringify(relative)}: it resolves outside ${logsRoot}.`, action: 'Start a new run; this run folder was edited by hand.' });
   }
+  const { path, parts } = inside;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    // a symlinked folder planted in logs/ must not carry the write elsewhere; nor a planted file link
-    const realFolder = relativePath(await realpath(runDir), await realpath(dirname(path)));
-    if (realFolder.startsWith('..') || isAbsolute(realFolder)) throw Object.assign(new Error(`${dirname(path)} leads outside the run folder (symlink)`), { code: 'ELOOP' });
-    await rm(path, { force: true });
-    const handle = await io.open(path, 'wx');
+    await makeFoldersWithoutLinks(logsRoot, parts);
+    await rm(path, { force: true }); // a file (or link) of that name goes; nothing is written through it
+    const handle = await io.open(path, createFlags);
     try {
-      await handle.write(content);
+      await writeWhole(handle, Buffer.from(content));
       await handle.sync();
     } finally {
       await handle.close();
@@ -322,5 +367,5 @@ export async function writeLog(runDir: string, relative: string, content: string
   } catch (error) {
     throw writeFailure(path, error);
   }
-  return join(logsDir, inside);
+  return join(logsDir, ...parts);
 }

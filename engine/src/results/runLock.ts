@@ -6,11 +6,12 @@
 // gone (kill -9, power loss) is stale and taken over with a warning; a holder on another machine
 // cannot be checked from here, so the message names it and says how to remove the lock by hand.
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../remote/controlFolders';
 import { EngineFailure } from '../errors';
+import { readRunFileText } from './runFolderFiles';
 
 export const lockFile = 'run.lock';
 
@@ -32,12 +33,15 @@ export function describeHolder(holder: Partial<LockHolder>): string {
   return `process ${holder.pid ?? '?'} on ${holder.host ?? 'an unknown host'} (since ${holder.startedAt ?? 'an unknown time'})`;
 }
 
+/** The holder a lock names; a lock that is a link, a FIFO or too big names nobody (never followed, never waited on). */
 async function readHolder(path: string): Promise<Partial<LockHolder> | undefined> {
   try {
-    const value = JSON.parse(await readFile(path, 'utf8')) as Partial<LockHolder>;
+    const text = await readRunFileText(path, 64 * 1024);
+    if (text === undefined) return undefined;
+    const value = JSON.parse(text) as Partial<LockHolder>;
     return value && typeof value === 'object' ? value : {};
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : {};
+  } catch {
+    return {};
   }
 }
 

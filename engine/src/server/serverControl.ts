@@ -85,9 +85,9 @@ export function hostForUrl(address: string): string {
 
 /** Waits until REST answers; fails early when a detached server process has already died. */
 export async function waitForServer(session: RemoteSession, server: ResolvedServer, detached: boolean, timeoutSec: number, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + timeoutSec * 1000;
+  const deadline = performance.now() + timeoutSec * 1000;
   let round = 0;
-  while (Date.now() < deadline) {
+  while (performance.now() < deadline) {
     throwIfCancelled(signal, session.host, 'start-server');
     if (await restAnswers(server.address, server.restPort, 2000, signal)) return;
     throwIfCancelled(signal, session.host, 'start-server');
@@ -104,7 +104,7 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
         throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
       }
     }
-    await sleep(Math.min(500, Math.max(0, deadline - Date.now())), signal);
+    await sleep(Math.min(500, Math.max(0, deadline - performance.now())), signal);
   }
   throwIfCancelled(signal, session.host, 'start-server');
   throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`, action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.` });

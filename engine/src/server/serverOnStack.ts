@@ -39,7 +39,7 @@ export async function putServersOnStack(context: ServerOnStackContext, stack: st
       const killed = await proveStopped(session, server, Math.min(60, serverStartSec), signal);
       if (killed.length > 0) context.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
       const remoteProfile = profile !== undefined ? serverProfilePath(server, stack) : undefined;
-      const startedAt = Date.now();
+      const startedAt = performance.now();
       const start = await startServer(session, server, remoteProfile, signal);
       let fresh: Record<string, unknown> = {};
       context.skipped?.(server.host, `REST: GET http://${server.address}:${server.restPort}/pools until it answers (up to ${serverStartSec} s), then GET /pools/default as ${server.adminUser} (password ********): the node's uptime must be below the time since the start`);

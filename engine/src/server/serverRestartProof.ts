@@ -3,7 +3,7 @@
 // neither a REST answer nor a killed group proves anything. After a stop: nothing listens on the
 // REST and KV ports and no memcached/beam.smp of this installation is left (else an error, or a
 // kill where the plan allows it). After a start: `/pools/default` reports a node uptime smaller
-// than the time since the start.
+// than the time since the start. Times and deadlines are monotonic (performance.now()).
 import { EngineFailure } from '../errors';
 import { couchbaseHome, type ResolvedServer } from '../plan/planSchema';
 import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
@@ -66,14 +66,14 @@ function describe(leftovers: StopLeftovers): string {
  */
 export async function proveStopped(session: RemoteSession, server: ResolvedServer, graceSec: number, signal?: AbortSignal): Promise<string[]> {
   const step = 'stop-server';
-  const deadline = Date.now() + graceSec * 1000;
+  const deadline = performance.now() + graceSec * 1000;
   let leftovers: StopLeftovers;
   for (;;) {
     throwIfCancelled(signal, session.host, step);
     const result = await session.run(leftoversScript(server), { step, ...(signal ? { signal } : {}) });
     leftovers = parseLeftovers(result.stdout);
     if (leftovers.listeners.length === 0 && leftovers.processes.length === 0) return [];
-    if (Date.now() >= deadline) break;
+    if (performance.now() >= deadline) break;
     await sleep(500, signal);
   }
   if (server.killLeftovers && leftovers.processes.length > 0) {
@@ -112,9 +112,13 @@ export async function nodeStatus(server: ResolvedServer, password: string, signa
   return { ...(Number.isFinite(uptime) ? { uptimeSec: uptime } : {}), ...(typeof node?.hostname === 'string' ? { hostname: node.hostname } : {}) };
 }
 
-/** Fails unless the node's uptime shows a process started after `startedAt` (ms since epoch). */
+/**
+ * Fails unless the node's uptime shows a process started after `startedAt`, a `performance.now()`
+ * reading taken at the start: a monotonic clock, so a wall-clock step (NTP, a resumed VM) neither
+ * fails a fresh start nor passes an old instance as fresh.
+ */
 export async function proveFresh(session: RemoteSession, server: ResolvedServer, password: string, startedAt: number, signal?: AbortSignal): Promise<{ uptimeSec?: number; sinceStartSec: number }> {
-  const sinceStartSec = (Date.now() - startedAt) / 1000;
+  const sinceStartSec = (performance.now() - startedAt) / 1000;
   let uptimeSec: number | undefined;
   try {
     uptimeSec = (await nodeStatus(server, password, signal)).uptimeSec;

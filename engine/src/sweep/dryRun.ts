@@ -2,7 +2,10 @@
 // (host preparation, then the first cell of each stack) against recording sessions, so the listing
 // is made by the same functions that build the real commands; steps that need the network (REST
 // waits and proofs, the bucket lifecycle, the traffic watch) are listed where the sweep skips them.
-// The password is `********` throughout: the recording run is given that as the password.
+// The password is `********` throughout: the recording run is given that as the password. The dry
+// run refuses what the run refuses, before it reads or shows anything: files outside the plan's
+// folder and the trusted ones (path confinement, the same policy as the run), and files that do not
+// look like what they claim (the shape checks of the host preparation it runs).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,10 +15,12 @@ import type { CellResult } from '../model';
 import { withDefaults, type Plan } from '../plan/planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../remote/ssh';
 import { SweepRun } from './sweep';
-import { resolveLocal } from '../plan/pathConfinement';
+import { readLocalFile } from '../plan/localFiles';
+import { checkPlanPaths, resolveLocal } from '../plan/pathConfinement';
+import type { RunSweepOptions } from '../options';
+import { pathPolicyOf } from './runOpening';
 import { effectiveWorkload, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { describeCellBucket, describeSettleAfterLoad } from '../couchbase/cellBucket';
-import { readFileSync } from 'node:fs';
 
 const shownPassword = '********';
 
@@ -76,10 +81,17 @@ function indent(text: string, spaces: number): string {
   return text.split('\n').map((line) => pad + line).join('\n');
 }
 
-/** The listing, in order. `planPath` locates the workload and profiles (read locally, never sent). */
-export async function dryRun(rawPlan: Plan, planPath: string, options: { profilePath?: string[] } = {}): Promise<string> {
+/** What the edges pass: import folders and the path policy, as for a run (RunSweepOptions). */
+export type DryRunOptions = Pick<RunSweepOptions, 'profilePath' | 'allowedRoots' | 'trustedProfilePath' | 'allowOutsidePaths'>;
+
+/**
+ * The listing, in order. `planPath` locates the workload and profiles (read locally, never sent).
+ * A file the run would refuse is an EngineFailure (`path-outside`, `upload`), never shown.
+ */
+export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOptions = {}): Promise<string> {
   const plan = withDefaults(rawPlan);
   const planDir = dirname(planPath);
+  checkPlanPaths(plan, planDir, pathPolicyOf(options));
   const lines: string[] = [`# Dry run of ${planPath}: nothing was connected or changed. Password shown as ${shownPassword}.`, '# Every remote command with its host, then each REST/SDK step, in the order a run takes them.', '# /home/<user> stands for the SSH user\'s login folder; pre-flight checks (which connect) are not shown.', ''];
   const record = (host: string, text: string): void => {
     lines.push(`[${host}] ${text.split('\n').join('\n    ')}`);
@@ -90,7 +102,7 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: { profile
     plan,
     planDir,
     scratch,
-    { planPath, plan: rawPlan, resultsRoot: scratch, password: shownPassword, signal: controller.signal, onEvent: () => undefined, ...(options.profilePath ? { profilePath: options.profilePath } : {}) },
+    { planPath, plan: rawPlan, resultsRoot: scratch, password: shownPassword, signal: controller.signal, onEvent: () => undefined, ...options },
     (event) => {
       if (event.type === 'phase') lines.push(`## ${event.phase}`);
     },
@@ -110,7 +122,9 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: { profile
     },
   );
   let currentExpected = 0;
-  const scans = workloadScans(effectiveWorkload(workloadText(planDir, plan.workload.path), plan.workload.properties, {}));
+  const workload = await readLocalFile(resolveLocal(planDir, plan.workload.path));
+  const workloadText = workload.ok ? workload.text : ''; // the preparation below refuses an unreadable one
+  const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {}));
   try {
     lines.push('## prepare hosts');
     await run.prepareHosts();
@@ -121,7 +135,7 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: { profile
       seen.add(key.stack);
       const id = cellId(key);
       lines.push('', `# first cell of stack ${key.stack}: ${id}`);
-      currentExpected = recordsToLoad(effectiveWorkload(workloadText(planDir, plan.workload.path), plan.workload.properties, key.axes)) ?? 0;
+      currentExpected = recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0;
       const draft: CellResult = { kind: 'cell', id, key, status: 'ok', accelerated: null, startedAt: '', finishedAt: '', attempts: 1, logs: [] };
       try {
         await run.runCell({ id, key, index: 0 }, 1, draft);
@@ -137,13 +151,4 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: { profile
     rmSync(scratch, { recursive: true, force: true });
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The plan's workload file, or nothing when it cannot be read (pre-flight reports that). */
-function workloadText(planDir: string, path: string): string {
-  try {
-    return readFileSync(resolveLocal(planDir, path), 'utf8');
-  } catch {
-    return '';
-  }
 }

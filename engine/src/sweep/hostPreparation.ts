@@ -1,14 +1,14 @@
 // Before the first cell, every host is made ready once: its work folder created and judged (the
-// SSH user's, not writable by others, remote/workFolder.ts), locked for this run (one run per host
-// work folder, remote/remoteLock.ts), cleared of what a crashed run left (an Onload drop-in that
+// SSH user's, not writable by others, remote/workFolder.ts), locked for this run (one run per host,
+// whatever the work folder or user, remote/remoteLock.ts), cleared of what a crashed run left (an Onload drop-in that
 // would start the "kernel" arm under Onload, YCSB processes, credentials files), and given the
 // run's files: the stacks' profiles on the servers (staged for the service, server/serviceProfiles.ts),
 // the workload and any runUnderOnload profiles on the clients.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import { EngineFailure } from '../errors';
 import { workloadShapeProblem } from '../plan/fileShape';
+import { readLocalFile } from '../plan/localFiles';
 import { resolveLocal } from '../plan/pathConfinement';
 import type { ResolvedPlan } from '../plan/planSchema';
 import { uploadProfile, type ProfileUploadContext } from '../plan/profileUpload';
@@ -40,8 +40,8 @@ export interface HostLock {
   release(): Promise<void>;
 }
 
-/** Work folders, locks, leftovers of an earlier crash, uploads. */
-export async function prepareHosts(context: HostPreparationContext): Promise<void> {
+/** Work folders, locks, leftovers of an earlier crash, uploads; returns the workload's text as uploaded. */
+export async function prepareHosts(context: HostPreparationContext): Promise<string> {
   const { plan, pool, signal } = context;
   // absolute work folders: YCSB runs from its own home, so relative paths would break
   for (const host of [...plan.servers, ...plan.clients]) {
@@ -77,7 +77,9 @@ export async function prepareHosts(context: HostPreparationContext): Promise<voi
     }),
   );
   const workloadPath = resolveLocal(context.planDir, plan.workload.path);
-  const workload = readFileSync(workloadPath);
+  const read = await readLocalFile(workloadPath);
+  if (!read.ok) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `Cannot read the workload ${workloadPath}: ${read.problem}. Nothing was uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
+  const workload = read.bytes;
   const workloadProblem = workloadShapeProblem(workload);
   if (workloadProblem) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `${workloadPath} does not look like a YCSB workload: ${workloadProblem}. It was not uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
   await Promise.all(
@@ -89,19 +91,19 @@ export async function prepareHosts(context: HostPreparationContext): Promise<voi
       for (const [name, path] of clientProfiles(plan, client)) await uploadProfile(session, path, remoteProfilePath(client.workDir, name), context);
     }),
   );
+  return read.text;
 }
 
-/** One run per host work folder (remoteLock.ts), before anything there changes. */
+/** One run per host, whatever its work folder or SSH user (remoteLock.ts), before anything there changes. */
 async function lockHosts(context: HostPreparationContext): Promise<void> {
   const owner = { host: hostname(), pid: process.pid, run: basename(context.runDir), since: new Date().toISOString() };
   const seen = new Set<string>();
   for (const host of [...context.plan.servers, ...context.plan.clients]) {
-    const key = `${host.host}\0${host.workDir}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen.has(host.host)) continue;
+    seen.add(host.host);
     const lock = await acquireRemoteLock(context.pool.get(host.host), host.workDir, owner);
     if ('unavailable' in lock) {
-      context.log('warn', `${host.host}: the work folder ${host.workDir} is not locked (${lock.unavailable}); make sure no other run uses this host.`);
+      context.log('warn', `${host.host}: the host is not locked for this run (${lock.unavailable}); make sure no other run uses it.`);
       continue;
     }
     context.locks.push(lock);

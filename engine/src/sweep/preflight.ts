@@ -2,7 +2,7 @@
 // interface address configured on a server, does the bucket fit the memory quota, do the profiles
 // and the workload pass the language services' checks, and can results be written. Blocking
 // failures stop the run before anything is changed on the hosts.
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { clusterQuota } from '../couchbase/bucket';
@@ -12,6 +12,7 @@ import type { PreflightCheck } from '../events';
 import { clientFacts, serverFacts, type HostFacts } from '../evidence/environment';
 import type { EngineError, HostEnvironment, RunEnvironment } from '../model';
 import type { PreflightOptions } from '../options';
+import { readLocalFile } from '../plan/localFiles';
 import { resolveLocal } from '../plan/pathConfinement';
 import { withDefaults, type ResolvedPlan } from '../plan/planSchema';
 import { effectiveProfileSettings, lintFile } from '../plan/profileFacts';
@@ -189,12 +190,9 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   // 4b. what the bucket needs whatever the node says (REAL-LAB C5), and the services scans need (Y7)
   const minimum = quotaProblem(plan.bucket.name, plan.bucket.ramQuotaMB);
   if (minimum) add({ id: 'bucket-quota', host: first.host, ok: false, detail: minimum, action: `Set bucket.ramQuotaMB to ${minimumRamQuotaMB} or more.`, blocking: true });
-  let workloadText = '';
-  try {
-    workloadText = await readFile(resolveLocal(planDir, plan.workload.path), 'utf8');
-  } catch {
-    // reported by the lint check below
-  }
+  // an unreadable workload is reported by the lint check below
+  const workload = await readLocalFile(resolveLocal(planDir, plan.workload.path));
+  const workloadText = workload.ok ? workload.text : '';
   const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {})) || Object.keys(plan.axes).includes('scanproportion');
   if (scans && (await restAnswers(first.address, first.restPort, 2000, signal))) {
     try {

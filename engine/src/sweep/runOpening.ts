@@ -26,9 +26,12 @@ export interface RunPlan {
   manifest?: RunManifest;
 }
 
-/** Where uploaded local files may come from (pathConfinement.ts). */
-export function pathPolicyOf(options: RunSweepOptions): PathPolicy {
-  return { roots: [...(options.allowedRoots ?? []), ...(options.profilePath ?? [])], allowOutside: options.allowOutsidePaths === true };
+/**
+ * Where uploaded local files may come from (pathConfinement.ts): the plan's folder, the workspace
+ * folders and the profile folders the user set; never a folder a workspace named in its own settings.
+ */
+export function pathPolicyOf(options: Pick<RunSweepOptions, 'allowedRoots' | 'trustedProfilePath' | 'allowOutsidePaths'>): PathPolicy {
+  return { roots: [...(options.allowedRoots ?? []), ...(options.trustedProfilePath ?? [])], allowOutside: options.allowOutsidePaths === true };
 }
 
 /** The plan to run, checked: valid, its local files in trusted folders, and on resume the recorded one accepted. */

@@ -6,7 +6,6 @@
 // the result (results/). Results are appended (fsynced) one cell at a time, so stopping at any
 // point loses nothing that was written; resume skips the ids already in results.jsonl. At the
 // end, or on a cancel or a fatal error, the hosts are put back: nothing left running, kernel stack.
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,7 +18,6 @@ import { ArmsRegister, observeServers } from '../evidence/serverEvidence';
 import type { CellKey, CellResult, EngineError } from '../model';
 import type { RunSweepOptions } from '../options';
 import { cellId, expandCells } from '../plan/cells';
-import { resolveLocal } from '../plan/pathConfinement';
 import { withDefaults, type ResolvedPlan } from '../plan/planSchema';
 import { redactSecrets } from '../remote/redaction';
 import { killGroup } from '../remote/remoteProcess';
@@ -77,7 +75,8 @@ export class SweepRun {
   hdrSupport = new Map<string, HdrSupport>();
   /** YCSB's login for the current cell (bucketUser.ts); its password is redacted like the admin's. */
   private login: BucketLogin | undefined;
-  private readonly workloadText: string;
+  /** The workload file as uploaded (set when the hosts are prepared). */
+  private workloadText = '';
   /** How each server was last started (and the proofs), for the cells' evidence (serverEvidence.ts). */
   private readonly serverStarts = new Map<string, ServerStartRecord>();
   /** Kernel arms' server facts, to mark an Onload arm that differs in more than the stack. */
@@ -95,11 +94,6 @@ export class SweepRun {
   ) {
     this.pool = new SessionPool(options.ssh ?? {}, seams.sessionFactory, [options.password]);
     this.io = seams.resultsIo ?? realIo;
-    try {
-      this.workloadText = readFileSync(resolveLocal(planDir, plan.workload.path), 'utf8');
-    } catch {
-      this.workloadText = ''; // pre-flight reports the unreadable file
-    }
   }
 
   /** The stack Couchbase runs on now, when known. */
@@ -127,7 +121,7 @@ export class SweepRun {
   /** Work folders and their locks, leftovers of an earlier crash, uploads (hostPreparation.ts). */
   async prepareHosts(): Promise<void> {
     const { plan, planDir, runDir, pool, signal } = this;
-    await prepareHosts({ plan, planDir, runDir, pool, signal, pathPolicy: pathPolicyOf(this.options), profilePath: this.options.profilePath ?? [], log: (level, message) => this.log(level, message), touched: this.touchedHosts, locks: this.hostLocks });
+    this.workloadText = await prepareHosts({ plan, planDir, runDir, pool, signal, pathPolicy: pathPolicyOf(this.options), profilePath: this.options.profilePath ?? [], log: (level, message) => this.log(level, message), touched: this.touchedHosts, locks: this.hostLocks });
   }
 
   async releaseHostLocks(): Promise<void> {
@@ -148,10 +142,15 @@ export class SweepRun {
     const logs: string[] = []; // every attempt's raw logs stay listed in the final record
     for (let attempt = 1; ; attempt++) {
       this.emit({ type: 'cell-started', id: cell.id, key: cell.key, index: cell.index, total, attempt });
-      const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date().toISOString(), finishedAt: '', attempts: attempt, logs };
+      // the wall clock only stamps the start; the finish is the start plus the monotonic time taken,
+      // so a clock step during the cell never makes it finish before it started
+      const startedWall = Date.now();
+      const startedMono = performance.now();
+      const finishedAt = (): string => new Date(startedWall + (performance.now() - startedMono)).toISOString();
+      const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date(startedWall).toISOString(), finishedAt: '', attempts: attempt, logs };
       try {
         await this.runCell(cell, attempt, draft);
-        return { ...draft, finishedAt: new Date().toISOString() };
+        return { ...draft, finishedAt: finishedAt() };
       } catch (error) {
         if (this.signal.aborted) throw cancelled();
         if (error instanceof EngineFailure && error.fatal) throw error;
@@ -160,7 +159,7 @@ export class SweepRun {
           this.log('warn', `${cell.id}: ${formatEngineError(engineError)} Retrying once.`);
           continue;
         }
-        return { ...draft, status: 'failed', error: { ...engineError, message: this.redact(engineError.message) }, finishedAt: new Date().toISOString() };
+        return { ...draft, status: 'failed', error: { ...engineError, message: this.redact(engineError.message) }, finishedAt: finishedAt() };
       }
     }
   }

@@ -12,7 +12,7 @@ import { maxAnalysedCharacters } from './documentLimits';
 
 /** What a bounded read found. */
 export type BoundedRead =
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; text: string; /** The file's bytes, for whoever must pass them on unchanged (an upload). */ bytes: Buffer }
   | { kind: 'missing' }
   | { kind: 'not-regular'; what: string }
   | { kind: 'too-large'; bytes: number };
@@ -64,7 +64,7 @@ export async function readBoundedText(path: string, maxBytes = maxReadBytes): Pr
         if (length === buffer.length) break;
       }
       if (length > maxBytes) return { kind: 'too-large', bytes: length };
-      return { kind: 'text', text: buffer.toString('utf8', 0, length) };
+      return { kind: 'text', text: buffer.toString('utf8', 0, length), bytes: buffer.subarray(0, length) };
     } finally {
       await handle.close();
     }

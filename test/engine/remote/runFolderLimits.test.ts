@@ -2,7 +2,7 @@
 // children inherit, how uploads treat planted links and shared work folders, and what a killed
 // engine leaves behind. Each test reproduces the fault and asserts the safe outcome.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { passwordForms, redactSecrets } from '../../../engine/src/remote/redacti
 import { writeLog, type ResultsIo } from '../../../engine/src/results/resultsStore';
 import { escapePropertiesValue } from '../../../engine/src/remote/secrets';
 import { acquireRemoteLock } from '../../../engine/src/remote/remoteLock';
-import { SessionPool, uploadScript, type RemoteResult, type RemoteRunOptions, type RemoteSession } from '../../../engine/src/remote/ssh';
+import { SessionPool, uploadScript } from '../../../engine/src/remote/ssh';
+import { LocalShell } from '../../support/localShell';
 import { judgeWorkFolder } from '../../../engine/src/remote/workFolder';
 
 const root = mkdtempSync(join(tmpdir(), 'run-limits-'));
@@ -156,45 +157,21 @@ describe('after kill -9', () => {
       mkdirSync(folder);
       writeFileSync(join(folder, '0123456789abcdef'), '');
     }
-    assert.deepEqual(cleanStaleControlFolders(temp, '/bin/true'), [dead]);
+    assert.deepEqual(cleanStaleControlFolders(temp, { binary: '/bin/true', options: [], env: {} }), [dead]);
     assert.deepEqual(readdirSync(temp).sort(), [`ob-${process.pid}-XyZ789`, 'ob-notours']);
   });
 });
 
-describe('one run per host work folder', () => {
-  /** Runs commands with the local sh, as sshd would on the host (streamed lines, abort kills). */
-  class LocalShell implements RemoteSession {
-    readonly host = 'local';
-    run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-      return new Promise((resolve) => {
-        const child = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let pending = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          pending += chunk;
-          let index: number;
-          while ((index = pending.indexOf('\n')) >= 0) {
-            options.onStdoutLine?.(pending.slice(0, index));
-            pending = pending.slice(index + 1);
-          }
-        });
-        options.signal?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
-        child.on('close', (code) => resolve({ exitCode: code ?? 255, stdout, stderr: '' }));
-      });
-    }
-    async upload(): Promise<void> {}
-    async close(): Promise<void> {}
-  }
-
+describe('one run per host', () => {
   it('a second run is refused naming the first; after release, or when the holder died on this machine, it gets the lock', { timeout: 60_000 }, async () => {
     const workDir = mkdtempSync(join(root, 'remote-work-'));
-    const session = new LocalShell();
+    const lockDir = mkdtempSync(join(root, 'lock-dir-'));
+    const session = new LocalShell('local', { env: { ONLOAD_BENCH_LOCK_DIR: lockDir } });
     const first = await acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-one', since: '2026-12-03T08:00:00Z' }, 'here');
     assert.ok('release' in first, JSON.stringify(first));
     const refusal = await failure(acquireRemoteLock(session, workDir, { host: 'here', pid: process.pid, run: 'run-two', since: '2026-12-03T08:01:00Z' }, 'here'));
     assert.equal(refusal.error.code, 'run-locked');
-    assert.match(refusal.error.message, new RegExp(`in use by run run-one of process ${process.pid} on here \\(since 2026-12-03T08:00:00Z\\)`));
+    assert.match(refusal.error.message, new RegExp(`in use by run run-one of process ${process.pid} on here \\(user \\w+, work folder ${workDir}, since 2026-12-03T08:00:00Z\\)`));
     await first.release();
     const second = await acquireRemoteLock(session, workDir, { host: 'here', pid: 2 ** 22 + 77, run: 'run-two', since: '2026-12-03T08:02:00Z' }, 'here');
     assert.ok('release' in second && second.tookOver === undefined);
@@ -207,6 +184,6 @@ describe('one run per host work folder', () => {
     assert.match(other.error.action, /if it is gone, stop its lock holder on local \("kill \d+"\)/);
     await third.release();
     await (second as { release(): Promise<void> }).release();
-    assert.match(readFileSync(join(workDir, '.onload-bench.owner'), 'utf8'), /^host=here pid=\d+ run=run-three since=2026-12-03T08:03:00Z remotepid=\d+\n$/);
+    assert.match(readFileSync(join(lockDir, 'onload-bench.lock'), 'utf8'), /^host=here pid=\d+ run=run-three since=2026-12-03T08%3A03%3A00Z workdir=\S+ user=\w+ remotepid=\d+\n$/);
   });
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../../engine/src/errors';
 import type { CellResult, RunManifest } from '../../../engine/src/model';
+import { faultyResultsIo } from '../../support/faultyResultsIo';
 import { createRunDir, listRuns, parseResultsText, readResults, ResultsWriter, surveyRuns, writeManifest, type ResultsIo } from '../../../engine/src/results/resultsStore';
 
 const root = mkdtempSync(join(tmpdir(), 'results-test-'));
@@ -21,26 +21,17 @@ function manifest(runId: string, ids: string[]): RunManifest {
 
 /** Real files, but writes fail with ENOSPC after `budget` successful appends. */
 function diskFullAfter(budget: number): ResultsIo {
-  return {
-    async open(path, flags) {
-      const handle = await open(path, flags);
-      return {
-        write: (async (data: Buffer | string) => {
-          if (budget-- <= 0) {
-            // a torn write: half the line reaches the disk, then the disk is full
-            if (typeof data === 'string') await handle.write(data.slice(0, 10));
-            else await handle.write(data.subarray(0, 10));
-            throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-          }
-          return handle.write(data as Buffer);
-        }) as typeof handle.write,
-        sync: () => handle.sync(),
-        close: () => handle.close(),
-        truncate: (length?: number) => handle.truncate(length),
-        stat: (() => handle.stat()) as typeof handle.stat,
-      };
-    },
-  };
+  return faultyResultsIo((_path, handle) =>
+    (async (data: Buffer | string) => {
+      if (budget-- <= 0) {
+        // a torn write: half the line reaches the disk, then the disk is full
+        if (typeof data === 'string') await handle.write(data.slice(0, 10));
+        else await handle.write(data.subarray(0, 10));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      return handle.write(data as Buffer);
+    }) as typeof handle.write,
+  );
 }
 
 describe('results store', () => {

@@ -3,7 +3,7 @@
 // each stack, in order, with the password as ********; every real ssh command gets /usr/sbin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -67,6 +67,35 @@ describe('dry run and remote PATH', () => {
       const result = await pool.get('host').run('echo "$PATH"', { step: 'test' });
       assert.equal(result.stdout.trim(), '/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin');
       await pool.closeAll();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('issue 26 B9: --dry-run applies the run\'s path confinement and never prints a file it would refuse', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ob-dry-confined-'));
+    try {
+      // a key=value credentials file outside the plan's folder passes the workload's shape check
+      const secrets = join(dir, 'aws-credentials');
+      writeFileSync(secrets, '[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = wJalrXUtnFEMIexample\n');
+      const planDir = join(dir, 'plans');
+      mkdirSync(planDir);
+      symlinkSync(secrets, join(planDir, 'linked-workload'));
+      const plan = (workloadPath: string) => JSON.stringify({ servers: [{ host: 'srv', address: '10.0.0.1' }], interfaces: { '25G': '10.0.0.1' }, clients: [{ host: 'cli', ycsbHome: '/opt/ycsb' }], bucket: { name: 'bench' }, workload: { path: workloadPath }, stacks: ['kernel'], threads: [1] });
+      const env = { ...process.env };
+      delete env.CB_PASSWORD;
+      for (const [name, workloadPath] of [['absolute', secrets], ['linked', 'linked-workload']]) {
+        const planPath = join(planDir, `${name}.benchplan.json`);
+        writeFileSync(planPath, plan(workloadPath));
+        const result = spawnSync(process.execPath, ['--import', 'tsx', resolve('cli/src/main.ts'), 'run', planPath, '--dry-run'], { encoding: 'utf8', env, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+        assert.equal(result.status, 2, `${name}: ${result.stderr}`);
+        assert.match(result.stderr, /\[path-outside\].*workload\.path names .*, outside the plan's folder/);
+        assert.doesNotMatch(result.stdout + result.stderr, /wJalrXUtnFEMIexample|aws_secret_access_key/);
+      }
+      // with the opt-in the path is allowed, and the file is still only shown when it looks like a workload
+      const optIn = spawnSync(process.execPath, ['--import', 'tsx', resolve('cli/src/main.ts'), 'run', join(planDir, 'absolute.benchplan.json'), '--dry-run', '--allow-outside-paths'], { encoding: 'utf8', env, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+      assert.equal(optIn.status, 0, optIn.stderr);
+      assert.match(optIn.stdout, /upload-workload: write .*workload.* \(mode 600\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
