@@ -3,7 +3,7 @@
 // the local ssh clients and their master) must be cleaned by the next run: the stale control
 // folder's master is told to exit (its ssh clients with it), the dead run's host lock is taken
 // over, the YCSB process group is killed by its pid file and the secret files removed. The CLI as
-// a user runs it, on the loopback lab (real sshd).
+// a user runs it, on the lab's real hosts.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { processAlive } from '../../../engine/src/remote/controlFolders';
-import { writeLabPlan, type Lab } from '../../lab/index';
+import { labUnavailable, writeLabPlan, type Lab } from '../../lab/index';
 import { allProcesses } from '../../lab/processes';
 import { labPerSuite } from '../../support/labSuite';
 
@@ -25,7 +25,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-describe('an engine killed with -9 while YCSB hangs', { skip: existsSync('/usr/sbin/sshd') ? false : 'sshd not installed (scripts/setup-system.sh)' }, () => {
+describe('an engine killed with -9 while YCSB hangs', { skip: labUnavailable() }, () => {
   let lab: Lab;
   let work: string;
   labPerSuite({}, 'killed-engine-', (started) => ({ lab, work } = started));
@@ -35,7 +35,7 @@ describe('an engine killed with -9 while YCSB hangs', { skip: existsSync('/usr/s
     const results = join(work, 'results');
     const env = { ...process.env, CB_PASSWORD: lab.couchbase.password };
     const args = ['--import', 'tsx', cli, 'run', planPath, '--results', results, '--ssh-config', lab.sshConfigPath];
-    const clientWork = join(lab.hosts[lab.clientHost].home, '.onload-bench');
+    const clientWork = lab.hostPath(lab.clientHost, join(lab.hosts[lab.clientHost].home, '.onload-bench'));
     const secretFiles = (): string[] => (existsSync(clientWork) ? readdirSync(clientWork).filter((name) => /^secret-.*\.properties$/.test(name)) : []);
     const ycsbLeft = async (): Promise<string[]> => (await lab.processesLeft()).filter((line) => line.includes('ycsb'));
 
