@@ -586,6 +586,25 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   };
   if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults)) applySudoFaults(options.faults);
 
+  // ssh.service is active once sshd listens, yet a connection right after boot was seen closed
+  // without a word (ssh exit 255): each host is up for this lab once a real ssh login works
+  try {
+    await Promise.all(
+      aliases.map(async (alias) => {
+        const deadline = Date.now() + 15_000;
+        for (;;) {
+          const probe = await runSsh(alias, 'true', { timeoutMs: 10_000 });
+          if (probe.code === 0) return;
+          if (Date.now() > deadline) throw new Error(`lab: ${alias} does not accept an SSH login (exit ${probe.code}): ${probe.stderr.trim() || '(nothing said)'}`);
+          await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
+        }
+      }),
+    );
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+
   if (options.startCouchbase !== false) {
     const started = await runSsh('cb-server', 'sudo -n systemctl start couchbase-server');
     if (started.code !== 0) {
