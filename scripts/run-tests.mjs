@@ -35,6 +35,8 @@ const result = spawnSync(
   [
     '--import', 'tsx',
     '--test',
+    // a hung test fails after 10 minutes (its after hooks still power its lab off) instead of holding CI
+    '--test-timeout=600000',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
     ...passThrough,
