@@ -3,7 +3,9 @@
 //   `ssh host true` on the same master, and against one new connection per command;
 // - per cell: a small lab sweep's wall time split into server restart, bucket re-creation, YCSB's
 //   own runtime and the rest (the engine: SSH round trips, uploads, parsing, fsynced writes), with
-//   the share that rest would take of a sweep whose YCSB run lasts 10 s per cell.
+//   the share that rest would take of a sweep whose YCSB run lasts 10 s per cell;
+// - per step of a cell (issue 24): every SSH command, upload and REST call the engine makes,
+//   counted and timed against the cell's phase (cellLedger.ts).
 // Runs on the lab (test/lab: real hosts, their sshd; the real SDK). Figures only, no assertions.
 //   node --import tsx bench/engine.ts [--json]
 import { execFile } from 'node:child_process';
@@ -16,6 +18,7 @@ import type { SweepEvent } from '../engine/src/events';
 import { OpenSshSession, SessionPool, type RemoteSession } from '../engine/src/remote/ssh';
 import { runSweep as runSweepWithSeams } from '../engine/src/sweep/sweep';
 import { startLab, writeLabPlan } from '../test/lab/index';
+import { CellLedger, formatLedger, YCSB_COMMAND, type LedgerSummary } from './cellLedger';
 import { round, summarise, time, type Timing } from './stats';
 
 export interface EngineFigures {
@@ -31,6 +34,7 @@ export interface EngineFigures {
     /** engineMs / (wall time of a cell whose YCSB run lasts 10 s), in percent. */
     engineShareAt10sPercent: number;
   };
+  steps: LedgerSummary;
 }
 
 function sshTrue(args: string[]): Promise<void> {
@@ -72,8 +76,12 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
     let cellStart = 0;
     const cellWall: number[] = [];
     let ycsbRuntimeMs = 0;
+    const ledger = new CellLedger(performance.now());
     const onEvent = (event: SweepEvent): void => {
       const now = performance.now();
+      if (event.type === 'cell-started') ledger.cellStarted(now);
+      if (event.type === 'phase') ledger.phase(event.phase, now);
+      if (event.type === 'cell-finished') ledger.cellFinished(now);
       const close = (id: string): void => {
         for (const [phase, started] of phaseStarts) spent[phase] = (spent[phase] ?? 0) + (now - started);
         phaseStarts.clear();
@@ -99,21 +107,47 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
         host,
         run: async (command, options) => {
           const start = performance.now();
+          const phase = ledger.phaseAt();
+          const isYcsb = /bin\/ycsb/.test(command) && !/ shell /.test(command);
           try {
             return await real.run(command, options);
           } finally {
-            if (command.includes('bin/ycsb')) ycsbCommandMs += performance.now() - start;
+            const end = performance.now();
+            if (isYcsb) ycsbCommandMs += end - start;
+            ledger.record({ kind: 'ssh', phase, label: isYcsb ? YCSB_COMMAND : options.step, host, startMs: start, endMs: end });
           }
         },
-        upload: (path, content, options) => real.upload(path, content, options),
+        upload: async (path, content, options) => {
+          const start = performance.now();
+          const phase = ledger.phaseAt();
+          try {
+            await real.upload(path, content, options);
+          } finally {
+            ledger.record({ kind: 'ssh', phase, label: `upload ${options.step}`, host, startMs: start, endMs: performance.now() });
+          }
+        },
         close: async () => undefined,
       };
+    };
+    // REST calls go straight to the management port with fetch: count them too
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      const start = performance.now();
+      const phase = ledger.phaseAt();
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      try {
+        return await realFetch(input, init);
+      } finally {
+        ledger.record({ kind: 'rest', phase, label: `${init?.method ?? 'GET'} ${url.pathname.replace(/\/buckets\/[^/]+/, '/buckets/…')}`, host: url.host, startMs: start, endMs: performance.now() });
+      }
     };
     try {
       await runSweepWithSeams({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent, ssh: { configFile: lab.sshConfigPath } }, { sessionFactory: timed });
     } finally {
+      globalThis.fetch = realFetch;
       await inner.closeAll();
     }
+    const steps = ledger.summary(performance.now());
     const cells = cellWall.length || 1;
     const wallMs = cellWall.reduce((sum, value) => sum + value, 0) / cells;
     const restartServerMs = (spent['restart-server'] ?? 0) / cells;
@@ -125,6 +159,7 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
     return {
       perCommand: { engine, rawMultiplexed, connectionPerCommand, engineVsRaw: round(engine.medianMs / rawMultiplexed.medianMs), perConnectionVsEngine: round(connectionPerCommand.medianMs / engine.medianMs) },
       perCell: { cells: cellWall.length, wallMs: round(wallMs, 0), restartServerMs: round(restartServerMs, 0), recreateBucketMs: round(recreateBucketMs, 0), ycsbRuntimeMs: round(ycsbPerCell, 0), engineMs: round(engineMs, 0), engineShareAt10sPercent: round((engineMs / at10s) * 100) },
+      steps,
     };
   } finally {
     await pool.closeAll();
@@ -146,6 +181,7 @@ export function formatEngineFigures(figures: EngineFigures): string {
     `Engine: per cell (${p.cells} lab cells)`,
     `  wall ${p.wallMs} ms = server restart ${p.restartServerMs} + bucket ${p.recreateBucketMs} + YCSB commands ${p.ycsbRuntimeMs} + engine ${p.engineMs} ms`,
     `  engine share of a cell whose YCSB run lasts 10 s: ${p.engineShareAt10sPercent}% (target < 1%)`,
+    ...formatLedger(figures.steps),
   ].join('\n');
 }
 
