@@ -1,6 +1,7 @@
 // Where a cell's time goes (issue 24): `npm run bench` records every remote round trip the engine
 // makes during a lab sweep (each SSH command or upload, each REST call) against the part of the
-// cell it happened in (the sweep's own `phase` events), and this ledger turns them into a per-step
+// cell it happened in (the sweep's own `phase` events; the Couchbase SDK's own calls travel on its
+// connections and are not seen), and this ledger turns them into a per-step
 // breakdown: wall time of the step, round trips and the time spent waiting on them, per cell.
 // Pure: the bench feeds it clock readings; a unit test checks its sums.
 
