@@ -113,11 +113,22 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
   it('runs the simulated lab plan with the password typed into the input box, and the panel fills with the results', { timeout: 300_000 }, async () => {
     const { page } = session;
     const lab = context.lab!;
-    await runCommand(page, 'Run Couchbase benchmark', 60_000);
     const planRow = page.locator(selectors.quickInputRows, { hasText: lab.info.planName });
-    await expectVisible(planRow, `the plan ${lab.info.planName} in the plan picker`);
-    await shot(page, context.artifactsDir, '10-plan-picker');
-    await planRow.first().click();
+    // On a loaded machine the Welcome page, still rendering, can take the focus and close the
+    // picker between its showing and the click (a CI run saw the row found, then "not visible"
+    // for 30 s): the command is opened again, at most three times, and each time said.
+    for (let attempt = 1; ; attempt++) {
+      await runCommand(page, 'Run Couchbase benchmark', 60_000);
+      await expectVisible(planRow, `the plan ${lab.info.planName} in the plan picker`);
+      if (attempt === 1) await shot(page, context.artifactsDir, '10-plan-picker');
+      const picked = await planRow.first().click({ timeout: 10_000 }).then(() => true, (error: Error) => {
+        if (attempt >= 3) throw error;
+        console.log(`  the plan picker closed before the click (attempt ${attempt}): ${error.message.split('\n')[0]}`);
+        return false;
+      });
+      if (picked) break;
+      await page.keyboard.press('Escape');
+    }
 
     const passwordBox = page.locator('.quick-input-widget input[type="password"]');
     await expectVisible(passwordBox, 'the password input box');
