@@ -131,6 +131,7 @@ export type CellMarkCode =
   | 'environment-differs'
   | 'client-bound'
   | 'warmup-too-short'
+  | 'hdr-count-differs'
   | (string & {});
 
 /**
@@ -196,10 +197,26 @@ export interface TimeseriesEvidence {
     files: string[];
     afterWarmup: boolean;
     operations: Record<string, HdrOperationSummary>;
+    /**
+     * Every client's HDR count of every operation beside the Operations YCSB reported for it (whole
+     * run). Where they differ the cell carries an `hdr-count-differs` mark: the percentiles (from
+     * the logs, `percentilesSource: 'hdr-merged'`) then cover fewer operations than the report.
+     */
+    counts?: HdrCountCheck[];
   };
   warmupSec?: number;
   /** Throughput after warm-up from the status lines (all clients summed). */
   throughputAfterWarmupOpsPerSec?: number;
+}
+
+/** One client's count of one operation in its HDR logs and in its YCSB report (hdrMerge.ts hdrCountChecks). */
+export interface HdrCountCheck {
+  host: string;
+  operation: string;
+  /** `[OP], Operations` of the client's report (0 when it has no such block). */
+  ycsbOperations: number;
+  /** The sum of every interval of the client's `OP.hdr` (0 when it has none). */
+  hdrCount: number;
 }
 
 export interface HdrOperationSummary {

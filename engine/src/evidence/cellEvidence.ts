@@ -5,7 +5,7 @@
 // connections watched (serverEvidence.ts). Then one pure step turns it all into evidence and marks.
 import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSampler } from './cpuSampler';
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
-import { applyMergedPercentiles, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
+import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
@@ -89,7 +89,7 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
 /**
  * Fills the cell's evidence.cpu and evidence.timeseries, replaces the combined run report's
  * percentiles with the merged HDR ones (or labels them as the clients' maximum), and adds the
- * client-bound and warmup-too-short marks.
+ * client-bound, warmup-too-short and hdr-count-differs marks.
  */
 export function applyRunEvidence(
   draft: CellResult,
@@ -100,8 +100,12 @@ export function applyRunEvidence(
   const series = timeSeriesEvidence(inputs.statusByHost, warmup);
   marks.push(...series.marks);
   const timeseries = series.evidence;
-  const hdr = hdrEvidence(inputs.hdrFiles, inputs.warmupSec);
-  if (hdr) timeseries.hdr = hdr;
+  // each client's logs against its own report: a count the logs miss is recorded and marked, never hidden
+  const hdr = hdrEvidence(inputs.hdrFiles, inputs.warmupSec, draft.clients);
+  if (hdr) {
+    timeseries.hdr = hdr;
+    marks.push(...hdrCountMarks(hdr.counts ?? []));
+  }
   if (draft.run && inputs.hdrFiles.length > 0) {
     if (draft.clients?.length === 1 && draft.run === draft.clients[0].report) draft.run = structuredClone(draft.run);
     applyMergedPercentiles(draft.run, mergeHdrLogs(inputs.hdrFiles, inputs.warmupSec));

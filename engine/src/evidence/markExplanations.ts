@@ -12,6 +12,7 @@ const explanations: Record<string, string> = {
   'environment-differs': 'A host\'s environment changed during the run (kernel, versions, NIC firmware): repetitions may not be comparable.',
   'client-bound': 'A YCSB client host ran above about 90 % CPU busy: the numbers measure the client\'s limit, not Couchbase\'s. Add client hosts or threads per host.',
   'warmup-too-short': 'Throughput was still rising after the warm-up: the statistics include part of the ramp. Raise warmupSec in the plan.',
+  'hdr-count-differs': 'A client\'s HDR interval logs hold a different number of operations than its YCSB report (YCSB 0.17.0 can lose a logged interval when two threads create the same measurement at once; or the client wrote no logs): the merged percentiles cover only the logged operations, the counts stay YCSB\'s.',
 };
 
 export interface MarkLegendEntry {

@@ -28,6 +28,7 @@ export function markLabel(code: string): string {
     'environment-differs': 'environment differs',
     'client-bound': 'client-bound',
     'warmup-too-short': 'warm-up too short',
+    'hdr-count-differs': 'HDR count differs',
   };
   return labels[code] ?? code;
 }

@@ -95,6 +95,7 @@ const evidence = {
                 properties: { count: number, meanUs: number, maxUs: number, percentilesUs: numbers, spectrum: { type: 'array', items: { type: 'object', properties: { percentile: number, valueUs: number } } } },
               },
             },
+            counts: { type: 'array', items: { type: 'object', required: ['host', 'operation', 'ycsbOperations', 'hdrCount'], properties: { host: string, operation: string, ycsbOperations: number, hdrCount: number } } },
           },
         },
         warmupSec: number,
