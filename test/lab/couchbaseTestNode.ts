@@ -103,6 +103,9 @@ export interface TestNodeOptions {
    * ycsbHangAfterOps); returns what was done, for the log. Without it those faults do nothing.
    */
   signalClient?: (connection: { nodeAddress: string; nodePort: number; clientAddress: string; clientPort: number }, signal: NodeJS.Signals) => string;
+  /** Addresses whose KV port the node listens on itself (default: every address). The others' KV
+   * connections are handed in through `acceptKv` (the lab's Onload stack, standins/onloadStack.ts). */
+  kvAddresses?: string[];
 }
 
 export interface CouchbaseTestNode {
@@ -117,6 +120,8 @@ export interface CouchbaseTestNode {
   users(): Record<string, string[]>;
   /** Items in a bucket, or undefined if there is no such bucket. */
   itemCount(bucket: string): number | undefined;
+  /** Serves a KV connection accepted elsewhere (the lab's Onload stack). */
+  acceptKv(socket: Socket): void;
   stop(): Promise<void>;
 }
 
@@ -957,9 +962,11 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
 
   try {
     for (const address of addresses) {
-      const kvServer = createNetServer(acceptKv);
-      netServers.push(kvServer);
-      kvPort = await listen(kvServer, address, kvPort);
+      if (options.kvAddresses === undefined || options.kvAddresses.includes(address)) {
+        const kvServer = createNetServer(acceptKv);
+        netServers.push(kvServer);
+        kvPort = await listen(kvServer, address, kvPort);
+      }
       const httpServer = createHttpServer((request, response) => {
         handleRest(request, response).catch((error: unknown) => {
           log(`rest: ${String(error)}`);
@@ -996,6 +1003,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     bucketNames: () => [...buckets.keys()].filter((name) => liveBucket(name) !== undefined),
     users: () => Object.fromEntries([...users.entries()].map(([name, user]) => [name, [...user.roles]])),
     itemCount: (name) => buckets.get(name)?.documents.size,
+    acceptKv,
     stop,
   };
 }

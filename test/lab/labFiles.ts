@@ -43,6 +43,8 @@ export interface NodeConfig {
   memoryQuotaMB: number;
   /** The node's configured name (REAL-LAB C7); unset: announced as each client's address. */
   nodeName?: string;
+  /** IPv4 addresses of the server's Onload NICs (lab option onloadNics); unset: the older stand-in. */
+  onloadAddresses?: string[];
 }
 
 export const hostConfigPath = '/etc/onload-bench-lab/host.json';

@@ -18,12 +18,13 @@
 // PIDFILE) and lab-memcached.pid (for the lab's couchbaseState). Under the stand-in `onload`, each
 // process registers itself as an "Onload stack" (hostFiles.ts stacksDir) for onload_stackdump.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
 import { cachedFaults, isAlive, loadHostConfig, readFaults, readPidFile, type NodeConfig } from '../labFiles';
 import { requestClientSignal } from '../clientSignals';
-import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, stacksDir } from '../hostFiles';
+import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, onloadStackCommand, onloadStackNetnsInHost, stacksDir } from '../hostFiles';
 
 const babysitterPidFile = join(couchbaseDataDir, 'couchbase-server.pid');
 const memcachedPidFile = join(couchbaseDataDir, 'lab-memcached.pid');
@@ -81,6 +82,29 @@ function userName(): string {
   return line?.split(':')[0] ?? `uid ${uid}`;
 }
 
+/**
+ * One half of the stand-in Onload stack (standins/onloadStack.ts), through the lab's sudo line: it
+ * listens on `addresses` and hands each KV connection to `accept`. Resolves with its pid once listening.
+ */
+function startStackHalf(where: 'stack' | 'kernel', addresses: string[], port: number, accept: (socket: Socket) => void, log: (line: string) => void): Promise<number> {
+  const child = spawn('sudo', ['-n', '-C', '4', onloadStackCommand, where, ...addresses, String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`onload stack (${where}) did not listen within 15 s`)), 15_000);
+    child.on('message', (message: { kind?: string; pid?: number }, handle: unknown) => {
+      if (message.kind === 'kv' && handle) accept(handle as Socket);
+      else if (message.kind === 'listening') {
+        clearTimeout(timer);
+        log(`onload stack (${where}) listening on ${addresses.join(', ')} port ${port}, pid ${message.pid}`);
+        resolve(message.pid ?? 0);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`onload stack (${where}) exited (${signal ?? code})`));
+    });
+  });
+}
+
 /** memcached: the test node; goes when its stdin (the babysitter's pipe) closes. */
 async function runMemcached(): Promise<void> {
   setName('memcached');
@@ -113,7 +137,12 @@ async function runMemcached(): Promise<void> {
     log('fault couchbaseNeverReady: not opening any port');
   } else {
     if (startup.couchbaseStartDelayMs) await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
+    // Onload's view (REAL-LAB O6, O7): with Onload NICs declared, the IPv4 listener is the stack's
+    // (standins/onloadStack.ts), the IPv6 one stays memcached's kernel socket
+    const onloadAddresses = config.onloadAddresses;
+    const stacked = process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' && onloadAddresses !== undefined && existsSync(onloadStackNetnsInHost);
     node = await startCouchbaseTestNode({
+      ...(stacked ? { kvAddresses: config.addresses.filter((address) => address.includes(':')) } : {}),
       addresses: config.addresses,
       kvPort: config.kvPort,
       restPort: config.restPort,
@@ -128,6 +157,24 @@ async function runMemcached(): Promise<void> {
       // machine that runs the hosts, finds it by its end of the connection (clientSignals.ts)
       signalClient: (connection, signal) => requestClientSignal(connection, signal),
     });
+    if (stacked && onloadAddresses !== undefined) {
+      const ipv4 = config.addresses.filter((address) => !address.includes(':'));
+      const started = node;
+      const accept = (socket: Socket): void => started.acceptKv(socket);
+      const inStack = ipv4.filter((address) => onloadAddresses.includes(address));
+      const inKernel = ipv4.filter((address) => !onloadAddresses.includes(address));
+      try {
+        const [stackPid] = await Promise.all([
+          inStack.length > 0 ? startStackHalf('stack', inStack, config.kvPort, accept, log) : Promise.resolve(undefined),
+          inKernel.length > 0 ? startStackHalf('kernel', inKernel, config.kvPort, accept, log) : Promise.resolve(undefined),
+        ]);
+        // onload_stackdump reads the stack's sockets through this pid's namespace
+        if (stackPid !== undefined) writeFileSync(join(stacksDir, `${process.pid}.net`), `${stackPid}\n`);
+      } catch (error) {
+        log(`${String(error)}: exiting`);
+        process.exit(1);
+      }
+    }
     if (!stopping) writeFileSync(pidFile, `${process.pid}\n`);
   }
   await new Promise(() => undefined);
