@@ -106,6 +106,8 @@ export interface TestNodeOptions {
   /** Addresses whose KV port the node listens on itself (default: every address). The others' KV
    * connections are handed in through `acceptKv` (the lab's Onload stack, standins/onloadStack.ts). */
   kvAddresses?: string[];
+  /** The same for REST (default: every address); the others' come through `acceptRest`. */
+  restAddresses?: string[];
 }
 
 export interface CouchbaseTestNode {
@@ -122,6 +124,8 @@ export interface CouchbaseTestNode {
   itemCount(bucket: string): number | undefined;
   /** Serves a KV connection accepted elsewhere (the lab's Onload stack). */
   acceptKv(socket: Socket): void;
+  /** Serves a REST connection accepted elsewhere (the lab babysitter's listeners, C9). */
+  acceptRest(socket: Socket): void;
   stop(): Promise<void>;
 }
 
@@ -960,6 +964,25 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     );
   }
 
+  function restServer(): HttpServer {
+    const httpServer = createHttpServer((request, response) => {
+      handleRest(request, response).catch((error: unknown) => {
+        log(`rest: ${String(error)}`);
+        if (!response.headersSent) send(response, 400, { errors: { _: String(error) } });
+        else response.destroy();
+      });
+    });
+    httpServer.keepAliveTimeout = 1000;
+    httpServers.push(httpServer);
+    return httpServer;
+  }
+  // REST connections accepted elsewhere (the lab babysitter's listeners, REAL-LAB C9)
+  let injectedRest: HttpServer | undefined;
+  const acceptRest = (socket: Socket): void => {
+    injectedRest ??= restServer();
+    injectedRest.emit('connection', socket);
+  };
+
   try {
     for (const address of addresses) {
       if (options.kvAddresses === undefined || options.kvAddresses.includes(address)) {
@@ -967,16 +990,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         netServers.push(kvServer);
         kvPort = await listen(kvServer, address, kvPort);
       }
-      const httpServer = createHttpServer((request, response) => {
-        handleRest(request, response).catch((error: unknown) => {
-          log(`rest: ${String(error)}`);
-          if (!response.headersSent) send(response, 400, { errors: { _: String(error) } });
-          else response.destroy();
-        });
-      });
-      httpServer.keepAliveTimeout = 1000;
-      httpServers.push(httpServer);
-      restPort = await listen(httpServer, address, restPort);
+      if (options.restAddresses === undefined || options.restAddresses.includes(address)) restPort = await listen(restServer(), address, restPort);
       const queryServer = createHttpServer((request, response) => {
         handleQuery(request, response).catch((error: unknown) => {
           log(`query: ${String(error)}`);
@@ -1004,6 +1018,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     users: () => Object.fromEntries([...users.entries()].map(([name, user]) => [name, [...user.roles]])),
     itemCount: (name) => buckets.get(name)?.documents.size,
     acceptKv,
+    acceptRest,
     stop,
   };
 }

@@ -181,14 +181,34 @@ function nodeCommand(bundle: string, env: string[] = []): string {
 function onloadStackScript(): string {
   return `#!/bin/sh
 # Lab stand-in: the listener of an accelerated memcached and its connections (test/lab/standins/onloadStack.ts).
+# The stack side installs the NIC "filters" while it listens, as an Onload stack does for its own
+# sockets: tc on each Onload NIC (ethN, paired with stkN by labNetwork.ts) redirects TCP to PORT into
+# the stack's namespace; they go when it does, and the kernel gets that port's packets again.
 [ "$(id -u)" = 0 ] || { echo "onload-lab-stack: only through sudo" >&2; exit 1; }
 export NODE_CHANNEL_FD=3
-case "$1" in
-  stack) set -- nsenter --net=${onloadStackNetnsInHost} ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@" ;;
-  kernel) set -- ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@" ;;
-  *) echo "usage: onload-lab-stack stack|kernel ADDRESS... PORT" >&2; exit 2 ;;
+where=$1
+for port in "$@"; do :; done
+case "$where" in
+  kernel) exec ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@" ;;
+  stack|clear) ;;
+  *) echo "usage: onload-lab-stack stack|kernel ADDRESS... PORT | clear PORT" >&2; exit 2 ;;
 esac
-exec "$@"
+case "$port" in ''|*[!0-9]*) echo "onload-lab-stack: bad port" >&2; exit 2 ;; esac
+filters() {
+  # (not /sys/class/net: the hosts' sysfs shows this machine's links)
+  for stk in $(ip -o link show | sed -n 's/^[0-9]*: \\(stk[0-9]*\\)@.*/\\1/p'); do
+    nic=eth\${stk#stk}
+    tc filter del dev "$nic" ingress pref 1 2>/dev/null
+    [ "$1" = add ] && tc filter add dev "$nic" ingress protocol ip pref 1 u32 match ip protocol 6 0xff match ip dport "$port" 0xffff action mirred egress redirect dev "$stk"
+  done
+}
+# clear: no stack exists (a memcached that is not accelerated starts), so no filter either, even
+# when the last stack's half was killed before it could remove its own
+if [ "$where" = clear ]; then filters del; exit 0; fi
+filters add
+trap 'filters del' EXIT
+trap 'exit 143' TERM INT HUP
+nsenter --net=${onloadStackNetnsInHost} ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@"
 `;
 }
 

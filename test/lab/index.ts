@@ -113,6 +113,9 @@ export interface LabOptions {
    * kernel sockets, the IPv6 listener stays the kernel's. Default: unset, the older stand-in whose
    * "accelerated" sockets are all kernel sockets. */
   onloadNics?: Array<'eth0' | 'eth1' | 'eth2'>;
+  /** Whether the node listens on the server's IPv6 address as well (kv_engine's default interfaces
+   * are `0.0.0.0` and `::`). Default true; false: an IPv4-only node. */
+  nodeIpv6?: boolean;
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
   keep?: boolean;
   /** sshd LogLevel on the hosts (default ERROR; the journal keeps it: `lab.root(alias, 'journalctl -u ssh')`). */
@@ -344,14 +347,14 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     config.block = block;
     network = createNetwork(id, block, aliases);
     const onloadNics = (options.onloadNics ?? []).map((nic) => Number(nic.slice(3)));
-    if (options.onloadNics !== undefined) network.netns['onload-stack'] = createOnloadStack(id, network.netns['cb-server'], onloadNics, network.addresses['cb-server'], 11210);
+    if (options.onloadNics !== undefined) network.netns['onload-stack'] = createOnloadStack(id, network.netns['cb-server'], onloadNics, network.addresses['cb-server']);
     config.network = { netns: network.netns, bridges: network.bridges, veths: network.veths };
     saveConfig();
     ssh = makeSshFiles(join(dir, 'ssh'), aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })), sshUser);
     await buildBundles(join(dir, 'lib'));
     const server = network.addresses['cb-server'];
     node = {
-      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, server.ipv6, '127.0.0.1'],
+      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, ...(options.nodeIpv6 === false ? [] : [server.ipv6]), '127.0.0.1'],
       kvPort: 11210,
       restPort: 8091,
       username: options.username ?? 'Administrator',
@@ -398,7 +401,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         ...(options.binds ?? []).filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server')).map((bind) => `${bind.source}:${bind.target}`),
       ];
       const writable = role === 'server' ? [`${signalsDir}:${hostSignalsDir}`] : [];
-      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable }, lowerRoot));
+      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable, ...(role === 'server' && network.netns['onload-stack'] ? { capabilities: ['CAP_NET_ADMIN'] } : {}) }, lowerRoot));
     }
     await Promise.all(
       booted.map(async (host) => {

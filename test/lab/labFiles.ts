@@ -57,6 +57,8 @@ export interface LabFaults extends TestNodeFaults {
   couchbaseNeverReady?: boolean;
   /** `couchbase-server` waits this long (ms) before opening its ports. */
   couchbaseStartDelayMs?: number;
+  /** The babysitter answers REST at once and starts memcached this long (ms) after (REAL-LAB C9). */
+  memcachedStartDelayMs?: number;
   // --- onload
   /** `onload` runs the command without acceleration (no marker, not listed by onload_stackdump). */
   onloadNotAccelerating?: boolean;

@@ -177,7 +177,7 @@ export function onloadStackNetns(labId: string): string {
  * them (ARP is mirrored there too); whatever the stack sends leaves through ethN. Sockets of the
  * stack namespace are in no /proc/net/tcp of the server's. Removed with the lab's namespaces.
  */
-export function createOnloadStack(labId: string, serverNetns: string, nics: number[], addresses: HostAddresses, kvPort: number): string {
+export function createOnloadStack(labId: string, serverNetns: string, nics: number[], addresses: HostAddresses): string {
   const stack = onloadStackNetns(labId);
   const tc = (args: string[]): void => {
     execFileSync('tc', ['-n', serverNetns, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -196,7 +196,6 @@ export function createOnloadStack(labId: string, serverNetns: string, nics: numb
       ip(['-n', stack, 'link', 'set', `onl${index}`, 'up']);
       ip(['-n', serverNetns, 'link', 'set', `stk${index}`, 'up']);
       tc(['qdisc', 'add', 'dev', nic, 'clsact']);
-      tc(['filter', 'add', 'dev', nic, 'ingress', 'protocol', 'ip', 'pref', '1', 'u32', 'match', 'ip', 'protocol', '6', '0xff', 'match', 'ip', 'dport', String(kvPort), '0xffff', 'action', 'mirred', 'egress', 'redirect', 'dev', `stk${index}`]);
       tc(['filter', 'add', 'dev', nic, 'ingress', 'protocol', 'arp', 'pref', '2', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'mirror', 'dev', `stk${index}`]);
       tc(['qdisc', 'add', 'dev', `stk${index}`, 'clsact']);
       tc(['filter', 'add', 'dev', `stk${index}`, 'ingress', 'protocol', 'all', 'pref', '1', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'redirect', 'dev', nic]);

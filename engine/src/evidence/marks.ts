@@ -23,6 +23,8 @@ export function markLabel(code: string): string {
     'not-accelerated': 'not accelerated',
     'accelerated-kernel': 'kernel arm accelerated',
     'acceleration-unverified': 'acceleration unverified',
+    'memcached-unverified': 'memcached not found',
+    'partly-accelerated': 'partly accelerated',
     'wrong-interface': 'wrong interface',
     'arms-differ': 'arms differ',
     'environment-differs': 'environment differs',
