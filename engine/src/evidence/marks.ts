@@ -25,6 +25,8 @@ export function markLabel(code: string): string {
     'acceleration-unverified': 'acceleration unverified',
     'memcached-unverified': 'memcached not found',
     'partly-accelerated': 'partly accelerated',
+    'client-cpu-unverified': 'client CPU unverified',
+    'server-cpu-unverified': 'server CPU unverified',
     'wrong-interface': 'wrong interface',
     'arms-differ': 'arms differ',
     'environment-differs': 'environment differs',
