@@ -184,21 +184,20 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
   return facts;
 }
 
-export async function readServerProcess(session: RemoteSession, server: ResolvedServer, step: string, signal?: AbortSignal): Promise<ServerProcessFacts> {
-  const result = await session.run(withServerRights(serverProcessScript(server.kvPort, memcachedIdentity(server))), { step, ...(signal ? { signal } : {}), timeoutMs: 60_000 });
-  return parseServerProcessFacts(result.stdout);
-}
-
 /**
  * Looks for memcached every `everyMs` until it is found or `waitMs` has passed (REAL-LAB C9: it may
  * start well after REST answers). `waitedMs` says how long it took, or how long it was looked for.
  */
 export async function findServerProcess(session: RemoteSession, server: ResolvedServer, options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal }): Promise<ServerProcessFacts & { waitedMs: number; lookups: number }> {
   const started = performance.now();
+  const script = withServerRights(serverProcessScript(server.kvPort, memcachedIdentity(server)));
   for (let lookups = 1; ; lookups++) {
-    const facts = await readServerProcess(session, server, options.step, options.signal);
+    const result = await session.run(script, { step: options.step, ...(options.signal ? { signal: options.signal } : {}), timeoutMs: 60_000 });
+    const facts = parseServerProcessFacts(result.stdout);
     const waitedMs = Math.round(performance.now() - started);
-    if (facts.pid !== undefined || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups };
+    // no `@rights` line: the script did not run (the dry run's recording session), nothing to wait for
+    const answered = /^@rights /m.test(result.stdout);
+    if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups };
     await sleep(Math.min(options.everyMs ?? 1000, Math.max(0, options.waitMs - waitedMs)), options.signal);
   }
 }
