@@ -103,6 +103,11 @@ export interface TestNodeOptions {
    * ycsbHangAfterOps); returns what was done, for the log. Without it those faults do nothing.
    */
   signalClient?: (connection: { nodeAddress: string; nodePort: number; clientAddress: string; clientPort: number }, signal: NodeJS.Signals) => string;
+  /** Addresses whose KV port the node listens on itself (default: every address). The others' KV
+   * connections are handed in through `acceptKv` (the lab's Onload stack, standins/onloadStack.ts). */
+  kvAddresses?: string[];
+  /** The same for REST (default: every address); the others' come through `acceptRest`. */
+  restAddresses?: string[];
 }
 
 export interface CouchbaseTestNode {
@@ -117,6 +122,10 @@ export interface CouchbaseTestNode {
   users(): Record<string, string[]>;
   /** Items in a bucket, or undefined if there is no such bucket. */
   itemCount(bucket: string): number | undefined;
+  /** Serves a KV connection accepted elsewhere (the lab's Onload stack). */
+  acceptKv(socket: Socket): void;
+  /** Serves a REST connection accepted elsewhere (the lab babysitter's listeners, C9). */
+  acceptRest(socket: Socket): void;
   stop(): Promise<void>;
 }
 
@@ -955,21 +964,33 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     );
   }
 
+  function restServer(): HttpServer {
+    const httpServer = createHttpServer((request, response) => {
+      handleRest(request, response).catch((error: unknown) => {
+        log(`rest: ${String(error)}`);
+        if (!response.headersSent) send(response, 400, { errors: { _: String(error) } });
+        else response.destroy();
+      });
+    });
+    httpServer.keepAliveTimeout = 1000;
+    httpServers.push(httpServer);
+    return httpServer;
+  }
+  // REST connections accepted elsewhere (the lab babysitter's listeners, REAL-LAB C9)
+  let injectedRest: HttpServer | undefined;
+  const acceptRest = (socket: Socket): void => {
+    injectedRest ??= restServer();
+    injectedRest.emit('connection', socket);
+  };
+
   try {
     for (const address of addresses) {
-      const kvServer = createNetServer(acceptKv);
-      netServers.push(kvServer);
-      kvPort = await listen(kvServer, address, kvPort);
-      const httpServer = createHttpServer((request, response) => {
-        handleRest(request, response).catch((error: unknown) => {
-          log(`rest: ${String(error)}`);
-          if (!response.headersSent) send(response, 400, { errors: { _: String(error) } });
-          else response.destroy();
-        });
-      });
-      httpServer.keepAliveTimeout = 1000;
-      httpServers.push(httpServer);
-      restPort = await listen(httpServer, address, restPort);
+      if (options.kvAddresses === undefined || options.kvAddresses.includes(address)) {
+        const kvServer = createNetServer(acceptKv);
+        netServers.push(kvServer);
+        kvPort = await listen(kvServer, address, kvPort);
+      }
+      if (options.restAddresses === undefined || options.restAddresses.includes(address)) restPort = await listen(restServer(), address, restPort);
       const queryServer = createHttpServer((request, response) => {
         handleQuery(request, response).catch((error: unknown) => {
           log(`query: ${String(error)}`);
@@ -996,6 +1017,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     bucketNames: () => [...buckets.keys()].filter((name) => liveBucket(name) !== undefined),
     users: () => Object.fromEntries([...users.entries()].map(([name, user]) => [name, [...user.roles]])),
     itemCount: (name) => buckets.get(name)?.documents.size,
+    acceptKv,
+    acceptRest,
     stop,
   };
 }

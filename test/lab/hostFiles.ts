@@ -15,6 +15,9 @@
 //   /opt/couchbase/bin/couchbase-server    the stand-in Couchbase (C1 checks in sh, then the babysitter)
 //   /opt/couchbase/var/lib/couchbase/      owned by couchbase (C1); config/lab-node.json (0600)
 //   /etc/sudoers.d/onload-bench            exactly the lines README.md tells users to write
+//   /usr/local/sbin/onload-lab-stack, /etc/sudoers.d/onload-bench-lab-stack
+//                                          the stand-in Onload stack's root half, for couchbase only
+//                                          (standins/onloadStack.ts; used with the lab option onloadNics)
 // Clients
 //   /opt/ycsb, /opt/ycsb-extras            the real YCSB 0.17.0 (read-only binds, realYcsb.ts)
 //   /usr/local/bin/python2                 only with the lab option python2: the machine's real
@@ -31,6 +34,11 @@ import { hostConfigPath, hostFaultsDir, type HostConfig, type NodeConfig } from 
 /** Where the node binary, bundles and node_modules appear inside every host. */
 export const labLibDir = '/usr/lib/onload-bench-lab';
 export const hostNode = `${labLibDir}/bin/node`;
+/** The server's Onload stack namespace, bound in by the lab when it has Onload NICs (labNetwork.ts createOnloadStack). */
+export const onloadStackNetnsInHost = '/etc/onload-bench-lab/onload-stack.netns';
+/** Root's half of the stand-in Onload stack (standins/onloadStack.ts), run by memcached through sudo. */
+export const onloadStackCommand = '/usr/local/sbin/onload-lab-stack';
+
 /** The registry of "Onload stacks" the stand-ins keep (one file per accelerated process, owned by it). */
 export const stacksDir = '/run/onload-bench-lab/stacks';
 export const couchbaseHome = '/opt/couchbase';
@@ -167,6 +175,41 @@ export function couchbaseUnitText(): string {
 
 function nodeCommand(bundle: string, env: string[] = []): string {
   return `exec env ${[...env, `NODE_PATH=${labLibDir}/node_modules`].join(' ')} ${hostNode} ${labLibDir}/lib/${bundle} "$@"`;
+}
+
+/** Root's half of the stand-in Onload stack: the stack side enters the stack's namespace (standins/onloadStack.ts). */
+function onloadStackScript(): string {
+  return `#!/bin/sh
+# Lab stand-in: the listener of an accelerated memcached and its connections (test/lab/standins/onloadStack.ts).
+# The stack side installs the NIC "filters" while it listens, as an Onload stack does for its own
+# sockets: tc on each Onload NIC (ethN, paired with stkN by labNetwork.ts) redirects TCP to PORT into
+# the stack's namespace; they go when it does, and the kernel gets that port's packets again.
+[ "$(id -u)" = 0 ] || { echo "onload-lab-stack: only through sudo" >&2; exit 1; }
+export NODE_CHANNEL_FD=3
+where=$1
+for port in "$@"; do :; done
+case "$where" in
+  kernel) exec ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@" ;;
+  stack|clear) ;;
+  *) echo "usage: onload-lab-stack stack|kernel ADDRESS... PORT | clear PORT" >&2; exit 2 ;;
+esac
+case "$port" in ''|*[!0-9]*) echo "onload-lab-stack: bad port" >&2; exit 2 ;; esac
+filters() {
+  # (not /sys/class/net: the hosts' sysfs shows this machine's links)
+  for stk in $(ip -o link show | sed -n 's/^[0-9]*: \\(stk[0-9]*\\)@.*/\\1/p'); do
+    nic=eth\${stk#stk}
+    tc filter del dev "$nic" ingress pref 1 2>/dev/null
+    [ "$1" = add ] && tc filter add dev "$nic" ingress protocol ip pref 1 u32 match ip protocol 6 0xff match ip dport "$port" 0xffff action mirred egress redirect dev "$stk"
+  done
+}
+# clear: no stack exists (a memcached that is not accelerated starts), so no filter either, even
+# when the last stack's half was killed before it could remove its own
+if [ "$where" = clear ]; then filters del; exit 0; fi
+filters add
+trap 'filters del' EXIT
+trap 'exit 143' TERM INT HUP
+nsenter --net=${onloadStackNetnsInHost} ${hostNode} ${labLibDir}/lib/onload-stack.cjs "$@"
+`;
 }
 
 /** Stand-in Onload launcher (REAL-LAB O1, O3, O4; Xilinx-CNS/onload scripts/onload). */
@@ -399,6 +442,10 @@ export function writeHostFiles(writer: HostWriter, options: HostFilesOptions): v
     writer.dir(`${couchbaseDataDir}/config`, 0o770, couchbase);
     writer.dir(`${couchbaseDataDir}/logs`, 0o770, couchbase);
     writer.file(nodeConfigPath, `${JSON.stringify(options.node, null, 2)}\n`, 0o600, couchbase);
+    // the stand-in Onload stack's root half (not the engine's: its own file, for couchbase only);
+    // -C 4 keeps memcached's IPC channel (fd 3) open through sudo
+    writer.file(onloadStackCommand, onloadStackScript(), 0o755);
+    writer.file('/etc/sudoers.d/onload-bench-lab-stack', `# Lab stand-in Onload stack (test/lab/standins/onloadStack.ts), started by memcached.\nDefaults!${onloadStackCommand} closefrom_override, !requiretty\ncouchbase ALL=(root) NOPASSWD: ${onloadStackCommand}\n`, 0o440);
     writer.file(sudoersPath, `# What README.md ("What the server host needs") tells users to write.\n${sudoersLines(sshUser).join('\n')}\n`, 0o440);
   } else {
     if (options.python2) writer.file('/usr/local/bin/python2', python2Script(), 0o755);

@@ -69,11 +69,11 @@ import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { HostWriter, hostNode, hostPythonPrefix, nodeLogInHost, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost } from './hostFiles';
+import { HostWriter, hostNode, hostPythonPrefix, nodeLogInHost, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost, onloadStackNetnsInHost } from './hostFiles';
 import { ensureNspawnRuntime, hostExec, hostExecSync, hostFolders, powerOff, powerOffSync, startHost, waitUntilBooted, type BootedHost } from './labHosts';
 import { clearFaults, isAlive, labConfigFile, readFaults, writeFaults, type LabConfig, type LabFaults, type NodeConfig } from './labFiles';
 import { hostSignalsDir, serveClientSignals } from './clientSignals';
-import { claimBlock, createNetwork, destroyNetwork, destroyNetworkById, reapStaleClaims, releaseBlock, type LabNetwork } from './labNetwork';
+import { claimBlock, createNetwork, createOnloadStack, destroyNetwork, destroyNetworkById, reapStaleClaims, releaseBlock, type LabNetwork } from './labNetwork';
 import { hostYcsbExtras, hostYcsbHome, labJavaOptions, python27, ycsbExtrasHome, ycsbReleaseHome } from './realYcsb';
 import { makeSshFiles } from './sshKeys';
 
@@ -107,6 +107,15 @@ export interface LabOptions {
   faults?: LabFaults;
   /** Read-only bind mounts into the hosts: `source` on this machine at `target` inside. */
   binds?: { source: string; target: string; hosts?: 'server' | 'clients' | 'all' }[];
+  /** The server's NICs that are Onload NICs (REAL-LAB O6, O7; test/lab/README.md "The Onload stack"):
+   * under the stand-in `onload`, memcached's IPv4 KV listener is then accelerated the way Onload's is:
+   * connections through these NICs live in an Onload stack invisible to /proc/net, the others stay
+   * kernel sockets, the IPv6 listener stays the kernel's. Default: unset, the older stand-in whose
+   * "accelerated" sockets are all kernel sockets. */
+  onloadNics?: Array<'eth0' | 'eth1' | 'eth2'>;
+  /** Whether the node listens on the server's IPv6 address as well (kv_engine's default interfaces
+   * are `0.0.0.0` and `::`). Default true; false: an IPv4-only node. */
+  nodeIpv6?: boolean;
   /** Keep the lab folder after stop (also with env ONLOAD_BENCH_LAB_KEEP=1), for debugging. */
   keep?: boolean;
   /** sshd LogLevel on the hosts (default ERROR; the journal keeps it: `lab.root(alias, 'journalctl -u ssh')`). */
@@ -235,6 +244,7 @@ async function buildBundles(dir: string): Promise<void> {
     entryPoints: {
       'couchbase-server': join(__dirname, 'standins', 'couchbaseServer.ts'),
       'onload-stackdump': join(__dirname, 'standins', 'onloadStackdump.ts'),
+      'onload-stack': join(__dirname, 'standins', 'onloadStack.ts'),
     },
     outdir: dir,
     outExtension: { '.js': '.cjs' },
@@ -336,13 +346,15 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     block = claimBlock(dir);
     config.block = block;
     network = createNetwork(id, block, aliases);
+    const onloadNics = (options.onloadNics ?? []).map((nic) => Number(nic.slice(3)));
+    if (options.onloadNics !== undefined) network.netns['onload-stack'] = createOnloadStack(id, network.netns['cb-server'], onloadNics, network.addresses['cb-server']);
     config.network = { netns: network.netns, bridges: network.bridges, veths: network.veths };
     saveConfig();
     ssh = makeSshFiles(join(dir, 'ssh'), aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })), sshUser);
     await buildBundles(join(dir, 'lib'));
     const server = network.addresses['cb-server'];
     node = {
-      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, server.ipv6, '127.0.0.1'],
+      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, ...(options.nodeIpv6 === false ? [] : [server.ipv6]), '127.0.0.1'],
       kvPort: 11210,
       restPort: 8091,
       username: options.username ?? 'Administrator',
@@ -350,6 +362,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       version: couchbaseVersion,
       memoryQuotaMB: options.memoryQuotaMB ?? 1024,
       ...(typeof options.nodeName === 'object' ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] } : nodeName !== undefined ? { nodeName } : {}),
+      ...(options.onloadNics !== undefined ? { onloadAddresses: onloadNics.map((index) => [server.ipv4.a, server.ipv4.b, server.ipv4.c][index]) } : {}),
     };
     const nodeBinary = realpathSync(process.execPath);
     // the real YCSB (assembled once in the tools cache) and, when asked for, a real Python 2.7
@@ -382,12 +395,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         `${nodeBinary}:${hostNode}`,
         `${join(dir, 'lib')}:${labLibDir}/lib`,
         `${faultsDir}:/etc/onload-bench-lab/faults`,
+        ...(role === 'server' && network.netns['onload-stack'] ? [`/run/netns/${network.netns['onload-stack']}:${onloadStackNetnsInHost}`] : []),
         ...(role === 'client' ? [`${ycsbRelease}:${hostYcsbHome}`, `${ycsbExtrasHome()}:${hostYcsbExtras}`] : []),
         ...(role === 'client' && python ? [`${dirname(dirname(python))}:${hostPythonPrefix}`] : []),
         ...(options.binds ?? []).filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server')).map((bind) => `${bind.source}:${bind.target}`),
       ];
       const writable = role === 'server' ? [`${signalsDir}:${hostSignalsDir}`] : [];
-      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable }, lowerRoot));
+      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable, ...(role === 'server' && network.netns['onload-stack'] ? { capabilities: ['CAP_NET_ADMIN'] } : {}) }, lowerRoot));
     }
     await Promise.all(
       booted.map(async (host) => {

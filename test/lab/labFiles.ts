@@ -43,6 +43,8 @@ export interface NodeConfig {
   memoryQuotaMB: number;
   /** The node's configured name (REAL-LAB C7); unset: announced as each client's address. */
   nodeName?: string;
+  /** IPv4 addresses of the server's Onload NICs (lab option onloadNics); unset: the older stand-in. */
+  onloadAddresses?: string[];
 }
 
 export const hostConfigPath = '/etc/onload-bench-lab/host.json';
@@ -55,6 +57,8 @@ export interface LabFaults extends TestNodeFaults {
   couchbaseNeverReady?: boolean;
   /** `couchbase-server` waits this long (ms) before opening its ports. */
   couchbaseStartDelayMs?: number;
+  /** The babysitter answers REST at once and starts memcached this long (ms) after (REAL-LAB C9). */
+  memcachedStartDelayMs?: number;
   // --- onload
   /** `onload` runs the command without acceleration (no marker, not listed by onload_stackdump). */
   onloadNotAccelerating?: boolean;

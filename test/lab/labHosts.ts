@@ -28,6 +28,8 @@ export interface HostSpec {
   bindsReadOnly: string[];
   /** Writable bind mounts, `source:target` (the server's folder for the node's requests to the lab). */
   bindsWritable?: string[];
+  /** Capabilities beyond nspawn's default set (`--capability=`). */
+  capabilities?: string[];
 }
 
 export interface BootedHost extends HostSpec {
@@ -150,6 +152,9 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
     // process, so no one can raise a hard limit: a unit's LimitNOFILE=70000 / LimitMEMLOCK=infinity
     // end at this machine's hard limits (20000 files, 8 MiB here); systemd still gives sessions the
     // lower soft nofile (1024) and the unit its own, as on a real host (REAL-LAB H3).
+    // a real host's root may change its network; the lab grants it only where a stand-in needs it
+    // (the Onload stack's NIC filters, lab option onloadNics)
+    ...(spec.capabilities ?? []).map((capability) => `--capability=${capability}`),
     ...spec.bindsReadOnly.map((bind) => `--bind-ro=${bind}`),
     ...(spec.bindsWritable ?? []).map((bind) => `--bind=${bind}`),
   ];

@@ -165,6 +165,48 @@ export function createNetwork(labId: string, block: number, aliases: string[]): 
   return network;
 }
 
+/** The Onload NICs' legs of a stack namespace: stk<N> in the server's namespace, onl<N> in the stack's. */
+export function onloadStackNetns(labId: string): string {
+  return `obl-${labId}-onload`;
+}
+
+/**
+ * The server's "Onload stack" namespace (REAL-LAB O6; standins/onloadStack.ts): for each Onload NIC
+ * ethN a veth pair stkN (server side) / onlN (stack side, same MAC and IPv4 address as ethN), and tc
+ * on ethN's ingress that redirects TCP packets for `kvPort` to stkN before the server's kernel sees
+ * them (ARP is mirrored there too); whatever the stack sends leaves through ethN. Sockets of the
+ * stack namespace are in no /proc/net/tcp of the server's. Removed with the lab's namespaces.
+ */
+export function createOnloadStack(labId: string, serverNetns: string, nics: number[], addresses: HostAddresses): string {
+  const stack = onloadStackNetns(labId);
+  const tc = (args: string[]): void => {
+    execFileSync('tc', ['-n', serverNetns, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  };
+  try {
+    ip(['netns', 'add', stack]);
+    ip(['-n', stack, 'link', 'set', 'lo', 'up']);
+    execFileSync('ip', ['netns', 'exec', stack, 'sysctl', '-q', '-w', 'net.ipv6.conf.all.disable_ipv6=1', 'net.ipv6.conf.default.disable_ipv6=1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    for (const index of nics) {
+      const nic = `eth${index}`;
+      const mac = /link\/ether ([0-9a-f:]+)/.exec(execFileSync('ip', ['-n', serverNetns, '-o', 'link', 'show', nic], { encoding: 'utf8' }))?.[1];
+      if (!mac) throw new Error(`no MAC address on ${nic}`);
+      ip(['-n', serverNetns, 'link', 'add', `stk${index}`, 'type', 'veth', 'peer', 'name', `onl${index}`, 'netns', stack]);
+      ip(['-n', stack, 'link', 'set', `onl${index}`, 'address', mac]);
+      ip(['-n', stack, 'addr', 'add', `${addresses.ipv4[legs[index]]}/26`, 'dev', `onl${index}`]);
+      ip(['-n', stack, 'link', 'set', `onl${index}`, 'up']);
+      ip(['-n', serverNetns, 'link', 'set', `stk${index}`, 'up']);
+      tc(['qdisc', 'add', 'dev', nic, 'clsact']);
+      tc(['filter', 'add', 'dev', nic, 'ingress', 'protocol', 'arp', 'pref', '2', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'mirror', 'dev', `stk${index}`]);
+      tc(['qdisc', 'add', 'dev', `stk${index}`, 'clsact']);
+      tc(['filter', 'add', 'dev', `stk${index}`, 'ingress', 'protocol', 'all', 'pref', '1', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'redirect', 'dev', nic]);
+    }
+  } catch (error) {
+    quietly(() => ip(['netns', 'delete', stack]));
+    throw new Error(`lab network: Onload stack: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`);
+  }
+  return stack;
+}
+
 /** Removes the namespaces (their veths go with them), any veth left, and the bridges. Synchronous. */
 export function destroyNetwork(network: Pick<LabNetwork, 'netns' | 'bridges' | 'veths'>): void {
   for (const netns of Object.values(network.netns)) quietly(() => ip(['netns', 'delete', netns]));

@@ -1,7 +1,7 @@
 // Is memcached really on Onload? A mapped libonload proves nothing: `onload` preloads it into every
 // child of the babysitter (REAL-LAB O1), and sockets still fall back to the kernel on a non-Onload
 // NIC, with EF_DONT_ACCELERATE or after a failed stack creation (O2). The proof: memcached's pid
-// (found by its KV listener, serverProcess.ts) is among `onload_stackdump`'s stacks AND its KV
+// (found by what it is, serverProcess.ts) is among `onload_stackdump`'s stacks AND its KV
 // listener or connections are sockets of that stack (`onload_stackdump lots`). It runs through
 // `sudo -n`; a refusal makes the answer "unverified", never "not accelerated". Kernel cells are
 // checked too.
@@ -68,6 +68,8 @@ export interface StackdumpSocket {
   local: string;
   port: number;
   state: string;
+  /** `ADDR:PORT` of the other end (`0.0.0.0:0` for a listener). */
+  remote?: string;
 }
 
 export interface StackdumpFacts {
@@ -143,10 +145,10 @@ export function parseStackdump(output: string): StackdumpFacts {
         addPids(facts.stackPids, currentStack, pids[1].split(',').filter(Boolean).map(Number));
         inPids = true;
       }
-      const socket = /^(TCP|UDP) (\d+):\d+ lcl=(\S+):(\d+) rmt=\S+:\d+ (\S+)/.exec(line);
+      const socket = /^(TCP|UDP) (\d+):\d+ lcl=(\S+):(\d+) rmt=(\S+:\d+) (\S+)/.exec(line);
       if (socket && socket[1] === 'TCP') {
         const list = facts.stackSockets.get(socket[2]) ?? [];
-        list.push({ local: socket[3], port: Number(socket[4]), state: socket[5] });
+        list.push({ local: socket[3], port: Number(socket[4]), state: socket[6], remote: socket[5] });
         facts.stackSockets.set(socket[2], list);
       }
     }
@@ -157,10 +159,11 @@ export function parseStackdump(output: string): StackdumpFacts {
 }
 
 /** The verdict from memcached's facts and stackdump's. Pure. */
-export function judgeAcceleration(process: Pick<ServerProcessFacts, 'pid' | 'name' | 'libonloadMapped'>, stackdump: StackdumpFacts, kvPort: number): AccelerationCheck {
+export function judgeAcceleration(process: Pick<ServerProcessFacts, 'pid' | 'name' | 'libonloadMapped' | 'foundBy'>, stackdump: StackdumpFacts, kvPort: number): AccelerationCheck {
   const rights = stackdump.rights;
-  const who = process.pid !== undefined ? `${process.name ?? 'process'} ${process.pid} (KV listener)` : '';
-  if (process.pid === undefined) return { accelerated: undefined, evidence: `nothing listens on the KV port ${kvPort}`, stacks: [], rights };
+  // how memcached was found is in evidence.server.process.foundBy; only the listener fallback is said here
+  const who = process.pid !== undefined ? `${process.name ?? 'process'} ${process.pid}${process.foundBy === undefined || process.foundBy === 'its KV listener' ? ' (KV listener)' : ''}` : '';
+  if (process.pid === undefined) return { accelerated: undefined, evidence: `no memcached of this installation was found and nothing listens on the KV port ${kvPort} as a kernel socket`, stacks: [], rights };
   if (stackdump.missing) return { accelerated: undefined, evidence: `onload_stackdump is not installed; ${who}${process.libonloadMapped ? ' maps libonload (which proves nothing)' : ''}`, stacks: [], rights };
   if (stackdump.failure !== undefined) {
     // no /dev/onload (rc -ENOENT/-ENXIO): no process can have a stack; anything else (a driver of

@@ -11,7 +11,7 @@ import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
 import { connectionsScript } from '../server/serverProcess';
-import { sampleKvConnections, watchInterfaceTraffic } from './serverEvidence';
+import { sampleKvConnections, sampleStackConnections, watchInterfaceTraffic } from './serverEvidence';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
 import { reportsOf, type ClientPhase } from '../ycsb/cellPhases';
@@ -69,12 +69,12 @@ export function samplerPidFile(workDir: string, role: 'server' | 'client'): stri
 }
 
 /** Starts one sampler per server and client host for the run phase of `key`. */
-export function startCellSamplers(pool: { get(host: string): RemoteSession }, plan: ResolvedPlan, key: CellKey, signal?: AbortSignal): CellSamplers {
+export function startCellSamplers(pool: { get(host: string): RemoteSession }, plan: ResolvedPlan, key: CellKey, signal?: AbortSignal, memcachedPids: Record<string, number | undefined> = {}): CellSamplers {
   const maxSamples = plan.timeouts.cellSec + 120;
   const running: { role: 'server' | 'client'; sampler: RunningSampler }[] = [
     ...plan.servers.map((server: ResolvedServer) => ({
       role: 'server' as const,
-      sampler: startSampler(pool.get(server.host), { role: 'server', address: key.address, findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
+      sampler: startSampler(pool.get(server.host), { role: 'server', address: key.address, findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort, memcachedPids[server.host]), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
     })),
     ...plan.clients.map((client) => ({
       role: 'client' as const,
@@ -148,14 +148,19 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   for (const client of plan.clients) await prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal);
   for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
   const baselines = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal)));
-  const samplers = startCellSamplers(pool, plan, key, signal);
+  // Onload cells: Onload's own view of the connections too (accelerated ones are in no /proc/net, REAL-LAB O6)
+  const onloadCell = key.stack !== 'kernel';
+  const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
+  const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
+  const stackBaselines = context.skipNetwork || !onloadCell ? [] : await Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? [])));
+  const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
   let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
   let runs: ClientPhase[];
   try {
     const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
     const watching = context.skipNetwork
       ? Promise.resolve()
-      : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], running, log: context.log, signal }))).catch(() => undefined);
+      : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);
     runs = await running.finally(() => watching);
     await watching;
   } finally {

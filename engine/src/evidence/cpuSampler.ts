@@ -5,7 +5,8 @@
 // /proc files with buffered getline on each tick. Its own cost, which it reports from its and the
 // ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
 //
-// Watched process: on servers memcached, found in the server's process group first, then by its KV
+// Watched process: on servers memcached as the server evidence found it (serverProcess.ts, by what
+// it is), else in the server's process group, then by its KV
 // listener, then by name (Couchbase's babysitter gives each child its own group, REAL-LAB C2; `ss -p`
 // shows a listener's pid only to its owner or root, REAL-LAB O5); on clients the YCSB JVM (`java` in
 // the group of the YCSB pid file, else the newest process of that group).
@@ -69,15 +70,19 @@ export interface SamplerTarget {
 }
 
 /**
- * memcached: in the server's own process group first (run commands), then the process listening
- * on the KV port (`ss -p` shows it to its owner or root), else the oldest process of that name.
+ * memcached: the pid the cell's server evidence found (`knownPid`) while it lives, else in the
+ * server's own process group (run commands), then the process listening on the KV port (`ss -p`
+ * shows it to its owner or root), else the oldest process of that name.
  */
-export function serverProcessFinder(serverPidFile: string, processName: string, kvPort: number): string {
+export function serverProcessFinder(serverPidFile: string, processName: string, kvPort: number, knownPid?: number): string {
   const name = shellQuote(processName);
   const port = Math.floor(kvPort);
   return [
     `g=$(cat ${shellQuote(serverPidFile)} 2>/dev/null); p=""`,
-    `[ -n "$g" ] && p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1)`,
+    // the memcached the cell's server evidence found by what it is (serverProcess.ts): under Onload
+    // its listener is no kernel socket, and another process may hold the kernel one (REAL-LAB O6)
+    ...(knownPid !== undefined && Number.isInteger(knownPid) && knownPid > 0 ? [`[ -d /proc/${knownPid} ] && p=${knownPid}`] : []),
+    `[ -n "$p" ] || [ -z "$g" ] || p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1)`,
     `[ -n "$p" ] || p=$(PATH="$PATH:/usr/sbin:/sbin" ss -ltnpH "sport = :${port}" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d = -f 2)`, // no backslash: awk -v would unescape it
     `[ -n "$p" ] || p=$(pgrep -o -x ${name} 2>/dev/null)`,
     'echo "$p"',

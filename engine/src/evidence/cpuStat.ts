@@ -189,7 +189,14 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     const cost = samplerSelfCostPct(output);
     if (cost !== undefined) evidence.sampler.selfCostPctOfCore[host] = cost;
     const cpu = deriveHostCpu(output, role, warmupSec);
-    if (!cpu) continue;
+    if (!cpu) {
+      // a check that could not run must mark the cell, never pass it (issue 21)
+      const why = `${output.samples.length === 0 ? 'no' : 'only one'} CPU reading from ${host} during the run (its sampler did not run or was cut short)`;
+      marks.push(role === 'client'
+        ? { code: 'client-cpu-unverified', host, message: `${why}: whether ${host} was client-bound could not be checked.` }
+        : { code: 'server-cpu-unverified', host, message: `${why}: the server's and memcached's CPU per operation are unknown.` });
+      continue;
+    }
     evidence.hosts[host] = cpu;
     if (role === 'client' && cpu.busyPct > clientBoundBusyPct) {
       marks.push({ code: 'client-bound', host, message: `${host} was ${cpu.busyPct.toFixed(0)} % busy during the run: its numbers measure the client more than Couchbase (add clients or lower threads).` });

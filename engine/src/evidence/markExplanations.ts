@@ -4,9 +4,13 @@
 import { markLabel } from './marks';
 
 const explanations: Record<string, string> = {
-  'not-accelerated': 'Couchbase was not verified to run on Onload in this Onload cell: the numbers may be the kernel stack\'s. Never counted as an improvement.',
+  'not-accelerated': 'Couchbase was not verified to run on Onload in this Onload cell (memcached in no stack, or the run\'s KV connections kernel sockets although its listener is in one, e.g. clients through a non-Onload NIC): the numbers may be the kernel stack\'s. Never counted as an improvement.',
   'accelerated-kernel': 'The kernel arm ran with Onload loaded: it is not a kernel baseline, so its comparisons prove nothing.',
-  'acceleration-unverified': 'Whether memcached ran on Onload could not be checked (tool missing or unreadable).',
+  'acceleration-unverified': 'Whether memcached and the run\'s traffic were on Onload could not be checked (onload_stackdump missing, refused by sudo, memcached not found, or no connection seen).',
+  'memcached-unverified': 'memcached was not found on the server after the start (by its binary, user and babysitter, nor by a KV listener): what it ran with is unknown and the arms could not be compared. Never read as alike.',
+  'partly-accelerated': 'Only some of the clients\' KV connections were in memcached\'s Onload stack during the run (onload_stackdump), the others were kernel sockets (/proc/net/tcp): the numbers mix both stacks. Never counted as an improvement.',
+  'client-cpu-unverified': 'A YCSB client host sent no CPU readings during the run: whether it was client-bound could not be checked, so the cell is not read as clean.',
+  'server-cpu-unverified': 'A server sent no CPU readings during the run: its CPU per operation is unknown.',
   'wrong-interface': 'The traffic did not go through the interface the cell names (another NIC or loopback): it measures another path.',
   'arms-differ': 'The kernel and Onload arms of this point differ in more than the network stack (settings, versions, bucket): the difference is not Onload\'s alone.',
   'environment-differs': 'A host\'s environment changed during the run (kernel, versions, NIC firmware): repetitions may not be comparable.',

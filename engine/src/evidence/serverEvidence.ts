@@ -3,7 +3,8 @@
 // whether it was accelerated and by what evidence (O1, O2, O5), the EF_* settings it runs with
 // against the profile's analysis (O4), and which local addresses carried the run's traffic (C7).
 // The sweep calls these; each check lives in its own file.
-import { checkAcceleration } from './acceleration';
+import { checkAcceleration, parseStackdump, stackdumpScript } from './acceleration';
+import { judgeRunAcceleration, procNetSource, stackConnections, stackdumpSource, type RunConnectionSample } from './runPhaseAcceleration';
 import { armDifferences, pointKey, type ArmFacts } from './armsAlike';
 import { localAddresses, wrongInterfaceReason } from './interfaceTraffic';
 import { addMark } from './marks';
@@ -12,7 +13,7 @@ import { describeDifferences, environmentDifferences } from './onloadEnvironment
 import type { ResolvedServer } from '../plan/planSchema';
 import type { ServerStart } from '../server/serverControl';
 import { sleep } from '../server/serverControl';
-import { connectionsScript, parseServerProcessFacts, processEvidence, readServerProcess, type TcpEndpoint } from '../server/serverProcess';
+import { connectionsScript, findServerProcess, parseServerProcessFacts, processEvidence, type TcpEndpoint } from '../server/serverProcess';
 import { nodeStatus } from '../server/serverRestartProof';
 import type { RemoteSession } from '../remote/ssh';
 
@@ -37,6 +38,8 @@ export async function observeServer(options: {
   start: (ServerStart & Record<string, unknown>) | undefined;
   /** The profile's analysed settings (manifest.environment.profiles[stack]); undefined for kernel. */
   profileSettings: Record<string, string> | undefined;
+  /** How long memcached is looked for after the start proof (REAL-LAB C9). */
+  waitSec?: number;
   log: Log;
   signal?: AbortSignal;
 }): Promise<boolean | undefined> {
@@ -44,8 +47,14 @@ export async function observeServer(options: {
   const host = server.host;
   const record = serverEvidence(draft, host);
   if (options.start) record.start = options.start;
-  const facts = await readServerProcess(session, server, 'check-acceleration', options.signal);
-  record.process = processEvidence(facts);
+  const waitMs = (options.waitSec ?? 60) * 1000;
+  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, ...(options.signal ? { signal: options.signal } : {}) });
+  record.process = { ...processEvidence(facts), ...(facts.pid !== undefined ? { foundAfterMs: facts.waitedMs } : { lookedForMs: facts.waitedMs }), lookups: facts.lookups };
+  if (facts.pid === undefined) {
+    // what could not be read must not pass for alike or clean (armsAlike skips missing values)
+    addMark(draft, { code: 'memcached-unverified', host, message: `No memcached of this installation (${server.couchbaseServerPath.replace(/\/bin\/couchbase-server$/, '')}/bin/memcached, child of its babysitter) and no process on the KV port ${server.kvPort} was found within ${Math.round(facts.waitedMs / 1000)} s after the start: its user, limits, cgroup and EF_* environment were not read and the arms not compared.` });
+    log('warn', `${draft.id}: ${host}: memcached not found within ${Math.round(facts.waitedMs / 1000)} s`);
+  } else if (facts.waitedMs >= 1000) log('info', `${draft.id}: ${host}: memcached ${facts.pid} found ${Math.round(facts.waitedMs / 1000)} s after the start (by ${facts.foundBy ?? 'its KV listener'})`);
   const check = await checkAcceleration(session, server, facts, options.signal);
   record.acceleration = { accelerated: check.accelerated ?? 'unverified', evidence: check.evidence, stacks: check.stacks, rights: check.rights };
   const kernel = options.profileSettings === undefined;
@@ -81,12 +90,13 @@ export async function observeServers(options: {
   draft: CellResult;
   starts: Map<string, ServerStart & Record<string, unknown>>;
   profileSettings: Record<string, string> | undefined;
+  waitSec?: number;
   log: Log;
   signal?: AbortSignal;
 }): Promise<void> {
   const { key, draft } = options;
   const verdicts = await Promise.all(
-    options.servers.map((server) => observeServer({ session: options.pool.get(server.host), server, key, draft, start: options.starts.get(server.host), profileSettings: options.profileSettings, log: options.log, ...(options.signal ? { signal: options.signal } : {}) })),
+    options.servers.map((server) => observeServer({ session: options.pool.get(server.host), server, key, draft, start: options.starts.get(server.host), profileSettings: options.profileSettings, ...(options.waitSec !== undefined ? { waitSec: options.waitSec } : {}), log: options.log, ...(options.signal ? { signal: options.signal } : {}) })),
   );
   if (key.stack !== 'kernel') draft.accelerated = verdicts.some((verdict) => verdict === false) ? false : verdicts.every((verdict) => verdict === true) ? true : null;
 }
@@ -132,29 +142,79 @@ export async function sampleKvConnections(session: RemoteSession, server: Resolv
 }
 
 /**
+ * memcached's established KV connections in its Onload stack now (`onload_stackdump lots` with the
+ * server user's rights, sudo -n), or why they could not be read.
+ */
+export async function sampleStackConnections(session: RemoteSession, server: ResolvedServer, memcachedPid: number | undefined, signal?: AbortSignal): Promise<{ connections?: TcpEndpoint[]; problem?: string }> {
+  if (memcachedPid === undefined) return { problem: 'memcached was not found' };
+  const result = await session.run(stackdumpScript(), { step: 'ycsb-run', ...(signal ? { signal } : {}), timeoutMs: 30_000 }).catch((error: unknown) => ({ stdout: '', error }));
+  if ('error' in result) return { problem: `onload_stackdump did not answer (${result.error instanceof Error ? result.error.message : String(result.error)})` };
+  const facts = parseStackdump(result.stdout);
+  if (facts.missing) return { problem: 'onload_stackdump is not installed' };
+  if (facts.failure !== undefined) return { problem: `onload_stackdump failed: ${facts.failure}` };
+  if (!facts.rights.startsWith('sudo')) return { problem: `onload_stackdump ran without root rights (sudo -n refused: ${facts.rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}), so it shows only the caller's stacks` };
+  return { connections: stackConnections(facts, memcachedPid, server.kvPort) };
+}
+
+/**
  * Samples the KV port's established connections on the server while `running` is pending (C7),
  * leaving out those open before the run (the engine's own management connections), then records
- * the local addresses and marks the cell when they are not its interface's address.
+ * the local addresses and marks the cell when they are not its interface's address. In an Onload
+ * cell (`onload`) Onload's own view is sampled too (runPhaseAcceleration.ts): accelerated
+ * connections are in no /proc/net/tcp (REAL-LAB O6), and the cell is accelerated only when the
+ * clients' connections are in memcached's stack; every address and verdict names its source.
  */
-export async function watchInterfaceTraffic(options: { session: RemoteSession; server: ResolvedServer; draft: CellResult; password: string; baseline: TcpEndpoint[]; running: Promise<unknown>; log: Log; signal?: AbortSignal }): Promise<void> {
+export async function watchInterfaceTraffic(options: { session: RemoteSession; server: ResolvedServer; draft: CellResult; password: string; baseline: TcpEndpoint[]; stackBaseline?: TcpEndpoint[]; onload?: { memcachedPid?: number }; running: Promise<unknown>; log: Log; signal?: AbortSignal }): Promise<void> {
   const { session, server, draft } = options;
-  const before = new Set(options.baseline.map((connection) => `${connection.local} ${connection.remote}`));
+  const before = new Set([...options.baseline, ...(options.stackBaseline ?? [])].map((connection) => `${connection.local} ${connection.remote}`));
+  const fresh = (connections: TcpEndpoint[]): TcpEndpoint[] => connections.filter((connection) => !before.has(`${connection.local} ${connection.remote}`));
   let finished = false;
   void options.running.finally(() => (finished = true)).catch(() => undefined);
-  const samples: TcpEndpoint[][] = [];
+  const samples: RunConnectionSample[] = [];
+  let stackdumpProblem: string | undefined;
+  let stackSeenYet = false;
   const nodeName = await nodeStatus(server, options.password, options.signal).then((status) => status.hostname).catch(() => undefined);
   for (let round = 0; !finished && round < 10_000; round++) {
     if (options.signal?.aborted) return;
-    const sample = await sampleKvConnections(session, server, options.signal);
-    samples.push(sample.filter((connection) => !before.has(`${connection.local} ${connection.remote}`)));
+    const kernel = fresh(await sampleKvConnections(session, server, options.signal));
+    // Onload's view at each look until the clients are seen, then every 4th (about every 2 s): the
+    // real tool walks every stack
+    let stack: TcpEndpoint[] | undefined;
+    if (options.onload && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0)) {
+      const sampled = await sampleStackConnections(session, server, options.onload.memcachedPid, options.signal);
+      if (sampled.problem !== undefined) stackdumpProblem = sampled.problem;
+      else stack = fresh(sampled.connections ?? []);
+      if ((stack?.length ?? 0) > 0 || kernel.length > 0) stackSeenYet = true;
+    }
+    samples.push({ kernel, ...(stack !== undefined ? { stack } : {}) });
     await Promise.race([sleep(500, options.signal), options.running.catch(() => undefined)]);
   }
-  const seen = localAddresses(samples);
+  const kernelSeen = localAddresses(samples.map((sample) => sample.kernel));
+  const stackSeen = localAddresses(samples.map((sample) => sample.stack ?? []));
+  const seen = new Map(kernelSeen);
+  for (const [address, count] of stackSeen) seen.set(address, (seen.get(address) ?? 0) + count);
   const record = serverEvidence(draft, server.host);
-  record.traffic = { samples: samples.length, localAddresses: Object.fromEntries(seen), ...(nodeName !== undefined ? { nodeName } : {}) };
+  record.traffic = {
+    samples: samples.length,
+    localAddresses: Object.fromEntries(seen),
+    sources: { [procNetSource]: Object.fromEntries(kernelSeen), ...(options.onload ? { [stackdumpSource]: Object.fromEntries(stackSeen) } : {}) },
+    ...(nodeName !== undefined ? { nodeName } : {}),
+  };
   const reason = wrongInterfaceReason(draft.key.address, seen, nodeName);
   if (reason !== undefined) {
-    addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${draft.key.address}): ${reason}.` });
+    addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${draft.key.address}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });
     options.log('warn', `${draft.id}: ${server.host}: wrong interface: ${reason}`);
   }
+  if (!options.onload) return;
+  const run = judgeRunAcceleration(samples, stackdumpProblem);
+  record.runAcceleration = run;
+  if (run.verdict === 'accelerated') return;
+  if (run.verdict === 'unverified') {
+    if (draft.accelerated === true) draft.accelerated = null;
+    addMark(draft, { code: 'acceleration-unverified', host: server.host, message: `The run's traffic could not be shown to be on Onload: ${run.evidence}.` });
+  } else {
+    draft.accelerated = false;
+    addMark(draft, { code: run.verdict, host: server.host, message: run.verdict === 'not-accelerated' ? `The run's traffic did not go through Onload although memcached's listener is in a stack: ${run.evidence}.` : `Only part of the run's traffic went through Onload: ${run.evidence}.` });
+  }
+  options.log('warn', `${draft.id}: ${server.host}: ${run.verdict}: ${run.evidence}`);
 }

@@ -12,6 +12,7 @@ import { evidenceMetrics } from '../evidence/evidenceMetrics';
 import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '../evidence/evidenceViews';
 import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
+import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, RunManifest } from '../model';
 import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
@@ -221,6 +222,14 @@ function marksHtml(results: readonly CellResult[]): string {
   return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown, hollow in the figures, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
 }
 
+/** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */
+function proofsHtml(results: readonly CellResult[]): string {
+  const items = results.filter((result) => result.status === 'ok').flatMap((result) => cellProofs(result).map((proof) =>
+    `<li data-cell="${escape(result.id)}" data-host="${escape(proof.host)}">${escape(describeKey(result.key))}, ${escape(proof.host)}<dl><dt>Acceleration</dt><dd>${escape(proof.acceleration)}</dd><dt>Interface</dt><dd>${escape(proof.interface)}</dd><dt>memcached</dt><dd>${escape(proof.memcached)}</dd></dl></li>`));
+  if (items.length === 0) return '';
+  return `<h2 id="proofs">How each cell was proven</h2><p>Acceleration from Onload's own view (<code>onload_stackdump lots</code>: the clients' KV connections in memcached's stack during the run) and the interface from those connections' local addresses; each claim names its source.</p><ul class="proofs">${items.join('')}</ul>`;
+}
+
 function failuresHtml(results: readonly CellResult[]): string {
   const failed = results.filter((result) => result.status === 'failed');
   if (failed.length === 0) return '';
@@ -287,6 +296,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     body.push('</section>');
   });
   body.push(marksHtml(results));
+  body.push(proofsHtml(results));
   body.push(failuresHtml(results));
   body.push(environmentHtml(manifest, results));
   const cpuNote = evidenceMetrics.filter((metric) => measured.has(metric.id)).map((metric) => metric.title);

@@ -16,6 +16,7 @@
 import { summariseRepetitions } from '../ycsb/combine';
 import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
 import { cellMarks } from '../evidence/marks';
+import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { compareSamples, formatDifference, type Difference } from './statistics';
@@ -566,14 +567,32 @@ export function renderMarks(results: readonly CellResult[]): string {
   return lines.join('\n');
 }
 
+/** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts), per server. */
+export function renderProofs(results: readonly CellResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    if (result.status === 'failed') continue;
+    const { key } = result;
+    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    for (const proof of cellProofs(result)) {
+      lines.push(`  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, ${proof.host}:`);
+      lines.push(`    acceleration: ${proof.acceleration}`);
+      lines.push(`    interface: ${proof.interface}`);
+      lines.push(`    ${proof.memcached}`);
+    }
+  }
+  return lines.length > 0 ? ['How each cell was proven:', ...lines].join('\n') : '';
+}
+
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
 export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment): string {
   const marks = renderMarks(results);
+  const proofs = renderProofs(results);
   const failures = renderFailures(results);
   const hosts = environment ? renderEnvironment(environment) : '';
   const rendered = tables.map(renderReportTable);
   const legend = renderLegend(rendered.join('\n'), tables);
-  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
+  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
 }
 
 /** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */

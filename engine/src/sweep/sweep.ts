@@ -177,7 +177,8 @@ export class SweepRun {
 
     phase('check-acceleration');
     const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
-    await observeServers({ pool: this.pool, servers: plan.servers, key, draft, starts: this.serverStarts, profileSettings, log, signal });
+    // memcached may start well after REST answered (REAL-LAB C9): looked for until the start's own deadline, at most 2 min
+    await observeServers({ pool: this.pool, servers: plan.servers, key, draft, starts: this.serverStarts, profileSettings, waitSec: Math.min(plan.timeouts.serverStartSec, 120), log, signal });
     this.arms.compare(draft, (level, message) => this.log(level, message));
 
     phase('recreate-bucket');

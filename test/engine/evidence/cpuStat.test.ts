@@ -126,3 +126,15 @@ test("the sampler's awk on a /proc tree shaped like a real one: cores, counters,
   assert.deepEqual(sample.process, { pid: 42, name: 'memcached', ticks: 2000 });
   assert.equal(sample.selfTicks, 5 + 6, 'awk 3+2, ticker 1+0 plus its children 4+1');
 });
+
+test('a host without CPU readings marks the cell instead of passing it (issue 21: client-cpu-unverified)', () => {
+  const block = (t: number, busy: number, idle: number): string => `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\n@end\n`;
+  const server = parseSamplerOutput(block(0, 0, 0) + block(1, 50, 50));
+  const { evidence, marks } = cpuEvidence([{ host: 'c1', role: 'client', output: parseSamplerOutput('') }, { host: 'c2', role: 'client', output: parseSamplerOutput(block(0, 0, 0)) }, { host: 's1', role: 'server', output: server }], 1000);
+  assert.deepEqual(Object.keys(evidence.hosts), ['s1']);
+  assert.deepEqual(marks.map((mark) => `${mark.code} ${mark.host}`), ['client-cpu-unverified c1', 'client-cpu-unverified c2']);
+  assert.match(marks[0].message, /no CPU reading from c1 during the run .*: whether c1 was client-bound could not be checked/);
+  assert.match(marks[1].message, /only one CPU reading from c2/);
+  const noServer = cpuEvidence([{ host: 's1', role: 'server', output: parseSamplerOutput('') }], 1000);
+  assert.deepEqual(noServer.marks.map((mark) => mark.code), ['server-cpu-unverified']);
+});

@@ -64,7 +64,7 @@ describe('run-phase evidence on the lab', { skip: labUnavailable() }, () => {
     }
     assert.equal(cpu.hosts[lab.serverHost].role, 'server');
     assert.equal(cpu.hosts[lab.serverHost].process?.name, 'memcached');
-    // the lab's own node (found by its KV listener), never another memcached on this machine
+    // the lab's own node (found by what it is), never another memcached on this machine
     assert.equal(cpu.hosts[lab.serverHost].process?.pid, lab.couchbaseState().pid);
     for (const host of clients) assert.ok((cpu.hosts[host].process?.pctOfCore ?? 0) > 0, `${host}: the YCSB process is watched: ${JSON.stringify(cpu.hosts[host].process)} ${JSON.stringify(cpu.hosts[host].series)}`);
     assert.ok((cpu.serverCpuUsPerOp ?? 0) > 0 && (cpu.memcachedCpuUsPerOp ?? 0) > 0 && (cpu.opsPerBusyServerCore ?? 0) > 0);

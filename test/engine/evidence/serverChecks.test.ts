@@ -108,8 +108,8 @@ describe('server checks', () => {
     // no pids anywhere (--nopids, or the holder is gone): the creator of the header line
     assert.deepEqual(facts.stackPids.get('7'), [4242]);
     assert.deepEqual(facts.stackSockets.get('2'), [
-      { local: '[::]', port: 11210, state: 'LISTEN' },
-      { local: '[fe80::1]', port: 11210, state: 'CLOSE-WAIT' },
+      { local: '[::]', port: 11210, state: 'LISTEN', remote: '[::]:0' },
+      { local: '[fe80::1]', port: 11210, state: 'CLOSE-WAIT', remote: '[fe80::9]:40000' },
     ]);
     const check = judgeAcceleration({ pid: 1000008, name: 'memcached' }, facts, 11210);
     assert.equal(check.accelerated, true);

@@ -18,12 +18,14 @@
 // PIDFILE) and lab-memcached.pid (for the lab's couchbaseState). Under the stand-in `onload`, each
 // process registers itself as an "Onload stack" (hostFiles.ts stacksDir) for onload_stackdump.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
 import { cachedFaults, isAlive, loadHostConfig, readFaults, readPidFile, type NodeConfig } from '../labFiles';
 import { requestClientSignal } from '../clientSignals';
-import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, stacksDir } from '../hostFiles';
+import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, onloadStackCommand, onloadStackNetnsInHost, stacksDir } from '../hostFiles';
 
 const babysitterPidFile = join(couchbaseDataDir, 'couchbase-server.pid');
 const memcachedPidFile = join(couchbaseDataDir, 'lab-memcached.pid');
@@ -81,6 +83,31 @@ function userName(): string {
   return line?.split(':')[0] ?? `uid ${uid}`;
 }
 
+/**
+ * One half of the stand-in Onload stack (standins/onloadStack.ts), through the lab's sudo line: it
+ * listens on `addresses` and hands each KV connection to `accept`. Resolves with its pid once listening.
+ */
+function startStackHalf(where: 'stack' | 'kernel', addresses: string[], port: number, accept: (socket: Socket) => void, log: (line: string) => void): Promise<number> {
+  // without the launcher's LD_PRELOAD, which ld.so refuses for setuid sudo (with a warning)
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD'));
+  const child = spawn('sudo', ['-n', '-C', '4', onloadStackCommand, where, ...addresses, String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`onload stack (${where}) did not listen within 15 s`)), 15_000);
+    child.on('message', (message: { kind?: string; pid?: number }, handle: unknown) => {
+      if (message.kind === 'kv' && handle) accept(handle as Socket);
+      else if (message.kind === 'listening') {
+        clearTimeout(timer);
+        log(`onload stack (${where}) listening on ${addresses.join(', ')} port ${port}, pid ${message.pid}`);
+        resolve(message.pid ?? 0);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`onload stack (${where}) exited (${signal ?? code})`));
+    });
+  });
+}
+
 /** memcached: the test node; goes when its stdin (the babysitter's pipe) closes. */
 async function runMemcached(): Promise<void> {
   setName('memcached');
@@ -113,7 +140,31 @@ async function runMemcached(): Promise<void> {
     log('fault couchbaseNeverReady: not opening any port');
   } else {
     if (startup.couchbaseStartDelayMs) await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
+    // Onload's view (REAL-LAB O6, O7): with Onload NICs declared, the IPv4 listener is the stack's
+    // (standins/onloadStack.ts), the IPv6 one stays memcached's kernel socket
+    const onloadAddresses = config.onloadAddresses;
+    const stacked = process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' && onloadAddresses !== undefined && existsSync(onloadStackNetnsInHost);
+    // no stack, no NIC filter: what a killed stack left must not steal this memcached's traffic
+    if (!stacked && onloadAddresses !== undefined && existsSync(onloadStackNetnsInHost)) {
+      await new Promise<void>((resolve) => {
+        const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD'));
+        spawn('sudo', ['-n', onloadStackCommand, 'clear', String(config.kvPort)], { stdio: 'ignore', env }).once('exit', () => resolve()).once('error', () => resolve());
+      });
+    }
+    // REAL-LAB C9: the babysitter's REST listeners answered before memcached ran; it hands each
+    // new REST connection over (earlyRest below)
+    const restFromBabysitter = process.env.ONLOAD_BENCH_LAB_REST_FROM_BABYSITTER === '1';
+    const earlyRestSockets: Socket[] = [];
+    if (restFromBabysitter) {
+      process.on('message', (message: { kind?: string }, handle: unknown) => {
+        if (message.kind !== 'rest' || !handle) return;
+        if (node) node.acceptRest(handle as Socket);
+        else earlyRestSockets.push(handle as Socket);
+      });
+    }
     node = await startCouchbaseTestNode({
+      ...(restFromBabysitter ? { restAddresses: [] } : {}),
+      ...(stacked ? { kvAddresses: config.addresses.filter((address) => address.includes(':')) } : {}),
       addresses: config.addresses,
       kvPort: config.kvPort,
       restPort: config.restPort,
@@ -128,9 +179,79 @@ async function runMemcached(): Promise<void> {
       // machine that runs the hosts, finds it by its end of the connection (clientSignals.ts)
       signalClient: (connection, signal) => requestClientSignal(connection, signal),
     });
+    for (const socket of earlyRestSockets.splice(0)) node.acceptRest(socket);
+    if (stacked && onloadAddresses !== undefined) {
+      const ipv4 = config.addresses.filter((address) => !address.includes(':'));
+      const started = node;
+      const accept = (socket: Socket): void => started.acceptKv(socket);
+      const inStack = ipv4.filter((address) => onloadAddresses.includes(address));
+      const inKernel = ipv4.filter((address) => !onloadAddresses.includes(address));
+      try {
+        const [stackPid] = await Promise.all([
+          inStack.length > 0 ? startStackHalf('stack', inStack, config.kvPort, accept, log) : Promise.resolve(undefined),
+          inKernel.length > 0 ? startStackHalf('kernel', inKernel, config.kvPort, accept, log) : Promise.resolve(undefined),
+        ]);
+        // onload_stackdump reads the stack's sockets through this pid's namespace
+        if (stackPid !== undefined) writeFileSync(join(stacksDir, `${process.pid}.net`), `${stackPid}\n`);
+      } catch (error) {
+        log(`${String(error)}: exiting`);
+        process.exit(1);
+      }
+    }
     if (!stopping) writeFileSync(pidFile, `${process.pid}\n`);
   }
   await new Promise(() => undefined);
+}
+
+/**
+ * REAL-LAB C9 (fault memcachedStartDelayMs): ns_server's supervisor starts REST before it starts
+ * memcached. The babysitter listens on the REST port itself and answers `/pools` and
+ * `/pools/default` (node uptime since its own start, status warmup) and 503 for the rest until
+ * memcached runs; from then on it hands each new REST connection to memcached (Node's IPC).
+ */
+async function earlyRest(config: NodeConfig, log: (line: string) => void): Promise<{ handTo(child: ChildProcess): void; close(): void }> {
+  const startedAt = Date.now();
+  let target: ChildProcess | undefined;
+  const answer = createHttpServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    const json = (status: number, body: unknown): void => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (path === '/pools') return json(200, { isAdminCreds: false, isEnterprise: true, implementationVersion: config.version, pools: [{ name: 'default', uri: '/pools/default' }] });
+    const expected = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
+    if (request.headers.authorization !== expected) return json(401, {});
+    const host = request.socket.localAddress?.replace(/^::ffff:/, '') ?? config.addresses[0];
+    if (path === '/pools/default') return json(200, { name: 'default', nodes: [{ hostname: `${config.nodeName ?? (host.includes(':') ? `[${host}]` : host)}:${config.restPort}`, uptime: String(Math.floor((Date.now() - startedAt) / 1000)), thisNode: true, status: 'warmup', clusterMembership: 'active', services: ['kv'] }] });
+    return json(503, { errors: { _: 'memcached is not running yet' } });
+  });
+  answer.keepAliveTimeout = 500;
+  const servers: NetServer[] = [];
+  for (const address of config.addresses) {
+    const server = createNetServer({ pauseOnConnect: true }, (socket) => {
+      if (target) target.send({ kind: 'rest' }, socket);
+      else {
+        answer.emit('connection', socket);
+        socket.resume();
+      }
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: address, port: config.restPort, exclusive: true }, () => resolve());
+    });
+    servers.push(server);
+  }
+  log(`REST answered by the babysitter until memcached runs (C9)`);
+  return {
+    handTo: (child) => {
+      target = child;
+      answer.closeAllConnections();
+    },
+    close: () => {
+      for (const server of servers) server.close();
+      answer.closeAllConnections();
+    },
+  };
 }
 
 /** ns_server's VM: nothing to do but exist, in its own group, until its stdin closes. */
@@ -202,14 +323,30 @@ async function main(rawArgv: string[]): Promise<number> {
   const bundle = process.argv[1];
   const child = (name: string, args: string[]): ChildProcess =>
     spawn(process.execPath, [bundle, '--lab-child', name, ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
+  const memcachedDelayMs = readFaults(host.faultsDir).memcachedStartDelayMs ?? 0;
+  const early = memcachedDelayMs > 0 ? await earlyRest(JSON.parse(readFileSync(nodeConfigPath, 'utf8')) as NodeConfig, log) : undefined;
   const nsServer = child('ns_server', [join(couchbaseHome, 'lib', 'erlang', 'erts', 'bin', 'beam.smp'), '--', '-root', join(couchbaseHome, 'lib', 'erlang'), '-name', 'ns_1@cb.local']);
-  const memcached = child('memcached', [join(couchbaseHome, 'bin', 'memcached'), '-C', join(couchbaseDataDir, 'config', 'memcached.json')]);
-  const children = [memcached, nsServer];
+  const children = [nsServer];
   let stopping = false;
+  const startMemcached = (): void => {
+    if (stopping) return;
+    const args = [join(couchbaseHome, 'bin', 'memcached'), '-C', join(couchbaseDataDir, 'config', 'memcached.json')];
+    const memcached = early
+      ? spawn(process.execPath, [bundle, '--lab-child', 'memcached', ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ONLOAD_BENCH_LAB_REST_FROM_BABYSITTER: '1' } })
+      : child('memcached', args);
+    children.unshift(memcached);
+    early?.handTo(memcached);
+    memcached.once('exit', (code, signal) => shutdown(`memcached exited (${signal ?? code})`, 1));
+  };
+  if (early) {
+    log(`fault memcachedStartDelayMs: memcached starts in ${memcachedDelayMs} ms`);
+    setTimeout(startMemcached, memcachedDelayMs);
+  } else startMemcached();
   const shutdown = (why: string, code: number): void => {
     if (stopping) return;
     stopping = true;
     log(`${why}: stopping children`);
+    early?.close();
     for (const entry of children) {
       entry.stdin?.end();
       if (entry.pid !== undefined && entry.exitCode === null) {
@@ -226,7 +363,6 @@ async function main(rawArgv: string[]): Promise<number> {
       process.exit(code);
     });
   };
-  memcached.once('exit', (code, signal) => shutdown(`memcached exited (${signal ?? code})`, 1));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGHUP', () => shutdown('SIGHUP', 0));

@@ -13,7 +13,8 @@
 //                 stack, lowest id first, the "====" line, "ci_netif_dump_to_logger: stack=N
 //                 name=NAME", "  Onload VERSION uid=U pid=P ns_flags=80" (netif_debug.c:852-860),
 //                 "pids: P" (libstack.c:353), the sockets banner, and per TCP socket the process holds
-//                 (/proc/net/tcp{,6} and its fds) "TCP N:S lcl=A:P rmt=B:Q STATE" with Onload's state
+//                 (/proc/net/tcp{,6} and its fds; with the lab's Onload NICs, every socket of the stack's
+//                 own namespace, standins/onloadStack.ts, REAL-LAB O6) "TCP N:S lcl=A:P rmt=B:Q STATE" with Onload's state
 //                 names and address forms (waitable.c:337, tcp_misc.c:137, ipvx.h:189-235) and a few
 //                 indented detail lines; the statistics sections are left out (only their banners)
 //   stacks        as no argument; any other word: "unknown command: WORD" (stackdump.c:72), exit 0
@@ -22,7 +23,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { stacksDir } from '../hostFiles';
-import { isAlive, loadHostConfig } from '../labFiles';
+import { isAlive, loadHostConfig, readPidFile } from '../labFiles';
 
 // /proc/net/tcp's state codes → Onload's names (tcp_misc.c:137); SYN_RECV is no socket in Onload
 const states: Record<string, string> = {
@@ -63,10 +64,10 @@ function decode(hex: string): string {
   return `${onloadIpv6(groups)}:${portNumber}`;
 }
 
-/** TCP sockets by inode, from /proc/net/tcp and tcp6. */
-function tcpByInode(): Map<string, { local: string; remote: string; state: string }> {
+/** TCP sockets by inode, from /proc/net/tcp and tcp6 (of `netDir`'s namespace). */
+function tcpByInode(netDir = '/proc/net'): Map<string, { local: string; remote: string; state: string }> {
   const out = new Map<string, { local: string; remote: string; state: string }>();
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+  for (const file of [`${netDir}/tcp`, `${netDir}/tcp6`]) {
     let text = '';
     try {
       text = readFileSync(file, 'utf8');
@@ -167,8 +168,11 @@ function main(argv: string[]): number {
     lines.push(`pids: ${stack.pid}`);
     lines.push('--------------------- sockets ------------------------------');
     let socketId = 1;
-    for (const inode of socketInodes(stack.pid)) {
-      const socket = sockets.get(inode);
+    // with the lab's Onload NICs (lab option onloadNics), the stack's sockets are those of its own
+    // namespace: the listener and the connections that came through an Onload NIC, and no kernel socket
+    const netPid = readPidFile(join(stacksDir, `${stack.pid}.net`));
+    const stackSockets = netPid !== undefined && isAlive(netPid) ? [...tcpByInode(`/proc/${netPid}/net`).values()] : undefined;
+    for (const socket of stackSockets ?? socketInodes(stack.pid).map((inode) => sockets.get(inode))) {
       if (!socket) continue;
       lines.push(`TCP ${stack.id}:${socketId++} lcl=${socket.local} rmt=${socket.remote} ${socket.state}`);
       lines.push('  lock: 0 ');
