@@ -11,6 +11,7 @@ import { formatDuration, formatLocalTime } from './format.js';
 import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
+import { renderVerdict } from './verdictView.js';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -90,6 +91,7 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   const started = run.createdAt ? h('time', { class: 'started', datetime: run.createdAt }, formatLocalTime(run.createdAt)) : null;
   replaceChildren(meta, ...(started ? ['started ', started, ' · '] : []), [run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · '));
   header.hidden = run.removed === true;
+  renderVerdict(section, header, run);
   // Nothing to export before a cell has finished.
   const exportButton = header.querySelector<HTMLButtonElement>('button.export-csv')!;
   exportButton.disabled = run.progress.finished === 0;

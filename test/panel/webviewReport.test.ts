@@ -58,6 +58,12 @@ test('polish: one title, local start time, "1 thread", no "so far" once finished
   assert.equal(summary, '12 of 12 cells finished; 2 failed; run finished');
   assert.equal(await page.isDisabled('#run-0 button.export-csv'), false);
   assert.match((await page.textContent('.best-box li:first-child')) ?? '', / at 10 threads, /);
+  // The verdict opens the run, right under its header: better by its sign and its word, not by colour alone.
+  assert.equal(await page.textContent('#run-0 > header.run-header + section.verdict-box h3'), 'Verdict');
+  assert.deepEqual(await page.locator('#run-0 .verdict-box li').allTextContents(), [
+    '25G (127.0.0.1) · Onload · latency-best vs kernel: ▲ better: throughput +59.5 % (95 % CI +39.5 % to +83.8 %) at 10 threads; 2 marked points left out',
+  ]);
+  assert.equal(await page.textContent('#run-0 .verdict-box li[data-kind="better"] .cue'), '▲ better');
 });
 
 test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips with unit and spread, stack headers apart from units', { skip, timeout: 60_000 }, async () => {

@@ -243,6 +243,19 @@ export interface PreflightCheckView {
  */
 export type RunStatus = 'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
 
+/**
+ * One line of the run's verdict (engine/src/report/verdict.ts): the best significant difference of a
+ * profile from the kernel on one interface, or why there is none. `cue` is the colour-free word and
+ * symbol (`▲ better`, `▼ worse`), which `text` contains.
+ */
+export interface VerdictView {
+  interface: string;
+  stack: string;
+  kind: 'better' | 'worse' | 'no-significant-difference' | 'no-interval' | 'no-data';
+  cue: string;
+  text: string;
+}
+
 export interface RunView {
   runDir: string;
   runId: string;
@@ -254,6 +267,8 @@ export interface RunView {
   /** Effective Onload options per profile. */
   profiles: { name: string; options: { name: string; value: string }[] }[];
   groups: ChartGroup[];
+  /** What the run found, one line per interface and profile, shown first (absent in models from older hosts). */
+  verdict?: VerdictView[];
   /** The largest improvements of each table metric anywhere in the run, best first. */
   bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */

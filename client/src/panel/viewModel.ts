@@ -3,6 +3,7 @@
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
+import { buildVerdict } from '../../../engine/src/report/verdict';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
 import { buildComparison } from './comparison';
 import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
@@ -151,6 +152,10 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
       options: Object.entries(options).map(([option, value]) => ({ name: option, value })),
     })),
     groups: buildGroups(tables, runIndex, data),
+    // The same lines as `onload-bench report` and the HTML report: over the cookbook's metrics.
+    verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id))).map((line) => ({
+      interface: line.interface, stack: line.stack, kind: line.kind, cue: line.cue, text: line.text,
+    })),
     bestImprovements: tables
       .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
       .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),

@@ -1,5 +1,6 @@
 // One self-contained HTML file for a run (`onload-bench report RUN --html`, the panel's Export
-// report): what a user sends a colleague instead of a spreadsheet. The cookbook's tables with
+// report): what a user sends a colleague instead of a spreadsheet. It opens with the verdict (one
+// line per interface and profile, verdict.ts, the same words as the panel and the terminal), then the cookbook's tables with
 // their 95 % intervals, the CPU tables, the figures (throughput, latency, CPU, CPU per operation
 // per interface, and the latency spectrum of the busiest point) as inline SVG, the marked and the
 // failed cells with what each mark means, the environment and each profile's effective Onload
@@ -17,6 +18,7 @@ import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound,
 import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+import { buildVerdict, type VerdictLine } from './verdict';
 
 export interface HtmlReportInput {
   runDir: string;
@@ -50,7 +52,10 @@ figure svg { width: 100%; height: auto; display: block; }
 table.environment th { text-align: left; }
 figure { margin: 0; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; } figcaption { font-size: 0.85em; color: #555; margin-top: 4px; }
 dl.legend dt { font-weight: 600; } dl.legend dd { margin: 0 0 6px 16px; }
-ul.warnings { color: #9a6700; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
+ul.warnings { color: #9a6700; }
+ul.verdict { list-style: none; padding: 0; font-size: 1.05em; } ul.verdict li { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #888; }
+ul.verdict li.better { border-color: #1a7f37; } ul.verdict li.worse { border-color: #b42318; } ul.verdict .cue { font-weight: 600; }
+ul.verdict li.better .cue { color: #1a7f37; } ul.verdict li.worse .cue { color: #b42318; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
 @media print { .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; } }
 `;
 
@@ -232,6 +237,16 @@ function failuresHtml(results: readonly CellResult[]): string {
   return `<h2 id="failures">Failed cells (${failed.length})</h2><ul>${items.join('')}</ul>`;
 }
 
+/** One item per verdict line; the cue (▲ better, ▼ worse) is in words and symbols, colour only repeats it. */
+function verdictHtml(lines: readonly VerdictLine[]): string {
+  const items = lines.map((line) => {
+    const at = line.text.indexOf(line.cue);
+    const text = at < 0 ? escape(line.text) : `${escape(line.text.slice(0, at))}<span class="cue">${escape(line.cue)}</span>${escape(line.text.slice(at + line.cue.length))}`;
+    return `<li class="${line.kind}" data-kind="${line.kind}" data-interface="${escape(line.interface)}" data-stack="${escape(line.stack)}">${text}</li>`;
+  });
+  return `<ul class="verdict">${items.join('')}</ul>`;
+}
+
 export function buildHtmlReport(input: HtmlReportInput): string {
   const results = input.results;
   const manifest = input.manifest;
@@ -262,9 +277,12 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   ].filter(Boolean) as string[];
   body.push(`<p class="muted run-meta">${meta.map(escape).join(' · ')}</p>`);
   if ((input.warnings ?? []).length > 0) body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
+  // What the run found, first: the verdict over the cookbook's metrics (the same lines as the panel and the terminal).
+  const verdict = buildVerdict(defaultMetrics.flatMap((id) => tables.get(id) ?? []));
+  if (verdict.length > 0) body.push(`<h2 id="verdict">Verdict</h2>${verdictHtml(verdict)}`);
   // The cookbook's headline: the best significant improvements.
   const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
-  body.push('<h2 id="summary">Summary</h2>');
+  body.push('<h2 id="summary">Best improvements</h2>');
   body.push(best.length > 0
     ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`)}</li>`).join('')}</ol>`
     : '<p>No significant improvement over the kernel stack.</p>');

@@ -43,6 +43,9 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   const html = fixtureReport();
   assert.match(html, /^<!DOCTYPE html>/);
   assert.match(html, /<title>Onload Bench report: run run-fixture<\/title>/);
+  // The verdict opens the report, before any table: better said by the word and symbol, not by colour alone.
+  assert.ok(html.indexOf('<h2 id="verdict">Verdict</h2>') < html.indexOf('<table'), 'the verdict comes before the tables');
+  assert.match(html, /<h2 id="verdict">Verdict<\/h2><ul class="verdict"><li class="better" data-kind="better" data-interface="25G" data-stack="latency-best">25G \(127\.0\.0\.1\) · Onload · latency-best vs kernel: <span class="cue">▲ better<\/span>: throughput \+59\.5 % \(95 % CI \+39\.5 % to \+83\.8 %\) at 10 threads; 2 marked points left out<\/li><\/ul>/);
   // The cookbook's throughput table: kernel median 10500 [10000–11000], the profile +47.6 % (±37.9).
   assert.match(html, /<table class="report-table" id="g0-throughput"[^]*?<tr data-threads="5"><th>5<\/th><td class="value" data-stack="kernel" data-value="10500">10500 <span class="spread">\[10000–11000\]<\/span><\/td>/);
   assert.match(html, /<td class="improvement" data-stack="latency-best" title="95 % interval [^"]*">\+59\.5 % \(±22\.1\) ★<\/td>/);
