@@ -21,15 +21,15 @@ import {
 } from 'chart.js';
 import { Context as SvgContext } from 'svgcanvas';
 import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
-import { displayUnit, formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
+import { formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
 import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
 import { withAlpha, type ThemeColours } from './theme.js';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler, Title);
 
-/** The unit a chart's axis and tooltips use (ms for latencies from 10,000 µs). */
+/** The unit a chart's heading, axis and tooltips use: the metric's, chosen once by the host. */
 export function chartUnit(model: ChartModel): DisplayUnit {
-  return displayUnit(model.unit, model.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
+  return model.displayUnit;
 }
 
 /** A point's tooltip: its median with the unit, the repetitions and their spread. */
@@ -368,9 +368,13 @@ export function applyTheme(chart: Chart<'line', (number | null)[], number>, them
 
 /**
  * The plot area (inside the axes, without the legend) in CSS pixels as `left,top,right,bottom`,
- * so tests can check the drawn series' pixels without counting the legend's swatches.
+ * so tests can check the drawn series' pixels without counting the legend's swatches; and the
+ * y axis' title.
  */
 function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  // The y axis' title as drawn (the unit), so a test can hold it against the heading.
+  const title = chart.options.scales?.y?.title;
+  if (title && typeof title.text === 'string') canvas.dataset.yTitle = title.text;
 }

@@ -6,8 +6,8 @@ import { Chart } from 'chart.js';
 import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
 import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
-import { displayUnit, formatDelta, formatLocalTime, scaled } from './format.js';
-import { deltaNote, intervalText, tableValues, threadRowsBody, valueCell } from './tables.js';
+import { formatDelta, formatLocalTime, scaled } from './format.js';
+import { deltaNote, intervalText, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
 
 const charts = new Map<string, Chart<'line', (number | null)[], number>>();
@@ -66,7 +66,7 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
 }
 
 function compareTableElement(table: CompareTable, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => row.cells.flatMap((cell) => [cell.a, cell.b]))));
+  const unit = table.displayUnit;
   const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stack)));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
   const body = threadRowsBody(table.rows, (row) =>
@@ -83,7 +83,7 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
 export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefined) => void;
 
 function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
-  const unit = displayUnit(chart.unit, chart.series.flatMap((series) => [...series.a, ...series.b].map((point) => point.max ?? point.median)));
+  const unit = chart.displayUnit;
   const stacks = chart.series.map((series) => series.stack);
   const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); the table lists the values` });
   container.appendChild(h('figure', { class: 'chart compare-chart', id: `chart-${chart.id}`, 'data-metric': chart.metric }, h('figcaption', {}, h('h4', {}, `${chart.title} (${unit})`)), h('div', { class: 'canvas-box' }, canvas)));

@@ -201,7 +201,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
   let figure = document.getElementById(figureId);
   const hidden = hiddenIn(chart.id, run.runDir);
   if (!figure) {
-    const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `${chart.title} (${chart.unit}) against YCSB threads for ${group.label}; the table view lists every value` });
+    const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img' });
     const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
     toggle.addEventListener('click', () => {
       saveState({ views: { ...uiState.views, [chart.id]: chartView(chart.id) === 'chart' ? 'table' : 'chart' } });
@@ -226,7 +226,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
     figure = h(
       'figure',
       { class: 'chart', id: figureId, 'data-chart-id': chart.id, 'data-metric': chart.metric, 'data-interface': group.interface },
-      h('figcaption', {}, h('h4', {}, `${chart.title} (${chart.unit})`), h('div', { class: 'toolbar' }, toggle, png, svg)),
+      h('figcaption', {}, h('h4', {}), h('div', { class: 'toolbar' }, toggle, png, svg)),
       h('div', { class: 'canvas-box' }, canvas),
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
@@ -242,6 +242,10 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
       entry.handle.update(chart, run.stacks, theme, hidden);
     }
   }
+  // Heading, canvas name, axis and table all say the unit the host chose for the metric, on every update.
+  const unit = chartUnit(chart);
+  figure.querySelector('figcaption h4')!.textContent = `${chart.title} (${unit})`;
+  figure.querySelector('canvas')!.setAttribute('aria-label', `${chart.title} (${unit}) against YCSB threads for ${group.label}; the table view lists every value`);
   replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
   applyChartNote(figure, chart);
   applyChartView(figure, chart.id);

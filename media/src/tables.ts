@@ -3,7 +3,7 @@
 // value cell carries its unrounded number in data attributes for tests and for copying.
 import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
-import { displayUnit, formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
+import { formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
 
 /** How a cell without a trustworthy number reads. */
 const stateText: Record<Exclude<CellState, 'ok'>, string> = {
@@ -49,11 +49,6 @@ function markBadges(cell: TableCell): HTMLElement | null {
       h('span', { class: 'mark', 'data-mark': mark.code, title: `${mark.message} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'})` }, `(${mark.label})`),
     ),
   );
-}
-
-/** Every value of a table, for choosing its display unit. */
-export function tableValues(cells: readonly TableCell[]): number[] {
-  return cells.flatMap((cell) => [cell.value, cell.max].filter((value): value is number => value !== null && value !== undefined));
 }
 
 export function valueCell(cell: TableCell, table: { metric: string }, unit: DisplayUnit, stack: string, threads: number, extra: Record<string, string> = {}, opens: CellOpens = 'logs'): HTMLTableCellElement {
@@ -141,7 +136,7 @@ export function threadRowsBody<Row extends { threads: number }>(rows: readonly R
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => [row.kernel, ...row.profiles])));
+  const unit = table.displayUnit;
   // Stack names get a header row of their own, so a stack called `latency` can never read as a
   // metric's column.
   const stacksRow = h(
@@ -175,7 +170,7 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
 
 /** The chart's numbers as a table: median and min-max of each stack at each thread count. */
 export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(chart.unit, chart.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
+  const unit = chart.displayUnit;
   const body = h('tbody', {});
   chart.threads.forEach((threads, index) => {
     const cells = chart.series.map((series) => {

@@ -88,7 +88,12 @@ test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips
   assert.match((await page.getAttribute(kernel5, 'title')) ?? '', /^16\.4 ms: median of 2 repetitions, 2 of 2 finished, min–max 16–16\.8 ms, spread 4\.9 %/);
   // p95 stays in µs and reads as whole numbers.
   assert.equal(await page.textContent('#r0-g0-read-p95-data td[data-stack="kernel"][data-threads="5"]'), '820 (800–840)');
-  assert.equal(await page.textContent('#chart-r0-g0-read-latency h4'), 'Read average latency (µs)');
+  // One unit for the metric: the chart's heading, its axis and its table say ms like the cookbook table.
+  assert.equal(await page.textContent('#chart-r0-g0-read-latency h4'), 'Read average latency (ms)');
+  assert.equal(await page.getAttribute('#chart-r0-g0-read-latency canvas', 'aria-label'), 'Read average latency (ms) against YCSB threads for 25G (127.0.0.1); the table view lists every value');
+  assert.equal(await page.getAttribute('#chart-r0-g0-read-latency canvas', 'data-y-title'), 'ms');
+  assert.equal(await page.textContent('#r0-g0-read-latency-data td[data-stack="kernel"][data-threads="5"]'), '16.4 (16–16.8)');
+  assert.equal(await page.textContent('#chart-r0-g0-read-p95 h4'), 'Read p95 latency (µs)');
   await page.screenshot({ path: join(artifacts, 'panel-ms-latency.png'), fullPage: true });
 });
 

@@ -6,7 +6,7 @@
 import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report/report';
 import { compareSamples } from '../../../engine/src/report/statistics';
 import type { CompareCell, CompareChart, CompareGroup, CompareTable, MetricId, RunComparisonView, RunDifference } from './protocol';
-import { seriesPoint, tableCell, unitOf } from './comparisonTables';
+import { displayUnitOf, seriesPoint, tableCell, unitOf } from './comparisonTables';
 import type { RunData } from './runData';
 
 function runIdOf(data: RunData): string {
@@ -128,6 +128,8 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
         groups.set(matched.key, group);
       }
       const unit = unitOf(tableB);
+      // One unit for the metric over both runs: A in ms and B in µs would not compare at a glance.
+      const displayUnit = displayUnitOf([tableA, tableB]);
       const series = matched.stacks.map((stack) => ({
         stack,
         a: matched.threads.map((threads) => seriesPoint(threads, cellOf(tableA, matched.groupA, threads, stack))),
@@ -135,7 +137,7 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
       }));
       const anyValue = series.some((s) => [...s.a, ...s.b].some((point) => point.median !== null));
       if (anyValue || metric === 'throughput') {
-        const chart: CompareChart = { id: `${group.id}-${metric}`, metric, title: tableB.metric.title, unit, threads: matched.threads, series };
+        const chart: CompareChart = { id: `${group.id}-${metric}`, metric, title: tableB.metric.title, unit, displayUnit, threads: matched.threads, series };
         group.charts.push(chart);
       }
       if (defaultMetrics.includes(metric)) {
@@ -144,6 +146,7 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
           metric,
           title: `${tableB.metric.title}: B against A`,
           unit,
+          displayUnit,
           higherIsBetter: tableB.metric.higherIsBetter,
           stacks: matched.stacks,
           rows: matched.threads.map((threads) => ({

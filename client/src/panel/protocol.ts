@@ -22,6 +22,13 @@ export type CpuMetricId = 'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'm
 export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
 
 /**
+ * The unit a metric is shown in, chosen once per metric from the run's data (both runs' when
+ * comparing) by engine/src/report/displayUnits.ts: latencies in ms from 10,000 µs up. Values in the
+ * model stay in the metric's unit; headings, axes, tables and tooltips use this one.
+ */
+export type DisplayUnit = MetricUnit | 'ms';
+
+/**
  * How a stack did at one thread count (the engine report's cell state): `ok`; `marked` (every
  * repetition that ran carries a mark, e.g. Onload not verified, so the number may be the
  * kernel's: shown, never an improvement); `failed` (every repetition); `pending` (not run yet);
@@ -84,6 +91,7 @@ export interface ChartModel {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   /** Every thread count of the sweep, ascending (x axis). */
   threads: number[];
   series: ChartSeries[];
@@ -133,6 +141,7 @@ export interface ComparisonTable {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   /** The profile names, in plan order; the first column is always the kernel. */
   profiles: string[];
   rows: { threads: number; kernel: TableCell; profiles: TableCell[] }[];
@@ -328,6 +337,7 @@ export interface CompareTable {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   higherIsBetter: boolean;
   /** Stacks both runs have, kernel first. */
   stacks: string[];
@@ -341,6 +351,7 @@ export interface CompareChart {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   threads: number[];
   series: { stack: string; a: SeriesPoint[]; b: SeriesPoint[] }[];
 }

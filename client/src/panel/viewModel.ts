@@ -6,7 +6,7 @@ import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } 
 import { buildVerdict } from '../../../engine/src/report/verdict';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
 import { buildComparison } from './comparison';
-import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
+import { chartSeries, comparisonTable, displayUnitOf, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
 import type { RunData } from './runData';
 
@@ -59,7 +59,7 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
       // A latency chart of an operation the workload never ran (no UPDATE in workload c) is noise.
       const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
       if (!anyValue && !alwaysDrawn.includes(metric)) continue;
-      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), threads: metricGroup.rows.map((row) => row.threads), series };
+      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), displayUnit: displayUnitOf([table]), threads: metricGroup.rows.map((row) => row.threads), series };
       const note = percentileNote(chart);
       if (note) chart.note = note;
       charts.push(chart);
@@ -186,8 +186,14 @@ function shareAxes(views: RunView[]): void {
       if (top !== null) maxima.set(key, Math.max(maxima.get(key) ?? 0, top));
     }
   }
+  // ... and the same unit: ms in one run means ms in both.
+  const inMs = new Set(charts.filter(({ chart }) => chart.displayUnit === 'ms').map(({ key }) => key));
   for (const { key, chart } of charts) {
     const max = maxima.get(key);
     if (max !== undefined && max > 0) chart.sharedMax = max;
+    if (inMs.has(key)) chart.displayUnit = 'ms';
+  }
+  for (const view of views) for (const group of view.groups) for (const table of group.tables) {
+    if (inMs.has(`${group.label}\u0000${table.metric}`)) table.displayUnit = 'ms';
   }
 }

@@ -14,9 +14,10 @@ import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '
 import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
 import type { CellKey, CellResult, RunManifest } from '../model';
-import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
+import { buildReportTable, defaultMetrics, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
+import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
 import { buildVerdict, type VerdictLine } from './verdict';
 
@@ -75,7 +76,7 @@ function meanInterval(cell: StackCell): { low: number; high: number } | undefine
   return { low: mean * (1 - halfWidth / 100), high: mean * (1 + halfWidth / 100) };
 }
 
-function cellHtml(cell: StackCell, unit: string): string {
+function cellHtml(cell: StackCell, unit: DisplayUnit): string {
   switch (cell.state) {
     case 'pending':
       return '<td class="muted">not run yet</td>';
@@ -84,8 +85,8 @@ function cellHtml(cell: StackCell, unit: string): string {
     case 'no-data':
       return '<td class="muted">n/a</td>';
     default: {
-      const parts = [escape(formatValue(cell.value!, unit))];
-      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatValue(cell.min!, unit))}–${escape(formatValue(cell.max!, unit))}]</span>`);
+      const parts = [escape(formatInDisplayUnit(cell.value!, unit))];
+      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatInDisplayUnit(cell.min!, unit))}–${escape(formatInDisplayUnit(cell.max!, unit))}]</span>`);
       if (isUpperBound(cell)) parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
       for (const mark of cell.marks) parts.push(`<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`);
       if (cell.failed > 0) parts.push(`<span class="spread">(${cell.failed}/${cell.finished} failed)</span>`);
@@ -96,7 +97,9 @@ function cellHtml(cell: StackCell, unit: string): string {
 
 function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): string {
   const { metric } = table;
-  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(stack)} (${escape(metric.unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(stack)} vs kernel</th>`) : [])];
+  // One unit for the metric over the whole run (displayUnits.ts): every group's table, caption and figure agree.
+  const unit = metricDisplayUnit([table]);
+  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(stack)} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(stack)} vs kernel</th>`) : [])];
   const rows = group.rows.map((row) => {
     const comparisons = table.hasBaseline
       ? row.comparisons.map((comparison) => {
@@ -108,33 +111,35 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): 
           return `<td class="${classes}" data-stack="${escape(comparison.stack)}"${title ? ` title="${escape(title)}"` : ''}>${escape(text)}</td>`;
         })
       : [];
-    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, metric.unit)).join('')}${comparisons.join('')}</tr>`;
+    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, unit)).join('')}${comparisons.join('')}</tr>`;
   });
   const summary = table.hasBaseline && table.profiles.length > 0
     ? table.tested === 0
       ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
       : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
     : '';
-  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(metric.unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
+  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
 }
 
 function metricFigure(table: ReportTable, group: ReportGroup, runId: string): string | undefined {
+  const unit = metricDisplayUnit([table]);
+  const scale = (value: number | undefined | null) => (value === undefined || value === null ? null : inDisplayUnit(value, unit));
   const series: SvgSeries[] = table.stacks.map((stack, column) => {
     const points = group.rows.map((row) => {
       const cell = row.cells[column];
       const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
       const interval = cell.state === 'ok' ? meanInterval(cell) : undefined;
-      return { x: row.threads, y: hasValue ? cell.value! : null, low: interval?.low ?? null, high: interval?.high ?? null, hollow: cell.state === 'marked' };
+      return { x: row.threads, y: hasValue ? scale(cell.value) : null, low: scale(interval?.low), high: scale(interval?.high), hollow: cell.state === 'marked' };
     });
     const band = group.rows.flatMap((row) => {
       const cell = row.cells[column];
-      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: cell.min, high: cell.max }] : [];
+      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: scale(cell.min)!, high: scale(cell.max)! }] : [];
     });
     return { label: stack, colour: colourOf(table.stacks, stack), points, band };
   });
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
-  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: table.metric.unit, xScale: 'category', series });
+  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: unit, xScale: 'category', series, formatY: formatTick });
   const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
   return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
@@ -154,17 +159,19 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
   });
   candidates.sort((a, b) => b.score - a.score || b.row.threads - a.row.threads);
   for (const { row, spectra } of candidates.slice(0, 1)) {
+    const unit = displayUnitOf('µs', spectra.flatMap((spectrum) => spectrum.points.map((point) => point.valueUs)));
     const svg = renderSvgChart({
       title: `${operation} latency by percentile, ${row.threads} threads, ${group.title}`,
       xLabel: 'percentile',
-      yLabel: 'µs',
+      yLabel: unit,
+      formatY: formatTick,
       xScale: 'nines',
       series: spectra.map((spectrum) => ({
         label: `${spectrum.stack} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
         colour: colourOf(stacks, spectrum.stack),
         dashed: spectrum.source !== 'hdr-merged',
         // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
-        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: point.valueUs })),
+        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: inDisplayUnit(point.valueUs, unit) })),
       })),
     });
     return `<figure data-metric="spectrum">${svg}<figcaption>Latency percentile spectrum (HdrHistogram style), run ${escape(runId)}: solid = merged HDR histograms of all clients; dashed = YCSB's summary percentiles (for several clients the worst client's: an upper bound).</figcaption></figure>`;

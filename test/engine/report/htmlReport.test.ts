@@ -47,11 +47,11 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   assert.ok(html.indexOf('<h2 id="verdict">Verdict</h2>') < html.indexOf('<table'), 'the verdict comes before the tables');
   assert.match(html, /<h2 id="verdict">Verdict<\/h2><ul class="verdict"><li class="better" data-kind="better" data-interface="25G" data-stack="latency-best">25G \(127\.0\.0\.1\) · Onload · latency-best vs kernel: <span class="cue">▲ better<\/span>: throughput \+59\.5 % \(95 % CI \+39\.5 % to \+83\.8 %\) at 10 threads; 2 marked points left out<\/li><\/ul>/);
   // The cookbook's throughput table: kernel median 10500 [10000–11000], the profile +47.6 % (±37.9).
-  assert.match(html, /<table class="report-table" id="g0-throughput"[^]*?<tr data-threads="5"><th>5<\/th><td class="value" data-stack="kernel" data-value="10500">10500 <span class="spread">\[10000–11000\]<\/span><\/td>/);
+  assert.match(html, /<table class="report-table" id="g0-throughput"[^]*?<tr data-threads="5"><th>5<\/th><td class="value" data-stack="kernel" data-value="10500">10,500 <span class="spread">\[10,000–11,000\]<\/span><\/td>/);
   assert.match(html, /<td class="improvement" data-stack="latency-best" title="95 % interval [^"]*">\+59\.5 % \(±22\.1\) ★<\/td>/);
   assert.match(html, /\+4\.0 % \(1 repetition: no interval\) \(a side is marked\)/);
   // CPU tables: server busy (31 and 32 % for the kernel at 5 threads) and CPU per operation.
-  assert.match(html, /<table class="report-table" id="g0-server-cpu"[^]*?<td class="value" data-stack="kernel" data-value="31.5">31\.5 <span class="spread">\[31\.0–32\.0\]<\/span>/);
+  assert.match(html, /<table class="report-table" id="g0-server-cpu"[^]*?<td class="value" data-stack="kernel" data-value="31.5">31\.5 <span class="spread">\[31–32\]<\/span>/);
   assert.match(html, /id="g0-server-cpu-per-op"/);
   // Figures: throughput, read/update average and p99 latency, server and client CPU, CPU per op, ops per core, the spectrum.
   const figures = [...html.matchAll(/<figure data-metric="([^"]+)"><svg /g)].map((match) => match[1]);
@@ -72,6 +72,29 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   assert.match(html, /CPU sampler cost: at most 0\.12 % of one core/);
   // Self-contained: nothing that loads anything.
   assert.doesNotMatch(html, /<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i);
+});
+
+test('one unit per metric: latencies from 10,000 µs read in ms in every table, caption, header and axis of the metric; no "40k"', () => {
+  // Read latencies 40 times the fixture's: 10,400 µs and up, so the whole metric reads in ms.
+  const results = fixtureResults().map((result) => {
+    const copy = structuredClone(result);
+    const read = copy.run?.operations.READ;
+    if (read?.averageUs !== undefined) read.averageUs *= 40;
+    return copy;
+  });
+  const html = fixtureReport(results);
+  const table = /<table class="report-table" id="g0-read-latency"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+  assert.match(table, /<caption>Read average latency \(ms, lower is better\)<\/caption>/);
+  assert.match(table, /<th>kernel \(ms\)<\/th><th>latency-best \(ms\)<\/th>/);
+  assert.match(table, /<td class="value" data-stack="kernel" data-value="16400">16\.4 <span class="spread">\[16–16\.8\]<\/span><\/td>/);
+  const figure = /<figure data-metric="read-latency">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
+  assert.match(figure, /<text class="y-label"[^>]*>ms<\/text>/);
+  const ticks = [...figure.matchAll(/<text class="y-tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+  assert.ok(ticks.length > 2 && ticks.every((tick) => /^[\d.,]+$/.test(tick)), ticks.join(' '));
+  // Throughput ticks are written in full, never with a k.
+  const throughput = /<figure data-metric="throughput">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
+  assert.doesNotMatch(throughput, /<text class="y-tick"[^>]*>[^<]*k<\/text>/);
+  assert.match(throughput, /<text class="y-tick"[^>]*>\d{1,2},\d{3}<\/text>/);
 });
 
 test('names and messages from files are escaped everywhere', () => {
@@ -114,7 +137,7 @@ test('rendered in Chromium: tables and figures are there, and nothing is request
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForTimeout(200);
 
-    assert.equal(await page.textContent('#g0-throughput tr[data-threads="10"] td[data-stack="kernel"]'), '18500 [18000–19000]');
+    assert.equal(await page.textContent('#g0-throughput tr[data-threads="10"] td[data-stack="kernel"]'), '18,500 [18,000–19,000]');
     assert.equal(await page.locator('figure svg').count(), 10, 'one SVG per figure');
     const box = await page.locator('figure[data-metric="throughput"] svg').boundingBox();
     assert.ok(box && box.width > 300 && box.height > 150, `the throughput figure is drawn at a readable size (${JSON.stringify(box)})`);
