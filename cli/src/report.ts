@@ -11,6 +11,7 @@ import { escapeControlCharacters } from '../../engine/src/report/controlCharacte
 import { reportTablesToCsv } from '../../engine/src/report/csv';
 import { buildHtmlReport } from '../../engine/src/report/htmlReport';
 import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report/report';
+import { stackDisplayNames } from '../../engine/src/report/stackLabels';
 import { buildVerdict, renderVerdict } from '../../engine/src/report/verdict';
 import { readRunFolder } from '../../engine/src/results/resultsFile';
 import { commandArguments } from './arguments';
@@ -76,12 +77,14 @@ export async function run(args: string[]): Promise<number> {
   const all = asked === undefined && (parsed.values.csv || parsed.values.json);
   const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics);
   // the CSV escapes its fields itself (its own line ends are CRLF); JSON stays valid with \u00XX escapes
-  if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables));
+  // Stacks are shown as stacks (`Onload · latency`) or by the display name the plan gives them.
+  const displayNames = stackDisplayNames(run.manifest?.plan);
+  if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables, displayNames));
   else if (parsed.values.json) process.stdout.write(`${escapeControlCharacters(JSON.stringify(tables, null, 2))}\n`);
   else {
     // What the run found comes first: one verdict line per interface and profile (verdict.ts).
-    const verdict = renderVerdict(buildVerdict(tables));
-    process.stdout.write(escapeControlCharacters(`${verdict ? `${verdict}\n\n` : ''}${renderReport(tables, run.results, run.manifest?.environment)}`));
+    const verdict = renderVerdict(buildVerdict(tables, displayNames));
+    process.stdout.write(escapeControlCharacters(`${verdict ? `${verdict}\n\n` : ''}${renderReport(tables, run.results, run.manifest?.environment, displayNames)}`));
   }
   return 0;
 }

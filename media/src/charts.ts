@@ -23,6 +23,7 @@ import { Context as SvgContext } from 'svgcanvas';
 import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
 import { formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
 import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
+import { stackText } from './stackNames.js';
 import { withAlpha, type ThemeColours } from './theme.js';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler, Title);
@@ -33,9 +34,10 @@ export function chartUnit(model: ChartModel): DisplayUnit {
 }
 
 /** A point's tooltip: its median with the unit, the repetitions and their spread. */
-export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit): string[] {
-  if (!point || point.median === null) return [`${stack}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
-  const lines = [`${stack}: ${formatWithUnit(point.median, unit)}`];
+export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit, side?: string): string[] {
+  const name = side ? `${stackText(stack)} ${side}` : stackText(stack);
+  if (!point || point.median === null) return [`${name}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
+  const lines = [`${name}: ${formatWithUnit(point.median, unit)}`];
   if (point.repetitions >= 2 && point.min !== null && point.max !== null) {
     lines.push(`  median of ${point.repetitions} repetitions, min–max ${formatValue(point.min, unit)}–${formatWithUnit(point.max, unit)}`);
   } else lines.push(`  ${point.repetitions} repetition${point.repetitions === 1 ? '' : 's'}: no spread`);
@@ -68,7 +70,7 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
     const colour = colourFor(theme, stacks, series.stack);
     const isHidden = hidden.includes(series.stack);
     datasets.push({
-      label: series.stack,
+      label: stackText(series.stack),
       stackName: series.stack,
       role: 'median',
       data: series.points.map((point) => scaled(point.median, unit)),
@@ -85,16 +87,16 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
     if (series.points.some((point) => point.markedValue != null)) {
       // Points whose every repetition is marked: drawn as a cross, apart from the line, explained in the tooltip.
       datasets.push({
-        label: `${series.stack} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
+        label: `${stackText(series.stack)} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
         borderColor: colour, backgroundColor: colour, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2, pointHoverRadius: 8, hidden: isHidden, fill: false,
       });
     }
     if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
       const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
-      datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
+      datasets.push({ ...common, label: `${stackText(series.stack)} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
       // Fill down to the previous dataset (the min line): the band between min and max.
-      datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
+      datasets.push({ ...common, label: `${stackText(series.stack)} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
     }
   }
   return datasets;

@@ -7,6 +7,7 @@ import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDif
 import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDelta, formatLocalTime, scaled } from './format.js';
+import { stackText } from './stackNames.js';
 import { deltaNote, intervalText, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
 
@@ -67,7 +68,7 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
 
 function compareTableElement(table: CompareTable, groupLabel: string): HTMLTableElement {
   const unit = table.displayUnit;
-  const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stack)));
+  const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stackText(stack))));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
   const body = threadRowsBody(table.rows, (row) =>
     row.cells.flatMap((cell) => [
@@ -90,7 +91,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
   const datasets = chart.series.flatMap((series) => {
     const colour = colourFor(theme, stacks, series.stack);
     const line = (side: 'a' | 'b') => ({
-      label: `${series.stack}, ${side.toUpperCase()} (${side === 'a' ? view.a.runId : view.b.runId})`,
+      label: `${stackText(series.stack)}, ${side.toUpperCase()} (${side === 'a' ? view.a.runId : view.b.runId})`,
       stackName: series.stack,
       side,
       data: series[side].map((point) => scaled(point.median, unit)),
@@ -121,7 +122,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
             label: (item) => {
               const dataset = item.dataset as unknown as { stackName: string; side: 'a' | 'b' };
               const series = chart.series.find((candidate) => candidate.stack === dataset.stackName);
-              return pointTooltip(`${dataset.stackName} ${dataset.side.toUpperCase()}`, series?.[dataset.side][item.dataIndex], unit);
+              return pointTooltip(dataset.stackName, series?.[dataset.side][item.dataIndex], unit, dataset.side.toUpperCase());
             },
           },
         },

@@ -6,6 +6,7 @@
 import type { ChartGroup, ChartModel, PanelViewModel, RunView, SeriesPoint, TimeSeriesView, WebviewMessage } from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { renderSpectrum } from './spectrumChart.js';
+import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
 import { closeTimeSeries, showTimeSeries } from './timeSeriesView.js';
 
@@ -37,7 +38,7 @@ export function requestTimeSeries(runDir: string, group: ChartGroup, stack: stri
   const runIndex = runIndexOf(runDir);
   if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
   pendingGroup = group.id;
-  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stack}, ${threads} threads` });
+  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stackText(stack)}, ${threads} thread${threads === 1 ? '' : 's'}` });
 }
 
 /** A chart point was clicked. */

@@ -12,6 +12,7 @@ import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
 import { renderVerdict } from './verdictView.js';
+import { stackText, useStackLabels } from './stackNames.js';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -137,7 +138,7 @@ function renderStackFilter(section: HTMLElement, run: RunView): void {
         saveState({ hiddenStacks: { ...uiState.hiddenStacks, [run.runDir]: [...hidden] } });
         redrawCharts();
       });
-      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stack));
+      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stackText(stack)));
     });
   }
   const hidden = uiState.hiddenStacks?.[run.runDir] ?? [];
@@ -345,6 +346,7 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
 
 function render(next: PanelViewModel): void {
   model = next;
+  useStackLabels(next.stackLabels);
   const app = document.getElementById('app')!;
   app.querySelector(':scope > p.placeholder')?.remove();
   app.setAttribute('aria-busy', 'false');

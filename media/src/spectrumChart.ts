@@ -7,6 +7,7 @@
 import type { Chart } from 'chart.js';
 import type { ChartGroup, RunView, SpectrumView } from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
+import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
 import { createXyChart } from './xyChart.js';
 
@@ -29,7 +30,7 @@ function seriesLabel(series: SpectrumView['series'][number]): string {
   const notes = [`rep. ${series.repetition}`];
   if (series.source !== 'hdr-merged') notes.push(sourceLabel(series.source));
   if (series.marked) notes.push('marked');
-  return `${series.stack} (${notes.join(', ')})`;
+  return `${stackText(series.stack)} (${notes.join(', ')})`;
 }
 
 /** The point shown first: the busiest one where the most arms have a spectrum, reads first. */
@@ -128,8 +129,8 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   const bounded = spectrum.series.filter((series) => series.source !== 'hdr-merged');
   figure.querySelector('.chart-note')!.textContent = [
     'Solid: the clients\' merged HDR histograms.',
-    ...bounded.map((series) => `${series.stack}: dashed, ${sourceLabel(series.source)}.`),
-    ...spectrum.series.filter((series) => series.marked).map((series) => `${series.stack}: every repetition is marked.`),
+    ...bounded.map((series) => `${stackText(series.stack)}: dashed, ${sourceLabel(series.source)}.`),
+    ...spectrum.series.filter((series) => series.marked).map((series) => `${stackText(series.stack)}: every repetition is marked.`),
   ].join(' ');
   replaceChildren(figure.querySelector('.data-box')!, dataTable(spectrum, group.label));
   applyView(figure, state);

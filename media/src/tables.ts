@@ -3,6 +3,7 @@
 // value cell carries its unrounded number in data attributes for tests and for copying.
 import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
+import { stackText } from './stackNames.js';
 import { formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
 
 /** How a cell without a trustworthy number reads. */
@@ -143,8 +144,8 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
     'tr',
     {},
     h('th', { scope: 'col', rowspan: 2 }, 'Threads'),
-    h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, 'kernel'),
-    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, profile)),
+    h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, stackText('kernel')),
+    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, stackText(profile))),
   );
   const columnsRow = h(
     'tr',
@@ -201,7 +202,7 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
     'table',
     { class: 'chart-data', id: `${chart.id}-data`, 'data-metric': chart.metric },
     h('caption', {}, `${chart.title} (${unit}) by YCSB threads, ${groupLabel}: median, min–max of repetitions in brackets`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, series.stack)))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))))),
     body,
   );
 }
@@ -240,7 +241,7 @@ export function bestImprovementsList(run: RunView): HTMLElement | null {
   for (const metric of run.bestImprovements) {
     const list = h('ol', { 'aria-label': `Best ${metric.title} improvements`, 'data-metric': metric.metric });
     for (const item of metric.items) {
-      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${item.stack} at ${threadsText(item.threads)}, ${item.group}`));
+      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${stackText(item.stack)} at ${threadsText(item.threads)}, ${item.group}`));
     }
     box.appendChild(list);
   }

@@ -78,7 +78,10 @@ test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips
   const data = runDataFromFiles('/runs/run-fixture', rename(JSON.stringify(fixtureManifest())) as RunManifest, results);
   await show(buildViewModel([data]), '#r0-g0-read-latency-table');
   const headers = await page.locator('#r0-g0-throughput-table thead th').allTextContents();
-  assert.deepEqual(headers, ['Threads', 'kernel', 'latency', 'median (ops/s)', 'median (ops/s)', 'vs kernel']);
+  // A profile called `latency` is named as a stack, never as the metric.
+  assert.deepEqual(headers, ['Threads', 'kernel', 'Onload · latency', 'median (ops/s)', 'median (ops/s)', 'vs kernel']);
+  assert.deepEqual(await page.locator('#run-0 fieldset.stack-filter label').allTextContents(), ['kernel', 'Onload · latency']);
+  assert.deepEqual(await page.locator('#r0-g0-read-latency-data thead th').allTextContents(), ['Threads', 'kernel', 'Onload · latency']);
   assert.equal(await page.getAttribute('#r0-g0-throughput-table th.stack-head[data-stack="latency"]', 'colspan'), '2');
   // Read average: kernel at 5 threads is the median of 16,000 and 16,800 µs.
   assert.deepEqual(await page.locator('#r0-g0-read-latency-table thead tr:nth-child(2) th').allTextContents(), ['median (ms)', 'median (ms)', 'vs kernel']);

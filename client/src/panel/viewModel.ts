@@ -3,6 +3,7 @@
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
+import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
 import { buildVerdict } from '../../../engine/src/report/verdict';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
 import { buildComparison } from './comparison';
@@ -153,7 +154,7 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
     })),
     groups: buildGroups(tables, runIndex, data),
     // The same lines as `onload-bench report` and the HTML report: over the cookbook's metrics.
-    verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id))).map((line) => ({
+    verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id)), stackDisplayNames(data.manifest?.plan)).map((line) => ({
       interface: line.interface, stack: line.stack, kind: line.kind, cue: line.cue, text: line.text,
     })),
     bestImprovements: tables
@@ -171,9 +172,19 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
   const views = runs.map(buildRunView);
   if (views.length > 1) shareAxes(views);
-  const model: PanelViewModel = { title: modelTitle(runs), runs: views };
+  const model: PanelViewModel = { title: modelTitle(runs), runs: views, stackLabels: stackLabelsOf(runs, views) };
   if (runs.length === 2) model.comparison = buildComparison(runs[0], runs[1], chartMetrics);
   return model;
+}
+
+/** How each stack of the runs reads; when comparing, the later run's display name wins. */
+function stackLabelsOf(runs: readonly RunData[], views: readonly RunView[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  runs.forEach((data, index) => {
+    const names = stackDisplayNames(data.manifest?.plan);
+    for (const stack of views[index].stacks) labels[stack] = stackLabel(stack, names);
+  });
+  return labels;
 }
 
 /** Side by side, the same chart of both runs gets the same y axis so heights compare at a glance. */

@@ -19,7 +19,11 @@ import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+import { stackDisplayNames, stackLabel } from './stackLabels';
 import { buildVerdict, type VerdictLine } from './verdict';
+
+/** A stack as the reader sees it (`kernel`, `Onload · latency`, or the plan's display name). */
+type Label = (stack: string) => string;
 
 export interface HtmlReportInput {
   runDir: string;
@@ -95,11 +99,11 @@ function cellHtml(cell: StackCell, unit: DisplayUnit): string {
   }
 }
 
-function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): string {
+function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, label: Label): string {
   const { metric } = table;
   // One unit for the metric over the whole run (displayUnits.ts): every group's table, caption and figure agree.
   const unit = metricDisplayUnit([table]);
-  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(stack)} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(stack)} vs kernel</th>`) : [])];
+  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`) : [])];
   const rows = group.rows.map((row) => {
     const comparisons = table.hasBaseline
       ? row.comparisons.map((comparison) => {
@@ -121,7 +125,7 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): 
   return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
 }
 
-function metricFigure(table: ReportTable, group: ReportGroup, runId: string): string | undefined {
+function metricFigure(table: ReportTable, group: ReportGroup, runId: string, label: Label): string | undefined {
   const unit = metricDisplayUnit([table]);
   const scale = (value: number | undefined | null) => (value === undefined || value === null ? null : inDisplayUnit(value, unit));
   const series: SvgSeries[] = table.stacks.map((stack, column) => {
@@ -135,7 +139,7 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string): st
       const cell = row.cells[column];
       return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: scale(cell.min)!, high: scale(cell.max)! }] : [];
     });
-    return { label: stack, colour: colourOf(table.stacks, stack), points, band };
+    return { label: label(stack), colour: colourOf(table.stacks, stack), points, band };
   });
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
@@ -145,7 +149,7 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string): st
   return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
 }
 
-function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string): string | undefined {
+function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string, label: Label): string | undefined {
   // The busiest point that compares best: the most arms with an unmarked merged HDR spectrum,
   // then the highest thread count.
   const groupResults = results.filter((result) => result.status === 'ok' && sameGroup(result.key, group));
@@ -167,7 +171,7 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
       formatY: formatTick,
       xScale: 'nines',
       series: spectra.map((spectrum) => ({
-        label: `${spectrum.stack} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
+        label: `${label(spectrum.stack)} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
         colour: colourOf(stacks, spectrum.stack),
         dashed: spectrum.source !== 'hdr-merged',
         // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
@@ -268,6 +272,8 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     if (table) tables.set(id, table);
   }
   const first = tables.get('throughput')!;
+  const names = stackDisplayNames(manifest?.plan);
+  const label: Label = (stack) => stackLabel(stack, names);
   const stacks = first.stacks;
   const finished = results.length;
   const failed = results.filter((result) => result.status === 'failed').length;
@@ -278,20 +284,20 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   const meta = [
     manifest?.createdAt && `started ${manifest.createdAt}`,
     manifest?.planPath && `plan ${manifest.planPath}`,
-    `stacks: ${stacks.join(', ') || '–'}`,
+    `stacks: ${stacks.map(label).join(', ') || '–'}`,
     `${finished} of ${total} cells finished${failed > 0 ? `, ${failed} failed` : ''}`,
     input.generatedAt && `report made ${input.generatedAt}`,
   ].filter(Boolean) as string[];
   body.push(`<p class="muted run-meta">${meta.map(escape).join(' · ')}</p>`);
   if ((input.warnings ?? []).length > 0) body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
   // What the run found, first: the verdict over the cookbook's metrics (the same lines as the panel and the terminal).
-  const verdict = buildVerdict(defaultMetrics.flatMap((id) => tables.get(id) ?? []));
+  const verdict = buildVerdict(defaultMetrics.flatMap((id) => tables.get(id) ?? []), names);
   if (verdict.length > 0) body.push(`<h2 id="verdict">Verdict</h2>${verdictHtml(verdict)}`);
   // The cookbook's headline: the best significant improvements.
   const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
   body.push('<h2 id="summary">Best improvements</h2>');
   body.push(best.length > 0
-    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`)}</li>`).join('')}</ol>`
+    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${item.threads} thread${item.threads === 1 ? '' : 's'}, ${item.group}`)}</li>`).join('')}</ol>`
     : '<p>No significant improvement over the kernel stack.</p>');
   body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
 
@@ -299,14 +305,14 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     body.push(`<section class="group" data-interface="${escape(group.interface)}"><h2>${escape(group.title)}</h2>`);
     for (const id of tableMetrics) {
       const table = tables.get(id);
-      if (table) body.push(tableHtml(table, table.groups[groupIndex], groupIndex));
+      if (table) body.push(tableHtml(table, table.groups[groupIndex], groupIndex, label));
     }
     const drawn = figures.flatMap((id) => {
       const table = tables.get(id);
-      const figure = table && metricFigure(table, table.groups[groupIndex], runId);
+      const figure = table && metricFigure(table, table.groups[groupIndex], runId, label);
       return figure ? [figure] : [];
     });
-    const spectrum = spectrumFigure(results, stacks, group, runId);
+    const spectrum = spectrumFigure(results, stacks, group, runId, label);
     if (spectrum) drawn.push(spectrum);
     if (drawn.length > 0) body.push(`<div class="figures">${drawn.join('\n')}</div>`);
     body.push('</section>');

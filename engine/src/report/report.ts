@@ -18,9 +18,10 @@ import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMet
 import { cellMarks } from '../evidence/marks';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
+import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
 import { compareSamples, formatDifference, type Difference } from './statistics';
 
-export const baselineStack = 'kernel';
+export { baselineStack };
 
 export interface MetricDefinition {
   /** `throughput`, `<op>-latency` (average), `<op>-p<percentile>`, `<op>-min`, `<op>-max`. */
@@ -446,11 +447,12 @@ function comparisonText(comparison: StackComparison): string {
   return `${formatDifference(comparison.difference)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
-/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them. */
-export function renderReportTable(table: ReportTable): string {
+/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them; stacks named as stacks. */
+export function renderReportTable(table: ReportTable, displayNames: StackDisplayNames = {}): string {
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
-  const header = ['threads', ...table.stacks, ...(table.hasBaseline ? table.profiles.map((stack) => `${stack} vs kernel`) : [])];
+  const label = (stack: string) => stackLabel(stack, displayNames);
+  const header = ['threads', ...table.stacks.map(label), ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : [])];
   for (const group of table.groups) {
     const rows = group.rows.map((row) => [
       String(row.threads),
@@ -466,7 +468,7 @@ export function renderReportTable(table: ReportTable): string {
   }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
-    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${best.stack} at ${best.threads} threads, ${best.group}`);
+    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${best.threads} thread${best.threads === 1 ? '' : 's'}, ${best.group}`);
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
@@ -567,11 +569,11 @@ export function renderMarks(results: readonly CellResult[]): string {
 }
 
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
-export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment): string {
+export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment, displayNames: StackDisplayNames = {}): string {
   const marks = renderMarks(results);
   const failures = renderFailures(results);
   const hosts = environment ? renderEnvironment(environment) : '';
-  const rendered = tables.map(renderReportTable);
+  const rendered = tables.map((table) => renderReportTable(table, displayNames));
   const legend = renderLegend(rendered.join('\n'), tables);
   return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
 }

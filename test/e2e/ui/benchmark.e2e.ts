@@ -206,7 +206,9 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       const box = group.locator('.timeseries-box:not([hidden])');
       await expectVisible(box.locator('figure[data-kind="throughput"] canvas'), `the time series of ${timed.id}`, 15_000);
       const title = (await box.locator('.timeseries-title').innerText()).trim();
-      assert.ok(title.startsWith('Over time: ') && title.endsWith(`${timed.key.stack}, ${timed.key.threads} threads`), title);
+      // The stack is named as a stack (`kernel`, `Onload · latency`), the threads in the singular for 1.
+      const stackShown = timed.key.stack === 'kernel' ? 'kernel' : `Onload · ${timed.key.stack}`;
+      assert.ok(title.startsWith('Over time: ') && title.endsWith(`${stackShown}, ${timed.key.threads} thread${timed.key.threads === 1 ? '' : 's'}`), title);
       // Issue 13's drill-down from here: the point's records and YCSB logs.
       await expectVisible(box.locator('button.open-cell-logs'), "the time series' Open records and logs button");
       await shot(page, context.artifactsDir, '13-results-time-series');

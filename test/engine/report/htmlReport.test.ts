@@ -85,7 +85,7 @@ test('one unit per metric: latencies from 10,000 µs read in ms in every table, 
   const html = fixtureReport(results);
   const table = /<table class="report-table" id="g0-read-latency"[^]*?<\/table>/.exec(html)?.[0] ?? '';
   assert.match(table, /<caption>Read average latency \(ms, lower is better\)<\/caption>/);
-  assert.match(table, /<th>kernel \(ms\)<\/th><th>latency-best \(ms\)<\/th>/);
+  assert.match(table, /<th>kernel \(ms\)<\/th><th>Onload · latency-best \(ms\)<\/th><th>Onload · latency-best vs kernel<\/th>/);
   assert.match(table, /<td class="value" data-stack="kernel" data-value="16400">16\.4 <span class="spread">\[16–16\.8\]<\/span><\/td>/);
   const figure = /<figure data-metric="read-latency">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
   assert.match(figure, /<text class="y-label"[^>]*>ms<\/text>/);
