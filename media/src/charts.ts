@@ -178,14 +178,15 @@ export function chartConfig(
       plugins: {
         legend: {
           labels: {
-            // Bands share their median's legend entry.
-            filter: (item: LegendItem, data) => (data.datasets[item.datasetIndex ?? 0] as LineDataset).role === 'median',
+            // Bands share their median's legend entry; a cross is explained once, by an entry of its own.
+            generateLabels: legendItems,
           },
           onClick: (_event, item, legend) => {
             const datasets = legend.chart.data.datasets as LineDataset[];
-            const stack = datasets[item.datasetIndex ?? 0]?.stackName;
+            if (item.datasetIndex === undefined) return; // the entry that explains the cross
+            const stack = datasets[item.datasetIndex]?.stackName;
             if (stack === undefined || !onToggleStack) return;
-            onToggleStack(stack, !datasets[item.datasetIndex ?? 0].hidden);
+            onToggleStack(stack, !datasets[item.datasetIndex].hidden);
           },
         },
         tooltip: {
@@ -251,6 +252,22 @@ export interface ExportSpec {
   /** Size in CSS pixels; the PNG multiplies it by its pixel ratio. */
   width: number;
   height: number;
+}
+
+/** The text of the legend's entry for marked points: the same words as the HTML report's figures (svgChart.ts). */
+export const markedLegendText = '× every repetition marked';
+
+/**
+ * One entry per stack (its median line), then, when a marked point is drawn, one entry that says
+ * what the cross means: on screen and in every PNG/SVG export, so no mark goes unexplained.
+ */
+function legendItems(chart: Chart): LegendItem[] {
+  const datasets = chart.data.datasets as unknown as LineDataset[];
+  const items = Chart.defaults.plugins.legend.labels.generateLabels(chart).filter((item) => datasets[item.datasetIndex ?? -1]?.role === 'median');
+  if (datasets.some((dataset, index) => dataset.role === 'marked' && chart.isDatasetVisible(index) && dataset.data.some((value) => value !== null))) {
+    items.push({ text: markedLegendText, fillStyle: 'rgba(0, 0, 0, 0)', strokeStyle: 'rgba(0, 0, 0, 0)', lineWidth: 0, hidden: false });
+  }
+  return items;
 }
 
 /** The on-screen configuration made self-contained for a file: title and legend inside, its own background. */
@@ -376,6 +393,9 @@ export function applyTheme(chart: Chart<'line', (number | null)[], number>, them
 function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  // The legend as drawn, so a test can read what it explains.
+  const legend = (chart as unknown as { legend?: { legendItems?: LegendItem[] } }).legend?.legendItems;
+  if (legend) canvas.dataset.legend = legend.map((item) => item.text).join(' | ');
   // The y axis' title as drawn (the unit), so a test can hold it against the heading.
   const title = chart.options.scales?.y?.title;
   if (title && typeof title.text === 'string') canvas.dataset.yTitle = title.text;

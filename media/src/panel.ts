@@ -10,7 +10,7 @@ import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeS
 import { formatDuration, formatLocalTime } from './format.js';
 import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
-import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
+import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from './theme.js';
 import { renderVerdict } from './verdictView.js';
 import { stackText, useStackLabels } from './stackNames.js';
 
@@ -347,6 +347,8 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
 function render(next: PanelViewModel): void {
   model = next;
   useStackLabels(next.stackLabels);
+  useSeriesPalette(next.palette);
+  theme = readTheme();
   const app = document.getElementById('app')!;
   app.querySelector(':scope > p.placeholder')?.remove();
   app.setAttribute('aria-busy', 'false');

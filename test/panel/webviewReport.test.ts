@@ -224,7 +224,8 @@ test('compare: what changed first, only common points, B against A with its inte
     const [left, top, right, bottom] = (c.dataset.plotArea ?? '').split(',').map(Number);
     const data = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
     let count = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] === 0x1a && data[i + 1] === 0x85 && data[i + 2] === 0xff) count++;
+    // The palette's kernel blue #0077BB (engine/src/report/palette.ts).
+    for (let i = 0; i < data.length; i += 4) if (data[i] === 0x00 && data[i + 1] === 0x77 && data[i + 2] === 0xbb) count++;
     return count;
   });
   assert.ok(blue > 60, `both kernel lines drawn (${blue} pixels)`);

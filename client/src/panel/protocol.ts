@@ -301,6 +301,8 @@ export interface PanelViewModel {
   runs: RunView[];
   /** When comparing: run B against run A (client/src/panel/comparison.ts). */
   comparison?: RunComparisonView;
+  /** Series colours, kernel first (engine/src/report/palette.ts): the same in the panel and every export. */
+  palette?: string[];
   /** Every stack of the runs shown -> how it reads (`kernel`, `Onload · latency`, the plan's display name). */
   stackLabels?: Record<string, string>;
   /** Background of exported images (setting onloadBench.results.exportBackground); light by default. */

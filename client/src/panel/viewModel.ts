@@ -3,6 +3,7 @@
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
+import { seriesPalette } from '../../../engine/src/report/palette';
 import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
 import { buildVerdict } from '../../../engine/src/report/verdict';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
@@ -172,7 +173,7 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
   const views = runs.map(buildRunView);
   if (views.length > 1) shareAxes(views);
-  const model: PanelViewModel = { title: modelTitle(runs), runs: views, stackLabels: stackLabelsOf(runs, views) };
+  const model: PanelViewModel = { title: modelTitle(runs), runs: views, stackLabels: stackLabelsOf(runs, views), palette: [...seriesPalette] };
   if (runs.length === 2) model.comparison = buildComparison(runs[0], runs[1], chartMetrics);
   return model;
 }

@@ -19,6 +19,7 @@ import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+import { seriesColour } from './palette';
 import { stackDisplayNames, stackLabel } from './stackLabels';
 import { buildVerdict, type VerdictLine } from './verdict';
 
@@ -35,8 +36,6 @@ export interface HtmlReportInput {
   generatedAt?: string;
 }
 
-/** Series colours, kernel first: readable on white and in greyscale print (Tableau 10). */
-export const reportColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#d62728', '#8c564b', '#e377c2', '#7f7f7f'];
 
 /** The figures of each interface, in order, when the run measured them. */
 const figureMetrics = ['throughput', 'read-latency', 'update-latency', 'read-p99', 'update-p99', 'server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
@@ -64,8 +63,9 @@ ul.verdict li.better .cue { color: #1a7f37; } ul.verdict li.worse .cue { color: 
 @media print { .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; } }
 `;
 
+/** The panel's own fixed palette (palette.ts), so a figure here and a chart there look alike. */
 function colourOf(stacks: readonly string[], stack: string): string {
-  return reportColours[Math.max(0, stacks.indexOf(stack)) % reportColours.length];
+  return seriesColour(stacks, stack);
 }
 
 function sameGroup(key: CellKey, group: ReportGroup): boolean {
@@ -146,7 +146,7 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string, lab
   const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: unit, xScale: 'category', series, formatY: formatTick });
   const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
-  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
+  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
 }
 
 function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string, label: Label): string | undefined {
@@ -234,7 +234,7 @@ function marksHtml(results: readonly CellResult[]): string {
   const legend = markLegend(codes).map((entry) => `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`);
   const items = marked.flatMap((result) => cellMarks(result).map((mark) =>
     `<li data-mark="${escape(mark.code)}">${escape(describeKey(result.key))}: <span class="mark">${escape(markLabel(mark.code))}</span> ${mark.host ? `${escape(mark.host)}: ` : ''}${escape(mark.message)}</li>`));
-  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown, hollow in the figures, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
+  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
 }
 
 function failuresHtml(results: readonly CellResult[]): string {
