@@ -36,6 +36,8 @@ export function chartUnit(model: ChartModel): DisplayUnit {
 /** A point's tooltip: its median with the unit, the repetitions and their spread. */
 export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit, side?: string): string[] {
   const name = side ? `${stackText(stack)} ${side}` : stackText(stack);
+  // A marked point keeps its number, with its marks beside it.
+  if (point && point.median === null && point.markedValue != null) return [`${name}: ${formatWithUnit(point.markedValue, unit)} (marked: ${point.marks.map((mark) => mark.label).join(', ')})`];
   if (!point || point.median === null) return [`${name}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
   const lines = [`${name}: ${formatWithUnit(point.median, unit)}`];
   if (point.repetitions >= 2 && point.min !== null && point.max !== null) {
@@ -261,7 +263,7 @@ export const markedLegendText = '× every repetition marked';
  * One entry per stack (its median line), then, when a marked point is drawn, one entry that says
  * what the cross means: on screen and in every PNG/SVG export, so no mark goes unexplained.
  */
-function legendItems(chart: Chart): LegendItem[] {
+export function legendItems(chart: Chart): LegendItem[] {
   const datasets = chart.data.datasets as unknown as LineDataset[];
   const items = Chart.defaults.plugins.legend.labels.generateLabels(chart).filter((item) => datasets[item.datasetIndex ?? -1]?.role === 'median');
   if (datasets.some((dataset, index) => dataset.role === 'marked' && chart.isDatasetVisible(index) && dataset.data.some((value) => value !== null))) {
@@ -390,7 +392,7 @@ export function applyTheme(chart: Chart<'line', (number | null)[], number>, them
  * so tests can check the drawn series' pixels without counting the legend's swatches; and the
  * y axis' title.
  */
-function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
+export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
   // The legend as drawn, so a test can read what it explains.

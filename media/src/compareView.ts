@@ -4,7 +4,7 @@
 // B solid, one colour per stack). Only points both runs have are shown; the host left the rest out.
 import { Chart } from 'chart.js';
 import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
-import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
+import { applyTheme, colourFor, exposePlotArea, legendItems, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDelta, formatLocalTime, scaled } from './format.js';
 import { stackText } from './stackNames.js';
@@ -102,8 +102,25 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
       pointRadius: 3,
       pointStyle: side === 'a' ? 'rectRot' : 'circle',
       fill: false,
+      role: 'median',
     });
-    return [line('a'), line('b')];
+    // Points whose every repetition is marked stay drawn, as crosses (as in the run's own charts).
+    const marked = (side: 'a' | 'b') => ({
+      label: `${stackText(series.stack)}, ${side.toUpperCase()} (marked)`,
+      stackName: series.stack,
+      side,
+      role: 'marked',
+      data: series[side].map((point) => scaled(point.markedValue ?? null, unit)),
+      borderColor: colour,
+      backgroundColor: colour,
+      showLine: false,
+      pointStyle: 'crossRot',
+      pointRadius: 6,
+      pointBorderWidth: 2,
+      fill: false,
+    });
+    const hasMarked = (side: 'a' | 'b') => series[side].some((point) => point.markedValue != null);
+    return [line('a'), line('b'), ...(hasMarked('a') ? [marked('a')] : []), ...(hasMarked('b') ? [marked('b')] : [])];
   });
   const instance = new Chart<'line', (number | null)[], number>(canvas, {
     type: 'line',
@@ -117,6 +134,14 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
         if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
       },
       plugins: {
+        // One entry per line; the cross is explained by an entry of its own.
+        legend: {
+          labels: { generateLabels: legendItems },
+          onClick: (event, item, legend) => {
+            if (item.datasetIndex === undefined) return; // the entry that explains the cross
+            Chart.defaults.plugins.legend.onClick.call(legend, event, item, legend);
+          },
+        },
         tooltip: {
           callbacks: {
             label: (item) => {
@@ -131,8 +156,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
   });
   applyTheme(instance, theme);
   instance.update('none');
-  const area = instance.chartArea;
-  if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  exposePlotArea(canvas, instance);
   charts.set(chart.id, instance);
 }
 

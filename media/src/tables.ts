@@ -177,7 +177,8 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
     const cells = chart.series.map((series) => {
       const point = series.points[index];
       const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})` : '';
-      const marked = point?.state === 'marked' ? `marked: ${point.marks.map((mark) => mark.label).join(', ')}` : undefined;
+      // A marked point keeps its number; its marks go beside it.
+      const marked = point?.state === 'marked' ? `${point.markedValue != null ? `${formatValue(point.markedValue, unit)} ` : ''}(marked: ${point.marks.map((mark) => mark.label).join(', ')})` : undefined;
       const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, unit)}${spread}` : marked ?? stateText[point.state];
       return h(
         'td',

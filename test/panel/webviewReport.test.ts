@@ -240,6 +240,25 @@ test('compare: what changed first, only common points, B against A with its inte
   assert.deepEqual(panel.pageErrors, []);
 });
 
+test('compare keeps marked points: drawn as crosses in the stack\'s colour and explained in the legend', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  const a = runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults());
+  // B: the profile's 10-thread point client-bound in both repetitions (marked), nothing else drawn for it.
+  const manifestB = fixtureManifest();
+  manifestB.runId = 'run-marked';
+  const resultsB = fixtureResults().map((result) => (result.key.stack === 'latency-best' && result.key.threads === 10
+    ? { ...result, marks: [{ code: 'client-bound', host: '127.0.0.2', message: 'Client 127.0.0.2 was 95 % busy.' }] }
+    : result));
+  const b = runDataFromFiles('/runs/run-marked', manifestB, resultsB);
+  await panel.post({ type: 'model', model: buildViewModel([a, b]) });
+  await page.waitForFunction(() => document.querySelector('h1#panel-title')?.textContent?.includes('run-marked'));
+  await page.waitForSelector('#chart-cmp-g0-throughput canvas[data-legend]', { state: 'attached' });
+  assert.equal(await page.getAttribute('#chart-cmp-g0-throughput canvas', 'data-legend'),
+    'kernel, A (run-fixture) | kernel, B (run-marked) | Onload · latency-best, A (run-fixture) | Onload · latency-best, B (run-marked) | × every repetition marked');
+  // The marked point of B keeps its number in the table, its mark beside it.
+  assert.match((await page.textContent('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="latency-best"][data-threads="10"]')) ?? '', /^\d{2},\d{3} \(client-bound\)$/);
+});
+
 test('drill-down: a table cell (click or Enter) opens its time series, whose header (or Shift) opens its records and logs', { skip, timeout: 60_000 }, async () => {
   const { page } = panel;
   await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
