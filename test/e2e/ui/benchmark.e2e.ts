@@ -343,7 +343,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
 
     await runCommand(page, 'View: Close All Editors', 5_000).catch(() => undefined);
     await runCommand(page, 'Compare two runs', 30_000);
-    // Enter on run A, then Enter on run B, moving with the arrow keys: the picker accepts Enter.
+    // The baseline (run A) in a first pick, then the candidate (run B) in a second, moving with the arrow keys.
     await expectVisible(page.locator(selectors.quickInputRows, { hasText: manifest.runId }), `run ${manifest.runId} in the picker`);
     const highlight = async (label: string) => {
       const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name');
@@ -358,6 +358,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     };
     await highlight(runA);
     await page.keyboard.press('Enter');
+    await expectVisible(page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }), 'the candidate picker, naming the baseline');
     await highlight(manifest.runId);
     await page.keyboard.press('Enter');
 
