@@ -7,6 +7,7 @@ import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDif
 import { applyTheme, colourFor, exposePlotArea, legendItems, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDelta, formatLocalTime, scaled } from './format.js';
+import { gainChangeTableElement } from './gainChangeView.js';
 import { stackText } from './stackNames.js';
 import { deltaNote, intervalText, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
@@ -86,12 +87,13 @@ export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefine
 function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
   const unit = chart.displayUnit;
   const stacks = chart.series.map((series) => series.stack);
-  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); the table lists the values` });
+  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values` });
   container.appendChild(h('figure', { class: 'chart compare-chart', id: `chart-${chart.id}`, 'data-metric': chart.metric }, h('figcaption', {}, h('h4', {}, `${chart.title} (${unit})`)), h('div', { class: 'canvas-box' }, canvas)));
   const datasets = chart.series.flatMap((series) => {
     const colour = colourFor(theme, stacks, series.stack);
     const line = (side: 'a' | 'b') => ({
-      label: `${stackText(series.stack)}, ${side.toUpperCase()} (${side === 'a' ? view.a.runId : view.b.runId})`,
+      // Short: the runs are named once above the charts (A dashed, B solid).
+      label: `${stackText(series.stack)} ${side.toUpperCase()}`,
       stackName: series.stack,
       side,
       data: series[side].map((point) => scaled(point.median, unit)),
@@ -106,7 +108,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
     });
     // Points whose every repetition is marked stay drawn, as crosses (as in the run's own charts).
     const marked = (side: 'a' | 'b') => ({
-      label: `${stackText(series.stack)}, ${side.toUpperCase()} (marked)`,
+      label: `${stackText(series.stack)} ${side.toUpperCase()} (marked)`,
       stackName: series.stack,
       side,
       role: 'marked',
@@ -171,7 +173,7 @@ export function renderComparison(container: HTMLElement, view: RunComparisonView
       'section',
       { class: 'group compare-group', id: group.id, 'data-interface': group.interface },
       h('h3', {}, group.label),
-      h('div', { class: 'tables' }, ...group.tables.map((table) => compareTableElement(table, group.label))),
+      h('div', { class: 'tables' }, ...group.tables.map((table) => compareTableElement(table, group.label)), ...(group.gainChanges ?? []).map((table) => gainChangeTableElement(table, group.label))),
       chartBox,
     );
     return { section, chartBox, group };

@@ -229,6 +229,9 @@ test('compare: what changed first, only common points, B against A with its inte
     return count;
   });
   assert.ok(blue > 60, `both kernel lines drawn (${blue} pixels)`);
+  // Did Onload's gain over the kernel change? B is 10 % faster on both stacks: the gain is the same.
+  assert.equal(await page.textContent('#cmp-g0-throughput-gain caption'), 'Throughput: did Onload\'s gain over the kernel change (B against A)?, 25G (127.0.0.1)');
+  assert.deepEqual(await page.locator('#cmp-g0-throughput-gain tr[data-threads="5"] > *').allTextContents(), ['5', 'Onload · latency-best', '+47.6 %', '+47.6 %', '±0.0 points (±35.2, not significant)']);
   // A value of run B opens run B's cells (runIndex 1).
   const count = (await panel.posted()).length;
   await page.click('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="kernel"][data-threads="10"]');
@@ -254,7 +257,7 @@ test('compare keeps marked points: drawn as crosses in the stack\'s colour and e
   await page.waitForFunction(() => document.querySelector('h1#panel-title')?.textContent?.includes('run-marked'));
   await page.waitForSelector('#chart-cmp-g0-throughput canvas[data-legend]', { state: 'attached' });
   assert.equal(await page.getAttribute('#chart-cmp-g0-throughput canvas', 'data-legend'),
-    'kernel, A (run-fixture) | kernel, B (run-marked) | Onload · latency-best, A (run-fixture) | Onload · latency-best, B (run-marked) | × every repetition marked');
+    'kernel A | kernel B | Onload · latency-best A | Onload · latency-best B | × every repetition marked');
   // The marked point of B keeps its number in the table, its mark beside it.
   assert.match((await page.textContent('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="latency-best"][data-threads="10"]')) ?? '', /^\d{2},\d{3} \(client-bound\)$/);
 });

@@ -361,12 +361,40 @@ export interface CompareChart {
 }
 
 /** An interface (and axis values) both runs measured. */
+/**
+ * Did Onload's gain over the kernel change from run A to run B? Per thread count and profile, each
+ * run's gain ((profile / kernel − 1) × 100) and the change in percentage points with its 95 %
+ * interval (engine/src/report/gainChange.ts).
+ */
+export interface GainChangeTable {
+  id: string;
+  metric: MetricId;
+  title: string;
+  higherIsBetter: boolean;
+  rows: {
+    threads: number;
+    stack: string;
+    gainA: number;
+    gainB: number;
+    changePoints: number;
+    interval?: { low: number; high: number; halfWidth: number };
+    noInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
+    significant: boolean;
+    /** Significant, and the gain grew the better way for this metric (more throughput, less latency). */
+    better: boolean;
+    /** A value in one of the four arms is marked: shown, proves nothing. */
+    marked: boolean;
+  }[];
+}
+
 export interface CompareGroup {
   id: string;
   interface: string;
   label: string;
   tables: CompareTable[];
   charts: CompareChart[];
+  /** Absent in models from older hosts. */
+  gainChanges?: GainChangeTable[];
 }
 
 export interface RunComparisonView {
