@@ -50,6 +50,17 @@ export function formatLocalTime(iso: string): string {
   return date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 }
 
+/**
+ * A percentile to the digits that tell it apart on a nines scale: `36.9`, `50`, `99.9`, `99.99`,
+ * `99.997` (HdrHistogram's own are like 36.904266); never more than 6 decimals.
+ */
+export function formatPercentile(percentile: number): string {
+  if (!Number.isFinite(percentile)) return '–';
+  const tail = 100 - percentile;
+  const decimals = tail <= 0 ? 0 : Math.min(6, Math.max(1, Math.ceil(-Math.log10(tail))));
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals, useGrouping: false }).format(percentile);
+}
+
 /** `1 thread`, `10 threads`. */
 export function threadsText(threads: number): string {
   return `${threads} thread${threads === 1 ? '' : 's'}`;

@@ -7,6 +7,7 @@
 import type { Chart } from 'chart.js';
 import type { ChartGroup, RunView, SpectrumView } from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
+import { formatPercentile, threadsText } from './format.js';
 import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
 import { createXyChart } from './xyChart.js';
@@ -45,7 +46,7 @@ function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement
   const percentiles = [...new Set(spectrum.series.flatMap((series) => series.points.map((point) => point.percentile)))].sort((a, b) => a - b);
   const body = h('tbody', {});
   for (const percentile of percentiles) {
-    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, `${percentile}`), ...spectrum.series.map((series) => {
+    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, formatPercentile(percentile)), ...spectrum.series.map((series) => {
       const point = series.points.find((candidate) => candidate.percentile === percentile);
       return h('td', { 'data-stack': series.stack, 'data-percentile': percentile, 'data-value': point?.valueUs }, point ? point.valueUs.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '–');
     })));
@@ -53,7 +54,7 @@ function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement
   return h(
     'table',
     { class: 'chart-data spectrum-data', id: `${spectrum.id}-data` },
-    h('caption', {}, `${spectrum.operation} latency (µs) by percentile at ${spectrum.threads} threads, ${groupLabel}`),
+    h('caption', {}, `${spectrum.operation} latency (µs) by percentile at ${threadsText(spectrum.threads)}, ${groupLabel}`),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Percentile'), ...spectrum.series.map((series) => h('th', { scope: 'col', 'data-source': series.source }, seriesLabel(series))))),
     body,
   );
@@ -97,7 +98,7 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   const select = figure.querySelector<HTMLSelectElement>('select.spectrum-select')!;
   const ids = spectra.map((spectrum) => spectrum.id).join('\u0000');
   if (select.dataset.ids !== ids) {
-    replaceChildren(select, ...spectra.map((spectrum) => h('option', { value: spectrum.id }, `${spectrum.threads} threads, ${spectrum.operation}`)));
+    replaceChildren(select, ...spectra.map((spectrum) => h('option', { value: spectrum.id }, `${threadsText(spectrum.threads)}, ${spectrum.operation}`)));
     select.dataset.ids = ids;
   }
   const spectrum = spectra.find((candidate) => candidate.id === state.selected) ?? defaultSpectrum(spectra);
@@ -121,7 +122,7 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
       tooltip: (series, point) => {
         const source = spectrum.series.find((candidate) => seriesLabel(candidate) === series.label);
         const percentile = source?.points.find((candidate) => candidate.x === point.x)?.percentile;
-        return `${series.label}: p${percentile} = ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
+        return `${series.label}: p${percentile === undefined ? '?' : formatPercentile(percentile)} = ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
       },
     }, theme);
     state.drawn = key;

@@ -14,7 +14,7 @@ import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '
 import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
 import type { CellKey, CellResult, RunManifest } from '../model';
-import { buildReportTable, defaultMetrics, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
+import { buildReportTable, defaultMetrics, hasSpread, threadsText, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
@@ -56,11 +56,21 @@ figure svg { width: 100%; height: auto; display: block; }
 table.environment th { text-align: left; }
 figure { margin: 0; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; } figcaption { font-size: 0.85em; color: #555; margin-top: 4px; }
 dl.legend dt { font-weight: 600; } dl.legend dd { margin: 0 0 6px 16px; }
+pre.legend { white-space: pre-wrap; overflow-wrap: anywhere; }
 ul.warnings { color: #9a6700; }
 ul.verdict { list-style: none; padding: 0; font-size: 1.05em; } ul.verdict li { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #888; }
 ul.verdict li.better { border-color: #1a7f37; } ul.verdict li.worse { border-color: #b42318; } ul.verdict .cue { font-weight: 600; }
 ul.verdict li.better .cue { color: #1a7f37; } ul.verdict li.worse .cue { color: #b42318; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
-@media print { .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; } }
+table.environment td.facts { white-space: normal; overflow-wrap: anywhere; }
+ul.marked-cells li { margin: 4px 0; } ul.marked-cells .cells { overflow-wrap: anywhere; }
+/* Prints on A4 (and Letter): tables wrap instead of widening the page, figures one per row. */
+@page { size: A4; margin: 14mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  th, td { white-space: normal; overflow-wrap: anywhere; padding: 2px 4px; }
+  table { max-width: 100%; }
+  .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; }
+}
 `;
 
 /** The panel's own fixed palette (palette.ts), so a figure here and a chart there look alike. */
@@ -144,7 +154,7 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string, lab
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
   const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: unit, xScale: 'category', series, formatY: formatTick });
-  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
+  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${threadsText(row.threads)}`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
   return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
 }
@@ -165,7 +175,7 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
   for (const { row, spectra } of candidates.slice(0, 1)) {
     const unit = displayUnitOf('µs', spectra.flatMap((spectrum) => spectrum.points.map((point) => point.valueUs)));
     const svg = renderSvgChart({
-      title: `${operation} latency by percentile, ${row.threads} threads, ${group.title}`,
+      title: `${operation} latency by percentile, ${threadsText(row.threads)}, ${group.title}`,
       xLabel: 'percentile',
       yLabel: unit,
       formatY: formatTick,
@@ -196,7 +206,8 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
   else {
     const rows = Object.entries(environment.hosts).map(([host, env]) => {
       const facts: string[] = [];
-      const add = (label: string, value: string | undefined) => value && facts.push(`${escape(label)} <code>${escape(value)}</code>`);
+      // A value that names itself ("Couchbase Server 7.6.2") is not labelled again ("Couchbase Couchbase Server").
+      const add = (label: string, value: string | undefined) => value && facts.push(value.toLowerCase().startsWith(label.toLowerCase()) ? `<code>${escape(value)}</code>` : `${escape(label)} <code>${escape(value)}</code>`);
       add('kernel', env.kernel);
       add('Couchbase', env.couchbase);
       add('YCSB', env.ycsb);
@@ -205,7 +216,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
       for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
         add(`interface ${address}`, [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean).join(', ') || 'unknown');
       }
-      return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text">${facts.join('; ')}</td></tr>`;
+      return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text facts">${facts.join('; ')}</td></tr>`;
     });
     parts.push(`<table class="environment"><caption>Hosts</caption><thead><tr><th>host</th><th>role</th><th>facts</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
   }
@@ -224,7 +235,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
 
 function describeKey(key: CellKey): string {
   const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-  return `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+  return `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
 }
 
 function marksHtml(results: readonly CellResult[]): string {
@@ -232,8 +243,20 @@ function marksHtml(results: readonly CellResult[]): string {
   if (marked.length === 0) return '';
   const codes = marked.flatMap((result) => cellMarks(result).map((mark) => mark.code));
   const legend = markLegend(codes).map((entry) => `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`);
-  const items = marked.flatMap((result) => cellMarks(result).map((mark) =>
-    `<li data-mark="${escape(mark.code)}">${escape(describeKey(result.key))}: <span class="mark">${escape(markLabel(mark.code))}</span> ${mark.host ? `${escape(mark.host)}: ` : ''}${escape(mark.message)}</li>`));
+  // One bullet per reason, listing its cells (each cell's own words in its title), not one per cell.
+  const byCode = new Map<string, { cell: string; detail: string }[]>();
+  for (const result of marked) {
+    for (const mark of cellMarks(result)) {
+      const cells = byCode.get(mark.code) ?? [];
+      cells.push({ cell: describeKey(result.key), detail: `${mark.host ? `${mark.host}: ` : ''}${mark.message}` });
+      byCode.set(mark.code, cells);
+    }
+  }
+  const items = [...byCode].map(([code, cells]) => {
+    const details = [...new Set(cells.map((entry) => entry.detail))];
+    const example = details.length === 1 ? details[0] : `${details[0]} (and ${details.length - 1} more like it)`;
+    return `<li data-mark="${escape(code)}" data-cells="${cells.length}"><span class="mark">${escape(markLabel(code))}</span>, ${cells.length} cell${cells.length === 1 ? '' : 's'}: <span class="cells">${cells.map((entry) => `<span class="cell" title="${escape(entry.detail)}">${escape(entry.cell)}</span>`).join('; ')}</span>. <span class="muted">${escape(example)}</span></li>`;
+  });
   return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
 }
 
@@ -297,7 +320,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
   body.push('<h2 id="summary">Best improvements</h2>');
   body.push(best.length > 0
-    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${item.threads} thread${item.threads === 1 ? '' : 's'}, ${item.group}`)}</li>`).join('')}</ol>`
+    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${threadsText(item.threads)}, ${item.group}`)}</li>`).join('')}</ol>`
     : '<p>No significant improvement over the kernel stack.</p>');
   body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
 

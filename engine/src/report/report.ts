@@ -416,6 +416,11 @@ export function formatValue(value: number, unit: string): string {
   return unit === 'ops/s' ? String(Math.round(value)) : value.toFixed(1);
 }
 
+/** `1 thread`, `10 threads`. */
+export function threadsText(threads: number): string {
+  return `${threads} thread${threads === 1 ? '' : 's'}`;
+}
+
 export function formatPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
@@ -468,7 +473,7 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
-    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${best.threads} thread${best.threads === 1 ? '' : 's'}, ${best.group}`);
+    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${threadsText(best.threads)}, ${best.group}`);
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
@@ -532,7 +537,7 @@ export function renderFailures(results: readonly CellResult[]): string {
   for (const result of failed) {
     const { key, error } = result;
     const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
     const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
     lines.push(`  ${where}: ${why}`);
   }
@@ -549,7 +554,7 @@ export function renderMarks(results: readonly CellResult[]): string {
     if (result.status === 'failed') continue;
     const { key } = result;
     const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}`;
+    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}`;
     for (const mark of cellMarks(result)) {
       const id = JSON.stringify([where, mark.code, mark.message]);
       const entry = entries.get(id) ?? { where, code: mark.code, message: mark.message, repetitions: [], hosts: new Set<string>() };

@@ -7,7 +7,7 @@
 // ▼ worse), never by colour alone: a reader who cannot tell green from red, or prints in grey,
 // reads the same verdict. A comparison with a marked side proves nothing (report.ts) and is left
 // out; the line says how many were.
-import type { ReportTable, StackComparison } from './report';
+import { threadsText, type ReportTable, type StackComparison } from './report';
 import { stackLabel } from './stackLabels';
 
 export type VerdictKind = 'better' | 'worse' | 'no-significant-difference' | 'no-interval' | 'no-data';
@@ -44,11 +44,6 @@ export function signedPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
   return `${sign}${Math.abs(rounded).toFixed(1)} %`;
-}
-
-/** `1 thread`, `10 threads`. */
-export function threadsText(threads: number): string {
-  return `${threads} thread${threads === 1 ? '' : 's'}`;
 }
 
 interface Candidate {

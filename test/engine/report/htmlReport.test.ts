@@ -65,7 +65,7 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   assert.match(caption('read-p99'), /Upper bound/);
   assert.doesNotMatch(caption('throughput'), /Upper bound/);
   assert.match(html, /<dt data-mark="not-accelerated">not accelerated <code>not-accelerated<\/code><\/dt><dd>Couchbase was not verified/);
-  assert.match(html, /<li data-mark="not-accelerated">25G latency-best 20 threads, repetition 1: /);
+  assert.match(html, /<li data-mark="not-accelerated" data-cells="1"><span class="mark">not accelerated<\/span>, 1 cell: <span class="cells"><span class="cell" title="[^"]*">25G latency-best 20 threads, repetition 1<\/span><\/span>\. /);
   assert.match(html, /<h2 id="failures">Failed cells \(2\)<\/h2>/);
   assert.match(html, /kernel <code>6\.1\.0-fixture<\/code>/);
   assert.match(html, /<table class="profile" data-profile="latency-best"><caption>Profile latency-best<\/caption><tbody><tr><td class="text"><code>EF_POLL_USEC<\/code><\/td><td class="text"><code>100000<\/code><\/td><\/tr>/);
@@ -95,6 +95,30 @@ test('one unit per metric: latencies from 10,000 µs read in ms in every table, 
   const throughput = /<figure data-metric="throughput">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
   assert.doesNotMatch(throughput, /<text class="y-tick"[^>]*>[^<]*k<\/text>/);
   assert.match(throughput, /<text class="y-tick"[^>]*>\d{1,2},\d{3}<\/text>/);
+});
+
+test('exports fit for a report: one bullet per mark reason with its cells, "1 thread", no repeated words, CLEANUP left out', () => {
+  // Every kernel cell client-bound, each with its own message; the server names itself "Couchbase Server ...".
+  const results = fixtureResults().map((result, index) => {
+    const copy = structuredClone(result);
+    if (copy.key.stack === 'kernel' && copy.status === 'ok') copy.marks = [{ code: 'client-bound', host: '127.0.0.2', message: `Client 127.0.0.2 was ${90 + index} % busy.` }];
+    if (copy.key.threads === 5) copy.key.threads = 1;
+    if (copy.run) copy.run.operations.CLEANUP = { operation: 'CLEANUP', operations: 4, averageUs: 2000, minUs: 1, maxUs: 4000, percentilesUs: { '95': 3000, '99': 4000 }, returnCodes: {} };
+    return copy;
+  });
+  const manifest = fixtureManifest();
+  manifest.cells = manifest.cells.map((cell) => (cell.key.threads === 5 ? { ...cell, key: { ...cell.key, threads: 1 } } : cell));
+  manifest.environment!.hosts['127.0.0.1'].couchbase = 'Couchbase Server 7.6.2-3721 (Enterprise Edition)';
+  const html = fixtureReport(results, manifest);
+  const bullets = [...html.matchAll(/<li data-mark="client-bound" data-cells="(\d+)">/g)];
+  assert.equal(bullets.length, 1, 'one bullet for the reason');
+  assert.equal(bullets[0][1], '5');
+  assert.match(html, /<span class="cell" title="127\.0\.0\.2: Client 127\.0\.0\.2 was \d+ % busy\.">25G kernel 1 thread, repetition 1<\/span>/);
+  assert.match(html, /\(and 4 more like it\)/);
+  assert.doesNotMatch(html, /\b1 threads\b/);
+  assert.doesNotMatch(html, /Couchbase <code>Couchbase/);
+  assert.match(html, /<code>Couchbase Server 7\.6\.2-3721 \(Enterprise Edition\)<\/code>/);
+  assert.doesNotMatch(html, /CLEANUP latency by percentile/);
 });
 
 test('names and messages from files are escaped everywhere', () => {
@@ -149,6 +173,14 @@ test('rendered in Chromium: tables and figures are there, and nothing is request
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing tried to load');
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'html-report.png'), fullPage: true });
+    // Printed on A4 (210 mm less 2 × 14 mm margins: about 688 CSS px), nothing is wider than the page.
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 688, height: 1000 });
+    const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, widest: Math.max(...Array.from(document.querySelectorAll('table')).map((table) => table.getBoundingClientRect().right)) }));
+    const culprits = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > 690).slice(0, 5).map((element) => `${element.tagName}.${element.className}`));
+    assert.ok(wide.page <= 688 && wide.widest <= 688, `printed width ${JSON.stringify(wide)}: ${culprits.join(', ')}`);
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.ok(pdf.length > 10_000, 'prints to a PDF');
   } finally {
     await browser?.close();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
