@@ -38,14 +38,17 @@ export function passwordSavedMessage(source: PasswordSource, cluster: string): s
 }
 
 /**
- * The pre-flight event with one more line saying where the password came from, after the Couchbase
- * check (`bucket-quota`); a refused password's check names the source too. Other events unchanged.
+ * The pre-flight event with a line saying where the password came from, after the Couchbase check
+ * (`bucket-quota`). A password Couchbase refused is the engine's own `couchbase-password` check
+ * (engine/src/sweep/preflight.ts): that failed line names the source instead, and no "✓" line is
+ * added above a refusal. Other events unchanged.
  */
 export function withPasswordSource(event: SweepEvent, source: string): SweepEvent {
   if (event.type !== 'preflight') return event;
-  const checks = event.checks.map((check) =>
-    check.id === 'bucket-quota' && !check.ok && /refused|password|credential|auth/i.test(check.detail) ? { ...check, detail: `${check.detail} (password from ${source})` } : check,
-  );
+  if (event.checks.some((check) => check.id === 'couchbase-password')) {
+    return { ...event, checks: event.checks.map((check) => (check.id === 'couchbase-password' && !check.ok ? { ...check, detail: `${check.detail} (password from ${source})` } : check)) };
+  }
+  const checks = [...event.checks];
   const line = { id: 'couchbase-password', ok: true, detail: `the Couchbase password comes from ${source}`, blocking: false };
   const after = checks.findIndex((check) => check.id === 'bucket-quota');
   checks.splice(after < 0 ? checks.length : after + 1, 0, line);

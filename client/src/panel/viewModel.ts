@@ -98,6 +98,7 @@ const checkLabels: Record<string, string> = {
   'ycsb-version': 'YCSB installed',
   'java-version': 'Java installed',
   'bucket-quota': 'Bucket fits the memory quota',
+  'couchbase-password': 'Couchbase password',
   'profile-lint': 'Onload profile checks',
   'workload-lint': 'Workload file checks',
   'results-writable': 'Results folder writable',
