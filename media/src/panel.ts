@@ -4,7 +4,7 @@
 import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
 import { chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
 import { renderComparison } from './compareView.js';
-import { h, replaceChildren, safeId } from './dom.js';
+import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { exportPixelRatio, exportSize, exportTheme, imageFileName } from './exportImage.js';
 import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeSeries, renderRunEvidence } from './evidencePanel.js';
 import { formatDuration, formatLocalTime } from './format.js';
@@ -159,6 +159,7 @@ function applyChartView(figure: HTMLElement, chartId: string): void {
   canvasBox.hidden = view === 'table';
   // In chart view the numbers stay readable to screen readers, just not drawn twice on screen.
   dataBox.classList.toggle('visually-hidden', view === 'chart');
+  setTabbable(dataBox, view === 'table');
   toggle.setAttribute('aria-pressed', String(view === 'table'));
   toggle.textContent = view === 'table' ? 'Show chart' : 'Show table';
 }
@@ -330,7 +331,8 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   section.dataset.status = run.status ?? '';
   renderRunHeader(section, run, runIndex);
   renderRunEvidence(section, run, runIndex);
-  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups' }));
+  // A landmark of its own, which the skip link at the top of the page jumps to.
+  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups', id: `${sectionId}-groups`, role: 'region', 'aria-label': `Tables and charts of run ${run.runId}`, tabindex: -1 }));
   // A run whose folder is gone shows only why (the pre-flight section), never an empty run.
   const groupsShown = run.removed ? [] : run.groups;
   const keep = new Set<Element>(groupsShown.map((group) => renderGroup(groups, group, run)));
@@ -352,6 +354,18 @@ function render(next: PanelViewModel): void {
   const app = document.getElementById('app')!;
   app.querySelector(':scope > p.placeholder')?.remove();
   app.setAttribute('aria-busy', 'false');
+  // First in the tab order: past the header, verdict, pre-flight and filters, straight to the tables.
+  const skip = ensureChild<'a'>(app, 'a.skip-link', () => {
+    const link = h('a', { class: 'skip-link', href: '#run-0-groups' }, 'Skip to the tables and charts');
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const target = document.getElementById(model?.comparison ? 'comparison' : 'run-0-groups');
+      target?.focus();
+      target?.scrollIntoView({ block: 'start' });
+    });
+    return link;
+  });
+  if (app.firstElementChild !== skip) app.prepend(skip);
   const title = ensureChild<'h1'>(app, 'h1#panel-title', () => h('h1', { id: 'panel-title' }));
   title.textContent = next.title;
   ensureChild<'p'>(app, 'p#notice', () => h('p', { id: 'notice', role: 'status', hidden: true }));
@@ -371,7 +385,7 @@ function render(next: PanelViewModel): void {
     }
     child.remove();
   }
-  const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison' }));
+  const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison', tabindex: -1 }));
   compare.hidden = next.comparison === undefined;
   if (next.comparison) renderComparison(compare, next.comparison, theme, openCells);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });

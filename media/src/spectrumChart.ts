@@ -6,7 +6,7 @@
 // bound (max of clients), and labelled so.
 import type { Chart } from 'chart.js';
 import type { ChartGroup, RunView, SpectrumView } from '../../client/src/panel/protocol.js';
-import { h, replaceChildren, safeId } from './dom.js';
+import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { formatPercentile, threadsText } from './format.js';
 import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
@@ -140,7 +140,9 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
 function applyView(figure: HTMLElement, state: SpectrumState): void {
   const toggle = figure.querySelector<HTMLButtonElement>('button.view-toggle')!;
   figure.querySelector<HTMLElement>('.canvas-box')!.hidden = state.view === 'table';
-  figure.querySelector<HTMLElement>('.data-box')!.classList.toggle('visually-hidden', state.view === 'chart');
+  const dataBox = figure.querySelector<HTMLElement>('.data-box')!;
+  dataBox.classList.toggle('visually-hidden', state.view === 'chart');
+  setTabbable(dataBox, state.view !== 'chart');
   toggle.setAttribute('aria-pressed', String(state.view === 'table'));
   toggle.textContent = state.view === 'table' ? 'Show chart' : 'Show table';
 }

@@ -312,3 +312,48 @@ test('drill-down: a table cell (click or Enter) opens its time series, whose hea
   assert.equal(fromChart.threads, 10);
   assert.match(String((fromChart.cellIds as string[])[0]), /^25G-(kernel|latency-best)-t10-r1$/);
 });
+
+test('keyboard: tables shown only to screen readers are out of the tab order; Escape from a time series returns focus to its cell', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
+  // Charts in chart view: their data tables are visually hidden, and nothing in them takes Tab.
+  const tabbableHidden = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.data-box.visually-hidden *')).filter((element) => element.tabIndex >= 0).length);
+  assert.ok(await page.locator('.data-box.visually-hidden td[data-cells]').count() > 0, 'hidden tables hold openable cells');
+  const culprits = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.data-box.visually-hidden *')).filter((element) => element.tabIndex >= 0).slice(0, 3).map((element) => `${element.tagName} in ${element.closest('figure')?.id}`));
+  assert.equal(await tabbableHidden(), 0, culprits.join(', '));
+  // Shown as a table, its cells take Tab again; back to the chart, they leave the order.
+  await page.click('#chart-r0-g0-read-latency button.view-toggle');
+  assert.equal(await page.evaluate(() => document.querySelector<HTMLElement>('#chart-r0-g0-read-latency .data-box td[data-cells]')!.tabIndex), 0);
+  await page.click('#chart-r0-g0-read-latency button.view-toggle');
+  assert.equal(await tabbableHidden(), 0);
+
+  // Enter on a cell opens its time series, which takes the focus; Escape closes it and the cell has the focus again.
+  const cell = '#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="5"]';
+  await page.focus(cell);
+  const before = (await panel.posted()).length;
+  await page.keyboard.press('Enter');
+  const request = (await panel.posted()).slice(before).find((message) => message.type === 'open-timeseries')!;
+  await panel.post({ type: 'timeseries', view: { runIndex: 0, title: request.title, stack: 'kernel', threads: 5, cellIds: request.cellIds, cells: [], missing: [] } });
+  await page.waitForSelector('#ts-r0-g0:not([hidden]) button.close-timeseries');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'close-timeseries');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.threads), '5');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.stack), 'kernel');
+});
+
+test('keyboard: the first tab stop is a skip link to the tables and charts, a landmark of their own', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
+  // The first element of the page that takes Tab.
+  const first = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('a[href], button, input, select, [tabindex]')).find((element) => element.tabIndex >= 0 && !element.closest('[hidden]'))?.textContent);
+  assert.equal(first, 'Skip to the tables and charts');
+  await page.focus('a.skip-link');
+  assert.ok(await page.isVisible('a.skip-link'), 'shown while it has the focus');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Tables and charts of run run-fixture');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'region');
+  // The next Tab lands inside the results, not back in the header.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('.groups'))), true);
+  assert.equal(await page.locator('main#app').count(), 1);
+});
