@@ -75,6 +75,9 @@ async function main(): Promise<void> {
         // the generated plan is git-ignored (examples/lab/.gitignore) but must stay in Quick Open
         'search.useIgnoreFiles': false,
         'search.exclude': { '**/bench-results': true, '**/.npm-start-created.json': true },
+        // The e2e suite turns completion-as-you-type off for steady key presses; a person trying the
+        // product gets VS Code's default (issue 25: npm start turned it off).
+        'editor.quickSuggestions': { other: 'on', comments: 'off', strings: 'off' },
       },
     });
     console.log(`
