@@ -113,6 +113,14 @@ test('a run that fails pre-flight: the panel shows the failure and its next step
     const restored = new FakeWebviewPanel(resultsViewType, 'old', {});
     await fake.serializers.get(resultsViewType)!.deserializeWebviewPanel(restored, { runDirs: [runDir] });
     assert.equal(restored.disposed, true, 'no panel for a run folder that does not exist');
+
+    // The next attempt takes the failed attempt's place: one tab, not one more per failure.
+    const retry = join(dir, 'run-retry');
+    const before = fake.panels.length;
+    manager.onSweepEvent(retry, { type: 'run-started', runDir: retry, manifest: { ...fixtureManifest(), runId: 'run-retry' }, resumed: false, alreadyDone: 0 });
+    assert.equal(panel.disposed, true, 'the failed attempt\'s tab is closed');
+    assert.equal(fake.panels.length, before + 1);
+    assert.equal(fake.panels.filter((candidate) => !candidate.disposed).length, 1);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
