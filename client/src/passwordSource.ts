@@ -29,6 +29,15 @@ export function describePasswordSource(source: PasswordSource): string {
   }
 }
 
+/**
+ * What "Set Couchbase password" says before asking, when a password it would save is not the one
+ * runs use (issue 25: it asked first and said so only afterwards); undefined when saving matters.
+ */
+export function passwordNotUsedWarning(source: PasswordSource): string | undefined {
+  if (source.kind !== 'env') return undefined;
+  return `Onload Bench: runs take the password from ${describePasswordSource(source)} while it is set, so a password saved here would not be used. Unset ${source.variable} or clear the setting to use a saved one.`;
+}
+
 /** What "Set Couchbase password" says after saving. */
 export function passwordSavedMessage(source: PasswordSource, cluster: string): string {
   if (source.kind === 'env') {

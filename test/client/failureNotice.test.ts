@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RunOutcome, SweepEvent } from '../../engine/src/events';
 import { failureNotice, hostOffsetInPlan } from '../../client/src/tasks/failureNotice';
 import { terminalLinesOnce } from '../../client/src/tasks/eventText';
-import { describePasswordSource, passwordSavedMessage, passwordSourceOf, withPasswordSource } from '../../client/src/passwordSource';
+import { describePasswordSource, passwordNotUsedWarning, passwordSavedMessage, passwordSourceOf, withPasswordSource } from '../../client/src/passwordSource';
 import { formatEngineError } from '../../engine/src/errors';
 
 const unreachable: RunOutcome = {
@@ -90,4 +90,11 @@ test('pre-flight names the password source after the Couchbase check; a refused 
   assert.deepEqual(told.checks.map((check) => [check.id, check.ok]), [['reachable', true], ['couchbase-password', false]]);
   assert.equal(told.checks[1].detail, 'Couchbase refused GET /pools/default for "Administrator" (HTTP 401). (password from the environment variable CB_PASSWORD)');
   assert.deepEqual(withPasswordSource({ type: 'phase', id: 'c', phase: 'load' }, 'x'), { type: 'phase', id: 'c', phase: 'load' });
+});
+
+test('Set Couchbase password says before asking when the environment variable wins (a saved one would not be used)', () => {
+  assert.equal(passwordNotUsedWarning({ kind: 'env', variable: 'CB_PASSWORD' }),
+    'Onload Bench: runs take the password from the environment variable CB_PASSWORD (setting onloadBench.couchbase.passwordEnvVar) while it is set, so a password saved here would not be used. Unset CB_PASSWORD or clear the setting to use a saved one.');
+  assert.equal(passwordNotUsedWarning({ kind: 'secret-storage', cluster: 'c' }), undefined);
+  assert.equal(passwordNotUsedWarning({ kind: 'none', cluster: 'c' }), undefined);
 });
