@@ -1,5 +1,6 @@
 // `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]...`:
-// the cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
+// the verdict (one line per interface and profile, engine/src/report/verdict.ts), then the
+// cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
 // or its results.jsonl; --html: one self-contained HTML file with tables, figures, marks,
 // environment and Onload settings (engine/src/report/htmlReport). Exit codes: 0 report written, 1 nothing
 // readable or the output file could not be written, 2 bad usage. Whatever reaches the terminal
@@ -10,6 +11,8 @@ import { escapeControlCharacters } from '../../engine/src/report/controlCharacte
 import { reportTablesToCsv } from '../../engine/src/report/csv';
 import { buildHtmlReport } from '../../engine/src/report/htmlReport';
 import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report/report';
+import { stackDisplayNames } from '../../engine/src/report/stackLabels';
+import { buildVerdict, renderVerdict } from '../../engine/src/report/verdict';
 import { readRunFolder } from '../../engine/src/results/resultsFile';
 import { commandArguments } from './arguments';
 
@@ -74,9 +77,15 @@ export async function run(args: string[]): Promise<number> {
   const all = asked === undefined && (parsed.values.csv || parsed.values.json);
   const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics);
   // the CSV escapes its fields itself (its own line ends are CRLF); JSON stays valid with \u00XX escapes
-  if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables));
+  // Stacks are shown as stacks (`Onload · latency`) or by the display name the plan gives them.
+  const displayNames = stackDisplayNames(run.manifest?.plan);
+  if (parsed.values.csv) process.stdout.write(reportTablesToCsv(tables, displayNames));
   else if (parsed.values.json) process.stdout.write(`${escapeControlCharacters(JSON.stringify(tables, null, 2))}\n`);
-  else process.stdout.write(escapeControlCharacters(renderReport(tables, run.results, run.manifest?.environment)));
+  else {
+    // What the run found comes first: one verdict line per interface and profile (verdict.ts).
+    const verdict = renderVerdict(buildVerdict(tables, displayNames));
+    process.stdout.write(escapeControlCharacters(`${verdict ? `${verdict}\n\n` : ''}${renderReport(tables, run.results, run.manifest?.environment, displayNames)}`));
+  }
   return 0;
 }
 

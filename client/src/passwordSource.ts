@@ -29,6 +29,15 @@ export function describePasswordSource(source: PasswordSource): string {
   }
 }
 
+/**
+ * What "Set Couchbase password" says before asking, when a password it would save is not the one
+ * runs use (issue 25: it asked first and said so only afterwards); undefined when saving matters.
+ */
+export function passwordNotUsedWarning(source: PasswordSource): string | undefined {
+  if (source.kind !== 'env') return undefined;
+  return `Onload Bench: runs take the password from ${describePasswordSource(source)} while it is set, so a password saved here would not be used. Unset ${source.variable} or clear the setting to use a saved one.`;
+}
+
 /** What "Set Couchbase password" says after saving. */
 export function passwordSavedMessage(source: PasswordSource, cluster: string): string {
   if (source.kind === 'env') {
@@ -38,14 +47,17 @@ export function passwordSavedMessage(source: PasswordSource, cluster: string): s
 }
 
 /**
- * The pre-flight event with one more line saying where the password came from, after the Couchbase
- * check (`bucket-quota`); a refused password's check names the source too. Other events unchanged.
+ * The pre-flight event with a line saying where the password came from, after the Couchbase check
+ * (`bucket-quota`). A password Couchbase refused is the engine's own `couchbase-password` check
+ * (engine/src/sweep/preflight.ts): that failed line names the source instead, and no "✓" line is
+ * added above a refusal. Other events unchanged.
  */
 export function withPasswordSource(event: SweepEvent, source: string): SweepEvent {
   if (event.type !== 'preflight') return event;
-  const checks = event.checks.map((check) =>
-    check.id === 'bucket-quota' && !check.ok && /refused|password|credential|auth/i.test(check.detail) ? { ...check, detail: `${check.detail} (password from ${source})` } : check,
-  );
+  if (event.checks.some((check) => check.id === 'couchbase-password')) {
+    return { ...event, checks: event.checks.map((check) => (check.id === 'couchbase-password' && !check.ok ? { ...check, detail: `${check.detail} (password from ${source})` } : check)) };
+  }
+  const checks = [...event.checks];
   const line = { id: 'couchbase-password', ok: true, detail: `the Couchbase password comes from ${source}`, blocking: false };
   const after = checks.findIndex((check) => check.id === 'bucket-quota');
   checks.splice(after < 0 ? checks.length : after + 1, 0, line);

@@ -21,21 +21,25 @@ import {
 } from 'chart.js';
 import { Context as SvgContext } from 'svgcanvas';
 import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
-import { displayUnit, formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
+import { formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
 import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
+import { stackText } from './stackNames.js';
 import { withAlpha, type ThemeColours } from './theme.js';
 
 Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip, Filler, Title);
 
-/** The unit a chart's axis and tooltips use (ms for latencies from 10,000 µs). */
+/** The unit a chart's heading, axis and tooltips use: the metric's, chosen once by the host. */
 export function chartUnit(model: ChartModel): DisplayUnit {
-  return displayUnit(model.unit, model.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
+  return model.displayUnit;
 }
 
 /** A point's tooltip: its median with the unit, the repetitions and their spread. */
-export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit): string[] {
-  if (!point || point.median === null) return [`${stack}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
-  const lines = [`${stack}: ${formatWithUnit(point.median, unit)}`];
+export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit, side?: string): string[] {
+  const name = side ? `${stackText(stack)} ${side}` : stackText(stack);
+  // A marked point keeps its number, with its marks beside it.
+  if (point && point.median === null && point.markedValue != null) return [`${name}: ${formatWithUnit(point.markedValue, unit)} (marked: ${point.marks.map((mark) => mark.label).join(', ')})`];
+  if (!point || point.median === null) return [`${name}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
+  const lines = [`${name}: ${formatWithUnit(point.median, unit)}`];
   if (point.repetitions >= 2 && point.min !== null && point.max !== null) {
     lines.push(`  median of ${point.repetitions} repetitions, min–max ${formatValue(point.min, unit)}–${formatWithUnit(point.max, unit)}`);
   } else lines.push(`  ${point.repetitions} repetition${point.repetitions === 1 ? '' : 's'}: no spread`);
@@ -68,7 +72,7 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
     const colour = colourFor(theme, stacks, series.stack);
     const isHidden = hidden.includes(series.stack);
     datasets.push({
-      label: series.stack,
+      label: stackText(series.stack),
       stackName: series.stack,
       role: 'median',
       data: series.points.map((point) => scaled(point.median, unit)),
@@ -85,16 +89,16 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
     if (series.points.some((point) => point.markedValue != null)) {
       // Points whose every repetition is marked: drawn as a cross, apart from the line, explained in the tooltip.
       datasets.push({
-        label: `${series.stack} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
+        label: `${stackText(series.stack)} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
         borderColor: colour, backgroundColor: colour, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2, pointHoverRadius: 8, hidden: isHidden, fill: false,
       });
     }
     if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
       const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
-      datasets.push({ ...common, label: `${series.stack} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
+      datasets.push({ ...common, label: `${stackText(series.stack)} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
       // Fill down to the previous dataset (the min line): the band between min and max.
-      datasets.push({ ...common, label: `${series.stack} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
+      datasets.push({ ...common, label: `${stackText(series.stack)} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
     }
   }
   return datasets;
@@ -176,14 +180,15 @@ export function chartConfig(
       plugins: {
         legend: {
           labels: {
-            // Bands share their median's legend entry.
-            filter: (item: LegendItem, data) => (data.datasets[item.datasetIndex ?? 0] as LineDataset).role === 'median',
+            // Bands share their median's legend entry; a cross is explained once, by an entry of its own.
+            generateLabels: legendItems,
           },
           onClick: (_event, item, legend) => {
             const datasets = legend.chart.data.datasets as LineDataset[];
-            const stack = datasets[item.datasetIndex ?? 0]?.stackName;
+            if (item.datasetIndex === undefined) return; // the entry that explains the cross
+            const stack = datasets[item.datasetIndex]?.stackName;
             if (stack === undefined || !onToggleStack) return;
-            onToggleStack(stack, !datasets[item.datasetIndex ?? 0].hidden);
+            onToggleStack(stack, !datasets[item.datasetIndex].hidden);
           },
         },
         tooltip: {
@@ -249,6 +254,22 @@ export interface ExportSpec {
   /** Size in CSS pixels; the PNG multiplies it by its pixel ratio. */
   width: number;
   height: number;
+}
+
+/** The text of the legend's entry for marked points: the same words as the HTML report's figures (svgChart.ts). */
+export const markedLegendText = '× every repetition marked';
+
+/**
+ * One entry per stack (its median line), then, when a marked point is drawn, one entry that says
+ * what the cross means: on screen and in every PNG/SVG export, so no mark goes unexplained.
+ */
+export function legendItems(chart: Chart): LegendItem[] {
+  const datasets = chart.data.datasets as unknown as LineDataset[];
+  const items = Chart.defaults.plugins.legend.labels.generateLabels(chart).filter((item) => datasets[item.datasetIndex ?? -1]?.role === 'median');
+  if (datasets.some((dataset, index) => dataset.role === 'marked' && chart.isDatasetVisible(index) && dataset.data.some((value) => value !== null))) {
+    items.push({ text: markedLegendText, fillStyle: 'rgba(0, 0, 0, 0)', strokeStyle: 'rgba(0, 0, 0, 0)', lineWidth: 0, hidden: false });
+  }
+  return items;
 }
 
 /** The on-screen configuration made self-contained for a file: title and legend inside, its own background. */
@@ -368,9 +389,16 @@ export function applyTheme(chart: Chart<'line', (number | null)[], number>, them
 
 /**
  * The plot area (inside the axes, without the legend) in CSS pixels as `left,top,right,bottom`,
- * so tests can check the drawn series' pixels without counting the legend's swatches.
+ * so tests can check the drawn series' pixels without counting the legend's swatches; and the
+ * y axis' title.
  */
-function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
+export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  // The legend as drawn, so a test can read what it explains.
+  const legend = (chart as unknown as { legend?: { legendItems?: LegendItem[] } }).legend?.legendItems;
+  if (legend) canvas.dataset.legend = legend.map((item) => item.text).join(' | ');
+  // The y axis' title as drawn (the unit), so a test can hold it against the heading.
+  const title = chart.options.scales?.y?.title;
+  if (title && typeof title.text === 'string') canvas.dataset.yTitle = title.text;
 }

@@ -4,10 +4,12 @@
 // B solid, one colour per stack). Only points both runs have are shown; the host left the rest out.
 import { Chart } from 'chart.js';
 import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
-import { applyTheme, colourFor, pointTooltip, threadsLineOptions } from './charts.js';
+import { applyTheme, colourFor, exposePlotArea, legendItems, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren } from './dom.js';
-import { displayUnit, formatDelta, formatLocalTime, scaled } from './format.js';
-import { deltaNote, intervalText, tableValues, threadRowsBody, valueCell } from './tables.js';
+import { formatDelta, formatLocalTime, scaled } from './format.js';
+import { gainChangeTableElement } from './gainChangeView.js';
+import { stackText } from './stackNames.js';
+import { deltaNote, intervalText, threadRowsBody, valueCell } from './tables.js';
 import type { ThemeColours } from './theme.js';
 
 const charts = new Map<string, Chart<'line', (number | null)[], number>>();
@@ -66,8 +68,8 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
 }
 
 function compareTableElement(table: CompareTable, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => row.cells.flatMap((cell) => [cell.a, cell.b]))));
-  const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stack)));
+  const unit = table.displayUnit;
+  const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stackText(stack))));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
   const body = threadRowsBody(table.rows, (row) =>
     row.cells.flatMap((cell) => [
@@ -83,14 +85,15 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
 export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefined) => void;
 
 function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
-  const unit = displayUnit(chart.unit, chart.series.flatMap((series) => [...series.a, ...series.b].map((point) => point.max ?? point.median)));
+  const unit = chart.displayUnit;
   const stacks = chart.series.map((series) => series.stack);
-  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); the table lists the values` });
+  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values` });
   container.appendChild(h('figure', { class: 'chart compare-chart', id: `chart-${chart.id}`, 'data-metric': chart.metric }, h('figcaption', {}, h('h4', {}, `${chart.title} (${unit})`)), h('div', { class: 'canvas-box' }, canvas)));
   const datasets = chart.series.flatMap((series) => {
     const colour = colourFor(theme, stacks, series.stack);
     const line = (side: 'a' | 'b') => ({
-      label: `${series.stack}, ${side.toUpperCase()} (${side === 'a' ? view.a.runId : view.b.runId})`,
+      // Short: the runs are named once above the charts (A dashed, B solid).
+      label: `${stackText(series.stack)} ${side.toUpperCase()}`,
       stackName: series.stack,
       side,
       data: series[side].map((point) => scaled(point.median, unit)),
@@ -101,8 +104,25 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
       pointRadius: 3,
       pointStyle: side === 'a' ? 'rectRot' : 'circle',
       fill: false,
+      role: 'median',
     });
-    return [line('a'), line('b')];
+    // Points whose every repetition is marked stay drawn, as crosses (as in the run's own charts).
+    const marked = (side: 'a' | 'b') => ({
+      label: `${stackText(series.stack)} ${side.toUpperCase()} (marked)`,
+      stackName: series.stack,
+      side,
+      role: 'marked',
+      data: series[side].map((point) => scaled(point.markedValue ?? null, unit)),
+      borderColor: colour,
+      backgroundColor: colour,
+      showLine: false,
+      pointStyle: 'crossRot',
+      pointRadius: 6,
+      pointBorderWidth: 2,
+      fill: false,
+    });
+    const hasMarked = (side: 'a' | 'b') => series[side].some((point) => point.markedValue != null);
+    return [line('a'), line('b'), ...(hasMarked('a') ? [marked('a')] : []), ...(hasMarked('b') ? [marked('b')] : [])];
   });
   const instance = new Chart<'line', (number | null)[], number>(canvas, {
     type: 'line',
@@ -116,12 +136,20 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
         if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
       },
       plugins: {
+        // One entry per line; the cross is explained by an entry of its own.
+        legend: {
+          labels: { generateLabels: legendItems },
+          onClick: (event, item, legend) => {
+            if (item.datasetIndex === undefined) return; // the entry that explains the cross
+            Chart.defaults.plugins.legend.onClick.call(legend, event, item, legend);
+          },
+        },
         tooltip: {
           callbacks: {
             label: (item) => {
               const dataset = item.dataset as unknown as { stackName: string; side: 'a' | 'b' };
               const series = chart.series.find((candidate) => candidate.stack === dataset.stackName);
-              return pointTooltip(`${dataset.stackName} ${dataset.side.toUpperCase()}`, series?.[dataset.side][item.dataIndex], unit);
+              return pointTooltip(dataset.stackName, series?.[dataset.side][item.dataIndex], unit, dataset.side.toUpperCase());
             },
           },
         },
@@ -130,8 +158,7 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
   });
   applyTheme(instance, theme);
   instance.update('none');
-  const area = instance.chartArea;
-  if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  exposePlotArea(canvas, instance);
   charts.set(chart.id, instance);
 }
 
@@ -146,7 +173,7 @@ export function renderComparison(container: HTMLElement, view: RunComparisonView
       'section',
       { class: 'group compare-group', id: group.id, 'data-interface': group.interface },
       h('h3', {}, group.label),
-      h('div', { class: 'tables' }, ...group.tables.map((table) => compareTableElement(table, group.label))),
+      h('div', { class: 'tables' }, ...group.tables.map((table) => compareTableElement(table, group.label)), ...(group.gainChanges ?? []).map((table) => gainChangeTableElement(table, group.label))),
       chartBox,
     );
     return { section, chartBox, group };

@@ -35,3 +35,21 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
 export function safeId(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]/g, '_');
 }
+
+/**
+ * Takes what is focusable inside a box out of the tab order while the box is only there for screen
+ * readers (visually hidden: Tab would land on a 1×1 px cell and the focus would vanish), and puts
+ * each back as it was when the box is shown.
+ */
+export function setTabbable(box: HTMLElement, tabbable: boolean): void {
+  for (const element of Array.from(box.querySelectorAll<HTMLElement>('[tabindex], a[href], button, input, select, textarea'))) {
+    if (!tabbable) {
+      if (element.dataset.tabindexShown === undefined) element.dataset.tabindexShown = element.getAttribute('tabindex') ?? '';
+      element.tabIndex = -1;
+    } else if (element.dataset.tabindexShown !== undefined) {
+      if (element.dataset.tabindexShown === '') element.removeAttribute('tabindex');
+      else element.setAttribute('tabindex', element.dataset.tabindexShown);
+      delete element.dataset.tabindexShown;
+    }
+  }
+}

@@ -6,6 +6,7 @@
 import type { ChartGroup, ChartModel, PanelViewModel, RunView, SeriesPoint, TimeSeriesView, WebviewMessage } from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { renderSpectrum } from './spectrumChart.js';
+import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
 import { closeTimeSeries, showTimeSeries } from './timeSeriesView.js';
 
@@ -18,6 +19,8 @@ export interface EvidenceHost {
 let host: EvidenceHost | undefined;
 /** The group whose view the last request asked for: the answer goes there. */
 let pendingGroup: string | undefined;
+/** What had the focus when the view was asked for (a table cell): focus returns there on close. */
+let pendingOpener: HTMLElement | undefined;
 
 export function initEvidence(evidenceHost: EvidenceHost): void {
   host = evidenceHost;
@@ -37,7 +40,9 @@ export function requestTimeSeries(runDir: string, group: ChartGroup, stack: stri
   const runIndex = runIndexOf(runDir);
   if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
   pendingGroup = group.id;
-  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stack}, ${threads} threads` });
+  const active = document.activeElement;
+  pendingOpener = active instanceof HTMLElement && active !== document.body ? active : undefined;
+  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stackText(stack)}, ${threads} thread${threads === 1 ? '' : 's'}` });
 }
 
 /** A chart point was clicked. */
@@ -54,7 +59,7 @@ export function onTimeSeries(view: TimeSeriesView): void {
   const groupId = run?.groups.find((group) => view.title.startsWith(`${group.label}, `))?.id ?? pendingGroup ?? run?.groups[0]?.id;
   if (!groupId || !host) return;
   const box = document.querySelector<HTMLElement>(`#group-${safeId(groupId)} .timeseries-box`);
-  if (box) showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds));
+  if (box) showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds), pendingOpener);
 }
 
 /** The run header's Export report button and the legend of the marks met in the run. */
@@ -149,7 +154,11 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
   body.dataset.groupId = group.id;
   for (const cell of Array.from(body.querySelectorAll<HTMLElement>(openerCells))) {
     if (cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) continue;
-    cell.tabIndex = 0;
+    // A table only screen readers see (a chart in chart view) stays out of the tab order until shown (dom.ts setTabbable).
+    if (cell.closest('.data-box.visually-hidden')) {
+      cell.dataset.tabindexShown = '0';
+      cell.tabIndex = -1;
+    } else cell.tabIndex = 0;
     cell.classList.add('opens-timeseries');
   }
   if (body.dataset.openers === 'on') return;

@@ -1,24 +1,15 @@
 // How numbers read in the panel: throughput as whole ops/s, latencies to 0.1 µs without a
-// trailing ".0" (YCSB's percentiles are whole µs), in ms when a table or chart reaches 10,000 µs,
-// differences with a sign. Tables carry the unrounded µs values in data attributes.
-import type { MetricUnit } from '../../client/src/panel/protocol.js';
+// trailing ".0" (YCSB's percentiles are whole µs), in ms when the host chose ms for the metric
+// (engine/src/report/displayUnits.ts: once per metric, from the run's data), differences with a
+// sign. Tables carry the unrounded µs values in data attributes.
+import type { DisplayUnit } from '../../client/src/panel/protocol.js';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const upToOneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const upToTwoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-/** The unit numbers are shown in: the metric's, or ms for latencies from 10,000 µs up. */
-export type DisplayUnit = MetricUnit | 'ms';
-
-/** Latencies read in ms once the largest value shown together reaches this many µs. */
-export const msThresholdUs = 10_000;
-
-export function displayUnit(unit: MetricUnit, values: Iterable<number | null | undefined>): DisplayUnit {
-  if (unit !== 'µs') return unit;
-  for (const value of values) if (value !== null && value !== undefined && Math.abs(value) >= msThresholdUs) return 'ms';
-  return unit;
-}
+export type { DisplayUnit };
 
 /** A value given in its metric's unit, written in the display unit (µs -> ms divides by 1000). */
 export function formatValue(value: number | null | undefined, unit: DisplayUnit): string {
@@ -57,6 +48,17 @@ export function formatLocalTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+}
+
+/**
+ * A percentile to the digits that tell it apart on a nines scale: `36.9`, `50`, `99.9`, `99.99`,
+ * `99.997` (HdrHistogram's own are like 36.904266); never more than 6 decimals.
+ */
+export function formatPercentile(percentile: number): string {
+  if (!Number.isFinite(percentile)) return '–';
+  const tail = 100 - percentile;
+  const decimals = tail <= 0 ? 0 : Math.min(6, Math.max(1, Math.ceil(-Math.log10(tail))));
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals, useGrouping: false }).format(percentile);
 }
 
 /** `1 thread`, `10 threads`. */

@@ -4,13 +4,15 @@
 import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
 import { chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
 import { renderComparison } from './compareView.js';
-import { h, replaceChildren, safeId } from './dom.js';
+import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { exportPixelRatio, exportSize, exportTheme, imageFileName } from './exportImage.js';
 import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeSeries, renderRunEvidence } from './evidencePanel.js';
 import { formatDuration, formatLocalTime } from './format.js';
 import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
-import { onThemeChange, readTheme, type ThemeColours } from './theme.js';
+import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from './theme.js';
+import { renderVerdict } from './verdictView.js';
+import { stackText, useStackLabels } from './stackNames.js';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -90,6 +92,7 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   const started = run.createdAt ? h('time', { class: 'started', datetime: run.createdAt }, formatLocalTime(run.createdAt)) : null;
   replaceChildren(meta, ...(started ? ['started ', started, ' · '] : []), [run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · '));
   header.hidden = run.removed === true;
+  renderVerdict(section, header, run);
   // Nothing to export before a cell has finished.
   const exportButton = header.querySelector<HTMLButtonElement>('button.export-csv')!;
   exportButton.disabled = run.progress.finished === 0;
@@ -135,7 +138,7 @@ function renderStackFilter(section: HTMLElement, run: RunView): void {
         saveState({ hiddenStacks: { ...uiState.hiddenStacks, [run.runDir]: [...hidden] } });
         redrawCharts();
       });
-      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stack));
+      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stackText(stack)));
     });
   }
   const hidden = uiState.hiddenStacks?.[run.runDir] ?? [];
@@ -156,6 +159,7 @@ function applyChartView(figure: HTMLElement, chartId: string): void {
   canvasBox.hidden = view === 'table';
   // In chart view the numbers stay readable to screen readers, just not drawn twice on screen.
   dataBox.classList.toggle('visually-hidden', view === 'chart');
+  setTabbable(dataBox, view === 'table');
   toggle.setAttribute('aria-pressed', String(view === 'table'));
   toggle.textContent = view === 'table' ? 'Show chart' : 'Show table';
 }
@@ -199,7 +203,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
   let figure = document.getElementById(figureId);
   const hidden = hiddenIn(chart.id, run.runDir);
   if (!figure) {
-    const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `${chart.title} (${chart.unit}) against YCSB threads for ${group.label}; the table view lists every value` });
+    const canvas = h('canvas', { id: `${figureId}-canvas`, role: 'img' });
     const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
     toggle.addEventListener('click', () => {
       saveState({ views: { ...uiState.views, [chart.id]: chartView(chart.id) === 'chart' ? 'table' : 'chart' } });
@@ -224,7 +228,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
     figure = h(
       'figure',
       { class: 'chart', id: figureId, 'data-chart-id': chart.id, 'data-metric': chart.metric, 'data-interface': group.interface },
-      h('figcaption', {}, h('h4', {}, `${chart.title} (${chart.unit})`), h('div', { class: 'toolbar' }, toggle, png, svg)),
+      h('figcaption', {}, h('h4', {}), h('div', { class: 'toolbar' }, toggle, png, svg)),
       h('div', { class: 'canvas-box' }, canvas),
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
@@ -240,6 +244,10 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
       entry.handle.update(chart, run.stacks, theme, hidden);
     }
   }
+  // Heading, canvas name, axis and table all say the unit the host chose for the metric, on every update.
+  const unit = chartUnit(chart);
+  figure.querySelector('figcaption h4')!.textContent = `${chart.title} (${unit})`;
+  figure.querySelector('canvas')!.setAttribute('aria-label', `${chart.title} (${unit}) against YCSB threads for ${group.label}; the table view lists every value`);
   replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
   applyChartNote(figure, chart);
   applyChartView(figure, chart.id);
@@ -323,7 +331,8 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   section.dataset.status = run.status ?? '';
   renderRunHeader(section, run, runIndex);
   renderRunEvidence(section, run, runIndex);
-  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups' }));
+  // A landmark of its own, which the skip link at the top of the page jumps to.
+  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups', id: `${sectionId}-groups`, role: 'region', 'aria-label': `Tables and charts of run ${run.runId}`, tabindex: -1 }));
   // A run whose folder is gone shows only why (the pre-flight section), never an empty run.
   const groupsShown = run.removed ? [] : run.groups;
   const keep = new Set<Element>(groupsShown.map((group) => renderGroup(groups, group, run)));
@@ -339,9 +348,24 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
 
 function render(next: PanelViewModel): void {
   model = next;
+  useStackLabels(next.stackLabels);
+  useSeriesPalette(next.palette);
+  theme = readTheme();
   const app = document.getElementById('app')!;
   app.querySelector(':scope > p.placeholder')?.remove();
   app.setAttribute('aria-busy', 'false');
+  // First in the tab order: past the header, verdict, pre-flight and filters, straight to the tables.
+  const skip = ensureChild<'a'>(app, 'a.skip-link', () => {
+    const link = h('a', { class: 'skip-link', href: '#run-0-groups' }, 'Skip to the tables and charts');
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const target = document.getElementById(model?.comparison ? 'comparison' : 'run-0-groups');
+      target?.focus();
+      target?.scrollIntoView({ block: 'start' });
+    });
+    return link;
+  });
+  if (app.firstElementChild !== skip) app.prepend(skip);
   const title = ensureChild<'h1'>(app, 'h1#panel-title', () => h('h1', { id: 'panel-title' }));
   title.textContent = next.title;
   ensureChild<'p'>(app, 'p#notice', () => h('p', { id: 'notice', role: 'status', hidden: true }));
@@ -361,7 +385,7 @@ function render(next: PanelViewModel): void {
     }
     child.remove();
   }
-  const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison' }));
+  const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison', tabindex: -1 }));
   compare.hidden = next.comparison === undefined;
   if (next.comparison) renderComparison(compare, next.comparison, theme, openCells);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });

@@ -6,7 +6,9 @@
 // bound (max of clients), and labelled so.
 import type { Chart } from 'chart.js';
 import type { ChartGroup, RunView, SpectrumView } from '../../client/src/panel/protocol.js';
-import { h, replaceChildren, safeId } from './dom.js';
+import { h, replaceChildren, safeId, setTabbable } from './dom.js';
+import { formatPercentile, threadsText } from './format.js';
+import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
 import { createXyChart } from './xyChart.js';
 
@@ -29,7 +31,7 @@ function seriesLabel(series: SpectrumView['series'][number]): string {
   const notes = [`rep. ${series.repetition}`];
   if (series.source !== 'hdr-merged') notes.push(sourceLabel(series.source));
   if (series.marked) notes.push('marked');
-  return `${series.stack} (${notes.join(', ')})`;
+  return `${stackText(series.stack)} (${notes.join(', ')})`;
 }
 
 /** The point shown first: the busiest one where the most arms have a spectrum, reads first. */
@@ -44,7 +46,7 @@ function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement
   const percentiles = [...new Set(spectrum.series.flatMap((series) => series.points.map((point) => point.percentile)))].sort((a, b) => a - b);
   const body = h('tbody', {});
   for (const percentile of percentiles) {
-    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, `${percentile}`), ...spectrum.series.map((series) => {
+    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, formatPercentile(percentile)), ...spectrum.series.map((series) => {
       const point = series.points.find((candidate) => candidate.percentile === percentile);
       return h('td', { 'data-stack': series.stack, 'data-percentile': percentile, 'data-value': point?.valueUs }, point ? point.valueUs.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '–');
     })));
@@ -52,7 +54,7 @@ function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement
   return h(
     'table',
     { class: 'chart-data spectrum-data', id: `${spectrum.id}-data` },
-    h('caption', {}, `${spectrum.operation} latency (µs) by percentile at ${spectrum.threads} threads, ${groupLabel}`),
+    h('caption', {}, `${spectrum.operation} latency (µs) by percentile at ${threadsText(spectrum.threads)}, ${groupLabel}`),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Percentile'), ...spectrum.series.map((series) => h('th', { scope: 'col', 'data-source': series.source }, seriesLabel(series))))),
     body,
   );
@@ -96,7 +98,7 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   const select = figure.querySelector<HTMLSelectElement>('select.spectrum-select')!;
   const ids = spectra.map((spectrum) => spectrum.id).join('\u0000');
   if (select.dataset.ids !== ids) {
-    replaceChildren(select, ...spectra.map((spectrum) => h('option', { value: spectrum.id }, `${spectrum.threads} threads, ${spectrum.operation}`)));
+    replaceChildren(select, ...spectra.map((spectrum) => h('option', { value: spectrum.id }, `${threadsText(spectrum.threads)}, ${spectrum.operation}`)));
     select.dataset.ids = ids;
   }
   const spectrum = spectra.find((candidate) => candidate.id === state.selected) ?? defaultSpectrum(spectra);
@@ -120,7 +122,7 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
       tooltip: (series, point) => {
         const source = spectrum.series.find((candidate) => seriesLabel(candidate) === series.label);
         const percentile = source?.points.find((candidate) => candidate.x === point.x)?.percentile;
-        return `${series.label}: p${percentile} = ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
+        return `${series.label}: p${percentile === undefined ? '?' : formatPercentile(percentile)} = ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
       },
     }, theme);
     state.drawn = key;
@@ -128,8 +130,8 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   const bounded = spectrum.series.filter((series) => series.source !== 'hdr-merged');
   figure.querySelector('.chart-note')!.textContent = [
     'Solid: the clients\' merged HDR histograms.',
-    ...bounded.map((series) => `${series.stack}: dashed, ${sourceLabel(series.source)}.`),
-    ...spectrum.series.filter((series) => series.marked).map((series) => `${series.stack}: every repetition is marked.`),
+    ...bounded.map((series) => `${stackText(series.stack)}: dashed, ${sourceLabel(series.source)}.`),
+    ...spectrum.series.filter((series) => series.marked).map((series) => `${stackText(series.stack)}: every repetition is marked.`),
   ].join(' ');
   replaceChildren(figure.querySelector('.data-box')!, dataTable(spectrum, group.label));
   applyView(figure, state);
@@ -138,7 +140,9 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
 function applyView(figure: HTMLElement, state: SpectrumState): void {
   const toggle = figure.querySelector<HTMLButtonElement>('button.view-toggle')!;
   figure.querySelector<HTMLElement>('.canvas-box')!.hidden = state.view === 'table';
-  figure.querySelector<HTMLElement>('.data-box')!.classList.toggle('visually-hidden', state.view === 'chart');
+  const dataBox = figure.querySelector<HTMLElement>('.data-box')!;
+  dataBox.classList.toggle('visually-hidden', state.view === 'chart');
+  setTabbable(dataBox, state.view !== 'chart');
   toggle.setAttribute('aria-pressed', String(state.view === 'table'));
   toggle.textContent = state.view === 'table' ? 'Show chart' : 'Show table';
 }

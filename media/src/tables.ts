@@ -3,7 +3,8 @@
 // value cell carries its unrounded number in data attributes for tests and for copying.
 import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
-import { displayUnit, formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
+import { stackText } from './stackNames.js';
+import { formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
 
 /** How a cell without a trustworthy number reads. */
 const stateText: Record<Exclude<CellState, 'ok'>, string> = {
@@ -49,11 +50,6 @@ function markBadges(cell: TableCell): HTMLElement | null {
       h('span', { class: 'mark', 'data-mark': mark.code, title: `${mark.message} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'})` }, `(${mark.label})`),
     ),
   );
-}
-
-/** Every value of a table, for choosing its display unit. */
-export function tableValues(cells: readonly TableCell[]): number[] {
-  return cells.flatMap((cell) => [cell.value, cell.max].filter((value): value is number => value !== null && value !== undefined));
 }
 
 export function valueCell(cell: TableCell, table: { metric: string }, unit: DisplayUnit, stack: string, threads: number, extra: Record<string, string> = {}, opens: CellOpens = 'logs'): HTMLTableCellElement {
@@ -141,15 +137,15 @@ export function threadRowsBody<Row extends { threads: number }>(rows: readonly R
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(table.unit, tableValues(table.rows.flatMap((row) => [row.kernel, ...row.profiles])));
+  const unit = table.displayUnit;
   // Stack names get a header row of their own, so a stack called `latency` can never read as a
   // metric's column.
   const stacksRow = h(
     'tr',
     {},
     h('th', { scope: 'col', rowspan: 2 }, 'Threads'),
-    h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, 'kernel'),
-    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, profile)),
+    h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, stackText('kernel')),
+    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, stackText(profile))),
   );
   const columnsRow = h(
     'tr',
@@ -175,13 +171,14 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
 
 /** The chart's numbers as a table: median and min-max of each stack at each thread count. */
 export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTableElement {
-  const unit = displayUnit(chart.unit, chart.series.flatMap((series) => series.points.map((point) => point.max ?? point.median)));
+  const unit = chart.displayUnit;
   const body = h('tbody', {});
   chart.threads.forEach((threads, index) => {
     const cells = chart.series.map((series) => {
       const point = series.points[index];
       const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})` : '';
-      const marked = point?.state === 'marked' ? `marked: ${point.marks.map((mark) => mark.label).join(', ')}` : undefined;
+      // A marked point keeps its number; its marks go beside it.
+      const marked = point?.state === 'marked' ? `${point.markedValue != null ? `${formatValue(point.markedValue, unit)} ` : ''}(marked: ${point.marks.map((mark) => mark.label).join(', ')})` : undefined;
       const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, unit)}${spread}` : marked ?? stateText[point.state];
       return h(
         'td',
@@ -206,7 +203,7 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
     'table',
     { class: 'chart-data', id: `${chart.id}-data`, 'data-metric': chart.metric },
     h('caption', {}, `${chart.title} (${unit}) by YCSB threads, ${groupLabel}: median, min–max of repetitions in brackets`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, series.stack)))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))))),
     body,
   );
 }
@@ -245,7 +242,7 @@ export function bestImprovementsList(run: RunView): HTMLElement | null {
   for (const metric of run.bestImprovements) {
     const list = h('ol', { 'aria-label': `Best ${metric.title} improvements`, 'data-metric': metric.metric });
     for (const item of metric.items) {
-      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${item.stack} at ${threadsText(item.threads)}, ${item.group}`));
+      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${stackText(item.stack)} at ${threadsText(item.threads)}, ${item.group}`));
     }
     box.appendChild(list);
   }

@@ -1,5 +1,8 @@
-// Chart colours come from the VS Code theme's CSS variables and are re-read when the theme changes
-// (VS Code rewrites the variables on <html> and the theme class on <body>).
+// Chart text, grid and background come from the VS Code theme's CSS variables and are re-read when
+// the theme changes (VS Code rewrites the variables on <html> and the theme class on <body>). The
+// series colours are the host's fixed palette (engine/src/report/palette.ts, sent with the model):
+// solid and at least 3:1 on light and dark themes, the same in every export. The theme's chart
+// colours are only the fallback before a model arrives.
 
 export interface ThemeColours {
   /** Series colours in order: kernel first, then each profile. */
@@ -25,10 +28,17 @@ function cssVariable(style: CSSStyleDeclaration, name: string, fallback: string)
   return value.length > 0 ? value : fallback;
 }
 
+let fixedSeries: readonly string[] | undefined;
+
+/** The host's palette, used for every series from now on (readTheme). */
+export function useSeriesPalette(palette: readonly string[] | undefined): void {
+  if (palette && palette.length > 0) fixedSeries = [...palette];
+}
+
 export function readTheme(): ThemeColours {
   const style = getComputedStyle(document.documentElement);
   return {
-    series: seriesVariables.map((name, index) => cssVariable(style, name, seriesFallbacks[index])),
+    series: fixedSeries ? [...fixedSeries] : seriesVariables.map((name, index) => cssVariable(style, name, seriesFallbacks[index])),
     foreground: cssVariable(style, '--vscode-editor-foreground', cssVariable(style, '--vscode-foreground', '#cccccc')),
     grid: cssVariable(style, '--vscode-editorWidget-border', cssVariable(style, '--vscode-panel-border', 'rgba(128,128,128,0.35)')),
     background: cssVariable(style, '--vscode-editor-background', '#1e1e1e'),

@@ -59,8 +59,12 @@ function figure(box: HTMLElement, id: string, title: string, unit: string, serie
   return element;
 }
 
+/** What opened each box's view: focus goes back there when it closes (else to the group's heading). */
+const openers = new WeakMap<HTMLElement, HTMLElement>();
+
 /** Shows the view in `box` (replacing what it showed), closing on its button or Escape. */
-export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunView | undefined, theme: ThemeColours, openLogs?: (cellIds: string[]) => void): void {
+export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunView | undefined, theme: ThemeColours, openLogs?: (cellIds: string[]) => void, opener?: HTMLElement): void {
+  if (opener) openers.set(box, opener);
   destroyCharts(box);
   const close = h('button', { type: 'button', class: 'close-timeseries', 'aria-label': `Close the time series of ${view.title}` }, 'Close');
   close.addEventListener('click', () => closeTimeSeries(box));
@@ -109,7 +113,13 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
 }
 
 export function closeTimeSeries(box: HTMLElement): void {
+  const hadFocus = box.contains(document.activeElement);
   destroyCharts(box);
   replaceChildren(box);
   box.hidden = true;
+  // Focus returns to what opened the view (a table cell), or to the group's heading: never to the page.
+  if (!hadFocus) return;
+  const opener = openers.get(box);
+  const fallback = box.closest('section.group')?.querySelector<HTMLElement>('button.group-toggle');
+  (opener?.isConnected ? opener : fallback)?.focus({ preventScroll: true });
 }

@@ -67,9 +67,15 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   const run = join(fixtures, 'run-cookbook');
   const text = cli(['report', run]);
   assert.equal(text.code, 0, text.stderr);
-  assert.ok(text.stdout.startsWith('Throughput (ops/s, higher is better)\n'));
+  // The verdict comes first, then the tables.
+  assert.ok(text.stdout.startsWith('Verdict (best significant difference from the kernel, 95 % interval):\n'
+    + '  25G (10.20.128.35) · Onload · redis-balanced vs kernel: ▲ better: read average latency −16.3 % (95 % CI −27.2 % to −4.2 %) at 5 threads\n'
+    + '  10G (10.20.129.35) · Onload · redis-balanced vs kernel: ? no interval: every point has a marked side\n\n'
+    + 'Throughput (ops/s, higher is better)\n'), text.stdout.slice(0, 400));
   assert.ok(text.stdout.includes('\nRead average latency (µs, lower is better)\n'));
-  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n'));
+  // Stacks are named as stacks in the columns.
+  assert.ok(text.stdout.includes('threads  kernel               Onload · redis-balanced  Onload · redis-balanced vs kernel\n'));
+  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)       26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n'));
   assert.match(text.stderr, /^warning: The last line of results\.jsonl is incomplete/);
 
   // Without --metric a CSV holds every metric the run measured.

@@ -56,7 +56,7 @@ test('progress follows the events: resumed cells count, failures count, the esti
     { type: 'cell-started', id: 'c3', key: key('onload-latency', 20), index: 3, total: 4, attempt: 1 },
   ];
   const state = events.reduce(reduceProgress, initialProgress);
-  assert.deepEqual(state, { runDir: '/r/lab-1', total: 4, done: 3, failed: 1, currentCell: '25G · onload-latency · 20 threads', remainingEstimateMs: 70_000, finished: false });
+  assert.deepEqual(state, { runDir: '/r/lab-1', total: 4, done: 3, failed: 1, currentCell: '25G · onload-latency · 20 threads', currentIndex: 3, started: true, remainingEstimateMs: 70_000, finished: false });
   assert.equal(progressMessage(state), 'cell 4/4 — 25G · onload-latency · 20 threads — about 1 min left — 1 failed');
   assert.equal(statusBarText(state), '$(pulse) Couchbase benchmark 3/4 (1 failed)');
   assert.equal(percentDone(state), 75);
@@ -69,11 +69,20 @@ test('progress follows the events: resumed cells count, failures count, the esti
 
 test('with run until stable the estimate counts the repetitions that may be added: "up to"', () => {
   const upTo = reduceProgress(initialProgress, { type: 'cell-finished', result: result('ok'), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true });
-  assert.equal(progressMessage(upTo), 'cell 2/4 — up to 10 min left');
+  assert.equal(progressMessage(upTo), '1/4 cells done — up to 10 min left');
   const line = terminalLines({ type: 'cell-finished', result: result('ok', { run: report(1000, 90, 120) }), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true }, false);
   assert.match(line[0], /\(up to 10 min left\)$/);
   const settled = reduceProgress(upTo, { type: 'cell-finished', result: result('ok'), index: 1, total: 4, remainingEstimateMs: 60_000 });
-  assert.equal(progressMessage(settled), 'cell 3/4 — about 1 min left');
+  assert.equal(progressMessage(settled), '2/4 cells done — about 1 min left');
+});
+
+test('the counter and the label agree: pre-flight says so, a running cell is counted as itself, between cells only what is done', () => {
+  const opened = reduceProgress(initialProgress, { type: 'run-started', runDir: '/r/lab-1', manifest: manifest(4), resumed: false, alreadyDone: 0 });
+  assert.equal(progressMessage(opened), 'pre-flight checks (4 cells planned)');
+  const running = reduceProgress(opened, { type: 'cell-started', id: 'c3', key: key('onload-latency', 20), index: 3, total: 4, attempt: 1 });
+  assert.equal(progressMessage(running), 'cell 4/4 — 25G · onload-latency · 20 threads');
+  const done = reduceProgress(running, { type: 'cell-finished', result: result('ok'), index: 3, total: 4 });
+  assert.equal(progressMessage(done), '1/4 cells done');
 });
 
 test('before anything is known the progress message is empty and percent is 0', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RunOutcome, SweepEvent } from '../../engine/src/events';
 import { failureNotice, hostOffsetInPlan } from '../../client/src/tasks/failureNotice';
 import { terminalLinesOnce } from '../../client/src/tasks/eventText';
-import { describePasswordSource, passwordSavedMessage, passwordSourceOf, withPasswordSource } from '../../client/src/passwordSource';
+import { describePasswordSource, passwordNotUsedWarning, passwordSavedMessage, passwordSourceOf, withPasswordSource } from '../../client/src/passwordSource';
 import { formatEngineError } from '../../engine/src/errors';
 
 const unreachable: RunOutcome = {
@@ -70,16 +70,31 @@ test('the password source in force: an env var setting wins over SecretStorage, 
   assert.match(passwordSavedMessage({ kind: 'secret-storage', cluster: 'c' }, 'c'), /runs use it/);
 });
 
-test('pre-flight names the password source after the Couchbase check, and on a refused password in its detail', () => {
+test('pre-flight names the password source after the Couchbase check; a refused password is the password check, never "✓"', () => {
   const event: SweepEvent = { type: 'preflight', checks: [
     { id: 'reachable', host: 'cb-server', ok: true, detail: 'ssh ok', blocking: true },
-    { id: 'bucket-quota', host: 'cb-server', ok: false, detail: 'Couchbase refused the credentials (HTTP 401).', action: 'Check the password.', blocking: true },
+    { id: 'bucket-quota', host: 'cb-server', ok: true, detail: 'bucket needs 256 MiB, 900 MiB of 1024 MiB free', blocking: true },
     { id: 'profile-lint', ok: true, detail: 'clean', blocking: true },
   ] };
   const out = withPasswordSource(event, 'the environment variable CB_PASSWORD');
   assert.ok(out.type === 'preflight');
   assert.deepEqual(out.checks.map((check) => check.id), ['reachable', 'bucket-quota', 'couchbase-password', 'profile-lint']);
-  assert.equal(out.checks[1].detail, 'Couchbase refused the credentials (HTTP 401). (password from the environment variable CB_PASSWORD)');
   assert.equal(out.checks[2].detail, 'the Couchbase password comes from the environment variable CB_PASSWORD');
+  // Refused (engine/src/sweep/preflight.ts reports it as the password's check): one failed line naming the source.
+  const refused: SweepEvent = { type: 'preflight', checks: [
+    { id: 'reachable', host: 'cb-server', ok: true, detail: 'ssh ok', blocking: true },
+    { id: 'couchbase-password', host: 'cb-server', ok: false, detail: 'Couchbase refused GET /pools/default for "Administrator" (HTTP 401).', action: 'Check the password.', blocking: true },
+  ] };
+  const told = withPasswordSource(refused, 'the environment variable CB_PASSWORD');
+  assert.ok(told.type === 'preflight');
+  assert.deepEqual(told.checks.map((check) => [check.id, check.ok]), [['reachable', true], ['couchbase-password', false]]);
+  assert.equal(told.checks[1].detail, 'Couchbase refused GET /pools/default for "Administrator" (HTTP 401). (password from the environment variable CB_PASSWORD)');
   assert.deepEqual(withPasswordSource({ type: 'phase', id: 'c', phase: 'load' }, 'x'), { type: 'phase', id: 'c', phase: 'load' });
+});
+
+test('Set Couchbase password says before asking when the environment variable wins (a saved one would not be used)', () => {
+  assert.equal(passwordNotUsedWarning({ kind: 'env', variable: 'CB_PASSWORD' }),
+    'Onload Bench: runs take the password from the environment variable CB_PASSWORD (setting onloadBench.couchbase.passwordEnvVar) while it is set, so a password saved here would not be used. Unset CB_PASSWORD or clear the setting to use a saved one.');
+  assert.equal(passwordNotUsedWarning({ kind: 'secret-storage', cluster: 'c' }), undefined);
+  assert.equal(passwordNotUsedWarning({ kind: 'none', cluster: 'c' }), undefined);
 });

@@ -76,4 +76,7 @@ test('the extension activates on its languages and plans, and the walkthrough me
   const steps = contributes.walkthroughs[0].steps as { id: string; media: { markdown: string }; description: string }[];
   assert.deepEqual(steps.map((step) => step.id), ['openExamples', 'profileDiagnostics', 'setPassword', 'runPlan', 'readResults']);
   for (const step of steps) assert.ok(existsSync(step.media.markdown), `missing ${step.media.markdown}`);
+  // Issue 25: opening an empty Problems view is not having read a profile's diagnostics.
+  const diagnostics = (contributes.walkthroughs[0].steps as { id: string; completionEvents: string[] }[]).find((step) => step.id === 'profileDiagnostics')!;
+  assert.deepEqual(diagnostics.completionEvents.filter((event) => /problems|markers/.test(event)), []);
 });

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installVsix, startCodeServer, workbenchUrl, type CodeServer } from './support/codeServer';
-import { passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
+import { demoLabOptions, passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
 import { repoRoot } from './support/workspace';
 import { openAtStartVariable } from '../../client/src/openAtStartPaths';
 import { entriesOf, recordCreated, removeRecorded } from './support/startFiles';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop(0));
 
   try {
-    const attempt = await startSimulatedLab({ interfaces: 'all', threads: [1, 2, 4] });
+    const attempt = await startSimulatedLab(demoLabOptions);
     if (!('lab' in attempt)) throw new Error(`the lab cannot start: ${attempt.reason}`);
     lab = attempt.lab;
     // files an earlier start left behind (it was killed), then this start's, recorded
@@ -75,6 +75,9 @@ async function main(): Promise<void> {
         // the generated plan is git-ignored (examples/lab/.gitignore) but must stay in Quick Open
         'search.useIgnoreFiles': false,
         'search.exclude': { '**/bench-results': true, '**/.npm-start-created.json': true },
+        // The e2e suite turns completion-as-you-type off for steady key presses; a person trying the
+        // product gets VS Code's default (issue 25: npm start turned it off).
+        'editor.quickSuggestions': { other: 'on', comments: 'off', strings: 'off' },
       },
     });
     console.log(`

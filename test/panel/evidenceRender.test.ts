@@ -1,5 +1,5 @@
 // Issue 10 in the built webview, in headless Chromium under the real CSP, with the fixture run's
-// model: the CPU charts (both arms drawn in the theme's colours, error bars, the table view's
+// model: the CPU charts (both arms drawn in the palette's colours, error bars, the table view's
 // numbers), the latency spectrum (the arms overlaid in two colours, the upper-bound label), the
 // time-series view opening on a table-cell click and on a chart-point click, the marks legend and
 // badges, the percentile caveat, and the Export report button. Saves test-artifacts/panel-evidence.png.
@@ -12,10 +12,11 @@ import { runDataFromFiles } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import type { CellResult } from '../../engine/src/model';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
-import { chromiumPath, countPixels, openWebview, root, theme, type WebviewPage } from './support/webviewPage';
+import { seriesPalette } from '../../engine/src/report/palette';
+import { chromiumPath, countPixels, openWebview, root, type WebviewPage } from './support/webviewPage';
 
-const blue = theme['--vscode-charts-blue'];
-const orange = theme['--vscode-charts-orange'];
+// Series colours: the fixed palette (engine/src/report/palette.ts), kernel first.
+const [blue, orange] = seriesPalette;
 
 /** The fixture, with the kernel's first repetition at 5 threads marked client-bound (the client at 95 % busy). */
 function fixtureData() {

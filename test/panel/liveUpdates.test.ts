@@ -100,7 +100,9 @@ test('a folder without a manifest still shows its results, with a warning', asyn
 
 test('CSV export is the engine report CSV of every metric the run measured, with intervals and marks', () => {
   const lines = runTablesCsv(runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())).split('\r\n');
-  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,latency-best,latency-best min,latency-best max,latency-best repetitions,latency-best failed,latency-best state,latency-best marks,latency-best percentile source,latency-best vs kernel (%),latency-best vs kernel low (%),latency-best vs kernel high (%),latency-best vs kernel significant,latency-best vs kernel p,latency-best vs kernel note');
+  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel median,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,'
+    + 'Onload · latency-best median,Onload · latency-best min,Onload · latency-best max,Onload · latency-best repetitions,Onload · latency-best failed,Onload · latency-best state,Onload · latency-best marks,Onload · latency-best percentile source,'
+    + 'Onload · latency-best vs kernel (%),Onload · latency-best vs kernel low (%),Onload · latency-best vs kernel high (%),Onload · latency-best vs kernel significant,Onload · latency-best vs kernel p,Onload · latency-best vs kernel note');
   assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,');
   assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,,26000,26000,26000,1,1,marked,not-accelerated:1,,4,,,,,one repetition: no interval; a side is marked');
   assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,,260,250,270,2,0,ok,,,-36.59,-48.39,-23.36,true,0.00877,');

@@ -45,7 +45,7 @@ test('after an export: a notification with Open and Reveal in File Manager; the 
   const rows = Buffer.from(fake.writes[0].bytes).toString('utf8').trimEnd().split('\r\n').map((line) => line.split(','));
   const metrics = new Set(rows.slice(1).map((row) => row[0]));
   for (const metric of ['throughput', 'read-latency', 'read-min', 'read-max', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99']) assert.ok(metrics.has(metric), `the CSV has ${metric}`);
-  const marks = rows[0].indexOf('latency-best marks');
+  const marks = rows[0].indexOf('Onload · latency-best marks');
   assert.ok(rows.some((row) => row[0] === 'throughput' && row[4] === '20' && row[marks] === 'not-accelerated:1'), 'the 20-thread profile cell carries its mark');
 
   fake.saveDialogAnswer = FakeUri.file('/out/chart.png');
@@ -113,6 +113,14 @@ test('a run that fails pre-flight: the panel shows the failure and its next step
     const restored = new FakeWebviewPanel(resultsViewType, 'old', {});
     await fake.serializers.get(resultsViewType)!.deserializeWebviewPanel(restored, { runDirs: [runDir] });
     assert.equal(restored.disposed, true, 'no panel for a run folder that does not exist');
+
+    // The next attempt takes the failed attempt's place: one tab, not one more per failure.
+    const retry = join(dir, 'run-retry');
+    const before = fake.panels.length;
+    manager.onSweepEvent(retry, { type: 'run-started', runDir: retry, manifest: { ...fixtureManifest(), runId: 'run-retry' }, resumed: false, alreadyDone: 0 });
+    assert.equal(panel.disposed, true, 'the failed attempt\'s tab is closed');
+    assert.equal(fake.panels.length, before + 1);
+    assert.equal(fake.panels.filter((candidate) => !candidate.disposed).length, 1);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

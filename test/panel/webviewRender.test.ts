@@ -10,7 +10,10 @@ import { validateWebviewMessage } from '../../client/src/panel/messageValidation
 import { applySweepEvent, emptyRunData } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
+import { seriesPalette } from '../../engine/src/report/palette';
 import { chromiumPath, countPixels, openPanelPage, root, theme } from './support/webviewPage';
+
+const [kernelColour, profileColour] = seriesPalette;
 
 function fixtureModel(cells: number) {
   const data = emptyRunData('/runs/run-fixture');
@@ -61,33 +64,39 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     const onloadDelta20 = '#r0-g0-throughput-table td.delta[data-stack="latency-best"][data-threads="20"]';
     assert.doesNotMatch((await page.getAttribute(onloadDelta20, 'class')) ?? '', /improvement|best/);
     assert.equal(await page.getAttribute(onloadDelta20, 'data-marked'), 'true');
-    assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="latency-best"][data-threads="20"]'), 'marked: not accelerated');
+    assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="latency-best"][data-threads="20"]'), '26,000 (marked: not accelerated)');
     assert.equal(await page.getAttribute('.best-box ol[data-metric="throughput"] li:first-child', 'data-percent'), '59.45945945945946');
     assert.equal(await page.getAttribute('#r0-g0-read-latency-table td.value[data-stack="latency-best"][data-threads="5"]', 'data-value'), '260');
     assert.equal(await page.textContent('#r0-g0-read-latency-table td.delta[data-stack="latency-best"][data-threads="5"]'), '−36.6 % (±12.5)');
     assert.equal(await page.textContent('#r0-g0-throughput-data td[data-stack="kernel"][data-threads="5"]'), '10,500 (10,000–11,000)');
     assert.equal(await page.textContent('#r0-g0-throughput-table caption'), 'Throughput: kernel vs Onload, 25G (127.0.0.1)');
 
-    // Charts drawn with the theme's colours: kernel blue, the profile orange.
+    // Charts drawn with the fixed palette (engine/src/report/palette.ts), never the theme's chart colours.
     const readCanvas = '#chart-r0-g0-read-latency-canvas';
-    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-blue'])) > 30, 'kernel series in charts-blue');
-    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-orange'])) > 30, 'profile series in charts-orange');
-    assert.equal(await countPixels(page, readCanvas, '#ee3344'), 0);
+    assert.ok((await countPixels(page, readCanvas, kernelColour)) > 30, 'kernel series in the palette blue');
+    assert.ok((await countPixels(page, readCanvas, profileColour)) > 30, 'profile series in the palette vermillion');
+    assert.equal(await countPixels(page, readCanvas, theme['--vscode-charts-blue']), 0, 'not the theme blue');
+    assert.equal(await countPixels(page, readCanvas, theme['--vscode-charts-orange']), 0, 'not the theme orange');
 
-    // A theme change recolours the charts.
+    // The cross of a marked point (latency-best at 20 threads) is explained in the legend, on screen and in exports.
+    assert.equal(await page.getAttribute('#chart-r0-g0-throughput-canvas', 'data-legend'), 'kernel | Onload · latency-best | × every repetition marked');
+    assert.equal(await page.getAttribute('#chart-r0-g0-update-latency-canvas', 'data-legend'), 'kernel | Onload · latency-best | × every repetition marked');
+
+    // A theme change (here its chart blue) leaves the series their palette colours.
     await page.evaluate(() => document.documentElement.style.setProperty('--vscode-charts-blue', '#00ff00'));
     await page.waitForTimeout(50);
-    assert.ok((await countPixels(page, readCanvas, '#00ff00')) > 30, 'kernel series recoloured');
+    assert.equal(await countPixels(page, readCanvas, '#00ff00'), 0, 'the theme chart colour is not used');
+    assert.ok((await countPixels(page, readCanvas, kernelColour)) > 30, 'kernel series keeps its colour');
     await page.evaluate((blue) => document.documentElement.style.setProperty('--vscode-charts-blue', blue), theme['--vscode-charts-blue']);
 
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     // Keyboard: Space on the kernel checkbox hides the kernel series in every chart of the run.
     await page.focus('#run-0 fieldset.stack-filter input[data-stack="kernel"]');
     await page.keyboard.press('Space');
-    assert.equal(await countPixels(page, readCanvas, theme['--vscode-charts-blue']), 0, 'kernel hidden');
-    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-orange'])) > 30, 'profile still drawn');
+    assert.equal(await countPixels(page, readCanvas, kernelColour), 0, 'kernel hidden');
+    assert.ok((await countPixels(page, readCanvas, profileColour)) > 30, 'profile still drawn');
     await page.keyboard.press('Space');
-    assert.ok((await countPixels(page, readCanvas, theme['--vscode-charts-blue'])) > 30, 'kernel shown again');
+    assert.ok((await countPixels(page, readCanvas, kernelColour)) > 30, 'kernel shown again');
 
     // Export: the PNG button posts a validated-shape image message to the host.
     await page.click('#chart-r0-g0-read-latency button.save-png');
@@ -112,8 +121,8 @@ test('the built webview draws the fixture run under the strict CSP', { skip: !ex
     assert.doesNotMatch(svgText, /undefined|NaN/);
     assert.match(svgText, /<rect fill="#ffffff"[^>]*width="960" height="540"/);
     // The median lines: unfilled paths through three (kernel) and two (profile) thread counts.
-    assert.match(svgText, /<path fill="none" stroke="#1a85ff"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){3}"/);
-    assert.match(svgText, /<path fill="none" stroke="#ff8800"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){2}"/);
+    assert.match(svgText, /<path fill="none" stroke="#0077BB"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){3}"/);
+    assert.match(svgText, /<path fill="none" stroke="#D55E00"[^>]*d=" M [\d.]+ [\d.]+( L [\d.]+ [\d.]+){2}"/);
     assert.match(svgText, />YCSB threads<\/text>/);
     assert.doesNotMatch(svgText, /<image/);
     writeFileSync(join(root, 'test-artifacts', 'panel-chart.svg'), svgText);

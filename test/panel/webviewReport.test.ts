@@ -58,6 +58,12 @@ test('polish: one title, local start time, "1 thread", no "so far" once finished
   assert.equal(summary, '12 of 12 cells finished; 2 failed; run finished');
   assert.equal(await page.isDisabled('#run-0 button.export-csv'), false);
   assert.match((await page.textContent('.best-box li:first-child')) ?? '', / at 10 threads, /);
+  // The verdict opens the run, right under its header: better by its sign and its word, not by colour alone.
+  assert.equal(await page.textContent('#run-0 > header.run-header + section.verdict-box h3'), 'Verdict');
+  assert.deepEqual(await page.locator('#run-0 .verdict-box li').allTextContents(), [
+    '25G (127.0.0.1) · Onload · latency-best vs kernel: ▲ better: throughput +59.5 % (95 % CI +39.5 % to +83.8 %) at 10 threads; 2 marked points left out',
+  ]);
+  assert.equal(await page.textContent('#run-0 .verdict-box li[data-kind="better"] .cue'), '▲ better');
 });
 
 test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips with unit and spread, stack headers apart from units', { skip, timeout: 60_000 }, async () => {
@@ -72,7 +78,10 @@ test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips
   const data = runDataFromFiles('/runs/run-fixture', rename(JSON.stringify(fixtureManifest())) as RunManifest, results);
   await show(buildViewModel([data]), '#r0-g0-read-latency-table');
   const headers = await page.locator('#r0-g0-throughput-table thead th').allTextContents();
-  assert.deepEqual(headers, ['Threads', 'kernel', 'latency', 'median (ops/s)', 'median (ops/s)', 'vs kernel']);
+  // A profile called `latency` is named as a stack, never as the metric.
+  assert.deepEqual(headers, ['Threads', 'kernel', 'Onload · latency', 'median (ops/s)', 'median (ops/s)', 'vs kernel']);
+  assert.deepEqual(await page.locator('#run-0 fieldset.stack-filter label').allTextContents(), ['kernel', 'Onload · latency']);
+  assert.deepEqual(await page.locator('#r0-g0-read-latency-data thead th').allTextContents(), ['Threads', 'kernel', 'Onload · latency']);
   assert.equal(await page.getAttribute('#r0-g0-throughput-table th.stack-head[data-stack="latency"]', 'colspan'), '2');
   // Read average: kernel at 5 threads is the median of 16,000 and 16,800 µs.
   assert.deepEqual(await page.locator('#r0-g0-read-latency-table thead tr:nth-child(2) th').allTextContents(), ['median (ms)', 'median (ms)', 'vs kernel']);
@@ -82,7 +91,12 @@ test('numbers: percentiles without ".0", latency in ms from 10,000 µs, tooltips
   assert.match((await page.getAttribute(kernel5, 'title')) ?? '', /^16\.4 ms: median of 2 repetitions, 2 of 2 finished, min–max 16–16\.8 ms, spread 4\.9 %/);
   // p95 stays in µs and reads as whole numbers.
   assert.equal(await page.textContent('#r0-g0-read-p95-data td[data-stack="kernel"][data-threads="5"]'), '820 (800–840)');
-  assert.equal(await page.textContent('#chart-r0-g0-read-latency h4'), 'Read average latency (µs)');
+  // One unit for the metric: the chart's heading, its axis and its table say ms like the cookbook table.
+  assert.equal(await page.textContent('#chart-r0-g0-read-latency h4'), 'Read average latency (ms)');
+  assert.equal(await page.getAttribute('#chart-r0-g0-read-latency canvas', 'aria-label'), 'Read average latency (ms) against YCSB threads for 25G (127.0.0.1); the table view lists every value');
+  assert.equal(await page.getAttribute('#chart-r0-g0-read-latency canvas', 'data-y-title'), 'ms');
+  assert.equal(await page.textContent('#r0-g0-read-latency-data td[data-stack="kernel"][data-threads="5"]'), '16.4 (16–16.8)');
+  assert.equal(await page.textContent('#chart-r0-g0-read-p95 h4'), 'Read p95 latency (µs)');
   await page.screenshot({ path: join(artifacts, 'panel-ms-latency.png'), fullPage: true });
 });
 
@@ -210,10 +224,14 @@ test('compare: what changed first, only common points, B against A with its inte
     const [left, top, right, bottom] = (c.dataset.plotArea ?? '').split(',').map(Number);
     const data = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
     let count = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] === 0x1a && data[i + 1] === 0x85 && data[i + 2] === 0xff) count++;
+    // The palette's kernel blue #0077BB (engine/src/report/palette.ts).
+    for (let i = 0; i < data.length; i += 4) if (data[i] === 0x00 && data[i + 1] === 0x77 && data[i + 2] === 0xbb) count++;
     return count;
   });
   assert.ok(blue > 60, `both kernel lines drawn (${blue} pixels)`);
+  // Did Onload's gain over the kernel change? B is 10 % faster on both stacks: the gain is the same.
+  assert.equal(await page.textContent('#cmp-g0-throughput-gain caption'), 'Throughput: did Onload\'s gain over the kernel change (B against A)?, 25G (127.0.0.1)');
+  assert.deepEqual(await page.locator('#cmp-g0-throughput-gain tr[data-threads="5"] > *').allTextContents(), ['5', 'Onload · latency-best', '+47.6 %', '+47.6 %', '±0.0 points (±35.2, not significant)']);
   // A value of run B opens run B's cells (runIndex 1).
   const count = (await panel.posted()).length;
   await page.click('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="kernel"][data-threads="10"]');
@@ -223,6 +241,25 @@ test('compare: what changed first, only common points, B against A with its inte
   await page.setViewportSize({ width: 1100, height: 1400 });
   assert.deepEqual(await panel.violations(), []);
   assert.deepEqual(panel.pageErrors, []);
+});
+
+test('compare keeps marked points: drawn as crosses in the stack\'s colour and explained in the legend', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  const a = runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults());
+  // B: the profile's 10-thread point client-bound in both repetitions (marked), nothing else drawn for it.
+  const manifestB = fixtureManifest();
+  manifestB.runId = 'run-marked';
+  const resultsB = fixtureResults().map((result) => (result.key.stack === 'latency-best' && result.key.threads === 10
+    ? { ...result, marks: [{ code: 'client-bound', host: '127.0.0.2', message: 'Client 127.0.0.2 was 95 % busy.' }] }
+    : result));
+  const b = runDataFromFiles('/runs/run-marked', manifestB, resultsB);
+  await panel.post({ type: 'model', model: buildViewModel([a, b]) });
+  await page.waitForFunction(() => document.querySelector('h1#panel-title')?.textContent?.includes('run-marked'));
+  await page.waitForSelector('#chart-cmp-g0-throughput canvas[data-legend]', { state: 'attached' });
+  assert.equal(await page.getAttribute('#chart-cmp-g0-throughput canvas', 'data-legend'),
+    'kernel A | kernel B | Onload · latency-best A | Onload · latency-best B | × every repetition marked');
+  // The marked point of B keeps its number in the table, its mark beside it.
+  assert.match((await page.textContent('#cmp-g0-throughput-table td.value[data-side="b"][data-stack="latency-best"][data-threads="10"]')) ?? '', /^\d{2},\d{3} \(client-bound\)$/);
 });
 
 test('drill-down: a table cell (click or Enter) opens its time series, whose header (or Shift) opens its records and logs', { skip, timeout: 60_000 }, async () => {
@@ -274,4 +311,49 @@ test('drill-down: a table cell (click or Enter) opens its time series, whose hea
   assert.ok(fromChart, 'a click on the chart asks for the nearest point\'s time series');
   assert.equal(fromChart.threads, 10);
   assert.match(String((fromChart.cellIds as string[])[0]), /^25G-(kernel|latency-best)-t10-r1$/);
+});
+
+test('keyboard: tables shown only to screen readers are out of the tab order; Escape from a time series returns focus to its cell', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
+  // Charts in chart view: their data tables are visually hidden, and nothing in them takes Tab.
+  const tabbableHidden = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.data-box.visually-hidden *')).filter((element) => element.tabIndex >= 0).length);
+  assert.ok(await page.locator('.data-box.visually-hidden td[data-cells]').count() > 0, 'hidden tables hold openable cells');
+  const culprits = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.data-box.visually-hidden *')).filter((element) => element.tabIndex >= 0).slice(0, 3).map((element) => `${element.tagName} in ${element.closest('figure')?.id}`));
+  assert.equal(await tabbableHidden(), 0, culprits.join(', '));
+  // Shown as a table, its cells take Tab again; back to the chart, they leave the order.
+  await page.click('#chart-r0-g0-read-latency button.view-toggle');
+  assert.equal(await page.evaluate(() => document.querySelector<HTMLElement>('#chart-r0-g0-read-latency .data-box td[data-cells]')!.tabIndex), 0);
+  await page.click('#chart-r0-g0-read-latency button.view-toggle');
+  assert.equal(await tabbableHidden(), 0);
+
+  // Enter on a cell opens its time series, which takes the focus; Escape closes it and the cell has the focus again.
+  const cell = '#r0-g0-throughput-table td.value[data-stack="kernel"][data-threads="5"]';
+  await page.focus(cell);
+  const before = (await panel.posted()).length;
+  await page.keyboard.press('Enter');
+  const request = (await panel.posted()).slice(before).find((message) => message.type === 'open-timeseries')!;
+  await panel.post({ type: 'timeseries', view: { runIndex: 0, title: request.title, stack: 'kernel', threads: 5, cellIds: request.cellIds, cells: [], missing: [] } });
+  await page.waitForSelector('#ts-r0-g0:not([hidden]) button.close-timeseries');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'close-timeseries');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.threads), '5');
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.stack), 'kernel');
+});
+
+test('keyboard: the first tab stop is a skip link to the tables and charts, a landmark of their own', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
+  // The first element of the page that takes Tab.
+  const first = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('a[href], button, input, select, [tabindex]')).find((element) => element.tabIndex >= 0 && !element.closest('[hidden]'))?.textContent);
+  assert.equal(first, 'Skip to the tables and charts');
+  await page.focus('a.skip-link');
+  assert.ok(await page.isVisible('a.skip-link'), 'shown while it has the focus');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Tables and charts of run run-fixture');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'region');
+  // The next Tab lands inside the results, not back in the header.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('.groups'))), true);
+  assert.equal(await page.locator('main#app').count(), 1);
 });

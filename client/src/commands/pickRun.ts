@@ -26,11 +26,11 @@ function runItems(runs: RunSummary[]): RunItem[] {
 }
 
 /** Picks one run; offers to browse for a folder when none is found. */
-export async function pickRun(runs: RunSummary[], title: string): Promise<string | undefined> {
+export async function pickRun(runs: RunSummary[], title: string, placeHolder = 'Choose a run'): Promise<string | undefined> {
   const browse: RunItem = { label: '$(folder-opened) Browse for a run folder…' };
   const picked = await vscode.window.showQuickPick([...runItems(runs), browse], {
     title,
-    placeHolder: runs.length > 0 ? 'Choose a run' : 'No runs found in the results folder',
+    placeHolder: runs.length > 0 ? placeHolder : 'No runs found in the results folder',
     matchOnDescription: true,
   });
   if (!picked) return undefined;
@@ -38,60 +38,16 @@ export async function pickRun(runs: RunSummary[], title: string): Promise<string
 }
 
 /**
- * What Enter does in the two-run picker: with two runs checked, compare them (A is the one checked
- * first); otherwise the highlighted run is checked, and once that makes two, they are compared.
- * Pure, for tests.
+ * Picks the baseline, then the candidate: two single picks, each saying which it is, the second
+ * without the baseline and naming it. (A multi-select made the baseline the first run ticked,
+ * which its ticked rows never showed, and was swapped by accident.)
  */
-export function acceptTwoRuns(checkedInOrder: readonly string[], highlighted: string | undefined): { pair: [string, string] } | { check: string[] } {
-  const checked = highlighted && !checkedInOrder.includes(highlighted) && checkedInOrder.length < 2 ? [...checkedInOrder, highlighted] : [...checkedInOrder];
-  return checked.length === 2 ? { pair: [checked[0]!, checked[1]!] } : { check: checked };
-}
-
-/** Keeps the order in which runs were checked (VS Code reports the selection in list order). */
-export function checkedOrder(previous: readonly string[], selected: readonly string[]): string[] {
-  return [...previous.filter((dir) => selected.includes(dir)), ...selected.filter((dir) => !previous.includes(dir))];
-}
-
-/** Picks two runs: A (the baseline) then B. Enter checks the highlighted run; the second Enter compares. */
-export async function pickTwoRuns(runs: RunSummary[], title: string): Promise<[string, string] | undefined> {
-  if (runs.length < 2) {
-    const first = await pickRun(runs, `${title}: run A (the baseline)`);
-    if (!first) return undefined;
-    const second = await pickRun(runs.filter((run) => path.resolve(run.runDir) !== path.resolve(first)), `${title}: run B (compared against A)`);
-    return second ? [first, second] : undefined;
-  }
-  const quickPick = vscode.window.createQuickPick<RunItem>();
-  quickPick.title = title;
-  quickPick.placeholder = 'Enter on run A (the baseline), then Enter on run B';
-  quickPick.canSelectMany = true;
-  quickPick.matchOnDescription = true;
-  quickPick.items = runItems(runs);
-  let order: string[] = [];
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (value: [string, string] | undefined) => {
-      if (done) return;
-      done = true;
-      resolve(value);
-      quickPick.dispose();
-    };
-    quickPick.onDidChangeSelection((selected) => {
-      order = checkedOrder(order, selected.flatMap((item) => (item.runDir ? [item.runDir] : [])));
-      quickPick.placeholder = order.length > 2 ? 'Check only two runs' : order.length === 1 ? 'Now Enter on run B' : 'Enter on run A (the baseline), then Enter on run B';
-    });
-    quickPick.onDidAccept(() => {
-      const answer = acceptTwoRuns(order, quickPick.activeItems[0]?.runDir);
-      if ('pair' in answer) {
-        finish(answer.pair);
-        return;
-      }
-      order = answer.check;
-      quickPick.selectedItems = quickPick.items.filter((item) => item.runDir !== undefined && order.includes(item.runDir));
-      quickPick.placeholder = order.length === 1 ? 'Now Enter on run B' : `Check exactly two runs (${order.length} checked)`;
-    });
-    quickPick.onDidHide(() => finish(undefined));
-    quickPick.show();
-  });
+export async function pickBaselineThenCandidate(runs: RunSummary[], title: string): Promise<[string, string] | undefined> {
+  const baseline = await pickRun(runs, `${title} (1 of 2): the baseline`, 'Choose the baseline: the run the other is compared against');
+  if (!baseline) return undefined;
+  const others = runs.filter((run) => path.resolve(run.runDir) !== path.resolve(baseline));
+  const candidate = await pickRun(others, `${title} (2 of 2): the candidate, compared against ${path.basename(baseline)}`, `Choose the candidate: the run compared against ${path.basename(baseline)}`);
+  return candidate ? [baseline, candidate] : undefined;
 }
 
 async function browseForRunFolder(title: string): Promise<string | undefined> {

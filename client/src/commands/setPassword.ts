@@ -7,7 +7,7 @@ import { describeSecretKey, passwordSecretKey } from '../secretKeys';
 import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 import { currentSettings } from '../config';
-import { passwordSavedMessage } from '../passwordSource';
+import { passwordNotUsedWarning, passwordSavedMessage } from '../passwordSource';
 import { commands } from '../commandIds';
 
 export async function setPasswordCommand(services: ExtensionServices, arg?: unknown, options?: unknown): Promise<boolean> {
@@ -21,6 +21,12 @@ export async function setPasswordCommand(services: ExtensionServices, arg?: unkn
   if (servers.length === 0) {
     void vscode.window.showErrorMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} names no servers, so there is no cluster to keep a password for.`);
     return false;
+  }
+  // Said before asking: a password saved here is not used while the environment variable wins.
+  const notUsed = passwordNotUsedWarning(await services.passwords.sourceFor({ servers }, currentSettings(services.log, planUri)));
+  if (notUsed) {
+    const anyway = 'Save one anyway';
+    if ((await vscode.window.showWarningMessage(notUsed, anyway)) !== anyway) return false;
   }
   const password = await services.passwords.ask({ servers });
   if (password === undefined) return false;

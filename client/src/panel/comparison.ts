@@ -4,9 +4,11 @@
 // same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/report/statistics.ts).
 // Pure.
 import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report/report';
+import { compareGains } from '../../../engine/src/report/gainChange';
+import { baselineStack } from '../../../engine/src/report/stackLabels';
 import { compareSamples } from '../../../engine/src/report/statistics';
-import type { CompareCell, CompareChart, CompareGroup, CompareTable, MetricId, RunComparisonView, RunDifference } from './protocol';
-import { seriesPoint, tableCell, unitOf } from './comparisonTables';
+import type { CompareCell, CompareChart, CompareGroup, CompareTable, GainChangeTable, MetricId, RunComparisonView, RunDifference } from './protocol';
+import { displayUnitOf, seriesPoint, tableCell, unitOf } from './comparisonTables';
 import type { RunData } from './runData';
 
 function runIdOf(data: RunData): string {
@@ -109,6 +111,36 @@ function match(tableA: ReportTable, tableB: ReportTable, leftOut: Set<string>): 
   return matched;
 }
 
+/** Did each profile's gain over the kernel change from A to B, at each common thread count? Undefined without a kernel and a profile in both. */
+function gainChangeTable(id: string, metric: MetricId, tableA: ReportTable, tableB: ReportTable, matched: { groupA: ReportGroup; groupB: ReportGroup; stacks: string[]; threads: number[] }): GainChangeTable | undefined {
+  if (!matched.stacks.includes(baselineStack)) return undefined;
+  const higherIsBetter = tableB.metric.higherIsBetter;
+  const usable = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.values.length > 0;
+  const rows: GainChangeTable['rows'] = [];
+  for (const stack of matched.stacks.filter((candidate) => candidate !== baselineStack)) {
+    for (const threads of matched.threads) {
+      const cells = [
+        cellOf(tableA, matched.groupA, threads, baselineStack), cellOf(tableA, matched.groupA, threads, stack),
+        cellOf(tableB, matched.groupB, threads, baselineStack), cellOf(tableB, matched.groupB, threads, stack),
+      ];
+      if (!cells.every(usable)) continue;
+      const change = compareGains(cells[0].values, cells[1].values, cells[2].values, cells[3].values);
+      if (!change) continue;
+      const marked = cells.some((cell) => cell.state === 'marked');
+      rows.push({
+        threads, stack, gainA: change.gainA, gainB: change.gainB, changePoints: change.changePoints,
+        ...(change.interval ? { interval: { low: change.interval.low, high: change.interval.high, halfWidth: change.interval.halfWidth } } : {}),
+        ...(change.noInterval ? { noInterval: change.noInterval } : {}),
+        significant: change.significant,
+        better: change.significant && !marked && (higherIsBetter ? change.changePoints > 0 : change.changePoints < 0),
+        marked,
+      });
+    }
+  }
+  if (rows.length === 0) return undefined;
+  return { id, metric, title: `${tableB.metric.title}: did Onload's gain over the kernel change (B against A)?`, higherIsBetter, rows };
+}
+
 function cellOf(table: ReportTable, group: ReportGroup, threads: number, stack: string): StackCell {
   const row = group.rows.find((candidate) => candidate.threads === threads)!;
   return row.cells[table.stacks.indexOf(stack)];
@@ -124,10 +156,12 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
     for (const matched of match(tableA, tableB, leftOut)) {
       let group = groups.get(matched.key);
       if (!group) {
-        group = { id: `cmp-g${groupIndex++}`, interface: matched.groupB.interface, label: matched.groupB.title, tables: [], charts: [] };
+        group = { id: `cmp-g${groupIndex++}`, interface: matched.groupB.interface, label: matched.groupB.title, tables: [], charts: [], gainChanges: [] };
         groups.set(matched.key, group);
       }
       const unit = unitOf(tableB);
+      // One unit for the metric over both runs: A in ms and B in µs would not compare at a glance.
+      const displayUnit = displayUnitOf([tableA, tableB]);
       const series = matched.stacks.map((stack) => ({
         stack,
         a: matched.threads.map((threads) => seriesPoint(threads, cellOf(tableA, matched.groupA, threads, stack))),
@@ -135,7 +169,7 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
       }));
       const anyValue = series.some((s) => [...s.a, ...s.b].some((point) => point.median !== null));
       if (anyValue || metric === 'throughput') {
-        const chart: CompareChart = { id: `${group.id}-${metric}`, metric, title: tableB.metric.title, unit, threads: matched.threads, series };
+        const chart: CompareChart = { id: `${group.id}-${metric}`, metric, title: tableB.metric.title, unit, displayUnit, threads: matched.threads, series };
         group.charts.push(chart);
       }
       if (defaultMetrics.includes(metric)) {
@@ -144,6 +178,7 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
           metric,
           title: `${tableB.metric.title}: B against A`,
           unit,
+          displayUnit,
           higherIsBetter: tableB.metric.higherIsBetter,
           stacks: matched.stacks,
           rows: matched.threads.map((threads) => ({
@@ -152,6 +187,8 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
           })),
         };
         group.tables.push(table);
+        const gains = gainChangeTable(`${group.id}-${metric}-gain`, metric, tableA, tableB, matched);
+        if (gains) group.gainChanges!.push(gains);
       }
     }
   }

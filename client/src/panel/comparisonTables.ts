@@ -4,11 +4,17 @@
 import { markLabel } from '../../../engine/src/evidence/marks';
 import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report/report';
 import { relativeHalfWidth } from '../../../engine/src/report/statistics';
-import type { CellMarkView, CellState, ChartSeries, ComparisonTable, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
+import { metricDisplayUnit } from '../../../engine/src/report/displayUnits';
+import type { CellMarkView, CellState, ChartSeries, ComparisonTable, DisplayUnit, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
 
 export function unitOf(table: ReportTable): MetricUnit {
   const unit = table.metric.unit;
   return unit === 'ops/s' || unit === '%' || unit === 'µs/op' || unit === 'ops/s/core' ? unit : 'µs';
+}
+
+/** The metric's one display unit over the given tables (one run's, or both runs' when comparing). */
+export function displayUnitOf(tables: readonly ReportTable[]): DisplayUnit {
+  return metricDisplayUnit(tables) === 'ms' ? 'ms' : unitOf(tables[0]);
 }
 
 function repetitionsOf(cell: StackCell): TableCell['repetitions'] {
@@ -92,6 +98,7 @@ export function comparisonTable(table: ReportTable, group: ReportGroup, id: stri
     metric: table.metric.id as MetricId,
     title: `${table.metric.title}: kernel vs Onload`,
     unit: unitOf(table),
+    displayUnit: displayUnitOf([table]),
     profiles: table.profiles,
     rows: group.rows.map((row) => ({
       threads: row.threads,

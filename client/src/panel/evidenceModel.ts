@@ -29,7 +29,7 @@ export function cpuCharts(tables: readonly ReportTable[], groupIndex: number, gr
     if (!group) return [];
     const series = chartSeries(table, group);
     if (!series.some((entry) => entry.points.some((point) => point.median !== null || point.markedValue != null))) return [];
-    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), threads: group.rows.map((row) => row.threads), series }];
+    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series }];
   });
 }
 

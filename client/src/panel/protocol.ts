@@ -22,6 +22,13 @@ export type CpuMetricId = 'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'm
 export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
 
 /**
+ * The unit a metric is shown in, chosen once per metric from the run's data (both runs' when
+ * comparing) by engine/src/report/displayUnits.ts: latencies in ms from 10,000 µs up. Values in the
+ * model stay in the metric's unit; headings, axes, tables and tooltips use this one.
+ */
+export type DisplayUnit = MetricUnit | 'ms';
+
+/**
  * How a stack did at one thread count (the engine report's cell state): `ok`; `marked` (every
  * repetition that ran carries a mark, e.g. Onload not verified, so the number may be the
  * kernel's: shown, never an improvement); `failed` (every repetition); `pending` (not run yet);
@@ -84,6 +91,7 @@ export interface ChartModel {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   /** Every thread count of the sweep, ascending (x axis). */
   threads: number[];
   series: ChartSeries[];
@@ -133,6 +141,7 @@ export interface ComparisonTable {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   /** The profile names, in plan order; the first column is always the kernel. */
   profiles: string[];
   rows: { threads: number; kernel: TableCell; profiles: TableCell[] }[];
@@ -243,6 +252,19 @@ export interface PreflightCheckView {
  */
 export type RunStatus = 'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
 
+/**
+ * One line of the run's verdict (engine/src/report/verdict.ts): the best significant difference of a
+ * profile from the kernel on one interface, or why there is none. `cue` is the colour-free word and
+ * symbol (`▲ better`, `▼ worse`), which `text` contains.
+ */
+export interface VerdictView {
+  interface: string;
+  stack: string;
+  kind: 'better' | 'worse' | 'no-significant-difference' | 'no-interval' | 'no-data';
+  cue: string;
+  text: string;
+}
+
 export interface RunView {
   runDir: string;
   runId: string;
@@ -254,6 +276,8 @@ export interface RunView {
   /** Effective Onload options per profile. */
   profiles: { name: string; options: { name: string; value: string }[] }[];
   groups: ChartGroup[];
+  /** What the run found, one line per interface and profile, shown first (absent in models from older hosts). */
+  verdict?: VerdictView[];
   /** The largest improvements of each table metric anywhere in the run, best first. */
   bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
@@ -277,6 +301,10 @@ export interface PanelViewModel {
   runs: RunView[];
   /** When comparing: run B against run A (client/src/panel/comparison.ts). */
   comparison?: RunComparisonView;
+  /** Series colours, kernel first (engine/src/report/palette.ts): the same in the panel and every export. */
+  palette?: string[];
+  /** Every stack of the runs shown -> how it reads (`kernel`, `Onload · latency`, the plan's display name). */
+  stackLabels?: Record<string, string>;
   /** Background of exported images (setting onloadBench.results.exportBackground); light by default. */
   exportBackground?: 'light' | 'theme';
 }
@@ -313,6 +341,7 @@ export interface CompareTable {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   higherIsBetter: boolean;
   /** Stacks both runs have, kernel first. */
   stacks: string[];
@@ -326,17 +355,46 @@ export interface CompareChart {
   metric: MetricId;
   title: string;
   unit: MetricUnit;
+  displayUnit: DisplayUnit;
   threads: number[];
   series: { stack: string; a: SeriesPoint[]; b: SeriesPoint[] }[];
 }
 
 /** An interface (and axis values) both runs measured. */
+/**
+ * Did Onload's gain over the kernel change from run A to run B? Per thread count and profile, each
+ * run's gain ((profile / kernel − 1) × 100) and the change in percentage points with its 95 %
+ * interval (engine/src/report/gainChange.ts).
+ */
+export interface GainChangeTable {
+  id: string;
+  metric: MetricId;
+  title: string;
+  higherIsBetter: boolean;
+  rows: {
+    threads: number;
+    stack: string;
+    gainA: number;
+    gainB: number;
+    changePoints: number;
+    interval?: { low: number; high: number; halfWidth: number };
+    noInterval?: 'single-repetition' | 'no-spread' | 'unbounded' | 'no-data';
+    significant: boolean;
+    /** Significant, and the gain grew the better way for this metric (more throughput, less latency). */
+    better: boolean;
+    /** A value in one of the four arms is marked: shown, proves nothing. */
+    marked: boolean;
+  }[];
+}
+
 export interface CompareGroup {
   id: string;
   interface: string;
   label: string;
   tables: CompareTable[];
   charts: CompareChart[];
+  /** Absent in models from older hosts. */
+  gainChanges?: GainChangeTable[];
 }
 
 export interface RunComparisonView {

@@ -166,6 +166,11 @@ class ResultsPanel implements vscode.Disposable {
     return this.indexOf(runDir) >= 0;
   }
 
+  /** It shows only a run that failed pre-flight and left no folder: nothing there to come back to. */
+  showsOnlyRemovedRun(): boolean {
+    return this.runs.length === 1 && this.runs[0].removed === true;
+  }
+
   applyEvent(runDir: string, event: SweepEvent): void {
     const index = this.indexOf(runDir);
     if (index < 0) return;
@@ -330,7 +335,11 @@ export class ResultsPanelManager {
   onSweepEvent(runDir: string, event: SweepEvent): void {
     const key = normalise(runDir);
     this.liveRuns.set(key, Date.now());
-    if (event.type === 'run-started' && !this.panels.has(panelKey([runDir]))) this.open([runDir], true);
+    if (event.type === 'run-started' && !this.panels.has(panelKey([runDir]))) {
+      // The next attempt replaces the tabs of earlier pre-flight failures instead of adding one more.
+      for (const panel of [...this.panels.values()]) if (panel.showsOnlyRemovedRun()) panel.panel.dispose();
+      this.open([runDir], true);
+    }
     for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.applyEvent(runDir, event);
     if (event.type === 'run-finished') this.liveRuns.delete(key);
     // The manifest gains what events do not carry (the environment after pre-flight, extra cells):

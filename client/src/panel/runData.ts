@@ -90,7 +90,8 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
 /** A cell's steps (engine/src/sweep/sweep.ts `phase(...)`) in words. */
 const phaseWords: Record<string, string> = {
   'restart-server': 'Restarting Couchbase Server',
-  'check-acceleration': 'Checking that Couchbase runs on Onload',
+  // Kernel cells are checked too (that nothing accelerates them): the words fit both stacks.
+  'check-acceleration': 'Checking which network stack Couchbase runs on',
   'recreate-bucket': 'Recreating the bucket',
   'ycsb-load': 'Loading the data (YCSB load)',
   'item-count': 'Counting the loaded items',

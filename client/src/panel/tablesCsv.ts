@@ -2,10 +2,11 @@
 // every metric the run measured (engine/src/report/csv.ts), with intervals and marks, so a spreadsheet
 // made from either is the same.
 import { reportTablesToCsv } from '../../../engine/src/report/csv';
+import { stackDisplayNames } from '../../../engine/src/report/stackLabels';
 import { buildReportTables, measuredMetrics } from '../../../engine/src/report/report';
 import type { RunData } from './runData';
 
 export function runTablesCsv(data: RunData): string {
   const results = [...data.results.values()];
-  return reportTablesToCsv(buildReportTables({ results, manifest: data.manifest }, measuredMetrics(results)));
+  return reportTablesToCsv(buildReportTables({ results, manifest: data.manifest }, measuredMetrics(results)), stackDisplayNames(data.manifest?.plan));
 }

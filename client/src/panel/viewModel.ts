@@ -3,9 +3,12 @@
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
 import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
+import { seriesPalette } from '../../../engine/src/report/palette';
+import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
+import { buildVerdict } from '../../../engine/src/report/verdict';
 import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
 import { buildComparison } from './comparison';
-import { chartSeries, comparisonTable, unitOf } from './comparisonTables';
+import { chartSeries, comparisonTable, displayUnitOf, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
 import type { RunData } from './runData';
 
@@ -58,7 +61,7 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
       // A latency chart of an operation the workload never ran (no UPDATE in workload c) is noise.
       const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
       if (!anyValue && !alwaysDrawn.includes(metric)) continue;
-      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), threads: metricGroup.rows.map((row) => row.threads), series };
+      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), displayUnit: displayUnitOf([table]), threads: metricGroup.rows.map((row) => row.threads), series };
       const note = percentileNote(chart);
       if (note) chart.note = note;
       charts.push(chart);
@@ -95,6 +98,7 @@ const checkLabels: Record<string, string> = {
   'ycsb-version': 'YCSB installed',
   'java-version': 'Java installed',
   'bucket-quota': 'Bucket fits the memory quota',
+  'couchbase-password': 'Couchbase password',
   'profile-lint': 'Onload profile checks',
   'workload-lint': 'Workload file checks',
   'results-writable': 'Results folder writable',
@@ -151,6 +155,10 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
       options: Object.entries(options).map(([option, value]) => ({ name: option, value })),
     })),
     groups: buildGroups(tables, runIndex, data),
+    // The same lines as `onload-bench report` and the HTML report: over the cookbook's metrics.
+    verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id)), stackDisplayNames(data.manifest?.plan)).map((line) => ({
+      interface: line.interface, stack: line.stack, kind: line.kind, cue: line.cue, text: line.text,
+    })),
     bestImprovements: tables
       .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
       .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),
@@ -166,9 +174,19 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
   const views = runs.map(buildRunView);
   if (views.length > 1) shareAxes(views);
-  const model: PanelViewModel = { title: modelTitle(runs), runs: views };
+  const model: PanelViewModel = { title: modelTitle(runs), runs: views, stackLabels: stackLabelsOf(runs, views), palette: [...seriesPalette] };
   if (runs.length === 2) model.comparison = buildComparison(runs[0], runs[1], chartMetrics);
   return model;
+}
+
+/** How each stack of the runs reads; when comparing, the later run's display name wins. */
+function stackLabelsOf(runs: readonly RunData[], views: readonly RunView[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  runs.forEach((data, index) => {
+    const names = stackDisplayNames(data.manifest?.plan);
+    for (const stack of views[index].stacks) labels[stack] = stackLabel(stack, names);
+  });
+  return labels;
 }
 
 /** Side by side, the same chart of both runs gets the same y axis so heights compare at a glance. */
@@ -181,8 +199,14 @@ function shareAxes(views: RunView[]): void {
       if (top !== null) maxima.set(key, Math.max(maxima.get(key) ?? 0, top));
     }
   }
+  // ... and the same unit: ms in one run means ms in both.
+  const inMs = new Set(charts.filter(({ chart }) => chart.displayUnit === 'ms').map(({ key }) => key));
   for (const { key, chart } of charts) {
     const max = maxima.get(key);
     if (max !== undefined && max > 0) chart.sharedMax = max;
+    if (inMs.has(key)) chart.displayUnit = 'ms';
+  }
+  for (const view of views) for (const group of view.groups) for (const table of group.tables) {
+    if (inMs.has(`${group.label}\u0000${table.metric}`)) table.displayUnit = 'ms';
   }
 }

@@ -15,6 +15,10 @@ export interface RunProgress {
   done: number;
   failed: number;
   currentCell?: string;
+  /** The running cell's place in the sweep (0-based, the engine's index): the counter says this cell, never the next. */
+  currentIndex?: number;
+  /** A cell has started: before that the run is in its pre-flight checks. */
+  started?: boolean;
   /** The engine's estimate of the time left, from its last `cell-finished`. */
   remainingEstimateMs?: number;
   /** The estimate counts repetitions run-until-stable may add: "up to". */
@@ -29,14 +33,18 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
     case 'run-started':
       return { ...state, runDir: event.runDir, total: event.manifest.cells.length, done: event.alreadyDone };
     case 'cell-started':
-      return { ...state, total: event.total, currentCell: cellLabel(event.key) };
+      return { ...state, total: event.total, currentCell: cellLabel(event.key), currentIndex: event.index, started: true };
     case 'cell-finished': {
       const next: RunProgress = {
         ...state,
         total: event.total,
         done: state.done + 1,
         failed: state.failed + (event.result.status === 'failed' ? 1 : 0),
+        started: true,
       };
+      // Between cells nothing runs: no label that the counter would contradict.
+      delete next.currentCell;
+      delete next.currentIndex;
       if (event.remainingEstimateMs !== undefined) next.remainingEstimateMs = event.remainingEstimateMs;
       if (event.remainingEstimateUpTo) next.remainingEstimateUpTo = true;
       else delete next.remainingEstimateUpTo;
@@ -45,6 +53,7 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
     case 'run-finished': {
       const next: RunProgress = { ...state, runDir: event.outcome.runDir, finished: true };
       delete next.currentCell;
+      delete next.currentIndex;
       delete next.remainingEstimateMs;
       delete next.remainingEstimateUpTo;
       return next;
@@ -74,8 +83,9 @@ export function formatDuration(ms: number): string {
 /** The progress notification's message: the current cell, the count and the time left. */
 export function progressMessage(state: RunProgress): string {
   const parts: string[] = [];
-  if (state.total > 0) parts.push(`cell ${Math.min(state.done + 1, state.total)}/${state.total}`);
-  if (state.currentCell) parts.push(state.currentCell);
+  if (state.currentCell !== undefined && state.total > 0) parts.push(`cell ${Math.min((state.currentIndex ?? state.done) + 1, state.total)}/${state.total}`, state.currentCell);
+  else if (state.total > 0 && !state.started && !state.finished) parts.push(`pre-flight checks (${state.total} cells planned)`);
+  else if (state.total > 0) parts.push(`${state.done}/${state.total} cells done`);
   if (state.remainingEstimateMs !== undefined) parts.push(`${state.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(state.remainingEstimateMs)} left`);
   if (state.failed > 0) parts.push(`${state.failed} failed`);
   return parts.join(' — ');

@@ -7,7 +7,8 @@ import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
 import type { ResultsPanelManager } from '../panel/resultsPanel';
 import { commands } from '../commandIds';
 import type { PasswordSource } from '../passwordSource';
-import { failureNotice } from './failureNotice';
+import { endNotice } from './endNotice';
+import { failureActionTitles, failureNotice } from './failureNotice';
 import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
 import { showRunFailure } from './failureActions';
 import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
@@ -128,16 +129,12 @@ export class RunTracker implements vscode.Disposable {
       await showRunFailure(notice, planPath, outcome, this.log);
       return;
     }
-    if (!outcome.runDir) return;
-    const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
-    const text = outcome.cancelled
-      ? `Benchmark cancelled (${summary}). Its results so far are kept; resume it later.`
-      : outcome.error
-        ? `Benchmark stopped (${summary}): ${outcome.error.message}`
-        : `Benchmark finished: ${summary}.`;
-    const show = outcome.error || outcome.failed > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    const choice = await show(`Onload Bench: ${text}`, 'Open results');
-    if (choice === 'Open results') this.results.showRun(outcome.runDir);
+    const ended = endNotice(outcome);
+    if (!ended || !outcome.runDir) return;
+    const show = ended.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const choice = await show(ended.text, ...ended.actions);
+    if (choice === failureActionTitles['open-results']) this.results.showRun(outcome.runDir);
+    else if (choice === failureActionTitles.resume) await vscode.commands.executeCommand(commands.resumeRun.id, outcome.runDir);
   }
 
   dispose(): void {

@@ -53,7 +53,8 @@ export interface PlanBucket {
   flush?: boolean;
 }
 
-export type PlanStack = 'kernel' | { name: string; profile: string };
+/** `displayName`: how results show the stack (report/stackLabels.ts); default `Onload · <name>`. */
+export type PlanStack = 'kernel' | { name: string; profile: string; displayName?: string };
 
 export interface Plan {
   $schema?: string;
@@ -91,7 +92,7 @@ export interface ResolvedPlan {
   clients: ResolvedClient[];
   bucket: Required<PlanBucket>;
   workload: { path: string; properties: Record<string, string | number | boolean>; splitLoad: boolean };
-  stacks: { name: string; profile?: string }[];
+  stacks: { name: string; profile?: string; displayName?: string }[];
   threads: number[] | LinearRange | GeometricRange;
   /** The repetitions every point starts with (`min` when run until stable). */
   repetitions: number;
@@ -157,7 +158,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       flush: plan.bucket.flush ?? false,
     },
     workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) }, splitLoad: plan.workload.splitLoad ?? false },
-    stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile })),
+    stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile, ...(stack.displayName !== undefined ? { displayName: stack.displayName } : {}) })),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
     repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : plan.repetitions ?? 1,
     repetitionPolicy:

@@ -58,7 +58,8 @@ function significant(plan: Plan, planDir: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(resolved)) if (!harmlessFields.has(name)) out[name] = value;
   out.workload = { ...resolved.workload, path: resolveLocal(planDir, resolved.workload.path) };
-  out.stacks = resolved.stacks.map((stack) => (stack.profile === undefined ? stack : { ...stack, profile: resolveLocal(planDir, stack.profile) }));
+  // A stack's display name only changes how results show it: not asked about.
+  out.stacks = resolved.stacks.map(({ displayName: _shown, ...stack }) => (stack.profile === undefined ? stack : { ...stack, profile: resolveLocal(planDir, stack.profile) }));
   out.clients = resolved.clients.map((client) => (typeof client.runUnderOnload === 'string' ? { ...client, runUnderOnload: resolveLocal(planDir, client.runUnderOnload) } : client));
   return out;
 }

@@ -5,6 +5,7 @@
 // printed to terminals. Pure.
 import { escapeControlCharacters } from './controlCharacters';
 import type { ReportTable, StackCell, StackComparison } from './report';
+import { stackLabel, type StackDisplayNames } from './stackLabels';
 
 export type CsvValue = string | number | boolean | null | undefined;
 
@@ -53,15 +54,17 @@ function marksField(cell: StackCell): string {
  * `significant` is empty when no interval could be given. The CPU figures (server and busiest
  * client busy %, server and memcached CPU µs per operation, operations per busy server core;
  * evidenceMetrics.ts) are metrics like the others: one line each, with their own differences.
+ * Columns name their stack as a stack (stackLabels.ts): `kernel median`, `Onload · latency min`,
+ * `Onload · latency vs kernel (%)`, never a bare `latency min` that reads as a metric.
  */
-export function reportTablesToCsv(tables: readonly ReportTable[]): string {
+export function reportTablesToCsv(tables: readonly ReportTable[], displayNames: StackDisplayNames = {}): string {
   const stacks = [...new Set(tables.flatMap((table) => table.stacks))];
   const profiles = [...new Set(tables.flatMap((table) => table.profiles))];
   const axisNames = [...new Set(tables.flatMap((table) => table.groups.flatMap((group) => Object.keys(group.axes))))];
   const header: CsvValue[] = [
     'metric', 'unit', 'interface', 'address', ...axisNames, 'threads',
-    ...stacks.flatMap((stack) => [stack, `${stack} min`, `${stack} max`, `${stack} repetitions`, `${stack} failed`, `${stack} state`, `${stack} marks`, `${stack} percentile source`]),
-    ...profiles.flatMap((stack) => [`${stack} vs kernel (%)`, `${stack} vs kernel low (%)`, `${stack} vs kernel high (%)`, `${stack} vs kernel significant`, `${stack} vs kernel p`, `${stack} vs kernel note`]),
+    ...stacks.map((stack) => stackLabel(stack, displayNames)).flatMap((label) => [`${label} median`, `${label} min`, `${label} max`, `${label} repetitions`, `${label} failed`, `${label} state`, `${label} marks`, `${label} percentile source`]),
+    ...profiles.map((stack) => `${stackLabel(stack, displayNames)} vs ${stackLabel('kernel', displayNames)}`).flatMap((label) => [`${label} (%)`, `${label} low (%)`, `${label} high (%)`, `${label} significant`, `${label} p`, `${label} note`]),
   ];
   const rows: CsvValue[][] = [header];
   for (const table of tables) {

@@ -1,5 +1,6 @@
 // One self-contained HTML file for a run (`onload-bench report RUN --html`, the panel's Export
-// report): what a user sends a colleague instead of a spreadsheet. The cookbook's tables with
+// report): what a user sends a colleague instead of a spreadsheet. It opens with the verdict (one
+// line per interface and profile, verdict.ts, the same words as the panel and the terminal), then the cookbook's tables with
 // their 95 % intervals, the CPU tables, the figures (throughput, latency, CPU, CPU per operation
 // per interface, and the latency spectrum of the busiest point) as inline SVG, the marked and the
 // failed cells with what each mark means, the environment and each profile's effective Onload
@@ -14,10 +15,17 @@ import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
 import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, RunManifest } from '../model';
-import { buildReportTable, defaultMetrics, formatValue, hasSpread, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
+import { buildReportTable, defaultMetrics, hasSpread, threadsText, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
+import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+import { seriesColour } from './palette';
+import { stackDisplayNames, stackLabel } from './stackLabels';
+import { buildVerdict, type VerdictLine } from './verdict';
+
+/** A stack as the reader sees it (`kernel`, `Onload · latency`, or the plan's display name). */
+type Label = (stack: string) => string;
 
 export interface HtmlReportInput {
   runDir: string;
@@ -29,8 +37,6 @@ export interface HtmlReportInput {
   generatedAt?: string;
 }
 
-/** Series colours, kernel first: readable on white and in greyscale print (Tableau 10). */
-export const reportColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#d62728', '#8c564b', '#e377c2', '#7f7f7f'];
 
 /** The figures of each interface, in order, when the run measured them. */
 const figureMetrics = ['throughput', 'read-latency', 'update-latency', 'read-p99', 'update-p99', 'server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
@@ -51,12 +57,26 @@ figure svg { width: 100%; height: auto; display: block; }
 table.environment th { text-align: left; }
 figure { margin: 0; border: 1px solid #e3e3e3; border-radius: 4px; padding: 6px; } figcaption { font-size: 0.85em; color: #555; margin-top: 4px; }
 dl.legend dt { font-weight: 600; } dl.legend dd { margin: 0 0 6px 16px; }
-ul.warnings { color: #9a6700; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
-@media print { .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; } }
+pre.legend { white-space: pre-wrap; overflow-wrap: anywhere; }
+ul.warnings { color: #9a6700; }
+ul.verdict { list-style: none; padding: 0; font-size: 1.05em; } ul.verdict li { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #888; }
+ul.verdict li.better { border-color: #1a7f37; } ul.verdict li.worse { border-color: #b42318; } ul.verdict .cue { font-weight: 600; }
+ul.verdict li.better .cue { color: #1a7f37; } ul.verdict li.worse .cue { color: #b42318; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
+table.environment td.facts { white-space: normal; overflow-wrap: anywhere; }
+ul.marked-cells li { margin: 4px 0; } ul.marked-cells .cells { overflow-wrap: anywhere; }
+/* Prints on A4 (and Letter): tables wrap instead of widening the page, figures one per row. */
+@page { size: A4; margin: 14mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  th, td { white-space: normal; overflow-wrap: anywhere; padding: 2px 4px; }
+  table { max-width: 100%; }
+  .figures { grid-template-columns: 1fr; } figure { break-inside: avoid; }
+}
 `;
 
+/** The panel's own fixed palette (palette.ts), so a figure here and a chart there look alike. */
 function colourOf(stacks: readonly string[], stack: string): string {
-  return reportColours[Math.max(0, stacks.indexOf(stack)) % reportColours.length];
+  return seriesColour(stacks, stack);
 }
 
 function sameGroup(key: CellKey, group: ReportGroup): boolean {
@@ -71,7 +91,7 @@ function meanInterval(cell: StackCell): { low: number; high: number } | undefine
   return { low: mean * (1 - halfWidth / 100), high: mean * (1 + halfWidth / 100) };
 }
 
-function cellHtml(cell: StackCell, unit: string): string {
+function cellHtml(cell: StackCell, unit: DisplayUnit): string {
   switch (cell.state) {
     case 'pending':
       return '<td class="muted">not run yet</td>';
@@ -80,8 +100,8 @@ function cellHtml(cell: StackCell, unit: string): string {
     case 'no-data':
       return '<td class="muted">n/a</td>';
     default: {
-      const parts = [escape(formatValue(cell.value!, unit))];
-      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatValue(cell.min!, unit))}–${escape(formatValue(cell.max!, unit))}]</span>`);
+      const parts = [escape(formatInDisplayUnit(cell.value!, unit))];
+      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatInDisplayUnit(cell.min!, unit))}–${escape(formatInDisplayUnit(cell.max!, unit))}]</span>`);
       if (isUpperBound(cell)) parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
       for (const mark of cell.marks) parts.push(`<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`);
       if (cell.failed > 0) parts.push(`<span class="spread">(${cell.failed}/${cell.finished} failed)</span>`);
@@ -90,9 +110,11 @@ function cellHtml(cell: StackCell, unit: string): string {
   }
 }
 
-function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): string {
+function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, label: Label): string {
   const { metric } = table;
-  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(stack)} (${escape(metric.unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(stack)} vs kernel</th>`) : [])];
+  // One unit for the metric over the whole run (displayUnits.ts): every group's table, caption and figure agree.
+  const unit = metricDisplayUnit([table]);
+  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`) : [])];
   const rows = group.rows.map((row) => {
     const comparisons = table.hasBaseline
       ? row.comparisons.map((comparison) => {
@@ -104,39 +126,41 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number): 
           return `<td class="${classes}" data-stack="${escape(comparison.stack)}"${title ? ` title="${escape(title)}"` : ''}>${escape(text)}</td>`;
         })
       : [];
-    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, metric.unit)).join('')}${comparisons.join('')}</tr>`;
+    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, unit)).join('')}${comparisons.join('')}</tr>`;
   });
   const summary = table.hasBaseline && table.profiles.length > 0
     ? table.tested === 0
       ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
       : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
     : '';
-  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(metric.unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
+  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
 }
 
-function metricFigure(table: ReportTable, group: ReportGroup, runId: string): string | undefined {
+function metricFigure(table: ReportTable, group: ReportGroup, runId: string, label: Label): string | undefined {
+  const unit = metricDisplayUnit([table]);
+  const scale = (value: number | undefined | null) => (value === undefined || value === null ? null : inDisplayUnit(value, unit));
   const series: SvgSeries[] = table.stacks.map((stack, column) => {
     const points = group.rows.map((row) => {
       const cell = row.cells[column];
       const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
       const interval = cell.state === 'ok' ? meanInterval(cell) : undefined;
-      return { x: row.threads, y: hasValue ? cell.value! : null, low: interval?.low ?? null, high: interval?.high ?? null, hollow: cell.state === 'marked' };
+      return { x: row.threads, y: hasValue ? scale(cell.value) : null, low: scale(interval?.low), high: scale(interval?.high), hollow: cell.state === 'marked' };
     });
     const band = group.rows.flatMap((row) => {
       const cell = row.cells[column];
-      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: cell.min, high: cell.max }] : [];
+      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: scale(cell.min)!, high: scale(cell.max)! }] : [];
     });
-    return { label: stack, colour: colourOf(table.stacks, stack), points, band };
+    return { label: label(stack), colour: colourOf(table.stacks, stack), points, band };
   });
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
-  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: table.metric.unit, xScale: 'category', series });
-  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${cell.stack} at ${row.threads} threads`));
+  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: unit, xScale: 'category', series, formatY: formatTick });
+  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${threadsText(row.threads)}`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
-  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, hollow = every repetition marked.${escape(caveat)}</figcaption></figure>`;
+  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
 }
 
-function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string): string | undefined {
+function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string, label: Label): string | undefined {
   // The busiest point that compares best: the most arms with an unmarked merged HDR spectrum,
   // then the highest thread count.
   const groupResults = results.filter((result) => result.status === 'ok' && sameGroup(result.key, group));
@@ -150,17 +174,19 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
   });
   candidates.sort((a, b) => b.score - a.score || b.row.threads - a.row.threads);
   for (const { row, spectra } of candidates.slice(0, 1)) {
+    const unit = displayUnitOf('µs', spectra.flatMap((spectrum) => spectrum.points.map((point) => point.valueUs)));
     const svg = renderSvgChart({
-      title: `${operation} latency by percentile, ${row.threads} threads, ${group.title}`,
+      title: `${operation} latency by percentile, ${threadsText(row.threads)}, ${group.title}`,
       xLabel: 'percentile',
-      yLabel: 'µs',
+      yLabel: unit,
+      formatY: formatTick,
       xScale: 'nines',
       series: spectra.map((spectrum) => ({
-        label: `${spectrum.stack} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
+        label: `${label(spectrum.stack)} (rep. ${spectrum.repetition}${spectrumNote(spectrum)})`,
         colour: colourOf(stacks, spectrum.stack),
         dashed: spectrum.source !== 'hdr-merged',
         // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
-        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: point.valueUs })),
+        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: inDisplayUnit(point.valueUs, unit) })),
       })),
     });
     return `<figure data-metric="spectrum">${svg}<figcaption>Latency percentile spectrum (HdrHistogram style), run ${escape(runId)}: solid = merged HDR histograms of all clients; dashed = YCSB's summary percentiles (for several clients the worst client's: an upper bound).</figcaption></figure>`;
@@ -181,7 +207,8 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
   else {
     const rows = Object.entries(environment.hosts).map(([host, env]) => {
       const facts: string[] = [];
-      const add = (label: string, value: string | undefined) => value && facts.push(`${escape(label)} <code>${escape(value)}</code>`);
+      // A value that names itself ("Couchbase Server 7.6.2") is not labelled again ("Couchbase Couchbase Server").
+      const add = (label: string, value: string | undefined) => value && facts.push(value.toLowerCase().startsWith(label.toLowerCase()) ? `<code>${escape(value)}</code>` : `${escape(label)} <code>${escape(value)}</code>`);
       add('kernel', env.kernel);
       add('Couchbase', env.couchbase);
       add('YCSB', env.ycsb);
@@ -190,7 +217,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
       for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
         add(`interface ${address}`, [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean).join(', ') || 'unknown');
       }
-      return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text">${facts.join('; ')}</td></tr>`;
+      return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text facts">${facts.join('; ')}</td></tr>`;
     });
     parts.push(`<table class="environment"><caption>Hosts</caption><thead><tr><th>host</th><th>role</th><th>facts</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
   }
@@ -209,7 +236,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
 
 function describeKey(key: CellKey): string {
   const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-  return `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+  return `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
 }
 
 function marksHtml(results: readonly CellResult[]): string {
@@ -217,9 +244,21 @@ function marksHtml(results: readonly CellResult[]): string {
   if (marked.length === 0) return '';
   const codes = marked.flatMap((result) => cellMarks(result).map((mark) => mark.code));
   const legend = markLegend(codes).map((entry) => `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`);
-  const items = marked.flatMap((result) => cellMarks(result).map((mark) =>
-    `<li data-mark="${escape(mark.code)}">${escape(describeKey(result.key))}: <span class="mark">${escape(markLabel(mark.code))}</span> ${mark.host ? `${escape(mark.host)}: ` : ''}${escape(mark.message)}</li>`));
-  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown, hollow in the figures, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
+  // One bullet per reason, listing its cells (each cell's own words in its title), not one per cell.
+  const byCode = new Map<string, { cell: string; detail: string }[]>();
+  for (const result of marked) {
+    for (const mark of cellMarks(result)) {
+      const cells = byCode.get(mark.code) ?? [];
+      cells.push({ cell: describeKey(result.key), detail: `${mark.host ? `${mark.host}: ` : ''}${mark.message}` });
+      byCode.set(mark.code, cells);
+    }
+  }
+  const items = [...byCode].map(([code, cells]) => {
+    const details = [...new Set(cells.map((entry) => entry.detail))];
+    const example = details.length === 1 ? details[0] : `${details[0]} (and ${details.length - 1} more like it)`;
+    return `<li data-mark="${escape(code)}" data-cells="${cells.length}"><span class="mark">${escape(markLabel(code))}</span>, ${cells.length} cell${cells.length === 1 ? '' : 's'}: <span class="cells">${cells.map((entry) => `<span class="cell" title="${escape(entry.detail)}">${escape(entry.cell)}</span>`).join('; ')}</span>. <span class="muted">${escape(example)}</span></li>`;
+  });
+  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
 }
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */
@@ -241,6 +280,16 @@ function failuresHtml(results: readonly CellResult[]): string {
   return `<h2 id="failures">Failed cells (${failed.length})</h2><ul>${items.join('')}</ul>`;
 }
 
+/** One item per verdict line; the cue (▲ better, ▼ worse) is in words and symbols, colour only repeats it. */
+function verdictHtml(lines: readonly VerdictLine[]): string {
+  const items = lines.map((line) => {
+    const at = line.text.indexOf(line.cue);
+    const text = at < 0 ? escape(line.text) : `${escape(line.text.slice(0, at))}<span class="cue">${escape(line.cue)}</span>${escape(line.text.slice(at + line.cue.length))}`;
+    return `<li class="${line.kind}" data-kind="${line.kind}" data-interface="${escape(line.interface)}" data-stack="${escape(line.stack)}">${text}</li>`;
+  });
+  return `<ul class="verdict">${items.join('')}</ul>`;
+}
+
 export function buildHtmlReport(input: HtmlReportInput): string {
   const results = input.results;
   const manifest = input.manifest;
@@ -255,6 +304,8 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     if (table) tables.set(id, table);
   }
   const first = tables.get('throughput')!;
+  const names = stackDisplayNames(manifest?.plan);
+  const label: Label = (stack) => stackLabel(stack, names);
   const stacks = first.stacks;
   const finished = results.length;
   const failed = results.filter((result) => result.status === 'failed').length;
@@ -265,17 +316,20 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   const meta = [
     manifest?.createdAt && `started ${manifest.createdAt}`,
     manifest?.planPath && `plan ${manifest.planPath}`,
-    `stacks: ${stacks.join(', ') || '–'}`,
+    `stacks: ${stacks.map(label).join(', ') || '–'}`,
     `${finished} of ${total} cells finished${failed > 0 ? `, ${failed} failed` : ''}`,
     input.generatedAt && `report made ${input.generatedAt}`,
   ].filter(Boolean) as string[];
   body.push(`<p class="muted run-meta">${meta.map(escape).join(' · ')}</p>`);
   if ((input.warnings ?? []).length > 0) body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
+  // What the run found, first: the verdict over the cookbook's metrics (the same lines as the panel and the terminal).
+  const verdict = buildVerdict(defaultMetrics.flatMap((id) => tables.get(id) ?? []), names);
+  if (verdict.length > 0) body.push(`<h2 id="verdict">Verdict</h2>${verdictHtml(verdict)}`);
   // The cookbook's headline: the best significant improvements.
   const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
-  body.push('<h2 id="summary">Summary</h2>');
+  body.push('<h2 id="summary">Best improvements</h2>');
   body.push(best.length > 0
-    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${item.stack} at ${item.threads} threads, ${item.group}`)}</li>`).join('')}</ol>`
+    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${threadsText(item.threads)}, ${item.group}`)}</li>`).join('')}</ol>`
     : '<p>No significant improvement over the kernel stack.</p>');
   body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
 
@@ -283,14 +337,14 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     body.push(`<section class="group" data-interface="${escape(group.interface)}"><h2>${escape(group.title)}</h2>`);
     for (const id of tableMetrics) {
       const table = tables.get(id);
-      if (table) body.push(tableHtml(table, table.groups[groupIndex], groupIndex));
+      if (table) body.push(tableHtml(table, table.groups[groupIndex], groupIndex, label));
     }
     const drawn = figures.flatMap((id) => {
       const table = tables.get(id);
-      const figure = table && metricFigure(table, table.groups[groupIndex], runId);
+      const figure = table && metricFigure(table, table.groups[groupIndex], runId, label);
       return figure ? [figure] : [];
     });
-    const spectrum = spectrumFigure(results, stacks, group, runId);
+    const spectrum = spectrumFigure(results, stacks, group, runId, label);
     if (spectrum) drawn.push(spectrum);
     if (drawn.length > 0) body.push(`<div class="figures">${drawn.join('\n')}</div>`);
     body.push('</section>');

@@ -19,9 +19,10 @@ import { cellMarks } from '../evidence/marks';
 import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
+import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
 import { compareSamples, formatDifference, type Difference } from './statistics';
 
-export const baselineStack = 'kernel';
+export { baselineStack };
 
 export interface MetricDefinition {
   /** `throughput`, `<op>-latency` (average), `<op>-p<percentile>`, `<op>-min`, `<op>-max`. */
@@ -416,6 +417,11 @@ export function formatValue(value: number, unit: string): string {
   return unit === 'ops/s' ? String(Math.round(value)) : value.toFixed(1);
 }
 
+/** `1 thread`, `10 threads`. */
+export function threadsText(threads: number): string {
+  return `${threads} thread${threads === 1 ? '' : 's'}`;
+}
+
 export function formatPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
@@ -447,11 +453,12 @@ function comparisonText(comparison: StackComparison): string {
   return `${formatDifference(comparison.difference)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
-/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them. */
-export function renderReportTable(table: ReportTable): string {
+/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them; stacks named as stacks. */
+export function renderReportTable(table: ReportTable, displayNames: StackDisplayNames = {}): string {
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
-  const header = ['threads', ...table.stacks, ...(table.hasBaseline ? table.profiles.map((stack) => `${stack} vs kernel`) : [])];
+  const label = (stack: string) => stackLabel(stack, displayNames);
+  const header = ['threads', ...table.stacks.map(label), ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : [])];
   for (const group of table.groups) {
     const rows = group.rows.map((row) => [
       String(row.threads),
@@ -467,7 +474,7 @@ export function renderReportTable(table: ReportTable): string {
   }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
-    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${best.stack} at ${best.threads} threads, ${best.group}`);
+    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${threadsText(best.threads)}, ${best.group}`);
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
@@ -531,7 +538,7 @@ export function renderFailures(results: readonly CellResult[]): string {
   for (const result of failed) {
     const { key, error } = result;
     const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}`;
+    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
     const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
     lines.push(`  ${where}: ${why}`);
   }
@@ -548,7 +555,7 @@ export function renderMarks(results: readonly CellResult[]): string {
     if (result.status === 'failed') continue;
     const { key } = result;
     const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
-    const where = `${key.interface} ${key.stack} ${key.threads} threads${axes}`;
+    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}`;
     for (const mark of cellMarks(result)) {
       const id = JSON.stringify([where, mark.code, mark.message]);
       const entry = entries.get(id) ?? { where, code: mark.code, message: mark.message, repetitions: [], hosts: new Set<string>() };
@@ -585,12 +592,12 @@ export function renderProofs(results: readonly CellResult[]): string {
 }
 
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
-export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment): string {
+export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment, displayNames: StackDisplayNames = {}): string {
   const marks = renderMarks(results);
   const proofs = renderProofs(results);
   const failures = renderFailures(results);
   const hosts = environment ? renderEnvironment(environment) : '';
-  const rendered = tables.map(renderReportTable);
+  const rendered = tables.map((table) => renderReportTable(table, displayNames));
   const legend = renderLegend(rendered.join('\n'), tables);
   return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
 }

@@ -16,7 +16,7 @@ export interface SvgPoint {
   /** An error bar from low to high (e.g. a 95 % interval of the mean). */
   low?: number | null;
   high?: number | null;
-  /** Drawn hollow: a marked point (its number may not mean what the key says). */
+  /** A marked point (its number may not mean what the key says): drawn as a cross (×), as the panel draws it, and not joined. */
   hollow?: boolean;
 }
 
@@ -73,6 +73,9 @@ function defaultFormat(value: number): string {
   return String(Number(value.toPrecision(4)));
 }
 
+/** The legend's words for a marked point (the panel's legend, media/src/charts.ts, says the same). */
+export const markedLegendText = '× every repetition marked';
+
 export function renderSvgChart(spec: SvgChartSpec): string {
   const width = spec.width ?? 640;
   const height = spec.height ?? 300;
@@ -82,8 +85,11 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const legend: { x: number; row: number }[] = [];
   let cursor = 64;
   let row = 0;
-  for (const series of spec.series) {
-    const entryWidth = 24 + series.label.length * 6.5 + 16;
+  // A cross is explained by a legend entry of its own (the panel's legend says the same).
+  const anyMarked = spec.series.some((series) => series.points.some((point) => point.hollow && point.y !== null && Number.isFinite(point.y)));
+  const entries = [...spec.series.map((series) => series.label), ...(anyMarked ? [markedLegendText] : [])];
+  for (const label of entries) {
+    const entryWidth = 24 + label.length * 6.5 + 16;
     if (cursor + entryWidth > width - 16 && cursor > 64) {
       row += 1;
       cursor = 64;
@@ -91,7 +97,7 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     legend.push({ x: cursor, row });
     cursor += entryWidth;
   }
-  const legendRows = spec.series.length === 0 ? 0 : row + 1;
+  const legendRows = entries.length === 0 ? 0 : row + 1;
   const margin = { left: 64, right: 16, top: 28, bottom: 44 + 18 * legendRows };
   const plot = { left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom };
 
@@ -179,9 +185,10 @@ export function renderSvgChart(spec: SvgChartSpec): string {
         const [low, high] = [sy(point.low), sy(point.high)];
         group.push(`<path class="error-bar" d="M${x} ${low} L${x} ${high} M${round(x - 4)} ${low} L${round(x + 4)} ${low} M${round(x - 4)} ${high} L${round(x + 4)} ${high}" stroke="${colour}" stroke-width="1.2" fill="none"/>`);
       }
+      const y = sy(point.y);
       group.push(point.hollow
-        ? `<circle class="point marked" cx="${x}" cy="${sy(point.y)}" r="4" fill="#ffffff" stroke="${colour}" stroke-width="2"/>`
-        : `<circle class="point" cx="${x}" cy="${sy(point.y)}" r="3" fill="${colour}"/>`);
+        ? `<path class="point marked" d="M${round(x - 5)} ${round(y - 5)} L${round(x + 5)} ${round(y + 5)} M${round(x - 5)} ${round(y + 5)} L${round(x + 5)} ${round(y - 5)}" stroke="${colour}" stroke-width="2" fill="none"/>`
+        : `<circle class="point" cx="${x}" cy="${y}" r="3" fill="${colour}"/>`);
     }
     group.push('</g>');
     parts.push(group.join(''));
@@ -192,6 +199,11 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     const y = plot.bottom + 48 + legend[index].row * 18;
     parts.push(`<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`);
   });
+  if (anyMarked) {
+    const { x, row: at } = legend[spec.series.length];
+    const y = plot.bottom + 48 + at * 18;
+    parts.push(`<g class="legend-item marked"><text x="${round(x)}" y="${y}" font-size="11" fill="#222">${escapeXml(markedLegendText)}</text></g>`);
+  }
   parts.push('</svg>');
   return parts.join('\n');
 }

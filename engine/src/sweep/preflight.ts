@@ -181,7 +181,10 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     } catch (error) {
       rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', first.host);
-      add({ id: 'bucket-quota', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: engineError.code === 'bucket-auth' }, engineError);
+      // A refused password is the password's check, not the quota's (issue 25: "✓ Couchbase
+      // password" above "✗ Bucket fits the memory quota: HTTP 401").
+      if (engineError.code === 'bucket-auth') add({ id: 'couchbase-password', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+      else add({ id: 'bucket-quota', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: false }, engineError);
     }
   } else {
     add({ id: 'bucket-quota', host: first.host, ok: true, detail: `Couchbase REST ${first.address}:${first.restPort} does not answer yet; quota checked when the bucket is created`, blocking: false });

@@ -30,9 +30,38 @@ export type LabAttempt = { lab: RunningLab } | { reason: string };
 export const passwordEnvVar = 'ONLOAD_BENCH_SIMULATED_LAB_PASSWORD';
 
 export interface SimulatedLabOptions {
-  /** One interface keeps the e2e sweep short; `npm start` shows both. */
-  interfaces?: 'one' | 'all';
+  /** One interface keeps the e2e sweep short; `npm start` shows two. */
+  interfaces?: 'one' | 'two' | 'all';
   threads?: number[];
+  /** Repetitions of every point (intervals need 2 or more). */
+  repetitions?: number;
+  /** A time-bounded run phase (YCSB maxexecutiontime) instead of a fixed operation count. */
+  runSeconds?: number;
+  /** YCSB's throttle (`target`, ops/s over all threads), so the client hosts stay far from busy. */
+  targetOpsPerSec?: number;
+  /** Seconds at the start of each run phase left out of the statistics (the JVM warming up). */
+  warmupSec?: number;
+}
+
+/**
+ * What `npm start` runs: a demo that shows what the product is for. Three repetitions (every point
+ * has an interval), run phases long enough for a time series, YCSB throttled far below what the
+ * clients can do (no cell client-bound), on two interfaces and two thread counts: 24 cells, about
+ * five minutes on the lab.
+ */
+export const demoLabOptions: SimulatedLabOptions = { interfaces: 'two', threads: [1, 4], repetitions: 3, runSeconds: 8, targetOpsPerSec: 400, warmupSec: 2 };
+
+/** The plan options a SimulatedLabOptions asks of test/lab's writeLabPlan (besides hosts and interfaces). Pure. */
+export function labPlanSettings(options: SimulatedLabOptions): { threads: number[]; repetitions: number; properties: Record<string, number>; extra: Record<string, number> } {
+  const properties: Record<string, number> = {};
+  if (options.runSeconds !== undefined) Object.assign(properties, { maxexecutiontime: options.runSeconds, operationcount: 0 });
+  if (options.targetOpsPerSec !== undefined) properties.target = options.targetOpsPerSec;
+  return {
+    threads: options.threads ?? [1, 2],
+    repetitions: options.repetitions ?? 1,
+    properties,
+    extra: options.warmupSec !== undefined ? { warmupSec: options.warmupSec } : {},
+  };
 }
 
 export async function startSimulatedLab(options: SimulatedLabOptions = {}): Promise<LabAttempt> {
@@ -44,8 +73,9 @@ export async function startSimulatedLab(options: SimulatedLabOptions = {}): Prom
   }
   const lab = await labModule.startLab();
   const writeLabPlan = labModule.writeLabPlan;
-  const interfaces = options.interfaces === 'one' ? lab.interfaces.slice(0, 1) : lab.interfaces;
-  const threads = options.threads ?? [1, 2];
+  const interfaces = options.interfaces === 'one' ? lab.interfaces.slice(0, 1) : options.interfaces === 'two' ? lab.interfaces.slice(0, 2) : lab.interfaces;
+  const settings = labPlanSettings(options);
+  const threads = settings.threads;
   const stacks = ['kernel', 'latency'];
   const password = lab.couchbase.password;
   return {
@@ -55,7 +85,7 @@ export async function startSimulatedLab(options: SimulatedLabOptions = {}): Prom
       password,
       writePlan(workspace: string): LabInfo {
         const folder = join(workspace, 'lab');
-        const written = writeLabPlan(lab, { dir: folder, stacks, threads, interfaces });
+        const written = writeLabPlan(lab, { dir: folder, stacks, threads, interfaces, repetitions: settings.repetitions, properties: settings.properties, extra: settings.extra });
         const plan = JSON.parse(readFileSync(written, 'utf8'));
         rmSync(written);
         const planFile = `lab/${simulatedPlanName}.benchplan.json`;
@@ -66,7 +96,7 @@ export async function startSimulatedLab(options: SimulatedLabOptions = {}): Prom
           plan: planFile,
           planName: simulatedPlanName,
           resultsFolder: join(workspace, 'bench-results'),
-          cells: stacks.length * threads.length * interfaces.length,
+          cells: stacks.length * threads.length * interfaces.length * settings.repetitions,
         };
         writeFileSync(join(workspace, labInfoFile), JSON.stringify(info, null, 2) + '\n');
         return info;

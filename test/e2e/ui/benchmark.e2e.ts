@@ -217,7 +217,9 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
       const box = group.locator('.timeseries-box:not([hidden])');
       await expectVisible(box.locator('figure[data-kind="throughput"] canvas'), `the time series of ${timed.id}`, 15_000);
       const title = (await box.locator('.timeseries-title').innerText()).trim();
-      assert.ok(title.startsWith('Over time: ') && title.endsWith(`${timed.key.stack}, ${timed.key.threads} threads`), title);
+      // The stack is named as a stack (`kernel`, `Onload · latency`), the threads in the singular for 1.
+      const stackShown = timed.key.stack === 'kernel' ? 'kernel' : `Onload · ${timed.key.stack}`;
+      assert.ok(title.startsWith('Over time: ') && title.endsWith(`${stackShown}, ${timed.key.threads} thread${timed.key.threads === 1 ? '' : 's'}`), title);
       // Issue 13's drill-down from here: the point's records and YCSB logs.
       await expectVisible(box.locator('button.open-cell-logs'), "the time series' Open records and logs button");
       await shot(page, context.artifactsDir, '13-results-time-series');
@@ -352,7 +354,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
 
     await runCommand(page, 'View: Close All Editors', 5_000).catch(() => undefined);
     await runCommand(page, 'Compare two runs', 30_000);
-    // Enter on run A, then Enter on run B, moving with the arrow keys: the picker accepts Enter.
+    // The baseline (run A) in a first pick, then the candidate (run B) in a second, moving with the arrow keys.
     await expectVisible(page.locator(selectors.quickInputRows, { hasText: manifest.runId }), `run ${manifest.runId} in the picker`);
     const highlight = async (label: string) => {
       const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name');
@@ -367,6 +369,7 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     };
     await highlight(runA);
     await page.keyboard.press('Enter');
+    await expectVisible(page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }), 'the candidate picker, naming the baseline');
     await highlight(manifest.runId);
     await page.keyboard.press('Enter');
 

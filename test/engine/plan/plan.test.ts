@@ -25,6 +25,13 @@ describe('plan validation', () => {
     assert.deepEqual(errors, []);
   });
 
+  it('a stack may carry a display name (how results show it); a control character in it is refused', () => {
+    const named = { ...valid, stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'Onload balanced' }] };
+    assert.deepEqual(checkPlanText(JSON.stringify(named), folder).errors, []);
+    const hostile = { ...valid, stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'x\u001b]0;t' }] };
+    assert.deepEqual(checkPlanText(JSON.stringify(hostile), folder).errors.map((error) => error.path), ['stacks[1].displayName']);
+  });
+
   it('points at the offending value with line, column and JSON path', () => {
     const text = `{
   "servers": [{ "host": "cb-server", "restPort": 70000 }],

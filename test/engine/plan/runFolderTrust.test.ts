@@ -103,6 +103,9 @@ describe('resume trusts the plan file, not the run folder', () => {
   it('recordedPlanDifferences: harmless fields and defaults are no difference; paths compare resolved', () => {
     const base = planFolder('pure').plan;
     assert.deepEqual(recordedPlanDifferences({ plan: base, planPath: '/a/p.json' }, { plan: { ...base, name: 'renamed', threads: [4], timeouts: { cellSec: 5 } }, planPath: '/a/p.json' }), []);
+    // A stack's display name only changes how results show it.
+    const shown = { ...base, stacks: base.stacks.map((stack) => (stack === 'kernel' ? stack : { ...stack, displayName: 'Onload spin' })) };
+    assert.deepEqual(recordedPlanDifferences({ plan: base, planPath: '/a/p.json' }, { plan: shown, planPath: '/a/p.json' }), []);
     const explicit = { ...base, servers: [{ ...base.servers[0], kernelStopCommand: 'sudo -n systemctl stop couchbase-server' }] };
     assert.deepEqual(recordedPlanDifferences({ plan: base, planPath: '/a/p.json' }, { plan: explicit, planPath: '/a/p.json' }), []);
     assert.deepEqual(recordedPlanDifferences({ plan: base, planPath: '/a/p.json' }, { plan: base, planPath: '/b/p.json' }), [{ field: 'workload.path', recorded: '"/a/workloada"', current: '"/b/workloada"' }]);

@@ -43,12 +43,15 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   const html = fixtureReport();
   assert.match(html, /^<!DOCTYPE html>/);
   assert.match(html, /<title>Onload Bench report: run run-fixture<\/title>/);
+  // The verdict opens the report, before any table: better said by the word and symbol, not by colour alone.
+  assert.ok(html.indexOf('<h2 id="verdict">Verdict</h2>') < html.indexOf('<table'), 'the verdict comes before the tables');
+  assert.match(html, /<h2 id="verdict">Verdict<\/h2><ul class="verdict"><li class="better" data-kind="better" data-interface="25G" data-stack="latency-best">25G \(127\.0\.0\.1\) · Onload · latency-best vs kernel: <span class="cue">▲ better<\/span>: throughput \+59\.5 % \(95 % CI \+39\.5 % to \+83\.8 %\) at 10 threads; 2 marked points left out<\/li><\/ul>/);
   // The cookbook's throughput table: kernel median 10500 [10000–11000], the profile +47.6 % (±37.9).
-  assert.match(html, /<table class="report-table" id="g0-throughput"[^]*?<tr data-threads="5"><th>5<\/th><td class="value" data-stack="kernel" data-value="10500">10500 <span class="spread">\[10000–11000\]<\/span><\/td>/);
+  assert.match(html, /<table class="report-table" id="g0-throughput"[^]*?<tr data-threads="5"><th>5<\/th><td class="value" data-stack="kernel" data-value="10500">10,500 <span class="spread">\[10,000–11,000\]<\/span><\/td>/);
   assert.match(html, /<td class="improvement" data-stack="latency-best" title="95 % interval [^"]*">\+59\.5 % \(±22\.1\) ★<\/td>/);
   assert.match(html, /\+4\.0 % \(1 repetition: no interval\) \(a side is marked\)/);
   // CPU tables: server busy (31 and 32 % for the kernel at 5 threads) and CPU per operation.
-  assert.match(html, /<table class="report-table" id="g0-server-cpu"[^]*?<td class="value" data-stack="kernel" data-value="31.5">31\.5 <span class="spread">\[31\.0–32\.0\]<\/span>/);
+  assert.match(html, /<table class="report-table" id="g0-server-cpu"[^]*?<td class="value" data-stack="kernel" data-value="31.5">31\.5 <span class="spread">\[31–32\]<\/span>/);
   assert.match(html, /id="g0-server-cpu-per-op"/);
   // Figures: throughput, read/update average and p99 latency, server and client CPU, CPU per op, ops per core, the spectrum.
   const figures = [...html.matchAll(/<figure data-metric="([^"]+)"><svg /g)].map((match) => match[1]);
@@ -62,13 +65,60 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   assert.match(caption('read-p99'), /Upper bound/);
   assert.doesNotMatch(caption('throughput'), /Upper bound/);
   assert.match(html, /<dt data-mark="not-accelerated">not accelerated <code>not-accelerated<\/code><\/dt><dd>Couchbase was not verified/);
-  assert.match(html, /<li data-mark="not-accelerated">25G latency-best 20 threads, repetition 1: /);
+  assert.match(html, /<li data-mark="not-accelerated" data-cells="1"><span class="mark">not accelerated<\/span>, 1 cell: <span class="cells"><span class="cell" title="[^"]*">25G latency-best 20 threads, repetition 1<\/span><\/span>\. /);
   assert.match(html, /<h2 id="failures">Failed cells \(2\)<\/h2>/);
   assert.match(html, /kernel <code>6\.1\.0-fixture<\/code>/);
   assert.match(html, /<table class="profile" data-profile="latency-best"><caption>Profile latency-best<\/caption><tbody><tr><td class="text"><code>EF_POLL_USEC<\/code><\/td><td class="text"><code>100000<\/code><\/td><\/tr>/);
   assert.match(html, /CPU sampler cost: at most 0\.12 % of one core/);
   // Self-contained: nothing that loads anything.
   assert.doesNotMatch(html, /<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i);
+});
+
+test('one unit per metric: latencies from 10,000 µs read in ms in every table, caption, header and axis of the metric; no "40k"', () => {
+  // Read latencies 40 times the fixture's: 10,400 µs and up, so the whole metric reads in ms.
+  const results = fixtureResults().map((result) => {
+    const copy = structuredClone(result);
+    const read = copy.run?.operations.READ;
+    if (read?.averageUs !== undefined) read.averageUs *= 40;
+    return copy;
+  });
+  const html = fixtureReport(results);
+  const table = /<table class="report-table" id="g0-read-latency"[^]*?<\/table>/.exec(html)?.[0] ?? '';
+  assert.match(table, /<caption>Read average latency \(ms, lower is better\)<\/caption>/);
+  assert.match(table, /<th>kernel \(ms\)<\/th><th>Onload · latency-best \(ms\)<\/th><th>Onload · latency-best vs kernel<\/th>/);
+  assert.match(table, /<td class="value" data-stack="kernel" data-value="16400">16\.4 <span class="spread">\[16–16\.8\]<\/span><\/td>/);
+  const figure = /<figure data-metric="read-latency">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
+  assert.match(figure, /<text class="y-label"[^>]*>ms<\/text>/);
+  const ticks = [...figure.matchAll(/<text class="y-tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+  assert.ok(ticks.length > 2 && ticks.every((tick) => /^[\d.,]+$/.test(tick)), ticks.join(' '));
+  // Throughput ticks are written in full, never with a k.
+  const throughput = /<figure data-metric="throughput">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
+  assert.doesNotMatch(throughput, /<text class="y-tick"[^>]*>[^<]*k<\/text>/);
+  assert.match(throughput, /<text class="y-tick"[^>]*>\d{1,2},\d{3}<\/text>/);
+});
+
+test('exports fit for a report: one bullet per mark reason with its cells, "1 thread", no repeated words, CLEANUP left out', () => {
+  // Every kernel cell client-bound, each with its own message; the server names itself "Couchbase Server ...".
+  const results = fixtureResults().map((result, index) => {
+    const copy = structuredClone(result);
+    if (copy.key.stack === 'kernel' && copy.status === 'ok') copy.marks = [{ code: 'client-bound', host: '127.0.0.2', message: `Client 127.0.0.2 was ${90 + index} % busy.` }];
+    if (copy.key.threads === 5) copy.key.threads = 1;
+    if (copy.run) copy.run.operations.CLEANUP = { operation: 'CLEANUP', operations: 4, averageUs: 2000, minUs: 1, maxUs: 4000, percentilesUs: { '95': 3000, '99': 4000 }, returnCodes: {} };
+    return copy;
+  });
+  const manifest = fixtureManifest();
+  manifest.cells = manifest.cells.map((cell) => (cell.key.threads === 5 ? { ...cell, key: { ...cell.key, threads: 1 } } : cell));
+  manifest.environment!.hosts['127.0.0.1'].couchbase = 'Couchbase Server 7.6.2-3721 (Enterprise Edition)';
+  const html = fixtureReport(results, manifest);
+  const bullets = [...html.matchAll(/<li data-mark="client-bound" data-cells="(\d+)">/g)];
+  assert.equal(bullets.length, 1, 'one bullet for the reason');
+  assert.equal(bullets[0][1], '5');
+  assert.match(html, /<span class="cell" title="127\.0\.0\.2: Client 127\.0\.0\.2 was \d+ % busy\.">25G kernel 1 thread, repetition 1<\/span>/);
+  assert.match(html, /\(and 4 more like it\)/);
+  assert.doesNotMatch(html, /\b1 threads\b/);
+  assert.doesNotMatch(html, /Couchbase <code>Couchbase/);
+  assert.match(html, /<code>Couchbase Server 7\.6\.2-3721 \(Enterprise Edition\)<\/code>/);
+  assert.doesNotMatch(html, /CLEANUP latency by percentile/);
 });
 
 test('names and messages from files are escaped everywhere', () => {
@@ -111,7 +161,7 @@ test('rendered in Chromium: tables and figures are there, and nothing is request
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForTimeout(200);
 
-    assert.equal(await page.textContent('#g0-throughput tr[data-threads="10"] td[data-stack="kernel"]'), '18500 [18000–19000]');
+    assert.equal(await page.textContent('#g0-throughput tr[data-threads="10"] td[data-stack="kernel"]'), '18,500 [18,000–19,000]');
     assert.equal(await page.locator('figure svg').count(), 10, 'one SVG per figure');
     const box = await page.locator('figure[data-metric="throughput"] svg').boundingBox();
     assert.ok(box && box.width > 300 && box.height > 150, `the throughput figure is drawn at a readable size (${JSON.stringify(box)})`);
@@ -123,6 +173,14 @@ test('rendered in Chromium: tables and figures are there, and nothing is request
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing tried to load');
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'html-report.png'), fullPage: true });
+    // Printed on A4 (210 mm less 2 × 14 mm margins: about 688 CSS px), nothing is wider than the page.
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 688, height: 1000 });
+    const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, widest: Math.max(...Array.from(document.querySelectorAll('table')).map((table) => table.getBoundingClientRect().right)) }));
+    const culprits = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > 690).slice(0, 5).map((element) => `${element.tagName}.${element.className}`));
+    assert.ok(wide.page <= 688 && wide.widest <= 688, `printed width ${JSON.stringify(wide)}: ${culprits.join(', ')}`);
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.ok(pdf.length > 10_000, 'prints to a PDF');
   } finally {
     await browser?.close();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));

@@ -149,15 +149,16 @@ test('text rendering shows the marks a user needs', async () => {
   const text = renderReport(buildReportTables(run, ['throughput']), run.results);
   const lines = text.split('\n');
   assert.equal(lines[0], 'Throughput (ops/s, higher is better)');
-  assert.ok(lines.includes('      5  10500 [10000-11000]  12800 [12600-13000]  +21.9 % (±51.2, not significant)'), text);
-  assert.ok(lines.includes('     10  20000 (1/2 failed)   26500 [26000-27000]  +32.5 % (1 repetition: no interval)'), text);
-  assert.ok(lines.includes('      5  8000                     9000 !  +12.5 % (no spread: no interval) !'), text);
+  assert.ok(lines.includes('threads  kernel               Onload · redis-balanced  Onload · redis-balanced vs kernel'), text);
+  assert.ok(lines.includes('      5  10500 [10000-11000]      12800 [12600-13000]  +21.9 % (±51.2, not significant)'), text);
+  assert.ok(lines.includes('     10  20000 (1/2 failed)       26500 [26000-27000]  +32.5 % (1 repetition: no interval)'), text);
+  assert.ok(lines.includes('      5  8000                              9000 !  +12.5 % (no spread: no interval) !'), text);
   assert.ok(lines.includes('No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).') === false);
   assert.ok(lines.includes('0 of 1 differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.'), text);
   assert.ok(lines.includes('No significant improvement over the kernel stack so far.'), text);
   assert.ok(lines.includes('Marked cells (1):'), text);
   assert.ok(lines.includes("  10G redis-balanced 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's."), text);
-  assert.ok(lines.includes('     10  9000 (1/2 done)        FAILED          -'), text);
+  assert.ok(lines.includes('     10  9000 (1/2 done)                 FAILED          -'), text);
   // the legend lists only what the tables use: no pending, n/a, best (*) or "marked left out" here
   assert.ok(lines.includes('FAILED  every repetition failed'), text);
   assert.ok(!/pending|n\/a  |^\*  best|marked left out\)  /m.test(text.slice(text.indexOf('Values are medians'))), text);
@@ -211,9 +212,14 @@ test('CSV follows RFC 4180 and holds the same numbers as the tables', async () =
   assert.equal(lines.at(-1), '', 'ends with CRLF');
   assert.equal(
     lines[0],
-    'metric,unit,interface,address,threads,kernel,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,' +
-      'redis-balanced,redis-balanced min,redis-balanced max,redis-balanced repetitions,redis-balanced failed,redis-balanced state,redis-balanced marks,redis-balanced percentile source,redis-balanced vs kernel (%),redis-balanced vs kernel low (%),redis-balanced vs kernel high (%),redis-balanced vs kernel significant,redis-balanced vs kernel p,redis-balanced vs kernel note',
+    'metric,unit,interface,address,threads,kernel median,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,' +
+      'Onload · redis-balanced median,Onload · redis-balanced min,Onload · redis-balanced max,Onload · redis-balanced repetitions,Onload · redis-balanced failed,Onload · redis-balanced state,Onload · redis-balanced marks,Onload · redis-balanced percentile source,' +
+      'Onload · redis-balanced vs kernel (%),Onload · redis-balanced vs kernel low (%),Onload · redis-balanced vs kernel high (%),Onload · redis-balanced vs kernel significant,Onload · redis-balanced vs kernel p,Onload · redis-balanced vs kernel note',
   );
+  // A display name from the plan replaces the label: every column of the stack says it.
+  const named = reportTablesToCsv(buildReportTables(run, ['throughput']), { 'redis-balanced': 'Onload balanced' }).split('\r\n')[0].split(',');
+  assert.deepEqual(named.filter((column) => column.includes('balanced')).slice(0, 2), ['Onload balanced median', 'Onload balanced min']);
+  assert.ok(named.includes('Onload balanced vs kernel (%)'));
   assert.equal(lines[1], 'throughput,ops/s,25G,10.20.128.35,5,10500,10000,11000,2,0,ok,,,12800,12600,13000,2,0,ok,,,21.9,-12.07,90.29,false,0.1,');
   assert.equal(lines[3], 'throughput,ops/s,10G,10.20.129.35,5,8000,8000,8000,2,0,ok,,,9000,9000,9000,2,0,marked,not-accelerated:2,,12.5,,,,,no spread: no interval; a side is marked');
   assert.equal(lines[4], 'throughput,ops/s,10G,10.20.129.35,10,9000,9000,9000,1,0,ok,,,,,,0,2,failed,,,,,,,,');

@@ -36,6 +36,10 @@ test('category x: points are evenly spaced, a null value breaks the line, hollow
   const hollow = renderSvgChart({ ...base, series: [{ label: 'p', colour: '#ff7f0e', points: [{ x: 5, y: 1 }, { x: 10, y: 2, hollow: true }, { x: 20, y: 3 }] }] });
   assert.equal((hollow.match(/<path class="line"/g) ?? []).length, 0);
   assert.equal((hollow.match(/class="point marked"/g) ?? []).length, 1);
+  // Drawn as the panel draws it, a cross, and explained in the legend.
+  assert.match(hollow, /<path class="point marked" d="M[\d.]+ [\d.]+ L[\d.]+ [\d.]+ M[\d.]+ [\d.]+ L[\d.]+ [\d.]+" stroke="#ff7f0e" stroke-width="2" fill="none"\/>/);
+  assert.match(hollow, /<g class="legend-item marked"><text [^>]*>× every repetition marked<\/text><\/g>/);
+  assert.doesNotMatch(svg, /legend-item marked/, 'no marked point, no entry');
 });
 
 test('bands and error bars are drawn where the numbers say', () => {

@@ -1,0 +1,24 @@
+// What a run that ended without failing says (client/src/tasks/endNotice.ts): a cancel offers
+// Resume run at once; the live step of an acceleration check reads right for kernel cells too.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { RunOutcome } from '../../engine/src/events';
+import { endNotice } from '../../client/src/tasks/endNotice';
+import { phaseText } from '../../client/src/panel/runData';
+
+const outcome: RunOutcome = { runDir: '/runs/r', completed: 5, failed: 0, total: 12, cancelled: false };
+
+test('a cancelled run offers Resume run and its results; a finished one its results', () => {
+  assert.deepEqual(endNotice({ ...outcome, cancelled: true }), {
+    level: 'warning',
+    text: 'Onload Bench: Benchmark cancelled (5 of 12 cells done, 0 failed). Its results so far are kept; Resume run carries on with the cells left.',
+    actions: ['Resume run', 'Open results'],
+  });
+  assert.deepEqual(endNotice({ ...outcome, completed: 12 }), { level: 'info', text: 'Onload Bench: Benchmark finished: 12 of 12 cells done, 0 failed.', actions: ['Open results'] });
+  assert.equal(endNotice({ ...outcome, runDir: '' }), undefined);
+});
+
+test('the acceleration check reads right for a kernel cell as for an Onload one', () => {
+  assert.equal(phaseText('check-acceleration'), 'Checking which network stack Couchbase runs on');
+  assert.doesNotMatch(phaseText('check-acceleration'), /runs on Onload/);
+});
