@@ -601,15 +601,19 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults)) applySudoFaults(options.faults);
 
   // ssh.service is active once sshd listens, yet a connection right after boot was seen closed
-  // without a word (ssh exit 255): each host is up for this lab once a real ssh login works
+  // without a word (ssh exit 255), and in one full run two logins in a row to a freshly booted
+  // server got no answer within 10 s each (cause not found: sshd's PAM stack has no pam_systemd,
+  // UseDNS is off): each host is up for this lab once a real ssh login works, within a minute
   try {
     await Promise.all(
       aliases.map(async (alias) => {
-        const deadline = Date.now() + 15_000;
-        for (;;) {
-          const probe = await runSsh(alias, 'true', { timeoutMs: 10_000 });
+        const deadline = Date.now() + 60_000;
+        for (let tries = 1; ; tries++) {
+          const started = Date.now();
+          const probe = await runSsh(alias, 'true', { timeoutMs: 20_000 });
           if (probe.code === 0) return;
-          if (Date.now() > deadline) throw new Error(`lab: ${alias} does not accept an SSH login (exit ${probe.code}): ${probe.stderr.trim() || '(nothing said)'}`);
+          const said = probe.stderr.trim() || (Date.now() - started >= 19_000 ? 'no answer within 20 s' : '(nothing said)');
+          if (Date.now() > deadline) throw new Error(`lab: ${alias} does not accept an SSH login after ${tries} tries in ${Math.round((Date.now() - deadline + 60_000) / 1000)} s (last: exit ${probe.code}: ${said})`);
           await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
         }
       }),
