@@ -613,7 +613,11 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
           const probe = await runSsh(alias, 'true', { timeoutMs: 20_000 });
           if (probe.code === 0) return;
           const said = probe.stderr.trim() || (Date.now() - started >= 19_000 ? 'no answer within 20 s' : '(nothing said)');
-          if (Date.now() > deadline) throw new Error(`lab: ${alias} does not accept an SSH login after ${tries} tries in ${Math.round((Date.now() - deadline + 60_000) / 1000)} s (last: exit ${probe.code}: ${said})`);
+          if (Date.now() > deadline) {
+            const verbose = await new Promise<string>((resolvePromise) => execFile('ssh', ['-v', '-F', ssh.sshConfigPath, '-o', 'LogLevel=DEBUG1', alias, 'true'], { timeout: 20_000, encoding: 'utf8' }, (_error, _stdout, stderr) => resolvePromise(stderr)));
+            const journal = await runRoot(alias, 'systemctl is-active ssh; journalctl --no-pager -n 30 -u ssh; ss -tlnp', { timeoutMs: 10_000 });
+            throw new Error(`lab: ${alias} does not accept an SSH login after ${tries} tries in ${Math.round((Date.now() - deadline + 60_000) / 1000)} s (last: exit ${probe.code}: ${said})\nssh -v: ${verbose.split('\n').slice(-25).join('\n')}\nhost: ${journal.stdout}${journal.stderr}`);
+          }
           await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
         }
       }),
