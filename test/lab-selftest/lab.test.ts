@@ -56,6 +56,22 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
     assert.equal((await lab.ssh(lab.serverHost, 'command -v ethtool; ls /usr/sbin/ethtool')).stdout, '/usr/sbin/ethtool\n');
   });
 
+  it('each host\'s systemd has a cgroup tree of its own, so hosts booting together cannot break each other\'s units', async () => {
+    // Before: every host's systemd managed this machine's /payload/system.slice/<unit> (init in /payload/init.scope); hosts starting
+    // the same unit at once removed each other's unit cgroup (219/CGROUP), and a host that lost
+    // systemd-user-sessions refused every SSH login ("System is booting up", pam_nologin).
+    const hosts = [lab.serverHost, ...lab.clientHosts];
+    const groups = hosts.map((host) => {
+      const leader = readFileSync(join(lab.dir, 'hosts', host, 'leader.pid'), 'utf8').trim();
+      return /^\d+:name=systemd:(.*)$/m.exec(readFileSync(`/proc/${leader}/cgroup`, 'utf8'))?.[1];
+    });
+    assert.deepEqual(groups, hosts.map((host) => `/onload-bench-lab-ob${lab.id}-${host}/payload/init.scope`));
+    for (const host of hosts) {
+      const state = await lab.root(host, 'systemctl is-system-running; systemctl --failed --no-legend --plain; test -e /run/nologin && echo nologin');
+      assert.equal(state.stdout, 'running\n', host);
+    }
+  });
+
   it('the server has three NICs with an address each (IPv6 too on the third); nothing is routed elsewhere', async () => {
     const addresses = await lab.ssh(lab.serverHost, "/usr/sbin/ip -o addr show scope global | awk '{print $2, $4}'; /usr/sbin/ip route; /usr/sbin/ip -6 route | grep -v '^fe80'");
     const [a, b, c] = lab.interfaces.map((item) => item.address);

@@ -6,13 +6,14 @@
 //
 // This machine's PID 1 is not systemd (no machined, no system bus), hence `--register=no
 // --keep-unit`, and /run/systemd/nspawn must be a tmpfs (nspawn refuses to clean up its
-// "propagate" folder on a disk file system). Hosts boot in parallel; a host is ready when
-// `systemctl is-system-running` says running (or degraded) and ssh.service is active.
+// "propagate" folder on a disk file system), and each host gets a cgroup tree of its own
+// (hostCgroupScript). Hosts boot in parallel; a host is ready when `systemctl is-system-running`
+// says running (degraded is an error naming the failed units) and ssh.service is active.
 // Power off: SIGTERM to the nspawn process (its pid is kept in the host's folder), which asks
 // systemd for an orderly shutdown; after a deadline, SIGKILL to the container's init, which ends
 // every process of its PID namespace. The synchronous variant (exit handlers, reaping) kills at once.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, readPidFile } from './labFiles';
 import { killQuietly } from './processes';
@@ -158,7 +159,8 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
     ...spec.bindsReadOnly.map((bind) => `--bind-ro=${bind}`),
     ...(spec.bindsWritable ?? []).map((bind) => `--bind=${bind}`),
   ];
-  const child = spawn('systemd-nspawn', args, { detached: true, stdio: ['ignore', log, log] });
+  // nspawn starts in a cgroup of its own (see hostCgroupScript), then execs itself in place
+  const child = spawn('sh', ['-c', hostCgroupScript, 'sh', hostCgroupName(spec.machine), 'systemd-nspawn', ...args], { detached: true, stdio: ['ignore', log, log] });
   closeSync(log);
   child.unref();
   if (child.pid === undefined) throw new Error(`${spec.alias}: systemd-nspawn did not start`);
@@ -166,7 +168,56 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
   return { ...spec, nspawnPid: child.pid, leaderPid: 0, rootPath };
 }
 
-/** Waits until the host's systemd is up (running or degraded) and ssh.service is active. */
+// Each host's systemd needs a cgroup tree of its own. This machine's PID 1 is not systemd, so
+// nspawn (--keep-unit) leaves a container in the cgroup it was started from, and the container's
+// cgroup namespace is rooted there: started from the same cgroup, every host's systemd manages the
+// same /system.slice/<unit> folders. Two hosts starting the same unit at once (cb-server and
+// ycsb-client boot in parallel) then remove each other's unit cgroup: "Failed to attach to cgroup
+// /system.slice/systemd-user-sessions.service: No such file or directory", status 219/CGROUP, and a
+// host whose systemd-user-sessions failed keeps /run/nologin, so pam_nologin refuses every SSH login
+// (seen as ssh exit 255 with nothing said; other runs lost systemd-tmpfiles-setup or a lab's
+// couchbase-server.service the same way). So nspawn first moves itself into
+// <hierarchy>/<cgroup name> of every writable hierarchy (cgroup v1's name=systemd and unified, or
+// a cgroup2-only /sys/fs/cgroup), then execs: same pid, one tree per host.
+const hostCgroupScript = [
+  'name=$1; shift',
+  'for root in /sys/fs/cgroup/systemd /sys/fs/cgroup/unified /sys/fs/cgroup; do',
+  '  [ -f "$root/cgroup.procs" ] || continue',
+  '  [ "$root" = /sys/fs/cgroup ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ] && continue',
+  '  mkdir -p "$root/$name" && echo $$ > "$root/$name/cgroup.procs" || echo "lab: could not give the host the cgroup $root/$name" >&2',
+  'done',
+  'exec "$@"',
+].join('\n');
+
+/** The cgroup folder name of a host (under each hierarchy's root). */
+function hostCgroupName(machine: string): string {
+  return `onload-bench-lab-${machine}`;
+}
+
+/** Removes a powered-off host's cgroup trees, deepest first (a cgroup folder goes with rmdir once
+ * empty); true when none is left. */
+function removeHostCgroups(machine: string): boolean {
+  const removeTree = (path: string): void => {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    } catch {
+      return;
+    }
+    for (const entry of entries) removeTree(join(path, entry));
+    try {
+      rmdirSync(path);
+    } catch {
+      // still has a process (it is being killed) or already gone
+    }
+  };
+  const trees = ['/sys/fs/cgroup/systemd', '/sys/fs/cgroup/unified', '/sys/fs/cgroup'].map((root) => join(root, hostCgroupName(machine)));
+  for (const tree of trees) removeTree(tree);
+  return trees.every((tree) => !existsSync(tree));
+}
+
+/** Waits until the host's systemd is up and ssh.service is active. A degraded boot (a unit failed)
+ * is an error naming the failed units and their last words: a lab host is a healthy host. */
 export async function waitUntilBooted(host: BootedHost, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
@@ -182,7 +233,11 @@ export async function waitUntilBooted(host: BootedHost, timeoutMs = 60_000): Pro
     if (host.leaderPid !== 0) {
       const state = await hostExec(host.leaderPid, 'systemctl is-system-running; systemctl is-active ssh.service', { timeoutMs: 5000 });
       last = state.stdout.trim().replace(/\n/g, ', ');
-      if (/^(running|degraded)\nactive$/.test(state.stdout.trim())) return;
+      if (/^running\nactive$/.test(state.stdout.trim())) return;
+      if (/^degraded\n/.test(state.stdout.trim())) {
+        const failed = await hostExec(host.leaderPid, 'systemctl --failed --no-legend --plain --no-pager; journalctl -b --no-pager -p warning -n 12', { timeoutMs: 5000 });
+        throw new Error(`${host.alias}: booted degraded (a unit failed): ${failed.stdout.trim().replace(/\n/g, ' | ')}`);
+      }
     }
     if (Date.now() > deadline) throw new Error(`${host.alias}: not booted after ${timeoutMs} ms (${last || 'no answer'}): ${tailOf(join(host.dir, 'boot.log'))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -229,4 +284,8 @@ export function powerOffSync(host: Pick<BootedHost, 'dir' | 'machine'>): void {
     for (let waited = 0; waited < 3000 && isAlive(nspawnPid); waited += 20) sleepSync(20);
   }
   unmountQuietly(hostFolders(host.dir).merged);
+  for (let waited = 0; waited <= 1000; waited += 50) {
+    if (removeHostCgroups(host.machine)) break;
+    sleepSync(50);
+  }
 }
