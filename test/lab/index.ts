@@ -600,10 +600,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   };
   if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults)) applySudoFaults(options.faults);
 
-  // ssh.service is active once sshd listens, yet a connection right after boot was seen closed
-  // without a word (ssh exit 255), and in one full run two logins in a row to a freshly booted
-  // server got no answer within 10 s each (cause not found: sshd's PAM stack has no pam_systemd,
-  // UseDNS is off): each host is up for this lab once a real ssh login works, within a minute
+  // ssh.service active means sshd listens, not that a login works (pam_nologin refuses users
+  // until systemd-user-sessions has run; closed logins and 10 s silences were seen while hosts
+  // shared one cgroup tree, labHosts.ts): each host is up for this lab once a real ssh login
+  // works, within a minute; if none does, the error carries ssh -v and the host's sshd journal
   try {
     await Promise.all(
       aliases.map(async (alias) => {
