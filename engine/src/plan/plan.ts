@@ -11,6 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import planSchema from '../../../schemas/benchplan.schema.json';
 import type { Plan } from './planSchema';
 import { expandValues } from './cells';
+import { clusterSizeProblems } from './clusterSizes';
 
 export interface PlanError {
   /** Stable: `json-syntax`, `schema`, `plan-semantics`, `file-missing`, `read`. */
@@ -101,6 +102,7 @@ function semanticErrors(plan: Plan, baseDir: string | undefined): { segments: (s
   for (const [axis, values] of Object.entries(plan.axes ?? {})) {
     if (expandValues(values).length === 0) found.push({ segments: ['axes', axis], message: 'the range gives no values (is "from" above "to"?)', code: 'plan-semantics' });
   }
+  for (const problem of clusterSizeProblems(plan)) found.push({ ...problem, code: 'plan-semantics' });
   if (baseDir !== undefined) {
     const mustExist = (relative: string, segments: (string | number)[], what: string): void => {
       const full = isAbsolute(relative) ? relative : resolve(baseDir, relative);
@@ -145,6 +147,12 @@ function friendlyErrors(errors: ErrorObject[]): FriendlyError[] {
         break;
       case 'not':
         out.push({ segments, message: segments[segments.length - 1] === 'host' ? 'an SSH destination must not start with "-"' : 'this value is not allowed here', onKey: false });
+        break;
+      case 'minItems':
+        out.push({ segments, message: `must list at least ${String(params.limit)} value${params.limit === 1 ? '' : 's'}`, onKey: false });
+        break;
+      case 'uniqueItems':
+        out.push({ segments: [...segments, Math.max(Number(params.i), Number(params.j))], message: `repeats the value of item ${Math.min(Number(params.i), Number(params.j))}`, onKey: false });
         break;
       case 'propertyNames':
         break; // reported by the nested error on the name itself

@@ -7,9 +7,16 @@ export interface LinearRange { from: number; to: number; step?: number }
 export interface GeometricRange { from: number; to: number; factor: number }
 export type SweepValues = (string | number)[] | LinearRange | GeometricRange;
 
+/** ns_server's service names (addNode `services`, `/pools/default` nodes[].services; lab README K2). */
+export type CouchbaseService = 'kv' | 'n1ql' | 'index' | 'fts' | 'cbas' | 'eventing' | 'backup';
+
 export interface PlanServer {
   host: string;
   address?: string;
+  /** This node's address per plan interface label, for a node that joins a cluster of `clusterSizes`. */
+  interfaces?: Record<string, string>;
+  /** The services it runs in a cluster (default `['kv']`, ns_server's default). */
+  services?: CouchbaseService[];
   couchbaseServerPath?: string;
   restPort?: number;
   kvPort?: number;
@@ -67,6 +74,8 @@ export interface Plan {
   workload: { path: string; properties?: Record<string, string | number | boolean>; splitLoad?: boolean };
   stacks: PlanStack[];
   threads?: number[] | LinearRange | GeometricRange;
+  /** Cluster sizes to sweep (issue 23): a cell's cluster is the first N servers (plan/clusterSizes.ts). */
+  clusterSizes?: number[];
   /** A count, or run until stable: at least `min`, at most `max`, until the 95 % interval of every profile's throughput difference is narrower than ±targetCi %. */
   repetitions?: number | { min: number; max: number; targetCi: number };
   /** Seconds at the start of each run phase left out of the statistics (HDR intervals, status lines, CPU). */
@@ -94,6 +103,8 @@ export interface ResolvedPlan {
   workload: { path: string; properties: Record<string, string | number | boolean>; splitLoad: boolean };
   stacks: { name: string; profile?: string; displayName?: string }[];
   threads: number[] | LinearRange | GeometricRange;
+  /** Present only when the plan sweeps cluster sizes; a plan without it runs on its servers as they are. */
+  clusterSizes?: number[];
   /** The repetitions every point starts with (`min` when run until stable). */
   repetitions: number;
   repetitionPolicy: { min: number; max: number; targetCi?: number };
@@ -120,9 +131,12 @@ export function withDefaults(plan: Plan): ResolvedPlan {
   const firstAddress = Object.values(plan.interfaces)[0] ?? '127.0.0.1';
   return {
     name: plan.name ?? 'run',
-    servers: plan.servers.map((server) => ({
+    servers: plan.servers.map((server, index) => ({
       host: server.host,
-      address: server.address ?? firstAddress,
+      address: server.address ?? Object.values(server.interfaces ?? {})[0] ?? firstAddress,
+      // The first server's addresses are the plan's interfaces; another node has its own.
+      interfaces: { ...(index === 0 ? plan.interfaces : {}), ...(server.interfaces ?? {}) },
+      services: [...(server.services ?? ['kv'])],
       couchbaseServerPath: server.couchbaseServerPath ?? defaultCouchbaseServerPath,
       restPort: server.restPort ?? 8091,
       kvPort: server.kvPort ?? 11210,
@@ -160,6 +174,7 @@ export function withDefaults(plan: Plan): ResolvedPlan {
     workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) }, splitLoad: plan.workload.splitLoad ?? false },
     stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile, ...(stack.displayName !== undefined ? { displayName: stack.displayName } : {}) })),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
+    ...(plan.clusterSizes !== undefined ? { clusterSizes: [...plan.clusterSizes] } : {}),
     repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : plan.repetitions ?? 1,
     repetitionPolicy:
       typeof plan.repetitions === 'object'

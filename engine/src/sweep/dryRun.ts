@@ -18,7 +18,7 @@ import { SweepRun } from './sweep';
 import { readLocalFile } from '../plan/localFiles';
 import { checkPlanPaths, resolveLocal } from '../plan/pathConfinement';
 import type { RunSweepOptions } from '../options';
-import { pathPolicyOf } from './runOpening';
+import { pathPolicyOf, refuseClusterSizes } from './runOpening';
 import { effectiveWorkload, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { describeCellBucket, describeSettleAfterLoad } from '../couchbase/cellBucket';
 
@@ -89,6 +89,7 @@ export type DryRunOptions = Pick<RunSweepOptions, 'profilePath' | 'allowedRoots'
  * A file the run would refuse is an EngineFailure (`path-outside`, `upload`), never shown.
  */
 export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOptions = {}): Promise<string> {
+  refuseClusterSizes(rawPlan, planPath);
   const plan = withDefaults(rawPlan);
   const planDir = dirname(planPath);
   checkPlanPaths(plan, planDir, pathPolicyOf(options));
