@@ -24,6 +24,8 @@ export type EngineErrorCode =
   | 'item-count'
   // bucket and YCSB side of REAL-LAB (bucketLifecycle.ts, bucketUser.ts, ycsbLauncher.ts, primaryIndex.ts)
   | 'bucket-quota' | 'bucket-user' | 'write-queue' | 'rest' | 'ycsb-launcher' | 'query-index'
+  // a cluster resized between cells (issue 23: couchbase/clusterResizeSteps.ts)
+  | 'cluster-resize'
   | 'ycsb-missing'
   | 'ycsb-exit'
   | 'ycsb-failed-ops'

@@ -1,0 +1,155 @@
+// Resizing a Couchbase cluster between cells (issue 23), the edge: sends what clusterResize.ts
+// decides through the engine's REST client (couchbaseRest.ts) to the first server, which is in
+// every size. Read /pools/default, addNode each missing member, rebalance with every known otpNode
+// (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
+// second until the rebalance ends, fails or hangs for 600 s, then require the post-conditions
+// (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
+// K11). A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
+// injected so tests decide time; the password goes only into addNode's form body and the
+// Authorization header.
+import { EngineFailure } from '../errors';
+import { quote, restCall, type RestTarget } from './couchbaseRest';
+import { sleep } from '../server/serverControl';
+import {
+  judgeAddNodeAnswer,
+  judgeRebalanceAnswer,
+  parsePoolState,
+  postConditionProblems,
+  rebalanceForm,
+  rebalanceTaskOf,
+  reportMessage,
+  resizeRequests,
+  startWatch,
+  watchRebalance,
+  type PoolState,
+  type WantedMember,
+} from './clusterResize';
+
+export interface ResizeClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const monotonicClock: ResizeClock = { now: () => performance.now(), sleep };
+
+/** What a cell's evidence records of its resize. */
+export interface ResizeFacts {
+  /** otpNodes of the members after the resize. */
+  members: string[];
+  added: string[];
+  ejected: string[];
+  /** Absent when the cluster already was the wanted one. */
+  rebalance?: { rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
+}
+
+/** A rebalance that failed or hung, with ns_server's report when it gave one (K8). */
+export class RebalanceFailure extends EngineFailure {
+  constructor(host: string, message: string, readonly report: string | undefined) {
+    super({ code: 'cluster-resize', host, step: 'resize-cluster', message, action: 'Read the rebalance report kept with the cell and the Couchbase logs of the nodes; a node that cannot be reached from the others, or runs out of memory, stops a rebalance.' });
+    this.name = 'RebalanceFailure';
+  }
+}
+
+const step = 'resize-cluster';
+
+export async function resizeCluster(target: RestTarget, wanted: WantedMember[], clock: ResizeClock = monotonicClock, options: { pollMs?: number; settleMs?: number } = {}): Promise<ResizeFacts> {
+  const host = target.server.host;
+  const pollMs = options.pollMs ?? 1000;
+  const settleMs = options.settleMs ?? 20_000;
+  const fail = (message: string, action: string): EngineFailure => new EngineFailure({ code: 'cluster-resize', host, step, message, action });
+
+  const readPool = async (): Promise<PoolState> => {
+    const answer = await restCall(target, 'GET', '/pools/default', step);
+    const state = answer.status === 200 ? parsePoolState(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
+    if ('problem' in state) throw fail(`GET /pools/default on ${target.server.address} gave no node list (${state.problem}).`, 'Check that the first server runs Couchbase and is initialised.');
+    return state;
+  };
+
+  const before = await readPool();
+  const requests = resizeRequests(before, wanted, target.server.adminUser);
+  if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
+  if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [] };
+
+  const added: string[] = [];
+  for (const request of requests.add) {
+    const answer = await restCall(target, 'POST', '/controller/addNode', step, { form: { ...request.form, password: target.password } });
+    const judged = judgeAddNodeAnswer(answer.status, answer.text, answer.json);
+    if ('refused' in judged) {
+      throw fail(`Couchbase refused to add ${request.hostname} to the cluster (POST /controller/addNode: ${judged.refused}).`, `Check ${request.hostname}: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.`);
+    }
+    added.push(judged.otpNode);
+  }
+
+  const tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+  const started = clock.now();
+  let watch = startWatch(tasksBefore, started);
+  let mismatchRetried = false;
+  let rebalanceId: string | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const state = await readPool();
+    const eject = resizeRequests(state, wanted, target.server.adminUser);
+    if ('problem' in eject) throw fail(`The cluster changed during the resize: ${eject.problem}.`, 'Make sure nothing else manages this cluster during a run.');
+    const answer = await restCall(target, 'POST', '/controller/rebalance', step, { form: rebalanceForm(state, eject.eject) });
+    const judged = judgeRebalanceAnswer(answer.status, answer.text, answer.json);
+    if (judged.kind === 'started') {
+      rebalanceId = judged.rebalanceId;
+      break;
+    }
+    if (judged.kind === 'mismatch' && attempt === 1) {
+      mismatchRetried = true;
+      continue;
+    }
+    throw fail(
+      judged.kind === 'mismatch'
+        ? 'Couchbase answered {"mismatch":1} to the rebalance twice: its node list changed again after it was re-read.'
+        : `Couchbase refused the rebalance (POST /controller/rebalance: ${judged.detail}).`,
+      'Make sure nothing else adds or removes nodes during a run, then resume.',
+    );
+  }
+
+  let polls = 0;
+  for (;;) {
+    await clock.sleep(pollMs, target.signal);
+    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+    polls += 1;
+    const verdict = watchRebalance(watch, rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json), clock.now());
+    if (verdict.kind === 'running') {
+      watch = verdict.watch;
+      continue;
+    }
+    if (verdict.kind === 'ended') break;
+    const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
+    const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
+    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${said}` : `The rebalance failed: ${quote(verdict.message)}.${said}`, report?.text);
+  }
+
+  // K10, K11: balanced and every member healthy, within a short wait.
+  const settleBy = clock.now() + settleMs;
+  for (;;) {
+    const after = await readPool();
+    const problems = postConditionProblems(after, wanted);
+    if (problems.length === 0) {
+      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried } };
+    }
+    if (clock.now() >= settleBy) {
+      const report = await readReport(target, undefined);
+      const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
+      throw new RebalanceFailure(host, `The rebalance ended but the cluster is not what was asked: ${problems.join('; ')}.${said}`, report?.text);
+    }
+    await clock.sleep(pollMs, target.signal);
+  }
+}
+
+/** K8: the last rebalance's report, or undefined when ns_server has none to give. */
+async function readReport(target: RestTarget, uri: string | undefined): Promise<{ text: string; message?: string } | undefined> {
+  const path = uri !== undefined && uri.startsWith('/logs/rebalanceReport') ? uri : '/logs/rebalanceReport';
+  try {
+    const answer = await restCall(target, 'GET', path, step);
+    if (answer.status !== 200) return undefined;
+    const message = reportMessage(answer.json);
+    return { text: answer.text, ...(message !== undefined ? { message } : {}) };
+  } catch {
+    return undefined; // the failure being reported matters more than its report
+  }
+}
