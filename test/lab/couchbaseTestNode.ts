@@ -17,10 +17,11 @@ import {
   type KvResponse,
 } from './memcachedFrames';
 import { QueryService, queryRequestFrom } from './queryService';
+import { clusterMembership, type MembershipFaults } from './clusterMembership';
 import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
 
 /** Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every request. */
-export interface TestNodeFaults {
+export interface TestNodeFaults extends MembershipFaults {
   /** Refuse `POST /pools/default/buckets` with this message (HTTP 400, as a real node does). */
   refuseBucketCreation?: string;
   /** Delay every KV document operation by this many ms ("slow server"). */
@@ -206,7 +207,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   const connections = new Set<Connection>();
   const scramSecrets = newScramSecrets();
   const nodeUuid = randomBytes(16).toString('hex');
-  const startedAt = Date.now();
+  let startedAt = Date.now();
   let configRevision = 1;
   let casCounter = BigInt(Date.now()) * 1000000n;
   let storedBytes = 0;
@@ -214,6 +215,24 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   let restPort = options.restPort ?? 0;
   let queryPort = 0;
   const setting = <K extends keyof typeof strictNodeDefaults>(name: K): (typeof strictNodeDefaults)[K] | NonNullable<TestNodeFaults[K]> => faults()[name] ?? strictNodeDefaults[name];
+
+  // --- the cluster this node is a member of (issue 23, lab README K1-K9: clusterMembership.ts)
+  const nodeAddress = options.nodeName ?? addresses[0];
+  const membership = clusterMembership({
+    self: () => ({ otpNode: `ns_1@${nodeAddress}`, hostname: `${nodeAddress.includes(':') ? `[${nodeAddress}]` : nodeAddress}:${restPort}`, services: [...setting('nodeServices')] }),
+    username: options.username,
+    password: options.password,
+    faults,
+    // K9: an ejected node forgets its buckets and users, and its memcached restarts
+    wipe: () => {
+      buckets.clear();
+      users.clear();
+      storedBytes = 0;
+      for (const connection of connections) connection.socket.destroy();
+      startedAt = Date.now();
+    },
+    log,
+  });
 
   // --- users: the admin and the RBAC users created through REST (REAL-LAB Y2: nobody else; a
   // couchbase2 client logging in with the bucket's name needs such a user)
@@ -880,10 +899,13 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     if (method === 'GET' && path === '/settings/rbac/users') {
       return send(response, 200, [...users.entries()].map(([id, user]) => ({ id, domain: 'local', roles: user.roles.map((role) => ({ role: role.replace(/\[.*$/, ''), bucket_name: /\[([^\]]+)\]/.exec(role)?.[1] })) })));
     }
+    const membershipOutcome = await membership.handle(method, path, url.searchParams, () => readBody(request), Date.now());
+    if (membershipOutcome) return send(response, membershipOutcome.status, membershipOutcome.body);
     if (method === 'GET' && path === '/pools/default') {
+      const now = Date.now();
       return send(response, 200, {
         name: 'default',
-        nodes: [nodeJson(host)],
+        nodes: membership.nodes(now, nodeJson(host), () => ({ thisNode: false, status: 'healthy', recoveryType: 'none', version, os: 'x86_64-pc-linux-gnu' })),
         buckets: { uri: '/pools/default/buckets' },
         memoryQuota: memoryQuotaMB,
         storageTotals: {
@@ -894,8 +916,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
             used: storedBytes,
           },
         },
-        rebalanceStatus: 'none',
-        balanced: true,
+        rebalanceStatus: membership.rebalanceStatus(now),
+        balanced: membership.balanced(now),
       });
     }
     if (method === 'GET' && path === '/nodes/self') return send(response, 200, nodeJson(host));
