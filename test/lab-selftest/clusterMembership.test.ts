@@ -78,6 +78,10 @@ describe('test nodes forming a cluster (lab README K1-K9)', () => {
     assert.deepEqual(await rest(a, 'POST', '/controller/addNode', { hostname: `${b.address}:${b.restPort}`, user: username }), { status: 400, body: ['password is missing'] });
     assert.deepEqual(await rest(a, 'POST', '/controller/addNode', { hostname: `${a.address}:${a.restPort}`, user: username, password, services: 'kv' }), { status: 400, body: ['Prepare join failed. Joining node to itself is not allowed.'] });
     assert.deepEqual(await rest(a, 'POST', '/controller/addNode', { hostname: `${b.address}:${b.restPort}`, user: username, password: 'wrong', services: 'kv' }), { status: 400, body: ['Prepare join failed. Authentication failed. Verify username and password.'] });
+    assert.deepEqual(await rest(a, 'POST', '/controller/addNode', { hostname: '127.0.0.9:1', user: username, password, services: 'kv' }), {
+      status: 400,
+      body: ['Failed to connect to http://127.0.0.9:1. Could not connect to "127.0.0.9" on port 1.  This could be due to an incorrect host/port combination or a firewall in place between the servers.'],
+    });
     const pools = (await rest(a, 'GET', '/pools/default')).body as { nodes: unknown[]; balanced: boolean };
     assert.equal(pools.nodes.length, 1, 'nothing was added');
     assert.equal(pools.balanced, true);
@@ -130,5 +134,17 @@ describe('test nodes forming a cluster (lab README K1-K9)', () => {
     const tasks = (await rest(c, 'GET', '/pools/default/tasks')).body as { status: string; progress: number }[];
     assert.deepEqual([tasks[0].status, tasks[0].progress], ['running', 40]);
     assert.deepEqual(await rest(c, 'POST', '/controller/rebalance', { knownNodes: 'ns_1@127.0.0.4,ns_1@127.0.0.5', ejectedNodes: '' }), { status: 503, body: { error: 'Cannot rebalance during rebalance' } });
+  });
+
+  it('a rebalance that fails ends with the task\'s errorMessage and the report\'s completionMessage, and leaves the cluster unbalanced', async () => {
+    const [e, f] = await Promise.all([startNode('127.0.0.6', { rebalanceFailure: '{badmatch,{error,timeout}}', rebalanceMs: 200 }), startNode('127.0.0.7')]);
+    await assert.rejects(resizeCluster(targetOf(e), [member(e), member(f)], fastClock, { pollMs: 100 }), (error: Error) => {
+      assert.ok(error instanceof RebalanceFailure, String(error));
+      assert.equal(error.error.message, 'The rebalance failed: Rebalance failed. See logs for detailed reason. You can try again. The rebalance report says: Rebalance exited with reason {badmatch,{error,timeout}}');
+      assert.equal((JSON.parse(error.report ?? '{}') as { completionMessage?: string }).completionMessage, 'Rebalance exited with reason {badmatch,{error,timeout}}');
+      return true;
+    });
+    const pools = (await rest(e, 'GET', '/pools/default')).body as { balanced: boolean; nodes: { clusterMembership: string }[] };
+    assert.deepEqual([pools.balanced, pools.nodes.map((node) => node.clusterMembership)], [false, ['active', 'inactiveAdded']]);
   });
 });

@@ -9,7 +9,7 @@
 // balanced and every node active and healthy (K4, K7, K10). The edge that sends them is
 // clusterResizeSteps.ts. Nothing here reads a clock or the network.
 import { canonicalAddress } from '../remote/ipAddress';
-import type { CouchbaseService } from '../plan/planSchema';
+import type { CouchbaseService, ResolvedServer } from '../plan/planSchema';
 
 /** A node as `/pools/default` lists it (K4). */
 export interface PoolNode {
@@ -33,6 +33,11 @@ export interface PoolState {
 export interface WantedMember {
   hostname: string;
   services: CouchbaseService[];
+}
+
+/** The members a cell of these servers wants (plan/clusterSizes.ts clusterMembers): each as ns_server reaches it, its REST address and port. */
+export function wantedMembers(servers: ResolvedServer[]): WantedMember[] {
+  return servers.map((server) => ({ hostname: `${server.address.includes(':') ? `[${server.address}]` : server.address}:${server.restPort}`, services: [...server.services] }));
 }
 
 /** Reads `/pools/default`'s JSON into nodes, or says what was missing. */

@@ -1,6 +1,6 @@
 // Resizing a Couchbase cluster between cells (issue 23), the edge: sends what clusterResize.ts
 // decides through the engine's REST client (couchbaseRest.ts) to the first server, which is in
-// every size. Read /pools/default, addNode each missing member, rebalance with every known otpNode
+// every size. Refuse while a bucket exists, read /pools/default, addNode each missing member, rebalance with every known otpNode
 // (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
 // second until the rebalance ends, fails or hangs for 600 s, then require the post-conditions
 // (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
@@ -66,6 +66,12 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     return state;
   };
 
+  // K10: sizes are formed with no bucket (perfrunner creates buckets after the rebalance), so no data moves.
+  const buckets = await restCall(target, 'GET', '/pools/default/buckets', step);
+  const names = Array.isArray(buckets.json) ? buckets.json.map((bucket) => String((bucket as { name?: unknown }).name)) : [];
+  if (buckets.status !== 200 || !Array.isArray(buckets.json)) throw fail(`GET /pools/default/buckets on ${target.server.address} gave no bucket list (HTTP ${buckets.status}: ${quote(buckets.text)}).`, 'Check that the first server runs Couchbase and is initialised.');
+  if (names.length > 0) throw fail(`The cluster still holds ${names.map((name) => `"${name}"`).join(', ')}: a cluster is resized with no bucket, so that no data moves.`, 'Drop the bucket (and wait until it answers 404) before the resize.');
+
   const before = await readPool();
   const requests = resizeRequests(before, wanted, target.server.adminUser);
   if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
@@ -121,7 +127,7 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     if (verdict.kind === 'ended') break;
     const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
     const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${said}` : `The rebalance failed: ${quote(verdict.message)}.${said}`, report?.text);
+    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
   }
 
   // K10, K11: balanced and every member healthy, within a short wait.

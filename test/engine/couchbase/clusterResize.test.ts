@@ -14,6 +14,7 @@ import {
   resizeRequests,
   startWatch,
   watchRebalance,
+  wantedMembers,
   type PoolState,
 } from '../../../engine/src/couchbase/clusterResize';
 
@@ -75,6 +76,11 @@ describe('resize requests', () => {
     assert.equal(endpointKey('[2001:db8:0:0:0:0:0:a]:8091'), endpointKey('[2001:db8::a]:8091'));
     assert.notEqual(endpointKey('10.0.0.1:8091'), endpointKey('10.0.0.1:9000'));
     assert.equal(endpointKey('10.0.0.1'), endpointKey('10.0.0.1:8091'));
+  });
+
+  it('the wanted members of a plan\'s servers: address (IPv6 in brackets) and REST port, with their services', () => {
+    const servers = [{ address: '10.0.0.1', restPort: 8091, services: ['kv', 'n1ql'] }, { address: '2001:db8::2', restPort: 9000, services: ['index'] }] as unknown as Parameters<typeof wantedMembers>[0];
+    assert.deepEqual(wantedMembers(servers), [{ hostname: '10.0.0.1:8091', services: ['kv', 'n1ql'] }, { hostname: '[2001:db8::2]:9000', services: ['index'] }]);
   });
 
   it('a /pools/default without nodes is said so', () => {

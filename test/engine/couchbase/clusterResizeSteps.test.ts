@@ -42,7 +42,7 @@ before(async () => {
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen = [];
-  script = new Map();
+  script = new Map([['GET /pools/default/buckets', [{ status: 200, json: [] }]]]);
 });
 
 /** A clock whose sleeps move time at once. */
@@ -89,7 +89,13 @@ describe('resizeCluster', () => {
   it('the cluster already wanted: no request but the read', async () => {
     script.set('GET /pools/default', [{ status: 200, json: twoActive }]);
     assert.deepEqual(await resizeCluster(target, wantTwo, virtualClock()), { members: ['ns_1@10.0.0.1', 'ns_1@10.0.0.2'], added: [], ejected: [] });
-    assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['GET /pools/default']);
+    assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['GET /pools/default/buckets', 'GET /pools/default']);
+  });
+
+  it('a cluster that still holds a bucket is not resized (K10: no data moves)', async () => {
+    script.set('GET /pools/default/buckets', [{ status: 200, json: [{ name: 'bench', bucketType: 'membase' }] }]);
+    await assert.rejects(resizeCluster(target, wantTwo, virtualClock()), /The cluster still holds "bench": a cluster is resized with no bucket, so that no data moves\. Next: Drop the bucket \(and wait until it answers 404\) before the resize\./);
+    assert.deepEqual(seen.map((request) => `${request.method} ${request.path}`), ['GET /pools/default/buckets']);
   });
 
   it('a refused addNode stops with ns_server\'s words and no password', async () => {
@@ -136,7 +142,7 @@ describe('resizeCluster', () => {
     script.set('GET /pools/default/tasks', [idle('s1'), running(10), idle('s3', { errorMessage: 'Rebalance failed. See logs for detailed reason. You can try again.', lastReportURI: reportUri })]);
     script.set('POST /controller/rebalance', [{ status: 200, json: undefined }]);
     script.set(`GET ${reportUri}`, [{ status: 200, json: { completionMessage: 'Rebalance exited with reason {pre_rebalance_janitor_run_failed,"bench"}' } }]);
-    await assert.rejects(resizeCluster(target, wantTwo, virtualClock()), /The rebalance failed: Rebalance failed\. See logs for detailed reason\. You can try again\.\. The rebalance report says: Rebalance exited with reason \{pre_rebalance_janitor_run_failed,"bench"\}/);
+    await assert.rejects(resizeCluster(target, wantTwo, virtualClock()), /The rebalance failed: Rebalance failed\. See logs for detailed reason\. You can try again\. The rebalance report says: Rebalance exited with reason \{pre_rebalance_janitor_run_failed,"bench"\}/);
   });
 
   it('a rebalance that ends without a balanced, healthy cluster within 20 s fails with what is wrong', async () => {
