@@ -55,6 +55,8 @@ export interface CellKey {
   threads: number;
   /** Values of further sweep axes (YCSB property name -> value), e.g. `{ fieldlength: 1024 }`. */
   axes: Record<string, string | number>;
+  /** Nodes in the cell's cluster (issue 23): present only when the plan sweeps `clusterSizes`. */
+  clusterSize?: number;
   /** 1-based. */
   repetition: number;
 }

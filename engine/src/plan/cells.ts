@@ -1,5 +1,6 @@
-// The sweep's cells: the cross product of interfaces, stacks, threads, further axes and
-// repetitions, in the order they run, each with a deterministic id that resume relies on.
+// The sweep's cells: the cross product of interfaces, stacks, cluster sizes (issue 23), threads,
+// further axes and repetitions, in the order they run, each with a deterministic id that resume
+// relies on. A plan without clusterSizes has keys and ids without a size, as before.
 import type { CellKey } from '../model';
 import type { GeometricRange, LinearRange, ResolvedPlan, SweepValues } from './planSchema';
 
@@ -28,7 +29,8 @@ function tidy(value: number): number {
 
 /**
  * Every cell in run order: repetition, then stack (so the server restarts only when the stack
- * changes), then interface, then further axes, then threads (the innermost, as in the cookbook).
+ * changes), then cluster size (a resize between sizes, with no bucket), then interface, then
+ * further axes, then threads (the innermost, as in the cookbook).
  */
 export function expandCells(plan: ResolvedPlan): CellKey[] {
   const threads = expandValues(plan.threads).map(Number);
@@ -41,10 +43,12 @@ export function expandCells(plan: ResolvedPlan): CellKey[] {
   const cells: CellKey[] = [];
   for (let repetition = 1; repetition <= plan.repetitions; repetition++) {
     for (const stack of plan.stacks) {
-      for (const [label, address] of Object.entries(plan.interfaces)) {
-        for (const axes of axisCombos) {
-          for (const count of threads) {
-            cells.push({ interface: label, address, stack: stack.name, threads: count, axes, repetition });
+      for (const size of plan.clusterSizes ?? [undefined]) {
+        for (const [label, address] of Object.entries(plan.interfaces)) {
+          for (const axes of axisCombos) {
+            for (const count of threads) {
+              cells.push({ interface: label, address, stack: stack.name, ...(size !== undefined ? { clusterSize: size } : {}), threads: count, axes, repetition });
+            }
           }
         }
       }
@@ -54,14 +58,15 @@ export function expandCells(plan: ResolvedPlan): CellKey[] {
 }
 
 /**
- * A stable id from the key: `25G~redis-balanced~t10~fieldlength=1024~r1`. Safe as a file name;
- * the address is left out so an interface keeps its results if its address is edited.
+ * A stable id from the key: `25G~redis-balanced~t10~fieldlength=1024~r1`, with the cluster size
+ * after the stack when the plan sweeps sizes (`25G~kernel~n3~t10~r1`). Safe as a file name; the
+ * address is left out so an interface keeps its results if its address is edited.
  */
 export function cellId(key: CellKey): string {
   const axes = Object.keys(key.axes)
     .sort()
     .map((name) => `${encodePart(name)}=${encodePart(String(key.axes[name]))}`);
-  return [encodePart(key.interface), encodePart(key.stack), `t${key.threads}`, ...axes, `r${key.repetition}`].join('~');
+  return [encodePart(key.interface), encodePart(key.stack), ...(key.clusterSize !== undefined ? [`n${key.clusterSize}`] : []), `t${key.threads}`, ...axes, `r${key.repetition}`].join('~');
 }
 
 function encodePart(text: string): string {

@@ -116,7 +116,7 @@ export const cellRecordSchema = {
       type: 'object',
       required: ['interface', 'stack', 'threads', 'repetition'],
       properties: {
-        interface: string, address: string, stack: string, threads: { type: 'number' }, repetition: { type: 'number' },
+        interface: string, address: string, stack: string, threads: { type: 'number' }, repetition: { type: 'number' }, clusterSize: { type: 'integer', minimum: 1 },
         axes: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
       },
     },
@@ -141,7 +141,7 @@ let validator: ValidateFunction | undefined;
 function describe(error: ErrorObject): string {
   const path = error.instancePath.replace(/^\//, '').split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || 'the record';
   const expected = error.params as { type?: string | string[]; allowedValues?: unknown[]; allowedValue?: unknown; missingProperty?: string };
-  if (error.keyword === 'type') return `${path} must be ${[expected.type].flat().map((type) => (type === 'null' ? 'null' : `a ${type}`)).join(' or ')}`;
+  if (error.keyword === 'type') return `${path} must be ${[expected.type].flat().map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`)).join(' or ')}`;
   if (error.keyword === 'required') return `${path === 'the record' ? '' : `${path}.`}${expected.missingProperty} is missing`;
   if (error.keyword === 'enum') return `${path} must be one of ${(expected.allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}`;
   if (error.keyword === 'const') return `${path} must be ${JSON.stringify(expected.allowedValue)}`;

@@ -10,6 +10,9 @@ import { clusterMembers, effectiveReplicas } from '../../../engine/src/plan/clus
 import { withDefaults, type Plan } from '../../../engine/src/plan/planSchema';
 import { loadRunPlan } from '../../../engine/src/sweep/runOpening';
 import { dryRun } from '../../../engine/src/sweep/dryRun';
+import { cellId, expandCells } from '../../../engine/src/plan/cells';
+import { planPoints, pointId } from '../../../engine/src/sweep/schedule';
+import { cellRecordProblem } from '../../../engine/src/results/cellRecordCheck';
 
 const folder = mkdtempSync(join(tmpdir(), 'cluster-sizes-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -133,5 +136,27 @@ describe('a run of a plan that sweeps cluster sizes (not wired yet)', () => {
     });
     await assert.rejects(dryRun(cluster as Plan, options.planPath), /which this version checks but cannot run yet \(issue 23\)/);
     await loadRunPlan({ ...options, plan: single as Plan });
+  });
+});
+
+describe('cells of a plan that sweeps cluster sizes', () => {
+  it('each stack runs its sizes in the plan\'s order, the size in the key and the id after the stack; each size is a point of its own', () => {
+    const cells = expandCells(withDefaults({ ...cluster, clusterSizes: [3, 1], threads: [10], interfaces: { '25G': '10.20.128.35' }, servers: cluster.servers.map((server) => (server.interfaces ? { ...server, interfaces: { '25G': server.interfaces['25G'] } } : server)), stacks: ['kernel', { name: 'lat', profile: 'lat.opf' }] } as Plan));
+    assert.deepEqual(cells.map(cellId), ['25G~kernel~n3~t10~r1', '25G~kernel~n1~t10~r1', '25G~lat~n3~t10~r1', '25G~lat~n1~t10~r1']);
+    assert.equal(cells[0].clusterSize, 3);
+    assert.deepEqual(planPoints(cells).map(pointId), ['25G~~n3~t10~r0', '25G~~n1~t10~r0']);
+  });
+
+  it('a plan without clusterSizes keeps its keys and ids as before', () => {
+    const cells = expandCells(withDefaults({ ...single, threads: [10] } as Plan));
+    assert.deepEqual(cells.map(cellId), ['25G~kernel~t10~r1', '10G~kernel~t10~r1']);
+    assert.equal('clusterSize' in cells[0], false);
+  });
+
+  it('a record\'s key may carry its cluster size, a whole number from 1', () => {
+    const record = (key: Record<string, unknown>) => ({ kind: 'cell', id: 'x', key: { interface: '25G', stack: 'kernel', threads: 10, repetition: 1, axes: {}, ...key }, status: 'ok' });
+    assert.equal(cellRecordProblem(record({ clusterSize: 2 })), undefined);
+    assert.equal(cellRecordProblem(record({ clusterSize: 0 })), 'key.clusterSize must be >= 1');
+    assert.equal(cellRecordProblem(record({ clusterSize: 'two' })), 'key.clusterSize must be an integer');
   });
 });
