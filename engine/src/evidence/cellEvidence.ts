@@ -7,6 +7,7 @@ import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSam
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
+import { cpuAlignment } from './measuredWindow';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
@@ -111,7 +112,9 @@ export function applyRunEvidence(
     applyMergedPercentiles(draft.run, mergeHdrLogs(inputs.hdrFiles, inputs.warmupSec));
   }
   const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? draft.run?.throughputOpsPerSec;
-  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec);
+  // the CPU means over YCSB's own run (its status lines), the warm-up counted from its start
+  const clocks = Object.fromEntries(inputs.samplers.filter((sampler) => sampler.role === 'client').map((sampler) => [sampler.host, sampler.output.clock]));
+  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks));
   marks.push(...cpu.marks);
   draft.evidence = { ...(draft.evidence ?? {}), timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) };
   return marks;

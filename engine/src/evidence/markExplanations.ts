@@ -14,7 +14,8 @@ const explanations: Record<string, string> = {
   'wrong-interface': 'The traffic did not go through the interface the cell names (another NIC or loopback): it measures another path.',
   'arms-differ': 'The kernel and Onload arms of this point differ in more than the network stack (settings, versions, bucket): the difference is not Onload\'s alone.',
   'environment-differs': 'A host\'s environment changed during the run (kernel, versions, NIC firmware): repetitions may not be comparable.',
-  'client-bound': 'A YCSB client host ran above about 90 % CPU busy: the numbers measure the client\'s limit, not Couchbase\'s. Add client hosts or threads per host.',
+  'client-bound': 'A YCSB client host ran above about 90 % CPU busy, or some of its YCSB JVM\'s threads ran at 90 % of one CPU or more over the measured window (/proc/PID/task/TID/stat; the mark names them): the numbers measure the client\'s limit, not Couchbase\'s. Add client hosts or threads per host.',
+  'cpu-window-unverified': 'The CPU figures of a host could not be aligned to YCSB\'s own run (no time-stamped status lines, no clock reading, or too few readings inside it): they cover the sampler\'s readings after the warm-up, idle seconds before YCSB started and after it ended included, so busy % and CPU per operation read low.',
   'warmup-too-short': 'Throughput was still rising after the warm-up: the statistics include part of the ramp. Raise warmupSec in the plan.',
   'hdr-count-differs': 'A client\'s HDR interval logs hold a different number of operations than its YCSB report (YCSB 0.17.0 can lose a logged interval when two threads create the same measurement at once; or the client wrote no logs): the merged percentiles cover only the logged operations, the counts stay YCSB\'s.',
 };

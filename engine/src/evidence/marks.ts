@@ -33,6 +33,8 @@ export function markLabel(code: string): string {
     'client-bound': 'client-bound',
     'warmup-too-short': 'warm-up too short',
     'hdr-count-differs': 'HDR count differs',
+    'cpu-window-unverified': 'CPU window unaligned',
+    'busy-polling': 'busy-polling',
   };
   return labels[code] ?? code;
 }
