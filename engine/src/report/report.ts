@@ -15,7 +15,8 @@
 // with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from '../ycsb/combine';
 import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
-import { cellMarks } from '../evidence/marks';
+import { cellMarks, doubtingMarks } from '../evidence/marks';
+import { cpuTableNotes } from './cpuTableNotes';
 import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
@@ -331,12 +332,14 @@ function stackCell(
       continue;
     }
     const marks = cellMarks(result);
-    if (marks.length > 0) cell.marked += 1;
+    // notes (busy-polling) are shown with the cell but do not make it doubtful
+    const doubtful = doubtingMarks(result).length > 0;
+    if (doubtful) cell.marked += 1;
     addMarkSummaries(cell.marks, marks);
     const value = read(result);
     if (value === undefined || !Number.isFinite(value)) continue;
-    (marks.length > 0 ? marked : clean).push(value);
-    (marks.length > 0 ? markedSources : cleanSources).push(source?.(result));
+    (doubtful ? marked : clean).push(value);
+    (doubtful ? markedSources : cleanSources).push(source?.(result));
   }
   const counted = clean.length > 0 ? clean : marked;
   const summary = summariseRepetitions(counted);
@@ -478,6 +481,8 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
+  const notes = cpuTableNotes(table);
+  if (notes.length > 0) lines.push('', ...notes);
   return lines.join('\n');
 }
 
