@@ -17,6 +17,7 @@ import { summariseRepetitions } from '../ycsb/combine';
 import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
 import { cellMarks, doubtingMarks } from '../evidence/marks';
 import { cpuTableNotes } from './cpuTableNotes';
+import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from '../evidence/busiestThreads';
 import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
@@ -596,15 +597,35 @@ export function renderProofs(results: readonly CellResult[]): string {
   return lines.length > 0 ? ['How each cell was proven:', ...lines].join('\n') : '';
 }
 
+/**
+ * The per-thread CPU view (evidence/busiestThreads.ts): per cell that recorded threads, what its CPU
+ * figures cover, then each host's busiest threads of memcached or the YCSB JVM.
+ */
+export function renderThreads(results: readonly CellResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    if (result.status === 'failed') continue;
+    const views = busiestThreads(result);
+    if (views.length === 0) continue;
+    const { key } = result;
+    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const window = cpuWindowText(result.evidence?.cpu?.window);
+    lines.push(`  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`);
+    for (const view of views) lines.push(`    ${view.host} (${view.role}) ${view.process}: ${hostThreadsText(view)}`);
+  }
+  return lines.length > 0 ? ['Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat; names from comm):', ...lines].join('\n') : '';
+}
+
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
 export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment, displayNames: StackDisplayNames = {}): string {
   const marks = renderMarks(results);
   const proofs = renderProofs(results);
+  const threads = renderThreads(results);
   const failures = renderFailures(results);
   const hosts = environment ? renderEnvironment(environment) : '';
   const rendered = tables.map((table) => renderReportTable(table, displayNames));
   const legend = renderLegend(rendered.join('\n'), tables);
-  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
+  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(threads ? [threads] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
 }
 
 /** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */
