@@ -300,6 +300,10 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     if (role === 'client') {
       const mark = clientBoundMark(host, cpu);
       if (mark) marks.push(mark);
+      else if ((cpu.threads ?? []).length === 0) {
+        // the saturated-thread check could not run: say so rather than pass it (issue 21 item 6)
+        marks.push({ code: 'client-cpu-unverified', host, message: `${cpu.process ? `the threads of ${cpu.process.name} ${cpu.process.pid}` : 'the YCSB JVM'} on ${host} ${cpu.process ? 'were not read' : 'was not found'} (/proc/PID/task/TID/stat): whether some of its threads were saturated, making ${host} client-bound below 90 % host busy, could not be checked.` });
+      }
     }
   }
   if (alignment) evidence.window = windowEvidence(alignment, warmupSec, unaligned);

@@ -22,7 +22,7 @@ const epochSec = Date.UTC(2026, 11, 4, 12, 0, 0) / 1000;
 /**
  * One host's sampler output: a reading per second from `uptime0` for 11 s, 2 cores; busy at
  * `busyShare` (0..1) of both cores between 2 s and 8 s, idle otherwise; the watched process uses
- * what the host uses; `threads(second)` gives each thread's ticks at that reading.
+ * what the host uses; `threads(second)` gives each thread's ticks at that reading (default: one thread at 10 %).
  */
 function sampler(options: { uptime0: number; zone: string; busyShare: number; threads?: (second: number) => [number, number, string][] }): SamplerOutput {
   const lines = ['@hz 100', `@clock ${options.uptime0.toFixed(2)} ${epochSec}.000000000 ${options.zone}`];
@@ -37,7 +37,7 @@ function sampler(options: { uptime0: number; zone: string; busyShare: number; th
     }
     lines.push(`@t ${(options.uptime0 + second).toFixed(2)}`, `cpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0`, `cpu0 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0`, `cpu1 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0`);
     lines.push(`@p 42 (proc) S 1 42 42 0 -1 0 0 0 0 0 ${busy} 0 0 0 20 0 30 0`);
-    for (const [tid, ticks, name] of options.threads?.(second) ?? []) {
+    for (const [tid, ticks, name] of (options.threads ?? ((at: number): [number, number, string][] => [[43, at * 10, 'Thread-1']]))(second)) {
       if (printed.get(tid) === ticks) continue; // the awk prints a thread only when its ticks moved
       printed.set(tid, ticks);
       lines.push(`@th ${tid} ${ticks} ${name}`);
@@ -161,4 +161,19 @@ test("the sampler's awk prints each thread of the watched process from /proc/PID
   assert.deepEqual(threadLines, ['@th 42 2 memcached', '@th 43 28 mc:worker 0', '@end', '@end', '@th 43 34 mc:worker 0', '@end']);
   const parsed = parseSamplerOutput(out);
   assert.deepEqual([...(parsed.samples[2].threads ?? new Map())], [[42, { name: 'memcached', ticks: 2 }], [43, { name: 'mc:worker 0', ticks: 34 }]], 'a thread not printed again keeps its ticks');
+});
+
+test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed (issue 21 item 6)', () => {
+  const result = draft();
+  const withoutProcess = sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 });
+  for (const sample of withoutProcess.samples) delete sample.process;
+  const marks = applyRunEvidence(result, {
+    samplers: [{ host: 'c1', role: 'client', output: withoutProcess }, { host: 'c2', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5, threads: () => [] }) }],
+    statusByHost: { c1: parseStatusLines(statusText), c2: parseStatusLines(statusText) },
+    hdrFiles: [],
+    warmupSec: 2,
+  });
+  assert.deepEqual(marks.map((mark) => `${mark.code} ${mark.host}`), ['client-cpu-unverified c1', 'client-cpu-unverified c2']);
+  assert.match(marks[0].message, /the YCSB JVM on c1 was not found \(\/proc\/PID\/task\/TID\/stat\): whether some of its threads were saturated, making c1 client-bound below 90 % host busy, could not be checked/);
+  assert.match(marks[1].message, /the threads of proc 42 on c2 were not read/);
 });
