@@ -7,6 +7,7 @@ import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } fro
 import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
 import { markLegend } from '../../../engine/src/evidence/markExplanations';
 import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
+import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { buildReportTable, type ReportGroup, type ReportInput, type ReportTable } from '../../../engine/src/report/report';
@@ -30,7 +31,8 @@ export function cpuCharts(tables: readonly ReportTable[], groupIndex: number, gr
     if (!group) return [];
     const series = chartSeries(table, group);
     if (!series.some((entry) => entry.points.some((point) => point.median !== null || point.markedValue != null))) return [];
-    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series }];
+    const note = busyPollingNote({ metric: table.metric, groups: [group] });
+    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series, ...(note ? { note } : {}) }];
   });
 }
 

@@ -9,6 +9,9 @@ import { busyPolling, busyPollingMessage } from '../../../engine/src/evidence/bu
 import { markExplanation } from '../../../engine/src/evidence/markExplanations';
 import type { CellResult } from '../../../engine/src/model';
 import { buildReportTable, renderReport } from '../../../engine/src/report/report';
+import { pointSpectra } from '../../../engine/src/evidence/evidenceViews';
+import { cpuCharts, cpuTables } from '../../../client/src/panel/evidenceModel';
+import { fixtureManifest, fixtureResults } from '../../panel/fixtureRun';
 
 test('what spins, from Onload\'s facts: EF_POLL_USEC turns the spin flags on, explicit settings win, EF_INT_DRIVEN=0 alone spins nothing', () => {
   const latency = busyPolling({ EF_POLL_USEC: '100000', EF_TCP_RECV_SPIN: '0', EF_TCP_FASTSTART_INIT: '0' });
@@ -47,4 +50,17 @@ test('a busy-polling cell stays in the medians and comparisons; the CPU table sa
   assert.match(text, /CPU: \/proc\/stat and \/proc\/PID\/stat .* over YCSB's own run from its status lines with the warm-up left out from its start/);
   assert.match(text, /\[busy-polling\] server1: memcached busy-polls \(spinning up to 20 µs per wait; EF_POLL_USEC=20, EF_SELECT_SPIN \(implied by EF_POLL_USEC\)/);
   assert.match(markExplanation('busy-polling'), /CPU per operation count spinning/);
+});
+
+test('the panel\'s CPU chart of a group with busy-polling cells says so under it; nothing else of the panel counts the note as a doubt', () => {
+  const polling = { code: 'busy-polling', host: 'server1', message: 'memcached busy-polls' };
+  const results = fixtureResults().map((result) => (result.status === 'ok' && result.key.stack !== 'kernel' ? { ...result, accelerated: true, marks: [polling] } : result));
+  const tables = cpuTables({ results, manifest: fixtureManifest() });
+  const charts = cpuCharts(tables, 0, 'g0');
+  const perOp = charts.find((chart) => chart.metric === 'server-cpu-per-op');
+  assert.match(perOp?.note ?? '', /^Busy-polling \(.+\): memcached spins while it waits .*count spinning/);
+  assert.ok(perOp?.series.every((series) => series.points.every((point) => point.median !== null || point.markedValue == null)), 'no point drawn as marked for a note');
+  const fixtureOnload = results.find((result) => result.status === 'ok' && result.key.stack !== 'kernel' && result.evidence?.timeseries?.hdr)!;
+  const spectra = pointSpectra(results, fixtureOnload.key, [fixtureOnload.key.stack], Object.keys(fixtureOnload.evidence!.timeseries!.hdr!.operations)[0]);
+  assert.equal(spectra[0]?.marked, false, 'the spectrum of a busy-polling cell is not drawn as marked');
 });
