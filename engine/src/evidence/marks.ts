@@ -48,6 +48,7 @@ export function markLabel(code: string): string {
     'hdr-count-differs': 'HDR count differs',
     'cpu-window-unverified': 'CPU window unaligned',
     'busy-polling': 'busy-polling',
+    'interface-unverified': 'interface unverified',
   };
   return labels[code] ?? code;
 }

@@ -208,6 +208,10 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
     sources: { [procNetSource]: Object.fromEntries(kernelSeen), ...(options.onload ? { [stackdumpSource]: Object.fromEntries(stackSeen) } : {}) },
     ...(nodeName !== undefined ? { nodeName } : {}),
   };
+  if (seen.size === 0 && !options.signal?.aborted) {
+    // the interface check could not run: no connection of the run was seen (issue 21 item 6)
+    addMark(draft, { code: 'interface-unverified', host: server.host, message: `No KV connection of the run was seen on ${server.host} in ${samples.length} look${samples.length === 1 ? '' : 's'} (${procNetSource}{,6}${options.onload ? ` and ${stackdumpSource}` : ''}): which interface carried the traffic is not proven.` });
+  }
   const reason = wrongInterfaceReason(draft.key.address, seen, nodeName);
   if (reason !== undefined) {
     addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${draft.key.address}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });
