@@ -90,7 +90,9 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
 /**
  * Fills the cell's evidence.cpu and evidence.timeseries, replaces the combined run report's
  * percentiles with the merged HDR ones (or labels them as the clients' maximum), and adds the
- * client-bound, warmup-too-short and hdr-count-differs marks.
+ * client-bound, warmup-too-short, hdr-count-differs and *-cpu-unverified / cpu-window-unverified
+ * marks. The CPU means cover YCSB's own run, placed by its status lines on each host's clock
+ * (measuredWindow.ts).
  */
 export function applyRunEvidence(
   draft: CellResult,
