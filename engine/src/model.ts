@@ -134,6 +134,8 @@ export type CellMarkCode =
   | 'client-bound'
   | 'warmup-too-short'
   | 'hdr-count-differs'
+  | 'cpu-window-unverified'
+  | 'busy-polling'
   | (string & {});
 
 /**
@@ -166,6 +168,24 @@ export interface CpuEvidence {
   memcachedCpuUsPerOp?: number;
   /** Run throughput / number of busy server cores (busy cores = busy% * cores / 100). */
   opsPerBusyServerCore?: number;
+  /**
+   * The measured window the figures cover (evidence/measuredWindow.ts): YCSB's own run from its
+   * status lines (the first, printed at its start, to the last, printed when its threads ended),
+   * the warm-up left out from that start. Absent in older records (first sample + warm-up).
+   */
+  window?: CpuWindow;
+}
+
+/** What the CPU figures cover, and from what that is known. */
+export interface CpuWindow {
+  /** `ycsb-status-lines`: aligned to YCSB's run; `sampler`: the samplers' whole life after the warm-up (not aligned: see `why`). */
+  source: 'ycsb-status-lines' | 'sampler';
+  /** Wall-clock start and end of YCSB's run (ISO, UTC), warm-up not yet left out. */
+  runStartedAt?: string;
+  runEndedAt?: string;
+  warmupSec: number;
+  /** Why the figures could not be aligned to YCSB's run. */
+  why?: string;
 }
 
 export interface HostCpu {
@@ -181,12 +201,30 @@ export interface HostCpu {
   maxCoreBusyPct: number;
   /** memcached on servers, the YCSB JVM on clients: % of one core (can exceed 100) and CPU seconds. */
   process?: { name: string; pid: number; pctOfCore: number; cpuSec: number };
+  /**
+   * The watched process's busiest threads over the window (from /proc/PID/task/TID/stat, names
+   * from their comm), busiest first, at most `busiestThreadCount`; `threadsSeen` of them in all.
+   */
+  threads?: ThreadCpu[];
+  threadsSeen?: number;
+  /** The seconds of the series (tSec) the means cover: the measured window on this host's clock. */
+  windowSec?: { from: number; to: number };
   contextSwitchesPerSec: number;
   interruptsPerSec: number;
   /** /proc/interrupts lines of the tested NIC's queues, summed per interface device. */
   nicInterruptsPerSec?: Record<string, number>;
   /** One point per sample: seconds since the run phase started. */
   series: { tSec: number; busyPct: number; processPctOfCore?: number }[];
+}
+
+/** One thread of the watched process over the measured window. */
+export interface ThreadCpu {
+  tid: number;
+  /** Its comm (15 characters at most, as the kernel keeps it). */
+  name: string;
+  /** % of one CPU over the window. */
+  pctOfCore: number;
+  cpuSec: number;
 }
 
 /** evidence.timeseries (engine/src/ycsb/ycsbTimeSeries.ts, engine/src/evidence/hdrMerge.ts). */

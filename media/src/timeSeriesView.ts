@@ -102,14 +102,37 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
     dashed: index % 2 === 1,
     points: host.points.map((point) => ({ x: point.tSec, y: point.busyPct })),
   }))), theme, markers);
+  threadsTables(box, view);
   const notes: string[] = [];
   if (warmupSec !== undefined) notes.push(`The first ${warmupSec} s are warm-up (dashed line): the statistics start after it.`);
+  for (const cell of view.cells) if (cell.cpuWindow) notes.push(`Repetition ${cell.repetition}: CPU figures ${cell.cpuWindow}.`);
   for (const cell of view.cells) for (const mark of cell.marks) notes.push(`Repetition ${cell.repetition} is marked ${mark.label}: ${mark.message}`);
   if (view.missing.length > 0) notes.push(`No series recorded for: ${view.missing.join('; ')}.`);
   if (view.cells.length === 0) notes.push('These cells recorded no time series (older records or failed cells).');
   if (notes.length > 0) box.appendChild(h('ul', { class: 'timeseries-notes muted' }, ...notes.map((note) => h('li', {}, note))));
   box.scrollIntoView({ block: 'nearest' });
   close.focus({ preventScroll: true });
+}
+
+/** Each repetition's busiest threads per host (memcached, the YCSB JVM), a saturated one said in words. */
+function threadsTables(box: HTMLElement, view: TimeSeriesView): void {
+  const cells = view.cells.filter((cell) => (cell.threads ?? []).length > 0);
+  if (cells.length === 0) return;
+  const section = h('section', { class: 'threads' }, h('h4', {}, 'Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat)'));
+  for (const cell of cells) {
+    const rows = (cell.threads ?? []).flatMap((host) => host.threads.map((thread) => h('tr', thread.saturated ? { class: 'saturated' } : {},
+      h('td', {}, `${host.host} (${host.role}) ${host.process}`),
+      h('td', {}, thread.name),
+      h('td', {}, String(thread.tid)),
+      h('td', {}, `${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' saturated' : ''}`),
+    )));
+    const more = (cell.threads ?? []).filter((host) => host.more > 0).map((host) => `${host.host}: ${host.more} more threads`).join('; ');
+    section.appendChild(h('table', { class: 'threads' },
+      h('caption', {}, `Repetition ${cell.repetition}${more ? ` (${more})` : ''}`),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'host, process'), h('th', { scope: 'col' }, 'thread'), h('th', { scope: 'col' }, 'tid'), h('th', { scope: 'col' }, '% of one CPU'))),
+      h('tbody', {}, ...rows)));
+  }
+  box.appendChild(section);
 }
 
 export function closeTimeSeries(box: HTMLElement): void {

@@ -6,6 +6,8 @@ import { evidenceMetrics } from '../../../engine/src/evidence/evidenceMetrics';
 import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } from '../../../engine/src/evidence/evidenceViews';
 import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
 import { markLegend } from '../../../engine/src/evidence/markExplanations';
+import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
+import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { buildReportTable, type ReportGroup, type ReportInput, type ReportTable } from '../../../engine/src/report/report';
@@ -29,7 +31,8 @@ export function cpuCharts(tables: readonly ReportTable[], groupIndex: number, gr
     if (!group) return [];
     const series = chartSeries(table, group);
     if (!series.some((entry) => entry.points.some((point) => point.median !== null || point.markedValue != null))) return [];
-    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series }];
+    const note = busyPollingNote({ metric: table.metric, groups: [group] });
+    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series, ...(note ? { note } : {}) }];
   });
 }
 
@@ -102,6 +105,10 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
       marks: cellMarks(result).map((mark) => ({ code: mark.code, label: markLabel(mark.code), message: mark.message, repetitions: 1 })),
     };
     if (series.warmupSec !== undefined) view.warmupSec = series.warmupSec;
+    const window = cpuWindowText(result.evidence?.cpu?.window);
+    if (window) view.cpuWindow = window;
+    const threads = busiestThreads(result);
+    if (threads.length > 0) view.threads = threads;
     cells.push(view);
   }
   cells.sort((a, b) => a.repetition - b.repetition);

@@ -200,6 +200,10 @@ export interface CellTimeSeriesView {
   cpu: { host: string; role: 'server' | 'client'; process?: string; points: { tSec: number; busyPct: number; processPctOfCore?: number }[] }[];
   warmupSec?: number;
   marks: CellMarkView[];
+  /** What the CPU figures cover (engine/src/evidence/busiestThreads.ts cpuWindowText). */
+  cpuWindow?: string;
+  /** Each host's busiest threads of memcached or the YCSB JVM over that window (/proc/PID/task/TID/stat). */
+  threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean }[]; more: number }[];
 }
 
 /** The answer to `open-timeseries`: every repetition of one point of one stack. */

@@ -7,6 +7,7 @@ import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSam
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
+import { cpuAlignment } from './measuredWindow';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
@@ -89,7 +90,9 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
 /**
  * Fills the cell's evidence.cpu and evidence.timeseries, replaces the combined run report's
  * percentiles with the merged HDR ones (or labels them as the clients' maximum), and adds the
- * client-bound, warmup-too-short and hdr-count-differs marks.
+ * client-bound, warmup-too-short, hdr-count-differs and *-cpu-unverified / cpu-window-unverified
+ * marks. The CPU means cover YCSB's own run, placed by its status lines on each host's clock
+ * (measuredWindow.ts).
  */
 export function applyRunEvidence(
   draft: CellResult,
@@ -111,7 +114,9 @@ export function applyRunEvidence(
     applyMergedPercentiles(draft.run, mergeHdrLogs(inputs.hdrFiles, inputs.warmupSec));
   }
   const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? draft.run?.throughputOpsPerSec;
-  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec);
+  // the CPU means over YCSB's own run (its status lines), the warm-up counted from its start
+  const clocks = Object.fromEntries(inputs.samplers.filter((sampler) => sampler.role === 'client').map((sampler) => [sampler.host, sampler.output.clock]));
+  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks));
   marks.push(...cpu.marks);
   draft.evidence = { ...(draft.evidence ?? {}), timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) };
   return marks;

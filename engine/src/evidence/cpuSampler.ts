@@ -1,8 +1,11 @@
 // The CPU sampler: one long-running awk per host over the existing SSH connection, started before
 // a cell's run phase and stopped after it, printing one block of readings about once a second
 // (parsed by cpuStat.ts). A small shell ticks once a second (its `sleep` is the only fork per
-// reading, besides `pgrep` until the watched process is found, at most 10 times) and awk reads the
-// /proc files with buffered getline on each tick. Its own cost, which it reports from its and the
+// reading, besides `pgrep` until the watched process is found, at most 10 times, and `ls` of the
+// process's task folder when its thread count changes or every 10 readings) and awk reads the
+// /proc files with buffered getline on each tick: the host's, the watched process's and each of
+// its threads' (`/proc/PID/task/TID/stat`, printed only when their CPU ticks moved). Everything
+// travels in the one SSH session the sampler already holds: no round trip per reading. Its own cost, which it reports from its and the
 // ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
 //
 // Watched process: on servers memcached as the server evidence found it (serverProcess.ts, by what
@@ -23,6 +26,7 @@ import { shellQuote } from '../remote/shellQuote';
 export const samplerAwk = `
 function stat(f,   line) { line = ""; if ((getline line < f) <= 0) line = ""; close(f); return line }
 function comm(line,   a, b) { a = index(line, "("); b = length(line); while (b > a && substr(line, b, 1) != ")") b--; return substr(line, a + 1, b - a - 1) }
+function rest(line,   b) { b = length(line); while (b > 0 && substr(line, b, 1) != ")") b--; return substr(line, b + 2) }
 NR == 1 { ticker = $1; next }
 {
     split(stat(proc "/uptime"), u, " "); print "@t " u[1]
@@ -37,7 +41,23 @@ NR == 1 { ticker = $1; next }
       tries++; cand = ""; find | getline cand; close(find)
       if (cand ~ /^[0-9]+$/) { q = stat(proc "/" cand "/stat"); if (q != "") { pid = cand; p = q } }
     }
-    if (p != "") print "@p " p
+    if (p != "") {
+      print "@p " p
+      # its threads: /proc/PID/task/TID/stat, listed again when the pid or the thread count changes
+      # (field 20) or every 10 readings; a thread is printed when its utime + stime moved
+      split(rest(p), f, " ")
+      if (pid != tpid || f[18] != nthreads || ++since >= 10) {
+        if (pid != tpid) split("", last)
+        tpid = pid; nthreads = f[18]; since = 0; ntid = 0; cmd = "ls " proc "/" pid "/task 2>/dev/null"
+        while ((cmd | getline t) > 0) if (t ~ /^[0-9]+$/) tids[++ntid] = t
+        close(cmd)
+      }
+      for (i = 1; i <= ntid; i++) {
+        l = stat(proc "/" pid "/task/" tids[i] "/stat"); if (l == "") continue
+        split(rest(l), f, " "); ticks = f[12] + f[13]
+        if (!(tids[i] in last) || last[tids[i]] != ticks) { print "@th " tids[i] " " ticks " " comm(l); last[tids[i]] = ticks }
+      }
+    }
     if (dev != "") {
       total = 0; found = 0; header = 1
       while ((getline line < (proc "/interrupts")) > 0) {
@@ -108,6 +128,8 @@ export function samplerCommand(target: SamplerTarget): string {
     '[ "$dev" = lo ] && dev=""', // the loopback device has no interrupts
     'hz=$(getconf CLK_TCK 2>/dev/null); [ -n "$hz" ] || hz=100',
     'echo "@hz $hz"',
+    // the host's clock once, to align the samples with YCSB's run (measuredWindow.ts)
+    `echo "@clock $(cut -d ' ' -f 1 /proc/uptime) $(date '+%s.%N %z')"`,
     // mawk (Debian's default awk) reads a pipe in whole blocks unless told to read line by line
     'case "$(awk -W version 2>&1 < /dev/null)" in *mawk*) lines="-W interactive";; *) lines="";; esac',
     // the ticker shell prints its pid, then a line per interval; awk reads once per line

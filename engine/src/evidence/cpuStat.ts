@@ -5,8 +5,13 @@
 // system, idle, iowait, irq, softirq, steal (guest time is already inside user); `ctxt` and the
 // first number of `intr` are cumulative counts since boot; `/proc/PID/stat` fields 14-17 (after
 // the parenthesised comm, which may hold spaces) are utime, stime, cutime, cstime in ticks of
-// CLK_TCK; `/proc/uptime`'s first number is seconds since boot (a monotonic clock for the rates).
-import type { CellMark, CpuEvidence, HostCpu } from '../model';
+// CLK_TCK; `/proc/uptime`'s first number is seconds since boot (a monotonic clock for the rates);
+// `/proc/PID/task/TID/stat` has the same fields for one thread, its comm the thread's name.
+//
+// The means cover the measured window (measuredWindow.ts: YCSB's own run, the warm-up left out),
+// not the samplers' whole life; the series keeps every sample.
+import type { CellMark, CpuEvidence, CpuWindow, HostCpu, ThreadCpu } from '../model';
+import { uptimeWindow, type CpuAlignment, type HostClock } from './measuredWindow';
 
 /** How often the sampler reads (cpuSampler.ts ticks at this pace). */
 export const samplerIntervalMs = 1000;
@@ -21,6 +26,8 @@ export interface CpuSample {
   intr?: number;
   /** The watched process (memcached, the YCSB JVM). */
   process?: { pid: number; name: string; ticks: number };
+  /** Its threads (tid -> name and utime + stime ticks), as last printed (the sampler prints a thread only when its ticks moved). */
+  threads?: Map<number, { name: string; ticks: number }>;
   /** Interrupt counts summed over the NIC device's /proc/interrupts lines. */
   nic: Record<string, number>;
   /** The sampler's own CPU ticks, its children (sleep) included. */
@@ -31,6 +38,8 @@ export interface SamplerOutput {
   /** CLK_TCK of the host (ticks per second), 100 when it did not say. */
   hz: number;
   samples: CpuSample[];
+  /** The host's clock read once at the sampler's start (`@clock`), to align samples with YCSB's run. */
+  clock?: HostClock;
 }
 
 /** The fields after `pid (comm)` of a /proc/PID/stat line: [state, ppid, ...]; comm as printed. */
@@ -57,19 +66,41 @@ export function procTicks(line: string, withChildren: boolean): number | undefin
 export function parseSamplerOutput(text: string): SamplerOutput {
   const out: SamplerOutput = { hz: 100, samples: [] };
   let current: CpuSample | undefined;
+  // threads carry over from block to block: a thread is printed again only when its ticks moved
+  let threads = new Map<number, { name: string; ticks: number }>();
+  let threadsPid: number | undefined;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '') continue;
     if (line.startsWith('@hz ')) {
       const hz = Number(line.slice(4));
       if (Number.isFinite(hz) && hz > 0) out.hz = hz;
+    } else if (line.startsWith('@clock ')) {
+      // @clock <uptime> <epoch seconds, maybe with a fraction> <±hhmm>
+      const [, uptime, epoch, zone] = line.split(/\s+/);
+      const offset = /^([+-])(\d{2})(\d{2})$/.exec(zone ?? '');
+      const epochSec = Number(/^\d+(\.\d+)?$/.test(epoch ?? '') ? epoch : (epoch ?? '').split('.')[0]);
+      if (Number.isFinite(Number(uptime)) && Number.isFinite(epochSec) && epochSec > 0 && offset) {
+        out.clock = { uptimeSec: Number(uptime), epochMs: Math.round(epochSec * 1000), utcOffsetMin: (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) };
+      }
     } else if (line.startsWith('@t ')) {
       current = { uptimeSec: Number(line.slice(3)), cpus: new Map(), nic: {} };
     } else if (!current) {
       continue;
     } else if (line === '@end') {
+      if (current.process && current.process.pid === threadsPid && threads.size > 0) current.threads = new Map(threads);
       if (Number.isFinite(current.uptimeSec) && current.cpus.has('cpu')) out.samples.push(current);
       current = undefined;
+    } else if (line.startsWith('@th ')) {
+      // @th <tid> <utime+stime> <comm> (after @p: threads of the watched process)
+      const match = /^@th (\d+) (\d+) (.*)$/.exec(raw.replace(/\r$/, ''));
+      if (match && current.process) {
+        if (threadsPid !== current.process.pid) {
+          threads = new Map();
+          threadsPid = current.process.pid;
+        }
+        threads.set(Number(match[1]), { name: match[3], ticks: Number(match[2]) });
+      }
     } else if (/^cpu\d* /.test(line)) {
       const [name, ...values] = line.split(/\s+/);
       current.cpus.set(name, values.slice(0, 8).map(Number).concat([0, 0, 0, 0, 0, 0, 0, 0]).slice(0, 8));
@@ -110,19 +141,29 @@ function round(value: number, digits = 2): number {
   return Math.round(value * scale) / scale;
 }
 
+/** How many of the watched process's threads a HostCpu lists. */
+export const busiestThreadCount = 5;
+
 /**
- * A host's HostCpu over the run phase. `fromSec` (the warm-up) leaves out the samples taken
- * earlier than that many seconds after the first one, when at least two samples remain after it.
- * Undefined with fewer than two samples.
+ * A host's HostCpu over the measured window. `window`: a number is a warm-up counted from the first
+ * sample (older behaviour), `{ fromSec, toSec }` the window in the host's /proc/uptime seconds
+ * (measuredWindow.ts). The samples inside it are used when at least two are; else, with a number,
+ * all samples. Undefined with fewer than two samples in all, or in an explicit window.
  */
-export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', fromSec = 0): HostCpu | undefined {
+export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', window: number | { fromSec: number; toSec: number } = 0): HostCpu | undefined {
   const { samples, hz } = output;
   if (samples.length < 2) return undefined;
   const t0 = samples[0].uptimeSec;
-  const afterWarmup = samples.filter((sample) => sample.uptimeSec - t0 >= fromSec - 1e-6);
-  const window = fromSec > 0 && afterWarmup.length >= 2 ? afterWarmup : samples;
-  const first = window[0];
-  const last = window[window.length - 1];
+  let inWindow: CpuSample[];
+  if (typeof window === 'number') {
+    const afterWarmup = samples.filter((sample) => sample.uptimeSec - t0 >= window - 1e-6);
+    inWindow = window > 0 && afterWarmup.length >= 2 ? afterWarmup : samples;
+  } else {
+    inWindow = samples.filter((sample) => sample.uptimeSec >= window.fromSec - 1e-6 && sample.uptimeSec <= window.toSec + 1e-6);
+    if (inWindow.length < 2) return undefined;
+  }
+  const first = inWindow[0];
+  const last = inWindow[inWindow.length - 1];
   const seconds = last.uptimeSec - first.uptimeSec;
   const cores = [...last.cpus.keys()].filter((name) => name !== 'cpu');
   const all = (pick: (values: number[]) => number): number => round(share(first.cpus.get('cpu'), last.cpus.get('cpu'), pick) ?? 0);
@@ -139,17 +180,23 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     contextSwitchesPerSec: rate(first.ctxt, last.ctxt),
     interruptsPerSec: rate(first.intr, last.intr),
     series: [],
+    windowSec: { from: round(first.uptimeSec - t0, 2), to: round(last.uptimeSec - t0, 2) },
   };
   // the watched process: the samples of the pid seen last (a restart starts a new process; YCSB
   // may end before the sampler stops)
-  const pid = [...window].reverse().find((sample) => sample.process !== undefined)?.process?.pid;
-  const processSamples = window.filter((sample) => sample.process?.pid === pid && pid !== undefined);
+  const pid = [...inWindow].reverse().find((sample) => sample.process !== undefined)?.process?.pid;
+  const processSamples = inWindow.filter((sample) => sample.process?.pid === pid && pid !== undefined);
   if (processSamples.length >= 2) {
     const a = processSamples[0];
     const b = processSamples[processSamples.length - 1];
     const cpuSec = (b.process!.ticks - a.process!.ticks) / hz;
     const span = b.uptimeSec - a.uptimeSec;
     if (span > 0) host.process = { name: b.process!.name, pid: b.process!.pid, pctOfCore: round((cpuSec / span) * 100), cpuSec: round(cpuSec, 3) };
+    const threads = span > 0 ? threadFigures(a, b, hz, span) : [];
+    if (threads.length > 0) {
+      host.threads = threads.slice(0, Math.max(busiestThreadCount, threads.filter((thread) => thread.pctOfCore >= saturatedThreadPct).length));
+      host.threadsSeen = threads.length;
+    }
   }
   const devices = Object.keys(last.nic).filter((device) => first.nic[device] !== undefined);
   if (devices.length > 0) host.nicInterruptsPerSec = Object.fromEntries(devices.map((device) => [device, rate(first.nic[device], last.nic[device])]));
@@ -162,6 +209,21 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     host.series.push(point);
   }
   return host;
+}
+
+/**
+ * Every thread of the watched process between two samples, busiest first: its ticks at `b` minus
+ * those at `a` (0 for a thread born after `a`).
+ */
+function threadFigures(a: CpuSample, b: CpuSample, hz: number, span: number): ThreadCpu[] {
+  if (!b.threads) return [];
+  const out: ThreadCpu[] = [];
+  for (const [tid, thread] of b.threads) {
+    const before = a.threads?.get(tid)?.ticks ?? 0;
+    const cpuSec = Math.max(0, thread.ticks - before) / hz;
+    out.push({ tid, name: thread.name, pctOfCore: round((cpuSec / span) * 100), cpuSec: round(cpuSec, 3) });
+  }
+  return out.sort((x, y) => y.pctOfCore - x.pctOfCore || x.tid - y.tid);
 }
 
 /** The sampler's own CPU over its whole life, % of one core; undefined without two readings. */
@@ -177,18 +239,55 @@ export function samplerSelfCostPct(output: SamplerOutput): number | undefined {
 /** Above this busy % a client measures itself more than Couchbase. */
 export const clientBoundBusyPct = 90;
 
+/** A thread at or above this % of one CPU over the window is saturated: it cannot go faster. */
+export const saturatedThreadPct = 90;
+
+const threadText = (thread: ThreadCpu): string => `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %`;
+
+/** The client-bound mark of a client host, when its host or its busiest threads were saturated. */
+function clientBoundMark(host: string, cpu: HostCpu): CellMark | undefined {
+  const saturated = (cpu.threads ?? []).filter((thread) => thread.pctOfCore >= saturatedThreadPct);
+  const reasons: string[] = [];
+  if (cpu.busyPct > clientBoundBusyPct) reasons.push(`${host} was ${cpu.busyPct.toFixed(0)} % busy during the run`);
+  if (saturated.length > 0) {
+    reasons.push(`${saturated.length === 1 ? 'a thread' : `${saturated.length} threads`} of ${cpu.process?.name ?? 'the YCSB JVM'} ${cpu.process ? `(pid ${cpu.process.pid}) ` : ''}ran at ${saturatedThreadPct} % of one CPU or more: ${saturated.map(threadText).join(', ')} (/proc/PID/task/TID/stat)`);
+  }
+  if (reasons.length === 0) return undefined;
+  return { code: 'client-bound', host, message: `${reasons.join('; ')}: its numbers measure the client more than Couchbase (add clients or lower threads).` };
+}
+
 /**
  * evidence.cpu of a cell from each host's sampler output, and `client-bound` marks. `throughput`
  * is the run's operations per second (after the warm-up when there is one), for the per-operation
  * figures: server µs per op = Σ servers (busy % × cores / 100) / throughput × 10⁶.
+ *
+ * With `alignment` (measuredWindow.ts) each host's means cover YCSB's run on its clock, the warm-up
+ * left out from YCSB's start; a host that cannot be aligned keeps the samplers' window (first sample
+ * + warm-up) and marks the cell `cpu-window-unverified`, saying why. Without it (older callers,
+ * tests) the samplers' window, unmarked.
  */
-export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0): { evidence: CpuEvidence; marks: CellMark[] } {
+export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0, alignment?: CpuAlignment): { evidence: CpuEvidence; marks: CellMark[] } {
   const evidence: CpuEvidence = { sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} }, hosts: {} };
   const marks: CellMark[] = [];
+  const unaligned: string[] = [];
   for (const { host, role, output } of hosts) {
     const cost = samplerSelfCostPct(output);
     if (cost !== undefined) evidence.sampler.selfCostPctOfCore[host] = cost;
-    const cpu = deriveHostCpu(output, role, warmupSec);
+    let cpu: HostCpu | undefined;
+    if (alignment && output.samples.length >= 2) {
+      const run = role === 'client' ? alignment.clients[host] : alignment.servers;
+      let why = role === 'client' ? alignment.why[host] ?? `no YCSB run window for ${host}` : alignment.why['*servers'] ?? 'no common YCSB run window';
+      if (run && !output.clock) why = `${host}'s sampler did not read its clock`;
+      if (run && output.clock) {
+        cpu = deriveHostCpu(output, role, uptimeWindow(run, warmupSec, output.clock));
+        if (!cpu) why = `fewer than two of ${host}'s CPU readings fall inside YCSB's run after the ${warmupSec} s warm-up`;
+      }
+      if (!cpu) {
+        cpu = deriveHostCpu(output, role, warmupSec);
+        unaligned.push(why);
+        marks.push({ code: 'cpu-window-unverified', host, message: `${host}'s CPU figures could not be aligned to YCSB's run (${why}): they cover the sampler's readings from ${warmupSec} s after its first one, idle seconds before and after YCSB included.` });
+      }
+    } else cpu = deriveHostCpu(output, role, warmupSec);
     if (!cpu) {
       // a check that could not run must mark the cell, never pass it (issue 21)
       const why = `${output.samples.length === 0 ? 'no' : 'only one'} CPU reading from ${host} during the run (its sampler did not run or was cut short)`;
@@ -198,10 +297,16 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
       continue;
     }
     evidence.hosts[host] = cpu;
-    if (role === 'client' && cpu.busyPct > clientBoundBusyPct) {
-      marks.push({ code: 'client-bound', host, message: `${host} was ${cpu.busyPct.toFixed(0)} % busy during the run: its numbers measure the client more than Couchbase (add clients or lower threads).` });
+    if (role === 'client') {
+      const mark = clientBoundMark(host, cpu);
+      if (mark) marks.push(mark);
+      else if ((cpu.threads ?? []).length === 0) {
+        // the saturated-thread check could not run: say so rather than pass it (issue 21 item 6)
+        marks.push({ code: 'client-cpu-unverified', host, message: `${cpu.process ? `the threads of ${cpu.process.name} ${cpu.process.pid}` : 'the YCSB JVM'} on ${host} ${cpu.process ? 'were not read' : 'was not found'} (/proc/PID/task/TID/stat): whether some of its threads were saturated, making ${host} client-bound below 90 % host busy, could not be checked.` });
+      }
     }
   }
+  if (alignment) evidence.window = windowEvidence(alignment, warmupSec, unaligned);
   const servers = Object.values(evidence.hosts).filter((cpu) => cpu.role === 'server');
   if (servers.length > 0 && throughput !== undefined && throughput > 0) {
     const busyCores = servers.reduce((sum, cpu) => sum + (cpu.busyPct * cpu.cores) / 100, 0);
@@ -212,4 +317,15 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     }
   }
   return { evidence, marks };
+}
+
+function windowEvidence(alignment: CpuAlignment, warmupSec: number, unaligned: string[]): CpuWindow {
+  const runs = Object.values(alignment.clients);
+  const run = alignment.servers ?? (runs.length > 0 ? { startEpochMs: Math.min(...runs.map((r) => r.startEpochMs)), endEpochMs: Math.max(...runs.map((r) => r.endEpochMs)) } : undefined);
+  return {
+    source: unaligned.length === 0 ? 'ycsb-status-lines' : 'sampler',
+    ...(run ? { runStartedAt: new Date(run.startEpochMs).toISOString(), runEndedAt: new Date(run.endEpochMs).toISOString() } : {}),
+    warmupSec,
+    ...(unaligned.length > 0 ? { why: unaligned.join('; ') } : {}),
+  };
 }

@@ -2,7 +2,7 @@
 // and the HTML report: the latency percentile spectrum of a point (HdrHistogram's percentile
 // distribution, the arms side by side) and one cell's throughput, latency and CPU over time.
 // Pure; tolerant of records without evidence (older runs, hosts the sampler could not read).
-import { cellMarks } from './marks';
+import { doubtingMarks } from './marks';
 import type { CellKey, CellResult } from '../model';
 
 /**
@@ -63,11 +63,11 @@ export function pointSpectra(results: readonly CellResult[], key: CellKey, stack
   for (const stack of stacks) {
     const candidates = results
       .filter((result) => result.status === 'ok' && result.key.stack === stack && samePoint(result.key, key))
-      .sort((a, b) => Number(cellMarks(a).length > 0) - Number(cellMarks(b).length > 0) || a.key.repetition - b.key.repetition);
+      .sort((a, b) => Number(doubtingMarks(a).length > 0) - Number(doubtingMarks(b).length > 0) || a.key.repetition - b.key.repetition);
     for (const result of candidates) {
       const spectrum = cellSpectrum(result, operation);
       if (!spectrum) continue;
-      series.push({ stack, repetition: result.key.repetition, cellId: result.id, marked: cellMarks(result).length > 0, ...spectrum });
+      series.push({ stack, repetition: result.key.repetition, cellId: result.id, marked: doubtingMarks(result).length > 0, ...spectrum });
       break;
     }
   }

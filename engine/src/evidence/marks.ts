@@ -11,6 +11,19 @@ export function cellMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): Ce
   return marks;
 }
 
+/**
+ * Marks that say how a cell's CPU figures read, not that its numbers measure something else: shown
+ * with the cell and in the legend, but they do not take the repetition out of the medians nor make
+ * a comparison prove nothing. `busy-polling`: memcached spins (CPU per operation counts spinning);
+ * both arms' latency and throughput still measure what the key says.
+ */
+export const noteMarkCodes: ReadonlySet<string> = new Set(['busy-polling']);
+
+/** The marks that make a repetition doubtful (every mark but the notes). */
+export function doubtingMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): CellMark[] {
+  return cellMarks(result).filter((mark) => !noteMarkCodes.has(mark.code));
+}
+
 /** Adds a mark once per code and host. */
 export function addMark(result: Pick<CellResult, 'marks'>, mark: CellMark): void {
   const marks = (result.marks ??= []);
@@ -33,6 +46,9 @@ export function markLabel(code: string): string {
     'client-bound': 'client-bound',
     'warmup-too-short': 'warm-up too short',
     'hdr-count-differs': 'HDR count differs',
+    'cpu-window-unverified': 'CPU window unaligned',
+    'busy-polling': 'busy-polling',
+    'interface-unverified': 'interface unverified',
   };
   return labels[code] ?? code;
 }

@@ -10,6 +10,7 @@ import { localAddresses, wrongInterfaceReason } from './interfaceTraffic';
 import { addMark } from './marks';
 import type { CellKey, CellResult } from '../model';
 import { describeDifferences, environmentDifferences } from './onloadEnvironment';
+import { busyPolling, busyPollingMessage } from './busyPolling';
 import type { ResolvedServer } from '../plan/planSchema';
 import type { ServerStart } from '../server/serverControl';
 import { sleep } from '../server/serverControl';
@@ -74,6 +75,13 @@ export async function observeServer(options: {
       addMark(draft, { code: 'environment-differs', host, message: `memcached does not run with the profile's settings: ${text}.` });
       log('warn', `${draft.id}: ${host}: memcached's EF_* environment differs from the profile ${key.stack}: ${text}`);
     }
+  }
+  if (!kernel) {
+    // what memcached really runs with when it could be read (REAL-LAB O4), else the profile
+    const source = facts.efEnvironment !== undefined && facts.pid !== undefined ? `memcached's /proc/${facts.pid}/environ` : `the profile ${key.stack}'s settings (memcached's environment was not read)`;
+    const polling = busyPolling(facts.efEnvironment ?? options.profileSettings ?? {});
+    record.busyPolling = polling ? { ...polling, source } : false;
+    if (polling) addMark(draft, { code: 'busy-polling', host, message: busyPollingMessage(polling, source) });
   }
   return check.accelerated;
 }
@@ -200,6 +208,10 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
     sources: { [procNetSource]: Object.fromEntries(kernelSeen), ...(options.onload ? { [stackdumpSource]: Object.fromEntries(stackSeen) } : {}) },
     ...(nodeName !== undefined ? { nodeName } : {}),
   };
+  if (seen.size === 0 && !options.signal?.aborted) {
+    // the interface check could not run: no connection of the run was seen (issue 21 item 6)
+    addMark(draft, { code: 'interface-unverified', host: server.host, message: `No KV connection of the run was seen on ${server.host} in ${samples.length} look${samples.length === 1 ? '' : 's'} (${procNetSource}{,6}${options.onload ? ` and ${stackdumpSource}` : ''}): which interface carried the traffic is not proven.` });
+  }
   const reason = wrongInterfaceReason(draft.key.address, seen, nodeName);
   if (reason !== undefined) {
     addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${draft.key.address}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });

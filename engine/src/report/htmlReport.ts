@@ -14,6 +14,8 @@ import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '
 import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
 import { cellProofs } from '../evidence/cellProofs';
+import { busiestThreads, cpuWindowText } from '../evidence/busiestThreads';
+import { cpuTableNotes } from './cpuTableNotes';
 import type { CellKey, CellResult, RunManifest } from '../model';
 import { buildReportTable, defaultMetrics, hasSpread, threadsText, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
@@ -64,6 +66,7 @@ ul.verdict li.better { border-color: #1a7f37; } ul.verdict li.worse { border-col
 ul.verdict li.better .cue { color: #1a7f37; } ul.verdict li.worse .cue { color: #b42318; } code { font-family: ui-monospace, Menlo, Consolas, monospace; }
 table.environment td.facts { white-space: normal; overflow-wrap: anywhere; }
 ul.marked-cells li { margin: 4px 0; } ul.marked-cells .cells { overflow-wrap: anywhere; }
+table.threads { margin: 4px 0 10px; } table.threads tr.saturated td { font-weight: 600; color: #b42318; }
 /* Prints on A4 (and Letter): tables wrap instead of widening the page, figures one per row. */
 @page { size: A4; margin: 14mm; }
 @media print {
@@ -133,7 +136,8 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, l
       ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
       : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
     : '';
-  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}`;
+  const notes = cpuTableNotes(table).map((note) => `<p class="muted cpu-note">${escape(note)}</p>`).join('');
+  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}${notes}`;
 }
 
 function metricFigure(table: ReportTable, group: ReportGroup, runId: string, label: Label): string | undefined {
@@ -258,7 +262,21 @@ function marksHtml(results: readonly CellResult[]): string {
     const example = details.length === 1 ? details[0] : `${details[0]} (and ${details.length - 1} more like it)`;
     return `<li data-mark="${escape(code)}" data-cells="${cells.length}"><span class="mark">${escape(markLabel(code))}</span>, ${cells.length} cell${cells.length === 1 ? '' : 's'}: <span class="cells">${cells.map((entry) => `<span class="cell" title="${escape(entry.detail)}">${escape(entry.cell)}</span>`).join('; ')}</span>. <span class="muted">${escape(example)}</span></li>`;
   });
-  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist; a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
+  return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist (a busy-polling note excepted: it only says how the CPU figures read); a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
+}
+
+/** The per-thread CPU view (evidence/busiestThreads.ts): per cell, what its CPU covers and each host's busiest threads. */
+function threadsHtml(results: readonly CellResult[]): string {
+  const items = results.filter((result) => result.status === 'ok').flatMap((result) => {
+    const views = busiestThreads(result);
+    if (views.length === 0) return [];
+    const { key } = result;
+    const window = cpuWindowText(result.evidence?.cpu?.window);
+    const rows = views.flatMap((view) => view.threads.map((thread, index) => `<tr${thread.saturated ? ' class="saturated"' : ''}>${index === 0 ? `<th rowspan="${view.threads.length}" scope="rowgroup">${escape(view.host)} (${escape(view.role)}) ${escape(view.process)}${view.more > 0 ? ` <span class="muted">+${view.more} more</span>` : ''}</th>` : ''}<td>${escape(thread.name)}</td><td>${thread.tid}</td><td>${escape(thread.pctOfCore.toFixed(0))} %${thread.saturated ? ' (saturated)' : ''}</td></tr>`));
+    return [`<li><span class="cells">${escape(`${key.interface} ${key.stack} ${key.threads} threads, repetition ${key.repetition}`)}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`];
+  });
+  if (items.length === 0) return '';
+  return `<h2 id="threads">Busiest threads</h2><p>The busiest threads of memcached (servers) and of the YCSB JVM (clients) over the measured window, from <code>/proc/PID/task/TID/stat</code>, named from their comm; a thread at 90 % of one CPU or more is saturated, and a saturated client thread marks the cell client-bound.</p><ul class="threads">${items.join('')}</ul>`;
 }
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */
@@ -351,6 +369,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   });
   body.push(marksHtml(results));
   body.push(proofsHtml(results));
+  body.push(threadsHtml(results));
   body.push(failuresHtml(results));
   body.push(environmentHtml(manifest, results));
   const cpuNote = evidenceMetrics.filter((metric) => measured.has(metric.id)).map((metric) => metric.title);

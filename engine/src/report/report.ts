@@ -15,7 +15,9 @@
 // with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from '../ycsb/combine';
 import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
-import { cellMarks } from '../evidence/marks';
+import { cellMarks, doubtingMarks } from '../evidence/marks';
+import { cpuTableNotes } from './cpuTableNotes';
+import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from '../evidence/busiestThreads';
 import { cellProofs } from '../evidence/cellProofs';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
@@ -331,12 +333,14 @@ function stackCell(
       continue;
     }
     const marks = cellMarks(result);
-    if (marks.length > 0) cell.marked += 1;
+    // notes (busy-polling) are shown with the cell but do not make it doubtful
+    const doubtful = doubtingMarks(result).length > 0;
+    if (doubtful) cell.marked += 1;
     addMarkSummaries(cell.marks, marks);
     const value = read(result);
     if (value === undefined || !Number.isFinite(value)) continue;
-    (marks.length > 0 ? marked : clean).push(value);
-    (marks.length > 0 ? markedSources : cleanSources).push(source?.(result));
+    (doubtful ? marked : clean).push(value);
+    (doubtful ? markedSources : cleanSources).push(source?.(result));
   }
   const counted = clean.length > 0 ? clean : marked;
   const summary = summariseRepetitions(counted);
@@ -478,6 +482,8 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
+  const notes = cpuTableNotes(table);
+  if (notes.length > 0) lines.push('', ...notes);
   return lines.join('\n');
 }
 
@@ -591,15 +597,35 @@ export function renderProofs(results: readonly CellResult[]): string {
   return lines.length > 0 ? ['How each cell was proven:', ...lines].join('\n') : '';
 }
 
+/**
+ * The per-thread CPU view (evidence/busiestThreads.ts): per cell that recorded threads, what its CPU
+ * figures cover, then each host's busiest threads of memcached or the YCSB JVM.
+ */
+export function renderThreads(results: readonly CellResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    if (result.status === 'failed') continue;
+    const views = busiestThreads(result);
+    if (views.length === 0) continue;
+    const { key } = result;
+    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const window = cpuWindowText(result.evidence?.cpu?.window);
+    lines.push(`  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`);
+    for (const view of views) lines.push(`    ${view.host} (${view.role}) ${view.process}: ${hostThreadsText(view)}`);
+  }
+  return lines.length > 0 ? ['Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat; names from comm):', ...lines].join('\n') : '';
+}
+
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
 export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment, displayNames: StackDisplayNames = {}): string {
   const marks = renderMarks(results);
   const proofs = renderProofs(results);
+  const threads = renderThreads(results);
   const failures = renderFailures(results);
   const hosts = environment ? renderEnvironment(environment) : '';
   const rendered = tables.map((table) => renderReportTable(table, displayNames));
   const legend = renderLegend(rendered.join('\n'), tables);
-  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
+  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(threads ? [threads] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
 }
 
 /** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */

@@ -69,6 +69,21 @@ describe('run-phase evidence on the lab', { skip: labUnavailable() }, () => {
     for (const host of clients) assert.ok((cpu.hosts[host].process?.pctOfCore ?? 0) > 0, `${host}: the YCSB process is watched: ${JSON.stringify(cpu.hosts[host].process)} ${JSON.stringify(cpu.hosts[host].series)}`);
     assert.ok((cpu.serverCpuUsPerOp ?? 0) > 0 && (cpu.memcachedCpuUsPerOp ?? 0) > 0 && (cpu.opsPerBusyServerCore ?? 0) > 0);
     if (cpu.hosts[clients[0]].busyPct > 90) assert.ok(result.marks?.some((mark) => mark.code === 'client-bound'));
+    // the means cover YCSB's own run from its status lines, the warm-up counted from its start, not
+    // the samplers' seconds before the JVM started (issue 21 item 5)
+    assert.equal(cpu.window?.source, 'ycsb-status-lines', JSON.stringify(cpu.window));
+    assert.ok(!result.marks?.some((mark) => mark.code === 'cpu-window-unverified'), JSON.stringify(result.marks));
+    for (const [host, figures] of Object.entries(cpu.hosts)) assert.ok((figures.windowSec?.from ?? 0) >= 1, `${host}: the window starts after the JVM's start and the 1 s warm-up: ${JSON.stringify(figures.windowSec)}`);
+    for (const host of clients) {
+      const runtimeSec = (result.clients?.find((client) => client.host === host)?.report.runtimeMs ?? 0) / 1000;
+      const window = cpu.hosts[host].windowSec!;
+      assert.ok(window.to - window.from <= runtimeSec - 1 + 1.5, `${host}: ${window.to - window.from} s of readings within YCSB's ${runtimeSec} s run less its warm-up`);
+      // the real JVM's threads from /proc/PID/task/TID/stat, by their names
+      assert.ok((cpu.hosts[host].threadsSeen ?? 0) >= 10, `${host}: ${cpu.hosts[host].threadsSeen} JVM threads`);
+      assert.ok(cpu.hosts[host].threads!.every((thread) => thread.name.length > 0 && thread.name.length <= 15 && thread.tid > 0), JSON.stringify(cpu.hosts[host].threads));
+      assert.ok(cpu.hosts[host].threads![0].pctOfCore > 0, JSON.stringify(cpu.hosts[host].threads));
+    }
+    assert.ok((cpu.hosts[lab.serverHost].threads ?? []).length > 0, `memcached's threads: ${JSON.stringify(cpu.hosts[lab.serverHost].threads)}`);
 
     // status lines per client, with per-operation latencies; throughput after the warm-up
     const series = result.evidence?.timeseries;

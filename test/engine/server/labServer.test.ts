@@ -112,6 +112,9 @@ describe('server side on the lab\'s real hosts', { skip: labUnavailable() }, () 
     assert.notEqual(server(onload).process.limits.nofile.soft, '1024');
     assert.ok(!marks(onload).includes('arms-differ'));
     assert.equal(onload?.accelerated, true);
+    // the lab's latency profile spins (EF_POLL_USEC 100000), read from memcached's own environment (issue 21 item 5)
+    assert.match(onload?.marks?.find((mark) => mark.code === 'busy-polling')?.message ?? '', /memcached busy-polls \(spinning up to 100000 µs per wait; EF_POLL_USEC=100000, .*; from memcached's \/proc\/\d+\/environ\)/, JSON.stringify(onload?.marks));
+    assert.ok(!marks(kernel).includes('busy-polling'));
     assert.equal(existsSync(join(dropInDir(), 'onload-bench.conf')), false, 'drop-in removed after the arm');
     assert.deepEqual(lab.couchbaseState(), { ...lab.couchbaseState(), running: true, service: true, accelerated: false });
   });
@@ -187,6 +190,7 @@ describe('server side on the lab\'s real hosts', { skip: labUnavailable() }, () 
     assert.deepEqual(server(cell).environmentDifferences, [{ name: 'EF_POLL_USEC', profile: '100000', actual: '0' }]);
     assert.ok(marks(cell).includes('environment-differs'));
     assert.match(logs(record), /EF_POLL_USEC: profile 100000, memcached 0/);
+    assert.ok(!marks(cell).includes('busy-polling'), 'memcached runs with EF_POLL_USEC=0: what it runs with wins over the profile');
   });
 
   it('an Onload arm whose service cannot start (no Onload drivers) fails at once with the service\'s last words (O3)', { timeout: 120_000 }, async () => {

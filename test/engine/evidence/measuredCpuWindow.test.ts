@@ -1,0 +1,179 @@
+// CPU figures mean what the tables say (issue 21 item 5): they cover YCSB's own run (its status
+// lines, the warm-up counted from its start), not the idle seconds the samplers also see before the
+// JVM and after the last client; the busiest threads of memcached and of the YCSB JVM come from
+// /proc/PID/task/TID/stat; a client whose busiest threads are saturated is client-bound even when
+// its host is not; and a window that could not be aligned marks the cell. Each test feeds sampler
+// output as the awk prints it and status lines as YCSB 0.17.0 prints them.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { applyRunEvidence } from '../../../engine/src/evidence/cellEvidence';
+import { samplerAwk } from '../../../engine/src/evidence/cpuSampler';
+import { parseSamplerOutput, type SamplerOutput } from '../../../engine/src/evidence/cpuStat';
+import type { CellResult } from '../../../engine/src/model';
+import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
+
+// 2026-12-04 12:00:00 UTC, when every sampler below read its clock
+const epochSec = Date.UTC(2026, 11, 4, 12, 0, 0) / 1000;
+
+/**
+ * One host's sampler output: a reading per second from `uptime0` for 11 s, 2 cores; busy at
+ * `busyShare` (0..1) of both cores between 2 s and 8 s, idle otherwise; the watched process uses
+ * what the host uses; `threads(second)` gives each thread's ticks at that reading (default: one thread at 10 %).
+ */
+function sampler(options: { uptime0: number; zone: string; busyShare: number; threads?: (second: number) => [number, number, string][] }): SamplerOutput {
+  const lines = ['@hz 100', `@clock ${options.uptime0.toFixed(2)} ${epochSec}.000000000 ${options.zone}`];
+  let busy = 0;
+  let idle = 0;
+  const printed = new Map<number, number>();
+  for (let second = 0; second <= 10; second++) {
+    if (second > 0) {
+      const share = second > 2 && second <= 8 ? options.busyShare : 0;
+      busy += Math.round(200 * share);
+      idle += 200 - Math.round(200 * share);
+    }
+    lines.push(`@t ${(options.uptime0 + second).toFixed(2)}`, `cpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0`, `cpu0 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0`, `cpu1 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0`);
+    lines.push(`@p 42 (proc) S 1 42 42 0 -1 0 0 0 0 0 ${busy} 0 0 0 20 0 30 0`);
+    for (const [tid, ticks, name] of (options.threads ?? ((at: number): [number, number, string][] => [[43, at * 10, 'Thread-1']]))(second)) {
+      if (printed.get(tid) === ticks) continue; // the awk prints a thread only when its ticks moved
+      printed.set(tid, ticks);
+      lines.push(`@th ${tid} ${ticks} ${name}`);
+    }
+    lines.push('@end');
+  }
+  return parseSamplerOutput(lines.join('\n'));
+}
+
+// The client's local time is UTC+1: YCSB started at 13:00:02.000 local (2 s after the samplers'
+// clock reading) and its last status line, printed when its threads ended, at 13:00:08.000.
+const statusText = [
+  '2026-12-04 13:00:02:000 0 sec: 0 operations; est completion in 0 second ',
+  '2026-12-04 13:00:05:004 3 sec: 3000 operations; 1000 current ops/sec; [READ AverageLatency(us)=100] ',
+  '2026-12-04 13:00:08:000 6 sec: 6000 operations; 1000 current ops/sec; [READ AverageLatency(us)=100] ',
+].join('\n');
+
+function draft(): CellResult {
+  return { kind: 'cell', id: 'x', status: 'ok', logs: [], clients: [], key: { interface: 'eth1', stack: 'kernel', threads: 8, repetition: 1, address: '198.18.0.1' } } as unknown as CellResult;
+}
+
+test('CPU figures cover YCSB\'s run after its warm-up, not the samplers\' idle seconds before and after it', () => {
+  const result = draft();
+  const marks = applyRunEvidence(result, {
+    samplers: [
+      // the client's uptime clock starts at 1000, the server's at 5000 in UTC: the same moment
+      { host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }) },
+      { host: 's1', role: 'server', output: sampler({ uptime0: 5000, zone: '+0000', busyShare: 0.8 }) },
+    ],
+    statusByHost: { c1: parseStatusLines(statusText) },
+    hdrFiles: [],
+    warmupSec: 2,
+  });
+  const cpu = result.evidence?.cpu;
+  assert.ok(cpu);
+  // YCSB ran 2-8 s after the clocks were read; the warm-up leaves 4-8 s: busy all through
+  assert.equal(cpu.hosts.s1.busyPct, 80, 'the server\'s busy % over YCSB\'s run (was diluted by the idle seconds: 60 %)');
+  assert.equal(cpu.hosts.c1.busyPct, 50);
+  assert.deepEqual(cpu.hosts.s1.windowSec, { from: 4, to: 8 });
+  assert.equal(cpu.hosts.s1.process?.pctOfCore, 160, 'memcached over the same window');
+  // 1.6 busy cores at 1000 ops/s (the status lines after the warm-up): 1600 µs per operation
+  assert.equal(cpu.serverCpuUsPerOp, 1600);
+  assert.equal(cpu.memcachedCpuUsPerOp, 1600);
+  assert.deepEqual(cpu.window, { source: 'ycsb-status-lines', runStartedAt: '2026-12-04T12:00:02.000Z', runEndedAt: '2026-12-04T12:00:08.000Z', warmupSec: 2 });
+  assert.deepEqual(marks.map((mark) => mark.code), []);
+});
+
+test('a cell whose CPU window cannot be aligned to YCSB\'s run is marked cpu-window-unverified, saying why', () => {
+  const result = draft();
+  const marks = applyRunEvidence(result, {
+    samplers: [{ host: 's1', role: 'server', output: sampler({ uptime0: 5000, zone: '+0000', busyShare: 0.8 }) }, { host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }) }],
+    // YCSB 0.1.x-style lines: no timestamp
+    statusByHost: { c1: parseStatusLines('0 sec: 0 operations; \n6 sec: 6000 operations; 1000 current ops/sec; ') },
+    hdrFiles: [],
+    warmupSec: 2,
+  });
+  assert.deepEqual(marks.map((mark) => `${mark.code} ${mark.host}`), ['cpu-window-unverified s1', 'cpu-window-unverified c1']);
+  assert.match(marks[1].message, /c1's CPU figures could not be aligned to YCSB's run \(c1: no time-stamped YCSB status line\): they cover the sampler's readings from 2 s after its first one/);
+  assert.equal(result.evidence?.cpu?.window?.source, 'sampler');
+  assert.equal(result.evidence?.cpu?.hosts.s1.busyPct, 60, 'the samplers\' window, as before');
+});
+
+test('the busiest threads of the watched process over the window, named from their comm, and client-bound on a saturated thread of a half-idle host', () => {
+  const result = draft();
+  // the JVM: an IO thread spinning at 95 % of a CPU from 2 s on, a worker at 20 %, GC a little,
+  // a thread born at 6 s at 50 %, and 3 idle ones; the host itself only 50 % busy
+  const threads = (second: number): [number, number, string][] => {
+    const running = Math.max(0, Math.min(second, 8) - 2);
+    return [
+      [101, 95 * running, 'cb-io-1-1'],
+      [102, 20 * running, 'Thread-3'],
+      [103, 1 * running, 'GC Thread#0'],
+      ...(second >= 6 ? [[104, 50 * (Math.min(second, 8) - 6), 'cb-computations'] as [number, number, string]] : []),
+      [105, 7, 'main'],
+      [106, 3, 'C2 CompilerThre'],
+      [107, 0, 'Signal Dispatch'],
+    ];
+  };
+  const marks = applyRunEvidence(result, {
+    samplers: [{ host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5, threads }) }],
+    statusByHost: { c1: parseStatusLines(statusText) },
+    hdrFiles: [],
+    warmupSec: 2,
+  });
+  const c1 = result.evidence?.cpu?.hosts.c1;
+  assert.equal(c1?.busyPct, 50, 'the host is not above 90 %');
+  assert.deepEqual(c1?.threads?.map((thread) => [thread.name, thread.tid, thread.pctOfCore]), [
+    ['cb-io-1-1', 101, 95],
+    ['cb-computations', 104, 25],
+    ['Thread-3', 102, 20],
+    ['GC Thread#0', 103, 1],
+    ['main', 105, 0],
+  ]);
+  assert.equal(c1?.threadsSeen, 7);
+  const bound = marks.filter((mark) => mark.code === 'client-bound');
+  assert.equal(bound.length, 1, JSON.stringify(marks));
+  assert.equal(bound[0].host, 'c1');
+  assert.match(bound[0].message, /a thread of proc \(pid 42\) ran at 90 % of one CPU or more: cb-io-1-1 \(tid 101\) 95 % \(\/proc\/PID\/task\/TID\/stat\)/);
+  assert.doesNotMatch(bound[0].message, /% busy during the run/, 'the host was not');
+});
+
+test("the sampler's awk prints each thread of the watched process from /proc/PID/task/TID/stat, again only when its ticks moved", (t) => {
+  const proc = mkdtempSync(join(tmpdir(), 'proc-threads-'));
+  t.after(() => rmSync(proc, { recursive: true, force: true }));
+  const write = (path: string, text: string): void => {
+    mkdirSync(join(proc, path, '..'), { recursive: true });
+    writeFileSync(join(proc, path), `${text}\n`);
+  };
+  const statLine = (pid: number, comm: string, utime: number, stime: number, threads: number): string => `${pid} (${comm}) S 1 42 42 0 -1 0 0 0 0 0 ${utime} ${stime} 0 0 20 0 ${threads} 0 100`;
+  write('uptime', '100.00 50.00');
+  write('stat', 'cpu  1 0 1 10 0 0 0 0 0 0\ncpu0 1 0 1 10 0 0 0 0 0 0\nintr 5\nctxt 7');
+  write('self/stat', statLine(7, 'awk', 1, 1, 1));
+  write('7/stat', statLine(7, 'sh', 0, 0, 1));
+  write('42/stat', statLine(42, 'memcached', 30, 10, 2));
+  write('42/task/42/stat', statLine(42, 'memcached', 1, 1, 2));
+  write('42/task/43/stat', statLine(43, 'mc:worker 0', 20, 8, 2));
+  // three readings: the worker's ticks move between the second and the third only
+  const script = samplerAwk.replace('NR == 1 { ticker = $1; next }', 'NR == 1 { ticker = $1; next }\nNR == 4 { system("sed -i s/\\" 20 8 \\"/\\" 25 9 \\"/ " proc "/42/task/43/stat") }');
+  const out = execFileSync('awk', ['-v', `proc=${proc}`, '-v', 'dev=', '-v', 'find=echo 42', '-v', 'want=memcached', script], { input: '7\n\n\n\n', encoding: 'utf8' });
+  const threadLines = out.split('\n').filter((line) => line.startsWith('@th ') || line === '@end');
+  assert.deepEqual(threadLines, ['@th 42 2 memcached', '@th 43 28 mc:worker 0', '@end', '@end', '@th 43 34 mc:worker 0', '@end']);
+  const parsed = parseSamplerOutput(out);
+  assert.deepEqual([...(parsed.samples[2].threads ?? new Map())], [[42, { name: 'memcached', ticks: 2 }], [43, { name: 'mc:worker 0', ticks: 34 }]], 'a thread not printed again keeps its ticks');
+});
+
+test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed (issue 21 item 6)', () => {
+  const result = draft();
+  const withoutProcess = sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 });
+  for (const sample of withoutProcess.samples) delete sample.process;
+  const marks = applyRunEvidence(result, {
+    samplers: [{ host: 'c1', role: 'client', output: withoutProcess }, { host: 'c2', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5, threads: () => [] }) }],
+    statusByHost: { c1: parseStatusLines(statusText), c2: parseStatusLines(statusText) },
+    hdrFiles: [],
+    warmupSec: 2,
+  });
+  assert.deepEqual(marks.map((mark) => `${mark.code} ${mark.host}`), ['client-cpu-unverified c1', 'client-cpu-unverified c2']);
+  assert.match(marks[0].message, /the YCSB JVM on c1 was not found \(\/proc\/PID\/task\/TID\/stat\): whether some of its threads were saturated, making c1 client-bound below 90 % host busy, could not be checked/);
+  assert.match(marks[1].message, /the threads of proc 42 on c2 were not read/);
+});
