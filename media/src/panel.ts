@@ -13,6 +13,7 @@ import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from './theme.js';
 import { renderVerdict } from './verdictView.js';
+import { initTableKeys, oneTabStopPerTable } from './tableKeys.js';
 import { stackText, useStackLabels } from './stackNames.js';
 
 interface VsCodeApi {
@@ -389,6 +390,8 @@ function render(next: PanelViewModel): void {
   const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison', tabindex: -1 }));
   compare.hidden = next.comparison === undefined;
   if (next.comparison) renderComparison(compare, next.comparison, theme, openCells, saveChartImage);
+  // Tab enters each table once; the arrow keys move inside it (tableKeys.ts).
+  oneTabStopPerTable(app);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });
   announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
   if (!restoredScroll) {
@@ -451,5 +454,6 @@ const saveChartImage: SaveChartImage = (format, name, config, title) => {
   vscode.postMessage({ type: 'save-image', format, name: imageFileName(name), data });
 };
 
+initTableKeys();
 initEvidence({ post: (message) => vscode.postMessage(message), model: () => model, theme: () => theme, saveImage: saveChartImage });
 vscode.postMessage({ type: 'ready' });
