@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { readRunFolder } from '../../../engine/src/results/resultsFile';
 import { commands } from '../commandIds';
 import type { CoreServices } from '../services';
-import { workspaceRuns } from '../commands/pickRun';
+import { workspaceResultsRoots, workspaceRuns } from '../commands/pickRun';
 import { runsTree, verdictOfRun, type RunEntry } from './runHistory';
 
 export const runsViewId = 'onloadBench.runs';
@@ -37,20 +37,39 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   private readonly verdicts = new Map<string, { done: number; lines: string[] }>();
   private timer: NodeJS.Timeout | undefined;
 
+  /**
+   * Watchers: each results folder (a run folder made or removed) and each run folder's two files.
+   * Explicit, non-recursive ones: a workspace's `files.watcherExclude` (the examples exclude
+   * bench-results) silences the workspace watcher there, not these.
+   */
+  private readonly watchers = new Map<string, vscode.Disposable>();
+
   constructor(private readonly services: CoreServices) {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/{manifest.json,results.jsonl}');
     this.disposables.push(
       this.changed,
-      watcher,
-      watcher.onDidCreate(() => this.refresh()),
-      watcher.onDidChange(() => this.refresh()),
-      watcher.onDidDelete(() => this.refresh()),
+      { dispose: () => this.watchOnly([]) },
       services.runs.onDidChangeRuns(() => this.refresh()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('onloadBench.resultsFolder')) this.refresh();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
     );
+  }
+
+  /** Watches exactly these folders (their run files, or their run folders for a results folder). */
+  private watchOnly(folders: readonly { folder: string; pattern: string }[]): void {
+    const wanted = new Map(folders.map((entry) => [`${path.resolve(entry.folder)}\u0000${entry.pattern}`, entry]));
+    for (const [key, watcher] of this.watchers) {
+      if (wanted.has(key)) continue;
+      watcher.dispose();
+      this.watchers.delete(key);
+    }
+    for (const [key, entry] of wanted) {
+      if (this.watchers.has(key)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(entry.folder), entry.pattern));
+      const changed = () => this.refresh();
+      this.watchers.set(key, vscode.Disposable.from(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)));
+    }
   }
 
   refresh(): void {
@@ -75,7 +94,8 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     const { entry } = node;
     const hasVerdict = entry.verdict.length > 0;
     const item = new vscode.TreeItem(entry.label, hasVerdict ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = entry.id;
+    // A run that gains its verdict opens with it shown: VS Code would keep the state it had without one.
+    item.id = hasVerdict ? `${entry.id}\u0000verdict` : entry.id;
     item.description = entry.description;
     item.tooltip = entry.tooltip;
     item.contextValue = entry.contextValue;
@@ -95,6 +115,10 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     if (node?.kind === 'run') return node.entry.verdict.map((text) => ({ kind: 'verdict', text, parent: node.entry.id }));
     if (node) return [];
     const runs = await workspaceRuns(this.services);
+    this.watchOnly([
+      ...workspaceResultsRoots(this.services).map((folder) => ({ folder, pattern: '*' })),
+      ...runs.map((run) => ({ folder: run.runDir, pattern: '{manifest.json,results.jsonl}' })),
+    ]);
     await this.updateVerdicts(runs);
     const tree = runsTree(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures(), new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])));
     void vscode.commands.executeCommand('setContext', 'onloadBench.hasRuns', tree.runs.length + tree.failedPreflights.length > 0);
