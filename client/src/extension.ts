@@ -90,7 +90,9 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
 
   // The Runs view in the side bar: the workspace's runs, their state and verdict (runs/runsView.ts).
   const runsView = new RunsView(core);
-  context.subscriptions.push(runsView, vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView, showCollapseAll: true }));
+  const runsTreeView = vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView, showCollapseAll: true });
+  runsView.follow(runsTreeView);
+  context.subscriptions.push(runsView, runsTreeView);
   context.subscriptions.push(vscode.commands.registerCommand(commands.refreshRuns.id, () => runsView.refresh()));
 
   // Offer to resume interrupted runs, after start-up so activation is not held up.

@@ -28,6 +28,12 @@ const stateIcons: Record<RunEntry['state'], vscode.ThemeIcon> = {
 
 /** Redraws once changes settle: a sweep writes results.jsonl once per cell, often in bursts. */
 const refreshDelayMs = 300;
+/**
+ * While the view is shown it also looks again this often: file events do not always come (code-
+ * server 4.139 sent none for a run folder copied into an excluded bench-results, the examples'
+ * `files.watcherExclude`, even to these explicit watchers).
+ */
+const lookAgainMs = 10_000;
 
 export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RunsNode | undefined>();
@@ -70,6 +76,18 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
       const changed = () => this.refresh();
       this.watchers.set(key, vscode.Disposable.from(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)));
     }
+  }
+
+  /** Looks again every lookAgainMs while `view` is visible. */
+  follow(view: vscode.TreeView<RunsNode>): void {
+    let timer: NodeJS.Timeout | undefined;
+    const update = () => {
+      clearInterval(timer);
+      timer = view.visible ? setInterval(() => this.refresh(), lookAgainMs) : undefined;
+      if (view.visible) this.refresh();
+    };
+    this.disposables.push(view.onDidChangeVisibility(update), { dispose: () => clearInterval(timer) });
+    update();
   }
 
   refresh(): void {

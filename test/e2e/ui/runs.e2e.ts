@@ -1,6 +1,7 @@
 // The Runs view in the side bar (issue 25 item 12), used as a person would with the lab (test/lab):
 // a run started from the view's title bar shows up with its state and verdict; a click opens its
-// results; its context menu compares it (as the baseline) with a changed copy, resumes it once
+// results, whose verdict, units, palette contrast and keyboard path to a time series and back
+// are checked in the real editor; its context menu compares it (as the baseline) with a changed copy, resumes it once
 // cells are missing, deletes the copy after a confirmation; a failed pre-flight goes into its own
 // group. Run folders other suites left in the results folder are set aside by name.
 import * as assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { passwordEnvVar } from '../support/simulatedLab';
+import { contrastRatio, seriesPalette } from '../../../engine/src/report/palette';
 import { uiContext } from './context';
 import { endStateHooks, expectVisible, openWorkbench, repoFileMentions, resultsFrame, runCommand, selectors, shot } from './workbench';
 
@@ -99,6 +101,29 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     const panel = resultsFrame(page, 'Onload Bench Results');
     await expectVisible(panel.locator('h1#panel-title', { hasText: runA }), `the results panel of ${runA}`, 30_000);
     await expectVisible(panel.locator('.verdict li, #verdict li', { hasText: /Onload · latency/ }).first(), "the panel's verdict line");
+
+    // One unit per metric: the heading says the unit the y axis is titled with.
+    const latencyFigure = panel.locator('figure.chart[data-metric="read-latency"]').first();
+    await expectVisible(latencyFigure.locator('canvas[data-y-title]'), 'the read latency chart, drawn');
+    const axis = await latencyFigure.locator('canvas').getAttribute('data-y-title');
+    assert.match(axis ?? '', /^(µs|ms)$/);
+    assert.equal(await latencyFigure.locator('figcaption h4').textContent(), `Read average latency (${axis})`);
+
+    // The palette against this theme's background, as the editor sets it: at least 3:1 (WCAG 1.4.11).
+    const background = await panel.locator('body').evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim());
+    assert.match(background, /^#[0-9a-f]{6}$/i, `the theme's editor background (${background})`);
+    for (const colour of seriesPalette.slice(0, 2)) assert.ok(contrastRatio(colour, background) >= 3, `${colour} on ${background}: ${contrastRatio(colour, background).toFixed(2)}:1`);
+
+    // Keyboard only: a value's Enter opens its time series, Escape brings the focus back to that value.
+    const value = panel.locator('table.comparison td.value[data-cells]').first();
+    await value.focus();
+    const stack = await value.getAttribute('data-stack');
+    const threads = await value.getAttribute('data-threads');
+    await page.keyboard.press('Enter');
+    await expectVisible(panel.locator('.timeseries-box:not([hidden]) button.close-timeseries'), 'the time series the value opened', 30_000);
+    assert.equal(await panel.locator('button.close-timeseries:focus').count(), 1, 'the time series takes the focus');
+    await page.keyboard.press('Escape');
+    await expectVisible(panel.locator(`td.value:focus[data-stack="${stack}"][data-threads="${threads}"]`), 'the focus back on the value that opened it', 10_000);
     await row(page, runA).first().click();
     await expectVisible(page.locator('.tab', { hasText: runA }), `the ${runA} tab`);
     assert.equal(await page.locator('.tab', { hasText: runA }).count(), 1, 'a second click opened a second tab');
