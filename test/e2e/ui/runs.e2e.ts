@@ -29,9 +29,14 @@ function runsPane(page: Page): Locator {
   return page.locator('.pane', { has: page.locator('.pane-header[aria-label^="Runs"]') });
 }
 
+/** The whole label, never a prefix: run B's folder is run A's name with `-b` after it. */
+function exactly(label: string): RegExp {
+  return new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
 /** The view's row of a run folder (or a group), by its label. */
 function row(page: Page, label: string): Locator {
-  return runsPane(page).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) });
+  return runsPane(page).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(label) }) });
 }
 
 async function contextMenu(page: Page, target: Locator, item: string): Promise<void> {
@@ -148,7 +153,7 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
 
     await contextMenu(page, row(page, runA), 'Compare two runs');
     await expectVisible(page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }), 'the candidate picker, naming the baseline');
-    const candidate = page.locator(selectors.quickInputRows, { hasText: runB() });
+    const candidate = page.locator(selectors.quickInputRows, { has: page.locator('.label-name', { hasText: exactly(runB()) }) });
     await expectVisible(candidate, `${runB()} among the candidates`);
     assert.equal(await page.locator(selectors.quickInputRows, { has: page.locator('.label-name', { hasText: new RegExp(`^${runA}$`) }) }).count(), 0, 'the baseline is offered as its own candidate');
     await candidate.first().click();
