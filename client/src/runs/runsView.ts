@@ -139,7 +139,6 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     ]);
     await this.updateVerdicts(runs);
     const tree = runsTree(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures(), new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])));
-    void vscode.commands.executeCommand('setContext', 'onloadBench.hasRuns', tree.runs.length + tree.failedPreflights.length > 0);
     return [...tree.runs.map(runNode), ...(tree.failedPreflights.length > 0 ? [{ kind: 'failures', entries: tree.failedPreflights } as const] : [])];
   }
 
