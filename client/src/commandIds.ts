@@ -10,6 +10,9 @@ export const commands = {
   clearPassword: { id: 'onloadBench.clearPassword', title: 'Clear Couchbase password' },
   newPlan: { id: 'onloadBench.newPlan', title: 'New benchmark plan from template' },
   showCommands: { id: 'onloadBench.showCommands', title: 'Show commands (dry run)' },
+  revealRunFolder: { id: 'onloadBench.revealRunFolder', title: 'Reveal run folder' },
+  deleteRun: { id: 'onloadBench.deleteRun', title: 'Delete run' },
+  refreshRuns: { id: 'onloadBench.refreshRuns', title: 'Refresh runs' },
 } as const;
 
 export const commandCategory = 'Onload Bench';

@@ -17,6 +17,7 @@ import { gettingStartedWalkthrough } from './commandIds';
 import { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
 import { benchmarkTaskType } from './tasks/taskDefinition';
 import type { RunOutcome } from '../../engine/src/events';
+import { RunsView, runsViewId } from './runs/runsView';
 
 /** What `activate` returns: hooks for the real-editor tests and other extensions. */
 export interface OnloadBenchApi {
@@ -84,6 +85,15 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   register(commands.clearPassword.id, async () => (await import('./commands/clearPassword.js')).clearPasswordCommand);
   register(commands.newPlan.id, async () => (await import('./commands/newPlan.js')).newPlanCommand);
   register(commands.showCommands.id, async () => (await import('./commands/showCommands.js')).showCommandsCommand);
+  register(commands.revealRunFolder.id, async () => (await import('./commands/revealRunFolder.js')).revealRunFolderCommand);
+  register(commands.deleteRun.id, async () => (await import('./commands/deleteRun.js')).deleteRunCommand);
+
+  // The Runs view in the side bar: the workspace's runs, their state and verdict (runs/runsView.ts).
+  const runsView = new RunsView(core);
+  const runsTreeView = vscode.window.createTreeView(runsViewId, { treeDataProvider: runsView, showCollapseAll: true });
+  runsView.follow(runsTreeView);
+  context.subscriptions.push(runsView, runsTreeView);
+  context.subscriptions.push(vscode.commands.registerCommand(commands.refreshRuns.id, () => runsView.refresh()));
 
   // Offer to resume interrupted runs, after start-up so activation is not held up.
   const offer = setTimeout(() => {

@@ -2,7 +2,6 @@
 // are off (live updates must not wobble and exported pixels must be exact), and the spread of the
 // repetitions is a min-max band filled under each median line.
 import {
-  BasicPlatform,
   CategoryScale,
   Chart,
   Filler,
@@ -17,9 +16,8 @@ import {
   type ChartDataset,
   type ChartOptions,
   type LegendItem,
-  type Plugin,
 } from 'chart.js';
-import { Context as SvgContext } from 'svgcanvas';
+import { pngOfChart, svgOfChart, type ExportSpec } from './chartExport.js';
 import { errorBarsPlugin, type ErrorBar } from './errorBars.js';
 import { formatDelta, formatValue, formatWithUnit, scaled, type DisplayUnit } from './format.js';
 import type { ChartModel, SeriesPoint } from '../../client/src/panel/protocol.js';
@@ -143,9 +141,11 @@ export function threadsLineOptions(unit: string, suggestedMax?: number) {
     interaction: { mode: 'index', intersect: false },
     // Room on the right so the last thread count's tick label is never clipped.
     layout: { padding: { right: 16 } },
+    // Markers inside the plot area, never cut at its edge: half a thread count of room at either
+    // end (offset) and a little above the highest value (grace).
     scales: {
-      x: { title: { display: true, text: 'YCSB threads' } },
-      y: { beginAtZero: true, suggestedMax, title: { display: true, text: unit } },
+      x: { offset: true, title: { display: true, text: 'YCSB threads' } },
+      y: { beginAtZero: true, suggestedMax, grace: '5%', title: { display: true, text: unit } },
     },
   } satisfies ChartOptions<'line'>;
 }
@@ -246,15 +246,7 @@ export function createChart(
   return handle;
 }
 
-/** What an exported image shows above the plot: the metric and unit, the interface, the run. */
-export interface ExportSpec {
-  title: string[];
-  /** Colours of the image (a light background by default, see exportTheme in exportImage.ts). */
-  theme: ThemeColours;
-  /** Size in CSS pixels; the PNG multiplies it by its pixel ratio. */
-  width: number;
-  height: number;
-}
+export type { ExportSpec } from './chartExport.js';
 
 /** The text of the legend's entry for marked points: the same words as the HTML report's figures (svgChart.ts). */
 export const markedLegendText = '× every repetition marked';
@@ -272,105 +264,18 @@ export function legendItems(chart: Chart): LegendItem[] {
   return items;
 }
 
-/** The on-screen configuration made self-contained for a file: title and legend inside, its own background. */
-function exportConfig(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec, pixelRatio: number): LineConfig {
-  const { theme } = spec;
-  const background: Plugin<'line'> = {
-    id: 'exportBackground',
-    beforeDraw: (target) => {
-      target.ctx.save();
-      target.ctx.fillStyle = theme.background;
-      target.ctx.fillRect(0, 0, spec.width, spec.height);
-      target.ctx.restore();
-    },
-  };
-  const config = chartConfig(model, stacks, theme, hidden);
-  const options = config.options ?? {};
-  // The error bars (errorBars.ts) belong in the file too.
-  config.plugins = [background, ...(config.plugins ?? [])];
-  config.options = {
-    ...options,
-    responsive: false,
-    devicePixelRatio: pixelRatio,
-    layout: { padding: { top: 8, right: 28, bottom: 8, left: 12 } },
-    plugins: {
-      ...options.plugins,
-      title: { display: true, text: spec.title, color: theme.foreground, font: { family: theme.fontFamily, size: 16, weight: 'bold' }, padding: { top: 4, bottom: 8 } },
-      legend: { ...options.plugins?.legend, display: true, position: 'top', labels: { ...options.plugins?.legend?.labels, color: theme.foreground, font: { family: theme.fontFamily, size: 13 } } },
-      tooltip: { enabled: false },
-    },
-  };
-  return config;
-}
-
-/**
- * Draws a chart once for a file, off screen, and hands its context to `read`. Chart.js keeps the
- * text colour and font in globals; they are put back for the charts on screen.
- */
-function drawForExport<T>(canvas: HTMLCanvasElement, config: LineConfig, theme: ThemeColours, read: () => T): T {
-  const saved = { color: Chart.defaults.color, family: Chart.defaults.font.family };
-  let chart: Chart<'line', (number | null)[], number> | undefined;
-  try {
-    chart = new Chart<'line', (number | null)[], number>(canvas, config);
-    applyTheme(chart, theme);
-    chart.update('none');
-    return read();
-  } finally {
-    chart?.destroy();
-    Chart.defaults.color = saved.color;
-    Chart.defaults.font.family = saved.family;
-  }
-}
-
-/** The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print). */
+/** The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print); chartExport.ts frames it. */
 export function chartPrintPng(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec, pixelRatio: number): string {
-  const canvas = document.createElement('canvas');
-  canvas.width = spec.width;
-  canvas.height = spec.height;
-  const config = exportConfig(model, stacks, hidden, spec, pixelRatio);
-  config.platform = BasicPlatform;
-  return drawForExport(canvas, config, spec.theme, () => canvas.toDataURL('image/png'));
+  return pngOfChart(chartConfig(model, stacks, spec.theme, hidden), spec, pixelRatio, applyTheme);
 }
 
-/**
- * The chart as vector SVG: Chart.js draws the same configuration once more into svgcanvas's
- * recording 2D context (off screen, through Chart.js's DOM-less platform).
- */
+/** The chart as vector SVG (chartExport.ts). */
 export function chartSvg(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec): string {
-  const { width, height } = spec;
-  const context = new SvgContext({ width, height });
-  // Chart.js asks a canvas for its context and size; svgcanvas is only the context.
-  const canvas = { width, height, getContext: () => context };
-  const config = exportConfig(model, stacks, hidden, spec, 1);
-  // Chart.js strokes lines through a cached Path2D, which svgcanvas cannot record; a `segment`
-  // option makes it draw each line with plain moveTo/lineTo calls instead.
-  config.data.datasets = config.data.datasets.map((dataset) => ({ ...dataset, segment: {} }));
-  config.platform = BasicPlatform;
-  // svgcanvas learns each text's font by writing a `style` attribute on a scratch <span>, which the
-  // webview's CSP rightly blocks (the SVG would lose its fonts). For this synchronous draw only,
-  // HTML style attributes go through CSSOM instead, which the CSP allows.
-  const setAttribute = Element.prototype.setAttribute;
-  Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
-    if (name === 'style' && this instanceof HTMLElement) this.style.cssText = value;
-    else setAttribute.call(this, name, value);
-  };
-  try {
-    return drawForExport(canvas as unknown as HTMLCanvasElement, config, spec.theme, () => {
-      // A <title> names the chart for screen readers and file browsers; the drawn title is text in the image.
-      const escaped = spec.title.join(', ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      return cleanSvg(context.getSerializedSvg(true)).replace(/<svg\b[^>]*>/, (open) => `${open}<title>${escaped}</title>`);
-    });
-  } finally {
-    Element.prototype.setAttribute = setAttribute;
-  }
+  return svgOfChart(chartConfig(model, stacks, spec.theme, hidden), spec, applyTheme);
 }
 
-/** svgcanvas writes attributes it has no value for as the text `undefined` (and `NaN`); drop them. */
-export function cleanSvg(svg: string): string {
-  return svg.replace(/\s[\w:-]+="(?:undefined|NaN|null)"/g, '');
-}
-
-export function applyTheme(chart: Chart<'line', (number | null)[], number>, theme: ThemeColours): void {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function applyTheme(chart: Chart<any, any, any>, theme: ThemeColours): void {
   // Chart.js takes the text font from its global defaults; the webview has one theme at a time.
   Chart.defaults.font.family = theme.fontFamily;
   Chart.defaults.color = theme.foreground;
@@ -395,6 +300,19 @@ export function applyTheme(chart: Chart<'line', (number | null)[], number>, them
 export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  // Where the drawn markers reach (centre ± radius), so a test can hold them inside the plot area.
+  const reach = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+  for (const meta of chart.getSortedVisibleDatasetMetas()) {
+    for (const element of meta.data as unknown as { x: number; y: number; skip?: boolean; options?: { radius?: number } }[]) {
+      const radius = element.options?.radius ?? 0;
+      if (element.skip || radius <= 0 || !Number.isFinite(element.x) || !Number.isFinite(element.y)) continue;
+      reach.left = Math.min(reach.left, element.x - radius);
+      reach.top = Math.min(reach.top, element.y - radius);
+      reach.right = Math.max(reach.right, element.x + radius);
+      reach.bottom = Math.max(reach.bottom, element.y + radius);
+    }
+  }
+  if (Number.isFinite(reach.left)) canvas.dataset.markerReach = [reach.left, reach.top, reach.right, reach.bottom].map((value) => Math.round(value * 10) / 10).join(',');
   // The legend as drawn, so a test can read what it explains.
   const legend = (chart as unknown as { legend?: { legendItems?: LegendItem[] } }).legend?.legendItems;
   if (legend) canvas.dataset.legend = legend.map((item) => item.text).join(' | ');

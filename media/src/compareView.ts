@@ -1,11 +1,13 @@
 // "Compare two runs": run B against run A in one view. What changed between the runs first (host
 // facts, effective Onload options, plan fields), then per interface the tables of both values with
 // B's difference from A and its 95 % interval, and charts with both runs on shared axes (A dashed,
-// B solid, one colour per stack). Only points both runs have are shown; the host left the rest out.
-import { Chart } from 'chart.js';
-import type { CompareCell, CompareChart, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
+// B solid, one colour per stack) with the run charts' toolbar: table view, PNG and SVG. Only points
+// both runs have are shown; the host left the rest out.
+import { Chart, type ChartConfiguration } from 'chart.js';
+import type { CompareCell, CompareChart, CompareGroup, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
+import { imageButtons, type SaveChartImage } from './chartExport.js';
 import { applyTheme, colourFor, exposePlotArea, legendItems, pointTooltip, threadsLineOptions } from './charts.js';
-import { h, replaceChildren } from './dom.js';
+import { h, replaceChildren, setTabbable } from './dom.js';
 import { formatDelta, formatLocalTime, scaled } from './format.js';
 import { gainChangeTableElement } from './gainChangeView.js';
 import { stackText } from './stackNames.js';
@@ -67,7 +69,7 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
   );
 }
 
-function compareTableElement(table: CompareTable, groupLabel: string): HTMLTableElement {
+function compareTableElement(table: CompareTable, groupLabel: string, id = table.id): HTMLTableElement {
   const unit = table.displayUnit;
   const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stackText(stack))));
   const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
@@ -78,17 +80,16 @@ function compareTableElement(table: CompareTable, groupLabel: string): HTMLTable
       deltaCell(cell, table, row.threads),
     ]),
   );
-  return h('table', { class: 'comparison compare', id: table.id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
+  return h('table', { class: 'comparison compare', id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
 }
 
 /** Opens the cells behind a point of run A (0) or B (1). */
 export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefined) => void;
 
-function compareChart(container: HTMLElement, chart: CompareChart, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
+/** The compare chart's Chart.js configuration: on screen (with clicks to a point's cells) and in its PNG/SVG files. */
+function compareChartConfig(chart: CompareChart, theme: ThemeColours, openCells?: OpenCells): ChartConfiguration<'line', (number | null)[], number> {
   const unit = chart.displayUnit;
   const stacks = chart.series.map((series) => series.stack);
-  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${chart.title} (${unit}) against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values` });
-  container.appendChild(h('figure', { class: 'chart compare-chart', id: `chart-${chart.id}`, 'data-metric': chart.metric }, h('figcaption', {}, h('h4', {}, `${chart.title} (${unit})`)), h('div', { class: 'canvas-box' }, canvas)));
   const datasets = chart.series.flatMap((series) => {
     const colour = colourFor(theme, stacks, series.stack);
     const line = (side: 'a' | 'b') => ({
@@ -124,12 +125,13 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
     const hasMarked = (side: 'a' | 'b') => series[side].some((point) => point.markedValue != null);
     return [line('a'), line('b'), ...(hasMarked('a') ? [marked('a')] : []), ...(hasMarked('b') ? [marked('b')] : [])];
   });
-  const instance = new Chart<'line', (number | null)[], number>(canvas, {
+  return {
     type: 'line',
-    data: { labels: chart.threads, datasets },
+    data: { labels: chart.threads, datasets: datasets as ChartConfiguration<'line', (number | null)[], number>['data']['datasets'] },
     options: {
       ...threadsLineOptions(unit),
       onClick: (event, _elements, target) => {
+        if (!openCells) return;
         const [nearest] = target.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, false);
         const dataset = nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
         const series = dataset && chart.series.find((candidate) => candidate.stack === dataset.stackName);
@@ -155,14 +157,53 @@ function compareChart(container: HTMLElement, chart: CompareChart, view: RunComp
         },
       },
     },
+  };
+}
+
+/** Shows the chart or its table, as the run's charts do (one toggle, the hidden one out of the tab order). */
+function applyCompareView(figure: HTMLElement, view: 'chart' | 'table'): void {
+  const toggle = figure.querySelector<HTMLButtonElement>('button.view-toggle')!;
+  figure.querySelector<HTMLElement>('.canvas-box')!.hidden = view === 'table';
+  const dataBox = figure.querySelector<HTMLElement>('.data-box')!;
+  dataBox.hidden = view === 'chart';
+  setTabbable(dataBox, view === 'table');
+  toggle.setAttribute('aria-pressed', String(view === 'table'));
+  toggle.textContent = view === 'table' ? 'Show chart' : 'Show table';
+}
+
+function compareChart(container: HTMLElement, chart: CompareChart, group: CompareGroup, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells, save: SaveChartImage | undefined): void {
+  const unit = chart.displayUnit;
+  const heading = `${chart.title} (${unit})`;
+  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${heading} against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values` });
+  const figureId = `chart-${chart.id}`;
+  const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
+  const table = group.tables.find((candidate) => candidate.metric === chart.metric);
+  const buttons = save
+    ? imageButtons(`${chart.title} comparison chart of ${group.label}`, (format) =>
+        save(format, `${view.b.runId}-vs-${view.a.runId}-${group.interface}-${chart.metric}`, compareChartConfig(chart, theme), [heading, `${group.label} · run B ${view.b.runId} (solid) against run A ${view.a.runId} (dashed)`]))
+    : [];
+  const figure = h(
+    'figure',
+    { class: 'chart compare-chart', id: figureId, 'data-metric': chart.metric },
+    h('figcaption', {}, h('h4', {}, heading), h('div', { class: 'toolbar' }, toggle, ...buttons)),
+    h('div', { class: 'canvas-box' }, canvas),
+    h('div', { class: 'data-box', id: `${figureId}-data-box` }, table ? compareTableElement(table, group.label, `${figureId}-table`) : h('p', { class: 'muted' }, 'No table for this chart.')),
+  );
+  let shown: 'chart' | 'table' = 'chart';
+  toggle.addEventListener('click', () => {
+    shown = shown === 'chart' ? 'table' : 'chart';
+    applyCompareView(figure, shown);
   });
+  container.appendChild(figure);
+  applyCompareView(figure, shown);
+  const instance = new Chart<'line', (number | null)[], number>(canvas, compareChartConfig(chart, theme, openCells));
   applyTheme(instance, theme);
   instance.update('none');
   exposePlotArea(canvas, instance);
   charts.set(chart.id, instance);
 }
 
-export function renderComparison(container: HTMLElement, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells): void {
+export function renderComparison(container: HTMLElement, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells, save?: SaveChartImage): void {
   for (const chart of charts.values()) chart.destroy();
   charts.clear();
   const side = (name: string, run: RunComparisonView['a']) =>
@@ -188,5 +229,5 @@ export function renderComparison(container: HTMLElement, view: RunComparisonView
     ...groups.map((entry) => entry.section),
   );
   // Charts after the elements are in the page (Chart.js measures its box).
-  for (const { chartBox, group } of groups) for (const chart of group.charts) compareChart(chartBox, chart, view, theme, openCells);
+  for (const { chartBox, group } of groups) for (const chart of group.charts) compareChart(chartBox, chart, group, view, theme, openCells, save);
 }

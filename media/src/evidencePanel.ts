@@ -8,12 +8,15 @@ import { h, replaceChildren, safeId } from './dom.js';
 import { renderSpectrum } from './spectrumChart.js';
 import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
+import type { SaveChartImage } from './chartExport.js';
 import { closeTimeSeries, showTimeSeries } from './timeSeriesView.js';
 
 export interface EvidenceHost {
   post(message: WebviewMessage): void;
   model(): PanelViewModel | undefined;
   theme(): ThemeColours;
+  /** Saves a chart as PNG or SVG (the spectrum's toolbar). */
+  saveImage?: SaveChartImage;
 }
 
 let host: EvidenceHost | undefined;
@@ -132,7 +135,7 @@ export function evidenceBoxes(section: HTMLElement, group: ChartGroup, run: RunV
     spectrum = h('section', { class: 'spectrum-box', 'aria-label': 'Latency percentile spectrum' });
     body.appendChild(spectrum);
   }
-  if (host) renderSpectrum(spectrum, group, run, host.theme());
+  if (host) renderSpectrum(spectrum, group, run, host.theme(), host.saveImage);
   spectrum.hidden = (group.spectra ?? []).length === 0;
   attachCellOpeners(section, group, run);
   return { cpu: cpu.querySelector<HTMLElement>('.cpu-charts')! };

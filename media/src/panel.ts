@@ -2,7 +2,8 @@
 // reader's place (scroll, chart/table toggles, hidden series, collapsed groups) across live
 // updates and reloads, and asks the host to save exports. Nothing here talks to the network.
 import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
-import { chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
+import { applyTheme, chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
+import { pngOfChart, svgOfChart, type SaveChartImage } from './chartExport.js';
 import { renderComparison } from './compareView.js';
 import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { exportPixelRatio, exportSize, exportTheme, imageFileName } from './exportImage.js';
@@ -12,6 +13,7 @@ import { renderPreflight } from './preflightView.js';
 import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
 import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from './theme.js';
 import { renderVerdict } from './verdictView.js';
+import { initTableKeys, oneTabStopPerTable } from './tableKeys.js';
 import { stackText, useStackLabels } from './stackNames.js';
 
 interface VsCodeApi {
@@ -387,7 +389,9 @@ function render(next: PanelViewModel): void {
   }
   const compare = ensureChild<'div'>(app, 'div#comparison', () => h('div', { id: 'comparison', tabindex: -1 }));
   compare.hidden = next.comparison === undefined;
-  if (next.comparison) renderComparison(compare, next.comparison, theme, openCells);
+  if (next.comparison) renderComparison(compare, next.comparison, theme, openCells, saveChartImage);
+  // Tab enters each table once; the arrow keys move inside it (tableKeys.ts).
+  oneTabStopPerTable(app);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });
   announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
   if (!restoredScroll) {
@@ -443,5 +447,13 @@ onThemeChange(() => {
   if (model) render(model);
 });
 
-initEvidence({ post: (message) => vscode.postMessage(message), model: () => model, theme: () => theme });
+/** The compare view's and the spectrum's exports: the same frame, size and background as the run's charts. */
+const saveChartImage: SaveChartImage = (format, name, config, title) => {
+  const spec = { title, theme: exportTheme(theme, model?.exportBackground ?? 'light'), ...exportSize };
+  const data = format === 'png' ? pngOfChart(config, spec, exportPixelRatio(window.devicePixelRatio), applyTheme) : svgOfChart(config, spec, applyTheme);
+  vscode.postMessage({ type: 'save-image', format, name: imageFileName(name), data });
+};
+
+initTableKeys();
+initEvidence({ post: (message) => vscode.postMessage(message), model: () => model, theme: () => theme, saveImage: saveChartImage });
 vscode.postMessage({ type: 'ready' });

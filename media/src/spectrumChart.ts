@@ -10,13 +10,16 @@ import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { formatPercentile, threadsText } from './format.js';
 import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
-import { createXyChart } from './xyChart.js';
+import { createXyChart, xyChartConfig, type XyChartSpec } from './xyChart.js';
+import { imageButtons, type SaveChartImage } from './chartExport.js';
 
 interface SpectrumState {
   selected?: string;
   view: 'chart' | 'table';
   chart?: Chart<'line', { x: number; y: number }[]>;
   drawn?: string;
+  /** What the PNG and SVG buttons save: the chart as drawn, with its title. */
+  file?: { spec: XyChartSpec; title: string[]; name: string };
 }
 
 const states = new Map<string, SpectrumState>();
@@ -61,7 +64,7 @@ function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement
 }
 
 /** Draws (or updates) the spectrum figure of a group inside `container`; removes it when the group has none. */
-export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: RunView, theme: ThemeColours): void {
+export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: RunView, theme: ThemeColours, save?: SaveChartImage): void {
   const spectra = group.spectra ?? [];
   const figureId = `spectrum-${safeId(group.id)}`;
   let figure = container.querySelector<HTMLElement>(`#${figureId}`);
@@ -78,17 +81,23 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
     const select = h('select', { class: 'spectrum-select', 'aria-label': `Point and operation of the latency spectrum, ${group.label}` });
     select.addEventListener('change', () => {
       state.selected = select.value;
-      renderSpectrum(container, group, run, theme);
+      renderSpectrum(container, group, run, theme, save);
     });
     const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
     toggle.addEventListener('click', () => {
       state.view = state.view === 'chart' ? 'table' : 'chart';
       applyView(figure!, state);
     });
+    // PNG and SVG of the point shown, as the run's charts have (issue 25).
+    const buttons = save
+      ? imageButtons(`latency spectrum of ${group.label}`, (format) => {
+          if (state.file) save(format, state.file.name, xyChartConfig(state.file.spec, theme), state.file.title);
+        })
+      : [];
     figure = h(
       'figure',
       { class: 'chart spectrum', id: figureId, 'data-group': group.id },
-      h('figcaption', {}, h('h4', {}, 'Latency by percentile (µs)'), h('div', { class: 'toolbar' }, select, toggle)),
+      h('figcaption', {}, h('h4', {}, 'Latency by percentile (µs)'), h('div', { class: 'toolbar' }, select, toggle, ...buttons)),
       h('div', { class: 'canvas-box' }, h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `Latency by percentile for ${group.label}, the stacks overlaid; the table view lists every value` })),
       h('p', { class: 'chart-note muted' }),
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
@@ -109,7 +118,7 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   if (state.drawn !== key) {
     state.chart?.destroy();
     const canvas = figure.querySelector('canvas')!;
-    state.chart = createXyChart(canvas, {
+    const spec: XyChartSpec = {
       xTitle: 'percentile (%)',
       yTitle: 'µs',
       xTicks: spectrum.ticks,
@@ -124,7 +133,13 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
         const percentile = source?.points.find((candidate) => candidate.x === point.x)?.percentile;
         return `${series.label}: p${percentile === undefined ? '?' : formatPercentile(percentile)} = ${point.y.toLocaleString('en-US', { maximumFractionDigits: 1 })} µs`;
       },
-    }, theme);
+    };
+    state.chart = createXyChart(canvas, spec, theme);
+    state.file = {
+      spec,
+      title: [`${spectrum.operation} latency by percentile (µs) at ${threadsText(spectrum.threads)}`, `${group.label} · run ${run.runId}`],
+      name: `${run.runId}-${group.interface}-spectrum-${spectrum.operation}-${spectrum.threads}`,
+    };
     state.drawn = key;
   }
   const bounded = spectrum.series.filter((series) => series.source !== 'hdr-merged');

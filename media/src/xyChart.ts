@@ -52,7 +52,8 @@ function markersPlugin(markers: readonly { x: number; label: string }[], colour:
 
 type XyConfig = ChartConfiguration<'line', { x: number; y: number }[]>;
 
-function config(spec: XyChartSpec, theme: ThemeColours): XyConfig {
+/** The chart's configuration: on screen and in its PNG/SVG files (chartExport.ts). */
+export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig {
   const ticks = spec.xTicks;
   return {
     type: 'line',
@@ -109,7 +110,7 @@ function config(spec: XyChartSpec, theme: ThemeColours): XyConfig {
 
 export function createXyChart(canvas: HTMLCanvasElement, spec: XyChartSpec, theme: ThemeColours): Chart<'line', { x: number; y: number }[]> {
   Chart.defaults.font.family = theme.fontFamily;
-  const chart = new Chart<'line', { x: number; y: number }[]>(canvas, config(spec, theme));
+  const chart = new Chart<'line', { x: number; y: number }[]>(canvas, xyChartConfig(spec, theme));
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
   if (spec.markers && spec.markers.length > 0) canvas.dataset.markers = spec.markers.map((marker) => marker.x).join(',');

@@ -357,3 +357,41 @@ test('keyboard: the first tab stop is a skip link to the tables and charts, a la
   assert.equal(await page.evaluate(() => Boolean(document.activeElement?.closest('.groups'))), true);
   assert.equal(await page.locator('main#app').count(), 1);
 });
+
+test('keyboard: one tab stop per table; the arrow keys, Home and End move between its values', { skip, timeout: 60_000 }, async () => {
+  const { page } = panel;
+  await show(buildViewModel([liveRun(12, true)]), '#r0-g0-throughput-table');
+  const table = '#r0-g0-throughput-table';
+  const stopsIn = (selector: string) => page.evaluate((sel) => Array.from(document.querySelectorAll<HTMLElement>(`${sel} *`)).filter((element) => element.tabIndex >= 0).length, selector);
+  assert.ok(await page.locator(`${table} td[data-cells]`).count() > 4, 'the table has several values that open their cells');
+  assert.equal(await stopsIn(table), 1, 'one tab stop in the table');
+  const focused = () => page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    return `${element?.dataset.stack} ${element?.dataset.threads}`;
+  });
+  await page.focus(`${table} td[data-cells]`);
+  const first = await focused();
+  await page.keyboard.press('ArrowRight');
+  const right = await focused();
+  assert.notEqual(right, first, 'ArrowRight moves to the next value');
+  assert.equal(await stopsIn(table), 1, 'the tab stop moved with the focus');
+  await page.keyboard.press('ArrowDown');
+  const down = await focused();
+  assert.notEqual(down.split(' ')[1], right.split(' ')[1], 'ArrowDown moves to the next thread count');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), right, 'ArrowUp comes back');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Home');
+  assert.equal(await focused(), first);
+  // Tab leaves the table at once.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate((sel) => document.activeElement?.closest(sel) === null, table), true, 'Tab left the table');
+  // A redraw keeps the reader's place: the stop is still the value last used.
+  await show(buildViewModel([liveRun(12, true)]), table);
+  assert.equal(await stopsIn(table), 1);
+  assert.equal(await page.evaluate((sel) => {
+    const stop = Array.from(document.querySelectorAll<HTMLElement>(`${sel} td[data-cells]`)).find((cell) => cell.tabIndex === 0);
+    return `${stop?.dataset.stack} ${stop?.dataset.threads}`;
+  }, table), right);
+});

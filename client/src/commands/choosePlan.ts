@@ -5,9 +5,13 @@ import * as vscode from 'vscode';
 import { isPlanFile, planChoices, planFileGlob, planSearchExclude } from '../planFiles';
 import { commands } from '../commandIds';
 
-/** A plan path or Uri passed by a menu, a keybinding or a test. */
+/** A plan path or Uri passed by a menu, a keybinding or a test, or a Runs view item's plan (a failed pre-flight's). */
 export function planArgument(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'object' && arg !== null && 'kind' in arg) {
+    const planPath = (arg as { planPath?: unknown }).planPath;
+    return typeof planPath === 'string' && planPath.trim() !== '' ? vscode.Uri.file(planPath) : undefined;
+  }
   if (typeof arg === 'string' && arg.trim() !== '') return vscode.Uri.file(arg);
   return undefined;
 }

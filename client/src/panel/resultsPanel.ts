@@ -351,6 +351,11 @@ export class ResultsPanelManager {
     if (firstCell || finished) for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.scheduleReload(runDir);
   }
 
+  /** Closes every panel that shows `runDir` (its folder was deleted). */
+  closeRun(runDir: string): void {
+    for (const panel of [...this.panels.values()]) if (panel.hasRun(runDir)) panel.panel.dispose();
+  }
+
   /** Run B against run A. */
   compare(runDirA: string, runDirB: string): void {
     if (normalise(runDirA) === normalise(runDirB)) {

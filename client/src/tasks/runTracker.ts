@@ -12,6 +12,7 @@ import { failureActionTitles, failureNotice } from './failureNotice';
 import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
 import { showRunFailure } from './failureActions';
 import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
+import type { PreflightFailure } from '../runs/runHistory';
 
 export interface RunHandle {
   onEvent(event: SweepEvent): void;
@@ -27,6 +28,11 @@ interface ActiveRun {
 export class RunTracker implements vscode.Disposable {
   private readonly active = new Map<string, ActiveRun>();
   private readonly statusBar = vscode.window.createStatusBarItem('onloadBench.run', vscode.StatusBarAlignment.Left, 10);
+  /** New runs that stopped in pre-flight this session (their folders are gone): the Runs view groups them. */
+  private readonly failures: PreflightFailure[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A run started or ended, or one failed pre-flight: the Runs view redraws. */
+  readonly onDidChangeRuns = this.changed.event;
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -41,6 +47,10 @@ export class RunTracker implements vscode.Disposable {
 
   activeRunDirs(): string[] {
     return [...this.active.values()].flatMap((run) => (run.progress.runDir ? [run.progress.runDir] : []));
+  }
+
+  preflightFailures(): readonly PreflightFailure[] {
+    return this.failures;
   }
 
   /** Starts tracking a run; undefined when the plan already runs. `secrets` are redacted from the log. */
@@ -82,7 +92,10 @@ export class RunTracker implements vscode.Disposable {
         this.logEvent(event, secrets);
         report?.(progressMessage(run.progress), percentDone(run.progress));
         this.refreshStatusBar();
-        if (event.type === 'run-started') panelRunDir = event.runDir;
+        if (event.type === 'run-started') {
+          panelRunDir = event.runDir;
+          this.changed.fire();
+        }
         const runDir = panelRunDir ?? run.progress.runDir;
         if (runDir) this.results.onSweepEvent(runDir, event);
       },
@@ -90,6 +103,12 @@ export class RunTracker implements vscode.Disposable {
         this.active.delete(key);
         finish?.();
         this.refreshStatusBar();
+        // A new run that stopped before its first cell left no folder: only this list remembers it.
+        if (outcome.runDir === '' && outcome.error) {
+          const notice = failureNotice(outcome, { planName: path.basename(planPath) });
+          this.failures.push({ planPath: key, runDir: panelRunDir ?? '', at: new Date().toISOString(), message: notice?.message ?? outcome.error.message });
+        }
+        this.changed.fire();
         void this.announce(outcome, key, passwordSource);
       },
     };
@@ -141,5 +160,6 @@ export class RunTracker implements vscode.Disposable {
     for (const run of this.active.values()) run.abort.abort();
     this.active.clear();
     this.statusBar.dispose();
+    this.changed.dispose();
   }
 }
