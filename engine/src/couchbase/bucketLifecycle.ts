@@ -9,7 +9,7 @@
 import { EngineFailure } from '../errors';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
-import { restPollIntervalMs } from './restPollInterval';
+import { pollIntervalMs } from '../remote/pollInterval';
 
 /** REAL-LAB C5: menelaus_web_buckets refuses less ("RAM quota cannot be less than 100 MiB"). */
 export const minimumRamQuotaMB = 100;
@@ -39,7 +39,7 @@ async function poll<T>(target: RestTarget, step: string, deadline: number, probe
     polls += 1;
     const outcome = await probe();
     if (outcome.done || performance.now() >= deadline) return { value: outcome.value, facts: { polls, ms: performance.now() - started }, done: outcome.done, last: outcome.last };
-    await sleep(Math.min(restPollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
+    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
   }
 }

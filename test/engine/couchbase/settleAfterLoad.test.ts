@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { settleAfterLoad, type CellBucketContext } from '../../../engine/src/couchbase/cellBucket';
 import { queuesToWaitFor } from '../../../engine/src/couchbase/persistenceQueues';
-import { restPollIntervalMs } from '../../../engine/src/couchbase/restPollInterval';
+import { pollIntervalMs } from '../../../engine/src/remote/pollInterval';
 import { EngineFailure } from '../../../engine/src/errors';
 
 /** A node whose item count reaches `finalCount` on its 4th read and whose stats sample advances on every read. */
@@ -71,8 +71,8 @@ describe('settling after the load (issue 24)', () => {
   });
 
   it('polls fast at first, slower as a wait drags on, never slower than every 500 ms', () => {
-    assert.ok(restPollIntervalMs(0) <= 100);
-    assert.ok(restPollIntervalMs(20_000) > restPollIntervalMs(0));
-    for (const elapsed of [0, 1_000, 5_000, 60_000, 600_000]) assert.ok(restPollIntervalMs(elapsed) <= 500);
+    assert.ok(pollIntervalMs(0) <= 100);
+    assert.ok(pollIntervalMs(20_000) > pollIntervalMs(0));
+    for (const elapsed of [0, 1_000, 5_000, 60_000, 600_000]) assert.ok(pollIntervalMs(elapsed) <= 500);
   });
 });
