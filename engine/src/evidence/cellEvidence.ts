@@ -158,20 +158,21 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   ]);
   const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
   let runs: ClientPhase[];
+  let watching: Promise<unknown> = Promise.resolve();
   try {
     const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
-    const watching = context.skipNetwork
+    watching = context.skipNetwork
       ? Promise.resolve()
       : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);
-    runs = await running.finally(() => watching);
-    await watching;
+    runs = await running;
   } catch (error) {
-    await samplers.stop();
+    await Promise.all([watching, samplers.stop()]);
     throw error;
   }
-  // issue 24: the samplers stopped and the HDR logs fetched together (different files, often different hosts)
+  // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
+  // together (different files, often different hosts); the evidence is judged once all three are in
   const stopping = samplers.stop();
-  const [samplerOutputs, hdrFiles] = await Promise.all([stopping, fetchHdrLogs(context).catch(async (error: unknown) => Promise.reject(await stopping.then(() => error)))]); // the fetch also empties the clients' folders
+  const [samplerOutputs, hdrFiles] = await Promise.all([stopping, fetchHdrLogs(context).catch(async (error: unknown) => Promise.reject(await Promise.all([stopping, watching]).then(() => error))), watching]); // the fetch also empties the clients' folders
   const reports = reportsOf(runs);
   if (reports.length > 0) {
     draft.clients = reports;
