@@ -2,6 +2,7 @@
 // module): drop if present, create, wait until every KV endpoint answers a ping. Item counts and
 // the memory quota come from the REST API, which the SDK does not expose.
 import { quotaProblem, waitBucketGone, waitBucketWarm, type WaitFacts } from './bucketLifecycle';
+import { pollIntervalMs } from '../remote/pollInterval';
 import { EngineFailure } from '../errors';
 import type { PlanBucket, ResolvedServer } from '../plan/planSchema';
 import { hostForUrl, sleep, throwIfCancelled } from '../server/serverControl';
@@ -172,6 +173,7 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
 async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, target: BucketTarget, bucketName: string, deadline: number): Promise<void> {
   const handle = cluster.bucket(bucketName);
   let lastProblem = 'no KV endpoint answered';
+  const started = performance.now();
   while (performance.now() < deadline) {
     throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
     try {
@@ -183,7 +185,7 @@ async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, t
     } catch (error) {
       lastProblem = (error as Error)?.message ?? String(error);
     }
-    await sleep(250, target.signal);
+    await sleep(pollIntervalMs(performance.now() - started), target.signal);
   }
   throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
   throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucketName}" was created but its KV endpoints did not become ready: ${lastProblem}.`, action: 'Look at the Couchbase logs (warmup, memory), or raise timeouts.bucketReadySec.' });

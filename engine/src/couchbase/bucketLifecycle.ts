@@ -9,6 +9,7 @@
 import { EngineFailure } from '../errors';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
+import { pollIntervalMs } from '../remote/pollInterval';
 
 /** REAL-LAB C5: menelaus_web_buckets refuses less ("RAM quota cannot be less than 100 MiB"). */
 export const minimumRamQuotaMB = 100;
@@ -31,14 +32,14 @@ export function quotaProblem(bucket: string, ramQuotaMB: number, cluster?: { quo
   return undefined;
 }
 
-async function poll<T>(target: RestTarget, step: string, deadline: number, probe: () => Promise<{ done: boolean; value: T; last: string }>, everyMs = 250): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
+async function poll<T>(target: RestTarget, step: string, deadline: number, probe: () => Promise<{ done: boolean; value: T; last: string }>): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
   const started = performance.now();
   let polls = 0;
   for (;;) {
     polls += 1;
     const outcome = await probe();
     if (outcome.done || performance.now() >= deadline) return { value: outcome.value, facts: { polls, ms: performance.now() - started }, done: outcome.done, last: outcome.last };
-    await sleep(everyMs, target.signal);
+    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
   }
 }
@@ -84,7 +85,7 @@ export async function waitItemCount(target: RestTarget, bucket: string, expected
   const outcome = await poll(target, 'item-count', deadline, async () => {
     const count = await readItemCount(target, bucket);
     return { done: expected === undefined || count === expected, value: count, last: String(count) };
-  }, 500);
+  });
   return { count: outcome.value, facts: outcome.facts };
 }
 

@@ -13,6 +13,7 @@ import { EngineFailure } from '../errors';
 import type { WaitFacts } from './bucketLifecycle';
 import { restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
+import { pollIntervalMs } from '../remote/pollInterval';
 
 const diskQueues = ['ep_queue_size', 'ep_flusher_todo', 'ep_diskqueue_items', 'vb_active_queue_size', 'vb_replica_queue_size', 'vb_pending_queue_size'];
 const replicaQueues = ['ep_dcp_replica_items_remaining'];
@@ -80,7 +81,7 @@ export async function waitPersistence(target: RestTarget, bucket: { name: string
     verdict = judgeQueues(sample, queues, baseline);
     if (baseline === 'first') baseline = sample;
     if (verdict.drained || performance.now() >= deadline) break;
-    await sleep(500, target.signal);
+    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step: 'write-queue', message: 'Cancelled.', action: 'Resume the run when ready.' });
   }
   if (!verdict.drained) {

@@ -150,29 +150,35 @@ export interface RunPhaseEvidenceContext {
 export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[] }) => Promise<ClientPhase[]>): Promise<void> {
   const { pool, plan, key, cellId, attempt, draft, signal } = context;
   const statusByHost: Record<string, YcsbStatus[]> = {};
-  for (const client of plan.clients) await prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal);
   for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
-  const baselines = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal)));
   // Onload cells: Onload's own view of the connections too (accelerated ones are in no /proc/net, REAL-LAB O6)
   const onloadCell = key.stack !== 'kernel';
   const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
   const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
-  const stackBaselines = context.skipNetwork || !onloadCell ? [] : await Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? [])));
+  // issue 24: what the run needs first, on every host at once (each host's trips are independent)
+  const [, baselines, stackBaselines] = await Promise.all([
+    Promise.all(plan.clients.map((client) => prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal))),
+    context.skipNetwork ? [] : Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal))),
+    context.skipNetwork || !onloadCell ? [] : Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? []))),
+  ]);
   const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
-  let samplerOutputs: { host: string; role: 'server' | 'client'; output: SamplerOutput }[] = [];
   let runs: ClientPhase[];
+  let watching: Promise<unknown> = Promise.resolve();
   try {
     const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
-    const watching = context.skipNetwork
+    watching = context.skipNetwork
       ? Promise.resolve()
       : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);
-    runs = await running.finally(() => watching);
-    await watching;
-  } finally {
-    samplerOutputs = await samplers.stop();
+    runs = await running;
+  } catch (error) {
+    await Promise.all([watching, samplers.stop()]);
+    throw error;
   }
+  // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
+  // together (different files, often different hosts); the evidence is judged once all three are in
+  const stopping = samplers.stop();
+  const [samplerOutputs, hdrFiles] = await Promise.all([stopping, fetchHdrLogs(context).catch(async (error: unknown) => Promise.reject(await Promise.all([stopping, watching]).then(() => error))), watching]); // the fetch also empties the clients' folders
   const reports = reportsOf(runs);
-  const hdrFiles = await fetchHdrLogs(context); // also empties the clients' folders
   if (reports.length > 0) {
     draft.clients = reports;
     draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
@@ -184,10 +190,21 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
 
 /** Each client's HDR logs of the run phase, kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
 async function fetchHdrLogs(context: RunPhaseEvidenceContext): Promise<HdrLogFile[]> {
+  // every client at once; kept and listed in the clients' order
+  const fetched = await Promise.all(
+    context.plan.clients.map((client) =>
+      fetchHdrFiles(context.pool.get(client.host), hdrRemoteDir(client, context.cellId, context.attempt), context.signal).then(
+        (logs) => ({ client, logs }),
+        (error: unknown) => ({ client, error }),
+      ),
+    ),
+  );
   const files: HdrLogFile[] = [];
-  for (const client of context.plan.clients) {
+  for (const entry of fetched) {
+    const { client } = entry;
     try {
-      for (const { name, text } of await fetchHdrFiles(context.pool.get(client.host), hdrRemoteDir(client, context.cellId, context.attempt), context.signal)) {
+      if ('error' in entry) throw entry.error;
+      for (const { name, text } of entry.logs) {
         const file = await context.keepLog(client.host, `hdr/${name}`, text);
         context.draft.logs.push(file);
         files.push({ host: client.host, operation: hdrOperationOf(name) as string, file, text });

@@ -9,6 +9,7 @@ import type { RemoteSession } from '../remote/ssh';
 import { fillTemplate, shellQuote } from '../remote/shellQuote';
 import { installDropIn, removeDropIn } from './serviceDropIn';
 import { sudoProblem } from '../remote/sudoProblems';
+import { pollIntervalMs } from '../remote/pollInterval';
 
 export function serverPidFile(server: ResolvedServer): string {
   return `${server.workDir}/couchbase.pid`;
@@ -85,26 +86,29 @@ export function hostForUrl(address: string): string {
 
 /** Waits until REST answers; fails early when a detached server process has already died. */
 export async function waitForServer(session: RemoteSession, server: ResolvedServer, detached: boolean, timeoutSec: number, signal?: AbortSignal): Promise<void> {
-  const deadline = performance.now() + timeoutSec * 1000;
-  let round = 0;
+  const started = performance.now();
+  const deadline = started + timeoutSec * 1000;
+  // the process (or unit) is looked at about every 2.5 s, the REST port more often (pollInterval.ts)
+  let nextLook = started + 2_500;
   while (performance.now() < deadline) {
     throwIfCancelled(signal, session.host, 'start-server');
     if (await restAnswers(server.address, server.restPort, 2000, signal)) return;
     throwIfCancelled(signal, session.host, 'start-server');
-    ++round;
-    if (detached && round % 5 === 0 && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
+    const look = performance.now() >= nextLook;
+    if (look) nextLook = performance.now() + 2_500;
+    if (detached && look && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
       const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`, action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.` });
     }
     // service mode: a unit whose start command failed (no Onload drivers, refused data folder) goes inactive
-    if (!detached && server.serverStart === 'service' && round % 5 === 0) {
+    if (!detached && server.serverStart === 'service' && look) {
       const state = await session.run(`systemctl is-active ${shellQuote(server.serviceName)}`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
       if (state && state.exitCode !== 0 && /^(inactive|failed)\s*$/m.test(state.stdout)) {
         const status = await session.run(serviceLastWordsScript(server.serviceName), { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
         throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
       }
     }
-    await sleep(Math.min(500, Math.max(0, deadline - performance.now())), signal);
+    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), signal);
   }
   throwIfCancelled(signal, session.host, 'start-server');
   throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`, action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.` });

@@ -14,6 +14,7 @@ import type { ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
 import { decodeProcAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
+import { pollIntervalMs } from '../remote/pollInterval';
 import { couchbaseHome } from '../plan/planSchema';
 import { sleep } from './serverControl';
 
@@ -185,7 +186,7 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
 }
 
 /**
- * Looks for memcached every `everyMs` until it is found or `waitMs` has passed (REAL-LAB C9: it may
+ * Looks for memcached (every `everyMs`, else often at first and less as it drags on) until it is found or `waitMs` has passed (REAL-LAB C9: it may
  * start well after REST answers). `waitedMs` says how long it took, or how long it was looked for.
  */
 export async function findServerProcess(session: RemoteSession, server: ResolvedServer, options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal }): Promise<ServerProcessFacts & { waitedMs: number; lookups: number }> {
@@ -198,7 +199,8 @@ export async function findServerProcess(session: RemoteSession, server: Resolved
     // no `@rights` line: the script did not run (the dry run's recording session), nothing to wait for
     const answered = /^@rights /m.test(result.stdout);
     if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups };
-    await sleep(Math.min(options.everyMs ?? 1000, Math.max(0, options.waitMs - waitedMs)), options.signal);
+    // an SSH look with a script: every 250 ms at first, then less often (pollInterval.ts), unless told
+    await sleep(Math.min(options.everyMs ?? pollIntervalMs(waitedMs, 250), Math.max(0, options.waitMs - waitedMs)), options.signal);
   }
 }
 

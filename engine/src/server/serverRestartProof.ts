@@ -10,6 +10,7 @@ import { hostForUrl, sleep, throwIfCancelled } from './serverControl';
 import type { RemoteSession } from '../remote/ssh';
 import { decodeProcAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
+import { pollIntervalMs } from '../remote/pollInterval';
 
 export interface StopLeftovers {
   /** `address:port` still listening on the REST or KV port. */
@@ -66,7 +67,8 @@ function describe(leftovers: StopLeftovers): string {
  */
 export async function proveStopped(session: RemoteSession, server: ResolvedServer, graceSec: number, signal?: AbortSignal): Promise<string[]> {
   const step = 'stop-server';
-  const deadline = performance.now() + graceSec * 1000;
+  const started = performance.now();
+  const deadline = started + graceSec * 1000;
   let leftovers: StopLeftovers;
   for (;;) {
     throwIfCancelled(signal, session.host, step);
@@ -74,7 +76,8 @@ export async function proveStopped(session: RemoteSession, server: ResolvedServe
     leftovers = parseLeftovers(result.stdout);
     if (leftovers.listeners.length === 0 && leftovers.processes.length === 0) return [];
     if (performance.now() >= deadline) break;
-    await sleep(500, signal);
+    // an SSH look: every 100 ms at first, then less often (pollInterval.ts)
+    await sleep(Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())), signal);
   }
   if (server.killLeftovers && leftovers.processes.length > 0) {
     const pids = leftovers.processes.map((entry) => entry.split(' ')[0]).join(' ');

@@ -175,20 +175,38 @@ export class SweepRun {
       await this.putServersOn(key.stack, signal);
     }
 
-    phase('check-acceleration');
-    const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
-    // memcached may start well after REST answered (REAL-LAB C9): looked for until the start's own deadline, at most 2 min
-    await observeServers({ pool: this.pool, servers: plan.servers, key, draft, starts: this.serverStarts, profileSettings, waitSec: Math.min(plan.timeouts.serverStartSec, 120), log, signal });
-    this.arms.compare(draft, (level, message) => this.log(level, message));
-
-    phase('recreate-bucket');
     const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
     const bucketEvidence: Record<string, unknown> = {};
     const withoutHdr = plan.clients.filter((client) => this.hdrSupport.get(client.host)?.ok === false);
     const ycsbEvidence: Record<string, unknown> = { ...(withoutHdr.length > 0 ? { hdrLogs: Object.fromEntries(withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail])) } : {}), binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
     draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
+
+    // issue 24: the servers are checked over SSH while the bucket is re-created over REST and the
+    // SDK; neither waits on the other (the check reads memcached's process and its Onload stack's
+    // listener, which a bucket does not change), and the cell goes on once both are done
+    phase('check-acceleration');
+    const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
+    // memcached may start well after REST answered (REAL-LAB C9): looked for until the start's own deadline, at most 2 min
+    const observed = observeServers({ pool: this.pool, servers: plan.servers, key, draft, starts: this.serverStarts, profileSettings, waitSec: Math.min(plan.timeouts.serverStartSec, 120), log, signal }).then(
+      () => ({ ok: true as const }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    let serversChecked = false;
+    void observed.then(() => (serversChecked = true));
+
+    phase('recreate-bucket');
     const bucketContext = { server: plan.servers[0], password: this.options.password, bucket: plan.bucket, readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec, signal, ...(this.seams.bucket ? { seam: this.seams.bucket } : {}) };
-    this.login = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence);
+    const bucket = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence).then(
+      (login) => ({ ok: true as const, login }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    // still checking once the bucket is ready: the wait is the check's, and the panel says so
+    if (!serversChecked) phase('check-acceleration');
+    const servers = await observed;
+    if (!servers.ok) throw servers.error;
+    this.arms.compare(draft, (level, message) => this.log(level, message));
+    if (!bucket.ok) throw bucket.error;
+    this.login = bucket.login;
 
     const phases = this.cellPhases(cell, attempt, draft, workload);
     phase('ycsb-load');
