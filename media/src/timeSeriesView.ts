@@ -103,6 +103,7 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
     points: host.points.map((point) => ({ x: point.tSec, y: point.busyPct })),
   }))), theme, markers);
   threadsTables(box, view);
+  proofsList(box, view);
   const notes: string[] = [];
   if (warmupSec !== undefined) notes.push(`The first ${warmupSec} s are warm-up (dashed line): the statistics start after it.`);
   for (const cell of view.cells) if (cell.cpuWindow) notes.push(`Repetition ${cell.repetition}: CPU figures ${cell.cpuWindow}.`);
@@ -131,6 +132,23 @@ function threadsTables(box: HTMLElement, view: TimeSeriesView): void {
       h('caption', {}, `Repetition ${cell.repetition}${more ? ` (${more})` : ''}`),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'host, process'), h('th', { scope: 'col' }, 'thread'), h('th', { scope: 'col' }, 'tid'), h('th', { scope: 'col' }, '% of one CPU'))),
       h('tbody', {}, ...rows)));
+  }
+  box.appendChild(section);
+}
+
+/** How each repetition's acceleration and interface were proven (or why not), each claim with its source. */
+function proofsList(box: HTMLElement, view: TimeSeriesView): void {
+  const cells = view.cells.filter((cell) => (cell.proofs ?? []).length > 0);
+  if (cells.length === 0) return;
+  const section = h('section', { class: 'proofs' }, h('h4', {}, 'How this point was proven (acceleration from onload_stackdump during the run, interface from the KV connections\' addresses)'));
+  for (const cell of cells) {
+    for (const proof of cell.proofs ?? []) {
+      section.appendChild(h('p', { class: 'proof-of' }, `Repetition ${cell.repetition}, ${proof.host}`));
+      section.appendChild(h('dl', { class: 'proof' },
+        h('dt', {}, 'Acceleration'), h('dd', {}, proof.acceleration),
+        h('dt', {}, 'Interface'), h('dd', {}, proof.interface),
+        h('dt', {}, 'memcached'), h('dd', {}, proof.memcached)));
+    }
   }
   box.appendChild(section);
 }

@@ -7,6 +7,7 @@ import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } fro
 import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
 import { markLegend } from '../../../engine/src/evidence/markExplanations';
 import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
+import { cellProofs } from '../../../engine/src/evidence/cellProofs';
 import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
@@ -109,6 +110,8 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
     if (window) view.cpuWindow = window;
     const threads = busiestThreads(result);
     if (threads.length > 0) view.threads = threads;
+    const proofs = cellProofs(result);
+    if (proofs.length > 0) view.proofs = proofs;
     cells.push(view);
   }
   cells.sort((a, b) => a.repetition - b.repetition);

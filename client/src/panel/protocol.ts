@@ -204,6 +204,8 @@ export interface CellTimeSeriesView {
   cpuWindow?: string;
   /** Each host's busiest threads of memcached or the YCSB JVM over that window (/proc/PID/task/TID/stat). */
   threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean }[]; more: number }[];
+  /** How the cell's acceleration and interface were proven, or why not, per server host (engine/src/evidence/cellProofs.ts). */
+  proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
 }
 
 /** The answer to `open-timeseries`: every repetition of one point of one stack. */
