@@ -186,6 +186,13 @@ export interface CpuWindow {
   warmupSec: number;
   /** Why the figures could not be aligned to YCSB's run. */
   why?: string;
+  /**
+   * Each host's wall clock minus this workstation's, in ms, measured when its sampler started (the
+   * host's reading against the moment it arrived here: off by at most that line's transit). The
+   * servers' window is the clients' YCSB clock read on the servers' clocks, so it holds only when
+   * these agree (measuredWindow.ts clockAgreement).
+   */
+  clockOffsetsMs?: Record<string, number>;
 }
 
 export interface HostCpu {

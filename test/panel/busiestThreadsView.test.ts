@@ -27,7 +27,7 @@ function withThreads(result: CellResult): CellResult {
   cpu.hosts[client].process = { name: 'java', pid: 913, pctOfCore: 180, cpuSec: 90 };
   cpu.hosts[client].threads = [{ tid: 921, name: 'cb-io-1-1', pctOfCore: 97, cpuSec: 48 }, { tid: 930, name: 'Thread-3', pctOfCore: 20, cpuSec: 10 }];
   cpu.hosts[client].threadsSeen = 2;
-  cpu.window = { source: 'ycsb-status-lines', runStartedAt: '2026-12-04T12:00:02.000Z', runEndedAt: '2026-12-04T12:01:02.000Z', warmupSec: 10 };
+  cpu.window = { source: 'ycsb-status-lines', runStartedAt: '2026-12-04T12:00:02.000Z', runEndedAt: '2026-12-04T12:01:02.000Z', warmupSec: 10, clockOffsetsMs: { [server]: 3, [client]: -2 } };
   return { ...result, evidence: { ...result.evidence, cpu }, marks: [...(result.marks ?? []), clientBound] };
 }
 
@@ -39,7 +39,7 @@ test('report and the HTML report list each host\'s busiest threads, the CPU wind
   const all = results();
   const text = renderReport([], all);
   assert.match(text, /Busiest threads \(% of one CPU over the measured window, \/proc\/PID\/task\/TID\/stat; names from comm\):/);
-  assert.match(text, /25G kernel 10 threads, repetition 1, over YCSB's run 2026-12-04T12:00:02\.000Z to 2026-12-04T12:01:02\.000Z \(its status lines\), the first 10 s left out as warm-up:/);
+  assert.match(text, /25G kernel 10 threads, repetition 1, over YCSB's run 2026-12-04T12:00:02\.000Z to 2026-12-04T12:01:02\.000Z \(its status lines\), the first 10 s left out as warm-up; the hosts' clocks agree within 5 ms \(measured\):/);
   assert.match(text, /\(server\) memcached 4242: mc:worker_0 \(tid 4250\) 61 %, mc:worker_1 \(tid 4251\) 55 % \(\+12 more threads\)/);
   assert.match(text, /\(client\) java 913: cb-io-1-1 \(tid 921\) 97 % SATURATED, Thread-3 \(tid 930\) 20 %/);
   assert.match(text, /\[client-bound\] 127\.0\.0\.2: a thread of java \(pid 913\) ran at 90 % of one CPU or more: cb-io-1-1 \(tid 921\) 97 %/);
@@ -47,7 +47,7 @@ test('report and the HTML report list each host\'s busiest threads, the CPU wind
   assert.match(html, /<h2 id="threads">Busiest threads<\/h2>/);
   assert.match(html, /<tr class="saturated"><th rowspan="2" scope="rowgroup">[^<]+ \(client\) java 913<\/th><td>cb-io-1-1<\/td><td>921<\/td><td>97 % \(saturated\)<\/td><\/tr>/);
   assert.match(html, /\(server\) memcached 4242 <span class="muted">\+12 more<\/span>/);
-  assert.match(html, /its status lines\), the first 10 s left out as warm-up/);
+  assert.match(html, /its status lines\), the first 10 s left out as warm-up; the hosts&#39;? clocks agree within 5 ms \(measured\)/);
 });
 
 test('the panel\'s time-series view shows the busiest threads and what the CPU figures cover', { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 }, async () => {
@@ -68,7 +68,7 @@ test('the panel\'s time-series view shows the busiest threads and what the CPU f
     assert.equal(await page.textContent('#ts-r0-g0 section.threads h4'), 'Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat)');
     assert.deepEqual(await page.$$eval('#ts-r0-g0 section.threads tr.saturated td', (cells) => cells.map((cell) => cell.textContent)), ['127.0.0.2 (client) java 913', 'cb-io-1-1', '921', '97 % saturated']);
     assert.match((await page.textContent('#ts-r0-g0 section.threads caption')) ?? '', /Repetition 1 \(127\.0\.0\.1: 12 more threads\)/);
-    assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /Repetition 1: CPU figures over YCSB's run .* \(its status lines\), the first 10 s left out as warm-up\./);
+    assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /Repetition 1: CPU figures over YCSB's run .* \(its status lines\), the first 10 s left out as warm-up; the hosts' clocks agree within 5 ms \(measured\)\./);
     assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /Repetition 1 is marked client-bound: a thread of java \(pid 913\) ran at 90 % of one CPU or more: cb-io-1-1 \(tid 921\) 97 %/);
     assert.deepEqual(await webview.violations(), []);
     assert.deepEqual(webview.pageErrors, []);

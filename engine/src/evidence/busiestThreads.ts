@@ -5,6 +5,7 @@
 // the sampler's readings and why). The text report, the HTML report and the panel show these. Pure,
 // tolerant of older records (no threads: nothing shown for that host).
 import type { CellResult, CpuWindow } from '../model';
+import { clockSpreadLimitMs } from './measuredWindow';
 
 /** A thread at or above this % of one CPU is saturated (cpuStat.ts uses the same figure for client-bound). */
 const saturatedPct = 90;
@@ -44,7 +45,10 @@ export function threadsText(view: HostThreadsView): string {
 export function cpuWindowText(window: CpuWindow | undefined): string | undefined {
   if (!window) return undefined;
   const run = window.runStartedAt && window.runEndedAt ? `YCSB's run ${window.runStartedAt} to ${window.runEndedAt}` : 'YCSB\'s run';
+  const offsets = Object.values(window.clockOffsetsMs ?? {});
+  const spread = offsets.length >= 2 ? Math.max(...offsets) - Math.min(...offsets) : undefined;
+  const clocks = spread === undefined ? '; the hosts\' clocks were not compared' : spread <= clockSpreadLimitMs ? `; the hosts' clocks agree within ${spread} ms (measured)` : `; the hosts' clocks are ${(spread / 1000).toFixed(1)} s apart (measured): the servers' window is not proven`;
   return window.source === 'ycsb-status-lines'
-    ? `over ${run} (its status lines), the first ${window.warmupSec} s left out as warm-up`
+    ? `over ${run} (its status lines), the first ${window.warmupSec} s left out as warm-up${clocks}`
     : `over the sampler's readings from ${window.warmupSec} s after its first one, not aligned to ${run}: ${window.why ?? 'no reason recorded'}`;
 }

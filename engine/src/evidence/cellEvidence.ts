@@ -7,7 +7,7 @@ import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSam
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
-import { cpuAlignment } from './measuredWindow';
+import { clockAgreement, clockSpreadLimitMs, cpuAlignment } from './measuredWindow';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
@@ -118,6 +118,18 @@ export function applyRunEvidence(
   const clocks = Object.fromEntries(inputs.samplers.filter((sampler) => sampler.role === 'client').map((sampler) => [sampler.host, sampler.output.clock]));
   const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks));
   marks.push(...cpu.marks);
+  // the servers' window is the clients' YCSB clock read on the servers' clocks: measured, not assumed
+  const clocksAgree = clockAgreement(inputs.samplers);
+  if (clocksAgree && cpu.evidence.window) {
+    cpu.evidence.window.clockOffsetsMs = clocksAgree.offsetsMs;
+    const servers = inputs.samplers.filter((sampler) => sampler.role === 'server' && cpu.evidence.hosts[sampler.host]);
+    if (clocksAgree.spreadMs > clockSpreadLimitMs && cpu.evidence.window.source === 'ycsb-status-lines') {
+      const offsets = Object.entries(clocksAgree.offsetsMs).map(([host, offset]) => `${host} ${offset >= 0 ? '+' : ''}${offset} ms`).join(', ');
+      for (const server of servers) {
+        marks.push({ code: 'cpu-window-unverified', host: server.host, message: `the hosts' clocks disagree by ${(clocksAgree.spreadMs / 1000).toFixed(1)} s (against this workstation's when the samplers started: ${offsets}): ${server.host}'s CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much (synchronise the hosts' clocks, e.g. chrony).` });
+      }
+    }
+  }
   draft.evidence = { ...(draft.evidence ?? {}), timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) };
   return marks;
 }

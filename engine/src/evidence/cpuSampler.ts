@@ -149,9 +149,14 @@ export interface RunningSampler {
  */
 export function startSampler(session: RemoteSession, target: SamplerTarget, signal?: AbortSignal): RunningSampler {
   const lines: string[] = [];
+  // when the host's clock reading arrives, on this workstation's clock (the hosts' clocks compared)
+  let clockSeenAtMs: number | undefined;
   const finished = runInGroup(session, samplerCommand(target), target.pidFile, {
     step: 'cpu-sampler',
-    onStdoutLine: (line) => lines.push(line),
+    onStdoutLine: (line) => {
+      if (clockSeenAtMs === undefined && line.startsWith('@clock ')) clockSeenAtMs = Date.now();
+      lines.push(line);
+    },
     ...(signal ? { signal } : {}),
   }).catch(() => undefined);
   return {
@@ -159,7 +164,9 @@ export function startSampler(session: RemoteSession, target: SamplerTarget, sign
     async stop() {
       await killGroup(session, target.pidFile, 'cpu-sampler', 2, AbortSignal.timeout(30_000)).catch(() => undefined);
       await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      return parseSamplerOutput(lines.join('\n'));
+      const output = parseSamplerOutput(lines.join('\n'));
+      if (output.clock && clockSeenAtMs !== undefined) output.clockSeenAtMs = clockSeenAtMs;
+      return output;
     },
   };
 }

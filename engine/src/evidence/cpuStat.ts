@@ -40,6 +40,9 @@ export interface SamplerOutput {
   samples: CpuSample[];
   /** The host's clock read once at the sampler's start (`@clock`), to align samples with YCSB's run. */
   clock?: HostClock;
+  /** This workstation's wall clock (ms since the epoch) when the `@clock` line arrived: with
+   * `clock.epochMs` it measures how far the host's clock is from this one (measuredWindow.ts clockAgreement). */
+  clockSeenAtMs?: number;
 }
 
 /** The fields after `pid (comm)` of a /proc/PID/stat line: [state, ppid, ...]; comm as printed. */

@@ -6,8 +6,9 @@
 // (`yyyy-MM-dd HH:mm:ss:SSS`) and the whole seconds since that start. Each sampler prints its host's
 // clock once (`@clock <uptime> <epoch seconds> <±hhmm>`, cpuSampler.ts), which turns that wall-clock
 // window into the host's /proc/uptime seconds the samples carry. A client's window is its own run; a
-// server's is the stretch when every client ran, on the server's clock: the hosts' wall clocks are
-// taken to agree (NTP), which nothing here proves. Pure.
+// server's is the stretch when every client ran, on the server's clock, which holds only when the
+// hosts' wall clocks agree: clockAgreement measures each against this workstation's as the samplers
+// start, and clocks more than a second apart mark the servers' window unproven. Pure.
 import type { YcsbStatus } from '../ycsb/ycsbStatus';
 
 /** YCSB's run on one client, or on all of them, in milliseconds since the epoch (UTC). */
@@ -91,4 +92,22 @@ export function cpuAlignment(statusByHost: Record<string, readonly YcsbStatus[]>
     else alignment.servers = common;
   }
   return alignment;
+}
+
+/** Clocks further apart than this make the servers' window unproven (the samplers read once a second). */
+export const clockSpreadLimitMs = 1000;
+
+/**
+ * How far each host's clock is from this workstation's (its `@clock` reading minus the moment that
+ * line arrived here; the line's transit, a few ms, makes a host look that much behind), and the
+ * spread between the hosts. Undefined when fewer than two hosts have both readings.
+ */
+export function clockAgreement(samplers: readonly { host: string; output: { clock?: HostClock; clockSeenAtMs?: number } }[]): { offsetsMs: Record<string, number>; spreadMs: number } | undefined {
+  const offsetsMs: Record<string, number> = {};
+  for (const { host, output } of samplers) {
+    if (output.clock && output.clockSeenAtMs !== undefined) offsetsMs[host] = Math.round(output.clock.epochMs - output.clockSeenAtMs);
+  }
+  const values = Object.values(offsetsMs);
+  if (values.length < 2) return undefined;
+  return { offsetsMs, spreadMs: Math.max(...values) - Math.min(...values) };
 }

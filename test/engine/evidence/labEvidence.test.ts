@@ -72,6 +72,9 @@ describe('run-phase evidence on the lab', { skip: labUnavailable() }, () => {
     // the means cover YCSB's own run from its status lines, the warm-up counted from its start, not
     // the samplers' seconds before the JVM started (issue 21 item 5)
     assert.equal(cpu.window?.source, 'ycsb-status-lines', JSON.stringify(cpu.window));
+    // the lab's hosts share this machine's clock: measured, each within the time a line takes to arrive
+    const offsets = Object.values(cpu.window?.clockOffsetsMs ?? {});
+    assert.ok(offsets.length >= 2 && offsets.every((offset) => offset <= 5 && offset > -1000), JSON.stringify(cpu.window));
     assert.ok(!result.marks?.some((mark) => mark.code === 'cpu-window-unverified'), JSON.stringify(result.marks));
     for (const [host, figures] of Object.entries(cpu.hosts)) assert.ok((figures.windowSec?.from ?? 0) >= 1, `${host}: the window starts after the JVM's start and the 1 s warm-up: ${JSON.stringify(figures.windowSec)}`);
     for (const host of clients) {

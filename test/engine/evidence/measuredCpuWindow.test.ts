@@ -177,3 +177,29 @@ test('a client whose YCSB JVM threads could not be read is marked client-cpu-unv
   assert.match(marks[0].message, /the YCSB JVM on c1 was not found \(\/proc\/PID\/task\/TID\/stat\): whether some of its threads were saturated, making c1 client-bound below 90 % host busy, could not be checked/);
   assert.match(marks[1].message, /the threads of proc 42 on c2 were not read/);
 });
+
+test('the hosts\' clocks are measured against this workstation\'s; clocks 3 s apart leave the servers\' window unproven, marked', () => {
+  const at = epochSec * 1000;
+  const run = (serverSeenAtMs: number): { result: CellResult; marks: ReturnType<typeof applyRunEvidence> } => {
+    const result = draft();
+    const marks = applyRunEvidence(result, {
+      samplers: [
+        { host: 'c1', role: 'client', output: { ...sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }), clockSeenAtMs: at + 4 } },
+        { host: 's1', role: 'server', output: { ...sampler({ uptime0: 5000, zone: '+0000', busyShare: 0.8 }), clockSeenAtMs: serverSeenAtMs } },
+      ],
+      statusByHost: { c1: parseStatusLines(statusText) },
+      hdrFiles: [],
+      warmupSec: 2,
+    });
+    return { result, marks };
+  };
+  // both readings arrived within a few ms of what they said: the clocks agree, recorded as measured
+  const agreeing = run(at + 6);
+  assert.deepEqual(agreeing.result.evidence?.cpu?.window?.clockOffsetsMs, { c1: -4, s1: -6 });
+  assert.deepEqual(agreeing.marks.map((mark) => mark.code), []);
+  // the server's reading said 12:00:00.000 when this workstation's clock said 12:00:03.006: its clock is 3 s behind
+  const apart = run(at + 3006);
+  assert.deepEqual(apart.result.evidence?.cpu?.window?.clockOffsetsMs, { c1: -4, s1: -3006 });
+  assert.deepEqual(apart.marks.map((mark) => `${mark.code} ${mark.host}`), ['cpu-window-unverified s1']);
+  assert.match(apart.marks[0].message, /the hosts' clocks disagree by 3\.0 s \(against this workstation's when the samplers started: c1 -4 ms, s1 -3006 ms\): s1's CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much/);
+});
