@@ -1,11 +1,12 @@
 // The marks of a cell: why its numbers may not mean what its key says. One place reads them so
 // that the report, the CLI and the panel agree. Records written before marks existed carry only
-// `accelerated: false`; that reads as a `not-accelerated` mark.
+// `accelerated: false`; that reads as a `not-accelerated` mark, unless a `partly-accelerated` mark
+// already says which part was not (then "the numbers are really the kernel stack's" would be wrong).
 import type { CellMark, CellResult } from '../model';
 
 export function cellMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): CellMark[] {
   const marks = [...(result.marks ?? [])];
-  if (result.accelerated === false && !marks.some((mark) => mark.code === 'not-accelerated')) {
+  if (result.accelerated === false && !marks.some((mark) => mark.code === 'not-accelerated' || mark.code === 'partly-accelerated')) {
     marks.unshift({ code: 'not-accelerated', message: 'Couchbase was not verified to run on Onload: the numbers are really the kernel stack\'s.' });
   }
   return marks;
