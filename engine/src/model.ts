@@ -133,6 +133,7 @@ export type CellMarkCode =
   | 'environment-differs'
   | 'client-bound'
   | 'warmup-too-short'
+  | 'warmup-unverified'
   | 'hdr-count-differs'
   | 'cpu-window-unverified'
   | 'busy-polling'

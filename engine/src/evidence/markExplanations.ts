@@ -19,6 +19,7 @@ const explanations: Record<string, string> = {
   'interface-unverified': 'No KV connection of the run was seen on the server (/proc/net/tcp, and onload_stackdump lots in Onload cells) while YCSB ran: which interface carried the traffic is not proven, so the cell is not read as clean.',
   'cpu-window-unverified': 'The CPU figures of a host could not be aligned to YCSB\'s own run (no time-stamped status lines, no clock reading, or too few readings inside it): they cover the sampler\'s readings after the warm-up, idle seconds before YCSB started and after it ended included, so busy % and CPU per operation read low.',
   'warmup-too-short': 'Throughput was still rising after the warm-up: the statistics include part of the ramp. Raise warmupSec in the plan.',
+  'warmup-unverified': 'Fewer than 4 whole YCSB status intervals followed the warm-up, so whether throughput was still rising could not be checked. A note: the cell stays in the medians; lengthen the run (or shorten status.interval) to have it checked.',
   'hdr-count-differs': 'A client\'s HDR interval logs hold a different number of operations than its YCSB report (YCSB 0.17.0 can lose a logged interval when two threads create the same measurement at once; or the client wrote no logs): the merged percentiles cover only the logged operations, the counts stay YCSB\'s.',
 };
 

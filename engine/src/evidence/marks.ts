@@ -16,9 +16,10 @@ export function cellMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): Ce
  * Marks that say how a cell's CPU figures read, not that its numbers measure something else: shown
  * with the cell and in the legend, but they do not take the repetition out of the medians nor make
  * a comparison prove nothing. `busy-polling`: memcached spins (CPU per operation counts spinning);
- * both arms' latency and throughput still measure what the key says.
+ * both arms' latency and throughput still measure what the key says. `warmup-unverified`: too
+ * short a run to check the warm-up; said, not held against the numbers.
  */
-export const noteMarkCodes: ReadonlySet<string> = new Set(['busy-polling']);
+export const noteMarkCodes: ReadonlySet<string> = new Set(['busy-polling', 'warmup-unverified']);
 
 /** The marks that make a repetition doubtful (every mark but the notes). */
 export function doubtingMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): CellMark[] {
@@ -46,6 +47,7 @@ export function markLabel(code: string): string {
     'environment-differs': 'environment differs',
     'client-bound': 'client-bound',
     'warmup-too-short': 'warm-up too short',
+    'warmup-unverified': 'warm-up unchecked',
     'hdr-count-differs': 'HDR count differs',
     'cpu-window-unverified': 'CPU window unaligned',
     'busy-polling': 'busy-polling',

@@ -55,13 +55,18 @@ const statusText = [
   '2026-12-04 13:00:08:000 6 sec: 6000 operations; 1000 current ops/sec; [READ AverageLatency(us)=100] ',
 ].join('\n');
 
+/** The cell's marks about its CPU figures: these short status series also carry the warm-up note (ycsbTimeSeries.test.ts). */
+function cpuMarksOf(...args: Parameters<typeof applyRunEvidence>): ReturnType<typeof applyRunEvidence> {
+  return applyRunEvidence(...args).filter((mark) => mark.code !== 'warmup-unverified');
+}
+
 function draft(): CellResult {
   return { kind: 'cell', id: 'x', status: 'ok', logs: [], clients: [], key: { interface: 'eth1', stack: 'kernel', threads: 8, repetition: 1, address: '198.18.0.1' } } as unknown as CellResult;
 }
 
 test('CPU figures cover YCSB\'s run after its warm-up, not the samplers\' idle seconds before and after it', () => {
   const result = draft();
-  const marks = applyRunEvidence(result, {
+  const marks = cpuMarksOf(result, {
     samplers: [
       // the client's uptime clock starts at 1000, the server's at 5000 in UTC: the same moment
       { host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }) },
@@ -87,7 +92,7 @@ test('CPU figures cover YCSB\'s run after its warm-up, not the samplers\' idle s
 
 test('a cell whose CPU window cannot be aligned to YCSB\'s run is marked cpu-window-unverified, saying why', () => {
   const result = draft();
-  const marks = applyRunEvidence(result, {
+  const marks = cpuMarksOf(result, {
     samplers: [{ host: 's1', role: 'server', output: sampler({ uptime0: 5000, zone: '+0000', busyShare: 0.8 }) }, { host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }) }],
     // YCSB 0.1.x-style lines: no timestamp
     statusByHost: { c1: parseStatusLines('0 sec: 0 operations; \n6 sec: 6000 operations; 1000 current ops/sec; ') },
@@ -116,7 +121,7 @@ test('the busiest threads of the watched process over the window, named from the
       [107, 0, 'Signal Dispatch'],
     ];
   };
-  const marks = applyRunEvidence(result, {
+  const marks = cpuMarksOf(result, {
     samplers: [{ host: 'c1', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5, threads }) }],
     statusByHost: { c1: parseStatusLines(statusText) },
     hdrFiles: [],
@@ -167,7 +172,7 @@ test('a client whose YCSB JVM threads could not be read is marked client-cpu-unv
   const result = draft();
   const withoutProcess = sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 });
   for (const sample of withoutProcess.samples) delete sample.process;
-  const marks = applyRunEvidence(result, {
+  const marks = cpuMarksOf(result, {
     samplers: [{ host: 'c1', role: 'client', output: withoutProcess }, { host: 'c2', role: 'client', output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5, threads: () => [] }) }],
     statusByHost: { c1: parseStatusLines(statusText), c2: parseStatusLines(statusText) },
     hdrFiles: [],
@@ -180,9 +185,9 @@ test('a client whose YCSB JVM threads could not be read is marked client-cpu-unv
 
 test('the hosts\' clocks are measured against this workstation\'s; clocks 3 s apart leave the servers\' window unproven, marked', () => {
   const at = epochSec * 1000;
-  const run = (serverSeenAtMs: number): { result: CellResult; marks: ReturnType<typeof applyRunEvidence> } => {
+  const run = (serverSeenAtMs: number): { result: CellResult; marks: ReturnType<typeof cpuMarksOf> } => {
     const result = draft();
-    const marks = applyRunEvidence(result, {
+    const marks = cpuMarksOf(result, {
       samplers: [
         { host: 'c1', role: 'client', output: { ...sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 }), clockSeenAtMs: at + 4 } },
         { host: 's1', role: 'server', output: { ...sampler({ uptime0: 5000, zone: '+0000', busyShare: 0.8 }), clockSeenAtMs: serverSeenAtMs } },

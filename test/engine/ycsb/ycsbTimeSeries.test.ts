@@ -1,6 +1,7 @@
 // Status lines as a time series, the throughput after the warm-up, and the warm-up-too-short rule.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { noteMarkCodes } from '../../../engine/src/evidence/marks';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
 import { stillRising, throughputAfter, timeSeriesEvidence, type StatusPoint } from '../../../engine/src/ycsb/ycsbTimeSeries';
 
@@ -40,7 +41,7 @@ test('warm-up too short: the first quarter of the later intervals more than 10 %
   // the last interval is partial and left out of the rule
   assert.deepEqual(stillRising(series([700, 800, 950, 1000, 1000, 1000, 1000, 1000, 1]), 10), { first: 750, later: 1000 });
   assert.equal(stillRising(series([960, 1000, 990, 1010, 1000, 995, 1005, 1000, 1]), 10), undefined, 'a steady run');
-  assert.equal(stillRising(series([500, 1000, 1]), 10), undefined, 'too few intervals to say');
+  assert.deepEqual(stillRising(series([500, 1000, 1]), 10), { intervals: 2 }, 'too few intervals to say: said, not passed');
   assert.equal(throughputAfter(series([100]), 50), undefined);
 });
 
@@ -52,4 +53,15 @@ test('a client still warming up after warmupSec gets the warmup-too-short mark n
   const { marks } = timeSeriesEvidence({ steady: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])), slow: parseStatusLines(lines([0, 100, 200, 500, 700, 900, 1000, 1000, 1000, 1000, 5])) }, 2);
   assert.deepEqual(marks.map((mark) => [mark.code, mark.host]), [['warmup-too-short', 'slow']]);
   assert.match(marks[0].message, /still rising after the 2 s warm-up/);
+});
+
+test('a client with fewer than 4 whole status intervals after the warm-up gets the warmup-unverified note, never a silent pass', () => {
+  const lines = (rates: number[]): string => {
+    let operations = 0;
+    return rates.map((rate, index) => `${index} sec: ${(operations += rate)} operations; ${rate} current ops/sec; `).join('\n');
+  };
+  const { marks } = timeSeriesEvidence({ short: parseStatusLines(lines([0, 1000, 1000, 1000, 1000, 5])), long: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])) }, 2);
+  assert.deepEqual(marks.map((mark) => [mark.code, mark.host]), [['warmup-unverified', 'short']]);
+  assert.equal(marks[0].message, 'short: only 2 whole status intervals after the 2 s warm-up (4 needed): whether throughput was still rising was not checked (lengthen the run or shorten status.interval).');
+  assert.ok(noteMarkCodes.has('warmup-unverified'), 'a note: the cell stays in the medians');
 });
