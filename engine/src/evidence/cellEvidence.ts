@@ -188,8 +188,11 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   }
   // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
   // together (different files, often different hosts); the evidence is judged once all three are in
-  const stopping = samplers.stop();
-  const [samplerOutputs, hdrFiles] = await Promise.all([stopping, fetchHdrLogs(context).catch(async (error: unknown) => Promise.reject(await Promise.all([stopping, watching]).then(() => error))), watching]); // the fetch also empties the clients' folders
+  // (a failed fetch is thrown only once the samplers and the watch are done; the fetch also empties the clients' folders)
+  const [stopped, fetched] = await Promise.allSettled([samplers.stop(), fetchHdrLogs(context), watching]);
+  if (stopped.status === 'rejected') throw stopped.reason;
+  if (fetched.status === 'rejected') throw fetched.reason;
+  const [samplerOutputs, hdrFiles] = [stopped.value, fetched.value];
   const reports = reportsOf(runs);
   if (reports.length > 0) {
     draft.clients = reports;
