@@ -179,9 +179,10 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
 // couchbase-server.service the same way). So nspawn first moves itself into
 // <hierarchy>/<cgroup name> of every writable hierarchy (cgroup v1's name=systemd and unified, or
 // a cgroup2-only /sys/fs/cgroup), then execs: same pid, one tree per host.
+const cgroupRoots = ['/sys/fs/cgroup/systemd', '/sys/fs/cgroup/unified', '/sys/fs/cgroup'];
 const hostCgroupScript = [
   'name=$1; shift',
-  'for root in /sys/fs/cgroup/systemd /sys/fs/cgroup/unified /sys/fs/cgroup; do',
+  `for root in ${cgroupRoots.join(' ')}; do`,
   '  [ -f "$root/cgroup.procs" ] || continue',
   '  [ "$root" = /sys/fs/cgroup ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ] && continue',
   '  mkdir -p "$root/$name" && echo $$ > "$root/$name/cgroup.procs" || echo "lab: could not give the host the cgroup $root/$name" >&2',
@@ -211,7 +212,7 @@ function removeHostCgroups(machine: string): boolean {
       // still has a process (it is being killed) or already gone
     }
   };
-  const trees = ['/sys/fs/cgroup/systemd', '/sys/fs/cgroup/unified', '/sys/fs/cgroup'].map((root) => join(root, hostCgroupName(machine)));
+  const trees = cgroupRoots.map((root) => join(root, hostCgroupName(machine)));
   for (const tree of trees) removeTree(tree);
   return trees.every((tree) => !existsSync(tree));
 }
