@@ -15,9 +15,9 @@ function runIdOf(data: RunData): string {
   return data.manifest?.runId ?? data.runDir.split(/[\\/]/).filter(Boolean).pop() ?? data.runDir;
 }
 
-/** A group is the same in both runs when its interface label and further axis values are. */
+/** A group is the same in both runs when its interface label, cluster size and further axis values are. */
 function groupKey(group: ReportGroup): string {
-  return JSON.stringify([group.interface, Object.entries(group.axes).sort(([x], [y]) => x.localeCompare(y))]);
+  return JSON.stringify([group.interface, group.clusterSize ?? null, Object.entries(group.axes).sort(([x], [y]) => x.localeCompare(y))]);
 }
 
 /** Leaves of a JSON value as dotted paths: `servers[0].host` -> `127.0.0.1`. */

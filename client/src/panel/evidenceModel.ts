@@ -46,7 +46,7 @@ export function percentileNote(chart: ChartModel): string | undefined {
 }
 
 function inGroup(key: CellKey, group: ReportGroup): boolean {
-  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
+  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && (key.clusterSize ?? null) === (group.clusterSize ?? null) && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
 }
 
 /** Every point (threads) and operation of a group that has a spectrum for at least one stack. */

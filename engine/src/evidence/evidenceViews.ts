@@ -22,9 +22,9 @@ export interface SpectrumSeries {
   points: { percentile: number; valueUs: number }[];
 }
 
-/** Same interface, address, axes and threads: the arms of one point. */
+/** Same interface, address, cluster size, axes and threads: the arms of one point. */
 function samePoint(a: CellKey, b: CellKey): boolean {
-  return a.interface === b.interface && (a.address ?? '') === (b.address ?? '') && a.threads === b.threads && JSON.stringify(sortedAxes(a)) === JSON.stringify(sortedAxes(b));
+  return a.interface === b.interface && (a.address ?? '') === (b.address ?? '') && a.threads === b.threads && (a.clusterSize ?? null) === (b.clusterSize ?? null) && JSON.stringify(sortedAxes(a)) === JSON.stringify(sortedAxes(b));
 }
 
 function sortedAxes(key: CellKey): [string, string | number][] {

@@ -22,6 +22,7 @@ import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
+import { keyAxesText } from './axes';
 import { seriesColour } from './palette';
 import { stackDisplayNames, stackLabel } from './stackLabels';
 import { buildVerdict, type VerdictLine } from './verdict';
@@ -83,7 +84,7 @@ function colourOf(stacks: readonly string[], stack: string): string {
 }
 
 function sameGroup(key: CellKey, group: ReportGroup): boolean {
-  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
+  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && (key.clusterSize ?? null) === (group.clusterSize ?? null) && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
 }
 
 /** The 95 % interval of a point's mean (for the error bars), when 2+ repetitions count. */
@@ -239,7 +240,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
 }
 
 function describeKey(key: CellKey): string {
-  const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+  const axes = keyAxesText(key);
   return `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
 }
 

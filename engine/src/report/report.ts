@@ -23,6 +23,7 @@ import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest,
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
 import { compareSamples, formatDifference, type Difference } from './statistics';
+import { axisInfo, axisPointText, axisValue, groupTitle, keyAxesText, heldAxes, heldId, sortAxisValues, withAxisValue, type AxisId, type AxisInfo } from './axes';
 
 export { baselineStack };
 
@@ -190,7 +191,10 @@ export interface StackComparison {
 }
 
 export interface ReportRow {
+  /** The row's thread count: its x when the table is drawn against threads, else the held value. */
   threads: number;
+  /** The row's value of the table's x axis (`ReportTable.xAxis`): threads by default. */
+  x: number | string;
   /** One per stack of the table, in `ReportTable.stacks` order. */
   cells: StackCell[];
   /** One per profile (every stack but the kernel), in `ReportTable.profiles` order. */
@@ -202,7 +206,11 @@ export interface ReportGroup {
   address?: string;
   /** Further sweep axes (YCSB property -> value). */
   axes: Record<string, string | number>;
-  /** e.g. `25G (10.20.128.35), fieldlength=1024`. */
+  /** The cluster size every row shares, when the run sweeps sizes and they are not the x axis. */
+  clusterSize?: number;
+  /** The thread count every row shares, when threads are not the x axis. */
+  threads?: number;
+  /** e.g. `25G (10.20.128.35), 3 nodes, fieldlength=1024`. */
   title: string;
   rows: ReportRow[];
 }
@@ -210,12 +218,16 @@ export interface ReportGroup {
 export interface BestImprovement {
   group: string;
   threads: number;
+  /** The point's value of the table's x axis (threads by default). */
+  x: number | string;
   stack: string;
   percent: number;
 }
 
 export interface ReportTable {
   metric: MetricDefinition;
+  /** What the rows are (x): YCSB threads unless asked otherwise (axes.ts). */
+  xAxis: AxisInfo;
   /** Kernel first (when present), then the profiles in the order the run met them. */
   stacks: string[];
   profiles: string[];
@@ -235,15 +247,19 @@ export interface ReportInput {
 }
 
 /** Builds one table per metric; throws nothing, unknown metric ids are reported by the caller via metricDefinition. */
-export function buildReportTables(input: ReportInput, metricIds: readonly string[] = defaultMetrics): ReportTable[] {
+export function buildReportTables(input: ReportInput, metricIds: readonly string[] = defaultMetrics, xAxis: AxisId = 'threads'): ReportTable[] {
   return metricIds.flatMap((id) => {
-    const table = buildReportTable(input, id);
+    const table = buildReportTable(input, id, xAxis);
     return table ? [table] : [];
   });
 }
 
-/** Builds the table of one metric; undefined when the metric id is unknown. */
-export function buildReportTable(input: ReportInput, metricId: string): ReportTable | undefined {
+/**
+ * Builds the table of one metric; undefined when the metric id is unknown. Rows are the values of
+ * `xAxis` (threads by default); every other swept axis (cluster size, threads, YCSB properties) is
+ * held within a group, so each group is one line of the chart per stack.
+ */
+export function buildReportTable(input: ReportInput, metricId: string, xAxis: AxisId = 'threads'): ReportTable | undefined {
   const reader = metricReader(metricId);
   if (!reader) return undefined;
   const { read, source, ...metric } = reader;
@@ -256,15 +272,18 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
   const hasBaseline = stacks.includes(baselineStack);
   const profiles = stacks.filter((stack) => stack !== baselineStack);
 
-  const groupKeys = new Map<string, { key: CellKey; threads: Set<number> }>();
+  const groupId = (key: CellKey) => heldId(key, xAxis);
+  const groupKeys = new Map<string, { key: CellKey; xs: Set<number | string> }>();
   for (const key of keys) {
+    const x = axisValue(key, xAxis);
+    if (x === undefined) continue;
     const id = groupId(key);
-    const group = groupKeys.get(id) ?? { key, threads: new Set<number>() };
-    group.threads.add(key.threads);
+    const group = groupKeys.get(id) ?? { key, xs: new Set<number | string>() };
+    group.xs.add(x);
     groupKeys.set(id, group);
   }
   // Index once (the panel rebuilds every table on each finished cell of a sweep of thousands).
-  const slot = (key: CellKey, id = groupId(key)) => JSON.stringify([id, key.threads, key.stack]);
+  const slot = (key: CellKey, id = groupId(key)) => JSON.stringify([id, axisValue(key, xAxis), key.stack]);
   const resultsBySlot = new Map<string, CellResult[]>();
   for (const result of input.results) {
     const id = slot(result.key);
@@ -281,18 +300,22 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
   }
 
   const groups: ReportGroup[] = [];
-  for (const [id, { key, threads }] of groupKeys) {
-    const group: ReportGroup = { interface: key.interface, axes: { ...key.axes }, title: groupTitle(key), rows: [] };
+  for (const [id, { key, xs }] of groupKeys) {
+    const held = heldAxes(key, xAxis);
+    const group: ReportGroup = { interface: key.interface, axes: held.axes, title: groupTitle(key, xAxis), rows: [] };
     if (key.address) group.address = key.address;
-    for (const count of [...threads].sort((a, b) => a - b)) {
+    if (held.clusterSize !== undefined) group.clusterSize = held.clusterSize;
+    if (held.threads !== undefined) group.threads = held.threads;
+    for (const x of sortAxisValues([...xs])) {
+      const at = withAxisValue(key, xAxis, x);
       const cells = stacks.map((stack) => {
-        const at = slot({ ...key, threads: count, stack }, id);
-        const planned = plannedKeys ? plannedBySlot.get(at)?.size ?? 0 : undefined;
-        return stackCell(stack, resultsBySlot.get(at) ?? [], planned, read, source);
+        const where = slot({ ...at, stack }, id);
+        const planned = plannedKeys ? plannedBySlot.get(where)?.size ?? 0 : undefined;
+        return stackCell(stack, resultsBySlot.get(where) ?? [], planned, read, source);
       });
       const kernel = hasBaseline ? cells[0] : undefined;
       const comparisons = profiles.map((stack) => compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter));
-      group.rows.push({ threads: count, cells, comparisons });
+      group.rows.push({ threads: at.threads, x, cells, comparisons });
     }
     profiles.forEach((_, column) => markBest(group.rows.map((row) => row.comparisons[column])));
     groups.push(group);
@@ -300,7 +323,7 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
 
   const bestImprovements = groups
     .flatMap((group) => group.rows.flatMap((row) => row.comparisons.filter((comparison) => comparison.improvement).map((comparison) => ({
-      group: group.title, threads: row.threads, stack: comparison.stack, percent: comparison.percent!,
+      group: group.title, threads: row.threads, x: row.x, stack: comparison.stack, percent: comparison.percent!,
     }))))
     .sort((a, b) => Math.abs(b.percent) - Math.abs(a.percent))
     .slice(0, 5);
@@ -308,7 +331,7 @@ export function buildReportTable(input: ReportInput, metricId: string): ReportTa
   const tested = all.filter((comparison) => comparison.difference?.interval !== undefined).length;
   const significantCount = all.filter((comparison) => comparison.significant).length;
 
-  return { metric, stacks, profiles, hasBaseline, groups, bestImprovements, tested, significantCount };
+  return { metric, xAxis: axisInfo(xAxis), stacks, profiles, hasBaseline, groups, bestImprovements, tested, significantCount };
 }
 
 function stackCell(
@@ -399,16 +422,6 @@ function markBest(column: StackComparison[]): void {
   if (best) best.best = true;
 }
 
-function groupId(key: CellKey): string {
-  const axes = Object.keys(key.axes ?? {}).sort().map((name) => [name, key.axes[name]]);
-  return JSON.stringify([key.interface, key.address ?? '', axes]);
-}
-
-function groupTitle(key: CellKey): string {
-  const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `${name}=${value}`);
-  return [key.address ? `${key.interface} (${key.address})` : key.interface, ...axes].join(', ');
-}
-
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
@@ -462,10 +475,10 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
   const label = (stack: string) => stackLabel(stack, displayNames);
-  const header = ['threads', ...table.stacks.map(label), ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : [])];
+  const header = [table.xAxis.column, ...table.stacks.map(label), ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : [])];
   for (const group of table.groups) {
     const rows = group.rows.map((row) => [
-      String(row.threads),
+      String(row.x),
       ...row.cells.map((cell) => cellText(cell, metric.unit)),
       ...(table.hasBaseline ? row.comparisons.map(comparisonText) : []),
     ]);
@@ -478,7 +491,7 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
-    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${threadsText(best.threads)}, ${best.group}`);
+    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${axisPointText(table.xAxis.id, best.x)}, ${best.group}`);
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
@@ -543,7 +556,7 @@ export function renderFailures(results: readonly CellResult[]): string {
   const lines = [`Failed cells (${failed.length}):`];
   for (const result of failed) {
     const { key, error } = result;
-    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const axes = keyAxesText(key);
     const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
     const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
     lines.push(`  ${where}: ${why}`);
@@ -560,7 +573,7 @@ export function renderMarks(results: readonly CellResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') continue;
     const { key } = result;
-    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const axes = keyAxesText(key);
     const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}`;
     for (const mark of cellMarks(result)) {
       const id = JSON.stringify([where, mark.code, mark.message]);
@@ -586,7 +599,7 @@ export function renderProofs(results: readonly CellResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') continue;
     const { key } = result;
-    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const axes = keyAxesText(key);
     for (const proof of cellProofs(result)) {
       lines.push(`  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, ${proof.host}:`);
       lines.push(`    acceleration: ${proof.acceleration}`);
@@ -608,7 +621,7 @@ export function renderThreads(results: readonly CellResult[]): string {
     const views = busiestThreads(result);
     if (views.length === 0) continue;
     const { key } = result;
-    const axes = Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+    const axes = keyAxesText(key);
     const window = cpuWindowText(result.evidence?.cpu?.window);
     lines.push(`  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`);
     for (const view of views) lines.push(`    ${view.host} (${view.role}) ${view.process}: ${hostThreadsText(view)}`);
