@@ -22,7 +22,8 @@ import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
 import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
-import { keyAxesText } from './axes';
+import { axisPointText, keyAxesText, sweptAxes, threadsAxis, type AxisId } from './axes';
+import { bestSizeText, buildScaling, costPerMillionOps, efficiencyText, formatCost, planCost, type CostSettings, type ScalingView } from './scaling';
 import { seriesColour } from './palette';
 import { stackDisplayNames, stackLabel } from './stackLabels';
 import { buildVerdict, type VerdictLine } from './verdict';
@@ -38,6 +39,10 @@ export interface HtmlReportInput {
   warnings?: readonly string[];
   /** When the report was made (ISO); omitted from the file when absent, so tests compare bytes. */
   generatedAt?: string;
+  /** The axis the tables and figures are drawn against (axes.ts): threads unless asked otherwise. */
+  xAxis?: AxisId;
+  /** A price per server-node hour instead of the plan's `cost` (scaling.ts). */
+  cost?: CostSettings;
 }
 
 
@@ -114,11 +119,11 @@ function cellHtml(cell: StackCell, unit: DisplayUnit): string {
   }
 }
 
-function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, label: Label): string {
+function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, label: Label, idPrefix = ''): string {
   const { metric } = table;
   // One unit for the metric over the whole run (displayUnits.ts): every group's table, caption and figure agree.
   const unit = metricDisplayUnit([table]);
-  const head = ['<th>threads</th>', ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`) : [])];
+  const head = [`<th>${escape(table.xAxis.column)}</th>`, ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`) : [])];
   const rows = group.rows.map((row) => {
     const comparisons = table.hasBaseline
       ? row.comparisons.map((comparison) => {
@@ -130,7 +135,9 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, l
           return `<td class="${classes}" data-stack="${escape(comparison.stack)}"${title ? ` title="${escape(title)}"` : ''}>${escape(text)}</td>`;
         })
       : [];
-    return `<tr data-threads="${row.threads}"><th>${row.threads}</th>${row.cells.map((cell) => cellHtml(cell, unit)).join('')}${comparisons.join('')}</tr>`;
+    // Against threads the row is what it always was; against another axis it also says its value.
+    const x = table.xAxis.id === threadsAxis ? '' : ` data-x="${escape(String(row.x))}"`;
+    return `<tr data-threads="${row.threads}"${x}><th>${escape(String(row.x))}</th>${row.cells.map((cell) => cellHtml(cell, unit)).join('')}${comparisons.join('')}</tr>`;
   });
   const summary = table.hasBaseline && table.profiles.length > 0
     ? table.tested === 0
@@ -138,7 +145,7 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, l
       : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
     : '';
   const notes = cpuTableNotes(table).map((note) => `<p class="muted cpu-note">${escape(note)}</p>`).join('');
-  return `<table class="report-table" id="g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}${notes}`;
+  return `<table class="report-table" id="${escape(idPrefix ? `${idPrefix}-` : '')}g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"${table.xAxis.id === threadsAxis ? '' : ` data-x-axis="${escape(table.xAxis.id)}"`}><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}${notes}`;
 }
 
 function metricFigure(table: ReportTable, group: ReportGroup, runId: string, label: Label): string | undefined {
@@ -149,20 +156,29 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string, lab
       const cell = row.cells[column];
       const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
       const interval = cell.state === 'ok' ? meanInterval(cell) : undefined;
-      return { x: row.threads, y: hasValue ? scale(cell.value) : null, low: scale(interval?.low), high: scale(interval?.high), hollow: cell.state === 'marked' };
+      return { x: xPlace(group, row.x), y: hasValue ? scale(cell.value) : null, low: scale(interval?.low), high: scale(interval?.high), hollow: cell.state === 'marked' };
     });
     const band = group.rows.flatMap((row) => {
       const cell = row.cells[column];
-      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: row.threads, low: scale(cell.min)!, high: scale(cell.max)! }] : [];
+      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: xPlace(group, row.x), low: scale(cell.min)!, high: scale(cell.max)! }] : [];
     });
     return { label: label(stack), colour: colourOf(table.stacks, stack), points, band };
   });
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
-  const svg = renderSvgChart({ title, xLabel: 'YCSB threads', yLabel: unit, xScale: 'category', series, formatY: formatTick });
-  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${threadsText(row.threads)}`));
+  const svg = renderSvgChart({ title, xLabel: table.xAxis.title, yLabel: unit, xScale: 'category', series, formatY: formatTick, formatX: (x) => String(xText(group, x)) });
+  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${axisPointText(table.xAxis.id, row.x)}`));
   const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
-  return `<figure data-metric="${escape(table.metric.id)}">${svg}<figcaption>${escape(table.metric.title)} by YCSB threads, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
+  return `<figure data-metric="${escape(table.metric.id)}"${table.xAxis.id === threadsAxis ? '' : ` data-x-axis="${escape(table.xAxis.id)}"`}>${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
+}
+
+/** Where a row's x value goes on a category axis: the value itself when numeric, else its place among the group's values. */
+function xPlace(group: ReportGroup, x: number | string): number {
+  return group.rows.every((row) => Number.isFinite(Number(row.x))) ? Number(x) : group.rows.findIndex((row) => row.x === x);
+}
+
+function xText(group: ReportGroup, place: number): number | string {
+  return group.rows.every((row) => Number.isFinite(Number(row.x))) ? place : group.rows[place]?.x ?? place;
 }
 
 function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string, label: Label): string | undefined {
@@ -203,6 +219,64 @@ function spectrumNote(spectrum: SpectrumSeries): string {
   if (spectrum.source === 'client-max') return ', upper bound (max of clients)';
   if (spectrum.source === 'ycsb') return ', YCSB summary';
   return spectrum.marked ? ', marked' : '';
+}
+
+/**
+ * The cookbook's throughput and read latency tables and the throughput figure against every other
+ * swept axis (cluster size, a YCSB property), the remaining axes held in each group (axes.ts).
+ */
+function otherAxesHtml(input: { results: readonly CellResult[]; manifest?: RunManifest }, xAxis: AxisId, runId: string, label: Label): string {
+  const keys = [...(input.manifest?.cells.map((cell) => cell.key) ?? []), ...input.results.map((result) => result.key)];
+  const sections = sweptAxes(keys).filter((axis) => axis.id !== xAxis).map((axis) => {
+    const throughput = buildReportTable(input, 'throughput', axis.id)!;
+    const latency = buildReportTable(input, 'read-latency', axis.id)!;
+    const groups = throughput.groups.map((group, index) => {
+      const figure = metricFigure(throughput, group, runId, label);
+      return `<section class="axis-group"><h3>${escape(group.title)}</h3>${tableHtml(throughput, group, index, label, axis.id)}${tableHtml(latency, latency.groups[index], index, label, axis.id)}${figure ? `<div class="figures">${figure}</div>` : ''}</section>`;
+    });
+    return `<section class="by-axis" data-x-axis="${escape(axis.id)}"><h2 id="by-${escape(axis.id)}">By ${escape(axis.title)}</h2><p class="muted">The same runs with ${escape(axis.title)} across; every other axis held in each group.</p>${groups.join('')}</section>`;
+  });
+  return sections.join('\n');
+}
+
+/**
+ * Throughput against nodes with each stack's ideal linear line (dashed), the efficiency of each
+ * step, ops/s per node, with a price the cost of a million operations, and the best size per price.
+ */
+function scalingHtml(view: ScalingView, runId: string, label: Label, cost?: CostSettings): string {
+  const groups = view.groups.map((group) => {
+    const series: SvgSeries[] = group.series.flatMap((line) => {
+      const colour = colourOf(view.stacks, line.stack);
+      const base = line.points.find((point) => point.ideal !== undefined && point.median !== undefined && !point.marked);
+      return [
+        { label: label(line.stack), colour, points: line.points.map((point) => ({ x: point.size, y: point.median ?? null, hollow: point.marked })) },
+        ...(base ? [{ label: `${label(line.stack)}: ideal (linear from ${axisPointText('clusterSize', base.size)})`, colour, dashed: true, points: line.points.filter((point) => point.ideal !== undefined).map((point) => ({ x: point.size, y: point.ideal! })) }] : []),
+      ];
+    });
+    const svg = renderSvgChart({ title: `Throughput by cluster size, ${group.title}`, xLabel: 'cluster size (nodes)', yLabel: 'ops/s', xScale: 'category', series });
+    const tables = group.series.filter((line) => line.points.some((point) => point.median !== undefined)).map((line) => {
+      const head = ['nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(cost ? [`${cost.currency} per million operations`] : []), 'scaling efficiency of the step'].map((text) => `<th>${escape(text)}</th>`).join('');
+      const rows = line.points.map((point) => {
+        const step = line.steps.find((candidate) => candidate.to === point.size);
+        const cells = point.median === undefined
+          ? [`<td class="muted" colspan="${cost ? 6 : 5}">no value</td>`]
+          : [
+              `<td${point.marked ? ' class="marked"' : ''}>${escape(Math.round(point.median).toLocaleString('en-US'))}${point.marked ? ' (marked)' : ''}</td>`,
+              `<td>${point.ideal === undefined ? '' : escape(Math.round(point.ideal).toLocaleString('en-US'))}</td>`,
+              `<td>${point.ofIdealPercent === undefined ? '' : `${point.ofIdealPercent.toFixed(1)} %`}</td>`,
+              `<td data-per-node="${point.perNode}">${escape(Math.round(point.perNode!).toLocaleString('en-US'))}</td>`,
+              ...(cost ? [`<td data-cost="${costPerMillionOps(point.perNode!, cost.pricePerNodeHour)}">${escape(formatCost(costPerMillionOps(point.perNode!, cost.pricePerNodeHour), cost.currency))}</td>`] : []),
+              `<td class="efficiency">${step ? escape(efficiencyText(step)) : ''}</td>`,
+            ];
+        return `<tr data-size="${point.size}"><th>${point.size}</th>${cells.join('')}</tr>`;
+      });
+      const best = bestSizeText(line, cost);
+      return `<table class="scaling" data-stack="${escape(line.stack)}"><caption>${escape(label(line.stack))}</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${best ? `<p class="best-size" data-stack="${escape(line.stack)}">Best performance per price: ${escape(best)}.</p>` : ''}`;
+    });
+    return `<section class="scaling-group"><h3>${escape(group.title)}</h3><div class="figures"><figure data-metric="scaling">${svg}<figcaption>Throughput (median of the repetitions) by cluster size, run ${escape(runId)}; dashed: the ideal linear line from the smallest size.</figcaption></figure></div>${tables.join('')}</section>`;
+  });
+  const price = cost ? ` at ${formatCost(cost.pricePerNodeHour, cost.currency)} per node hour` : '';
+  return `<section class="scaling-view"><h2 id="scaling">Scaling with the cluster size</h2><p>Ideal: the smallest size's throughput times n over that size. Scaling efficiency of a step a → b: (mean throughput at b / at a) / (b / a), 100 % being linear, with the 95 % interval of the ratio of means when both sizes have 2+ repetitions. Cost${escape(price)}: ops/s per node and the cost of a million operations; the best size per price is the highest ops/s per node, and a size whose difference from it has an interval including 0 % (or no interval) is named as not distinguishable from it.${cost ? '' : ' No price is given (plan: cost), so no cost is shown.'}</p>${groups.join('')}</section>`;
 }
 
 function environmentHtml(manifest: RunManifest | undefined, results: readonly CellResult[]): string {
@@ -314,12 +388,14 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   const manifest = input.manifest;
   const runId = manifest?.runId ?? input.runDir.split(/[\\/]/).filter(Boolean).pop() ?? 'run';
   const reportInput = { results, manifest };
+  const xAxis = input.xAxis ?? threadsAxis;
+  const cost = input.cost ?? planCost(manifest?.plan);
   const measured = new Set(measuredMetrics(results));
   const tableMetrics = [...defaultMetrics, ...cpuTableMetrics.filter((id) => measured.has(id))];
   const figures = figureMetrics.filter((id) => defaultMetrics.includes(id) || measured.has(id));
   const tables = new Map<string, ReportTable>();
   for (const id of new Set([...tableMetrics, ...figures])) {
-    const table = buildReportTable(reportInput, id);
+    const table = buildReportTable(reportInput, id, xAxis);
     if (table) tables.set(id, table);
   }
   const first = tables.get('throughput')!;
@@ -348,7 +424,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
   body.push('<h2 id="summary">Best improvements</h2>');
   body.push(best.length > 0
-    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${threadsText(item.threads)}, ${item.group}`)}</li>`).join('')}</ol>`
+    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${axisPointText(xAxis, item.x)}, ${item.group}`)}</li>`).join('')}</ol>`
     : '<p>No significant improvement over the kernel stack.</p>');
   body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
 
@@ -363,11 +439,15 @@ export function buildHtmlReport(input: HtmlReportInput): string {
       const figure = table && metricFigure(table, table.groups[groupIndex], runId, label);
       return figure ? [figure] : [];
     });
-    const spectrum = spectrumFigure(results, stacks, group, runId, label);
+    // A spectrum is one point's: drawn when the groups are the cookbook's (threads on x).
+    const spectrum = xAxis === threadsAxis ? spectrumFigure(results, stacks, group, runId, label) : undefined;
     if (spectrum) drawn.push(spectrum);
     if (drawn.length > 0) body.push(`<div class="figures">${drawn.join('\n')}</div>`);
     body.push('</section>');
   });
+  body.push(otherAxesHtml(reportInput, xAxis, runId, label));
+  const scaling = buildScaling(reportInput);
+  if (scaling) body.push(scalingHtml(scaling, runId, label, cost));
   body.push(marksHtml(results));
   body.push(proofsHtml(results));
   body.push(threadsHtml(results));

@@ -185,3 +185,41 @@ export function bestSizeText(series: ScalingSeries, cost?: CostSettings): string
 function signed(value: number): string {
   return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 }
+
+/**
+ * The scaling view for the terminal: per group and stack a table of sizes (throughput, the ideal
+ * line, the share of it reached, ops/s per node, with a price the cost of a million operations,
+ * and the efficiency of the step to each size), then the best size per price.
+ */
+export function renderScaling(view: ScalingView, label: (stack: string) => string, cost?: CostSettings): string {
+  const lines = [`Scaling with the cluster size (throughput; ideal = linear from the smallest size; efficiency of a step = (throughput ratio) / (size ratio))${cost ? `, at ${formatCost(cost.pricePerNodeHour, cost.currency)} per node hour` : ''}:`];
+  for (const group of view.groups) {
+    for (const series of group.series) {
+      if (!series.points.some((point) => point.median !== undefined)) continue;
+      const header = ['nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(cost ? [`${cost.currency || 'cost'} per million ops`] : []), 'step efficiency'];
+      const rows = series.points.map((point) => {
+        const step = series.steps.find((candidate) => candidate.to === point.size);
+        if (point.median === undefined) return [String(point.size), 'no value', '', '', '', ...(cost ? [''] : []), ''];
+        return [
+          String(point.size),
+          `${Math.round(point.median)}${point.marked ? ' !' : ''}`,
+          point.ideal === undefined ? '' : String(Math.round(point.ideal)),
+          point.ofIdealPercent === undefined ? '' : `${point.ofIdealPercent.toFixed(1)} %`,
+          String(Math.round(point.perNode!)),
+          ...(cost ? [String(Number(costPerMillionOps(point.perNode!, cost.pricePerNodeHour).toPrecision(3)))] : []),
+          step ? efficiencyText(step) : '',
+        ];
+      });
+      lines.push('', `${group.title} · ${label(series.stack)}`, ...alignScalingColumns(header, rows));
+      const best = bestSizeText(series, cost);
+      if (best) lines.push(`Best performance per price: ${best}.`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function alignScalingColumns(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padStart(widths[column]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}

@@ -149,7 +149,7 @@ describe('the plan\'s price', () => {
 
   it('lint accepts a price per node hour with its currency, and old plans without one', () => {
     assert.deepEqual(errors(base).filter((line) => /cost/.test(line)), []);
-    const { cost: _cost, ...without } = base;
+    const { cost: _cost, ...without } = base as Record<string, unknown>;
     assert.deepEqual(errors(without).filter((line) => /cost/.test(line)), []);
   });
 
@@ -164,5 +164,43 @@ describe('the plan\'s price', () => {
     const current = { plan: { ...base, cost: { pricePerNodeHour: 9, currency: 'USD' } } as never, planPath: '/plans/a.benchplan.json' };
     assert.deepEqual(recordedPlanDifferences(recorded, current), []);
     assert.equal('cost' in withDefaults(base as never), false);
+  });
+});
+
+describe('the HTML report\'s figures against other axes', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildHtmlReport } = require('../../../engine/src/report/htmlReport') as typeof import('../../../engine/src/report/htmlReport');
+  const html = buildHtmlReport({ runDir: '/runs/cluster-size-run', ...input });
+  const figureOf = (from: string, title: string) => {
+    const start = html.indexOf(`<title>${title}</title>`, html.indexOf(from));
+    return html.slice(start, html.indexOf('</svg>', start));
+  };
+  const ys = (svg: string, series: string) => [...(svg.split(`data-series="${series}"`)[1]?.split('</g>')[0] ?? '').matchAll(/<circle class="point" cx="([\d.]+)" cy="([\d.]+)"/g)].map((match) => [Number(match[1]), Number(match[2])]);
+
+  it('by cluster size: the x label, one point per size and stack', () => {
+    const svg = figureOf('<h2 id="by-clusterSize">', 'Throughput, 25G (10.0.0.1), 16 threads, fieldlength=100');
+    assert.match(svg, /<text class="x-label"[^>]*>cluster size \(nodes\)<\/text>/);
+    assert.deepEqual([...svg.matchAll(/<text class="x-tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]), ['1', '2', '3']);
+    assert.equal(ys(svg, 'kernel').length, 3);
+    assert.equal(ys(svg, 'Onload · latency').length, 3);
+  });
+
+  it('by fieldlength: the property as the x label, a point per value', () => {
+    const svg = figureOf('<h2 id="by-fieldlength">', 'Throughput, 25G (10.0.0.1), 1 node, 16 threads');
+    assert.match(svg, /<text class="x-label"[^>]*>fieldlength<\/text>/);
+    assert.deepEqual([...svg.matchAll(/<text class="x-tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]), ['100', '1000']);
+    assert.equal(ys(svg, 'kernel').length, 2);
+  });
+
+  it('the scaling figure: the ideal line through the smallest size, above the measured points where scaling falls short', () => {
+    const svg = figureOf('<h2 id="scaling">', 'Throughput by cluster size, 25G (10.0.0.1), 16 threads, fieldlength=100');
+    const measured = ys(svg, 'kernel');
+    const ideal = ys(svg, 'kernel: ideal (linear from 1 node)');
+    assert.equal(ideal.length, 3);
+    assert.deepEqual(ideal[0], measured[0], 'the ideal line starts at the smallest size\'s median');
+    assert.ok(ideal[2][1] < measured[2][1], '300,000 ideal is drawn above 240,000 measured');
+    // Linear: the ideal points are evenly spaced in y over evenly spaced sizes.
+    assert.ok(Math.abs((ideal[1][1] - ideal[0][1]) - (ideal[2][1] - ideal[1][1])) < 0.05);
+    assert.match(svg, /data-series="kernel: ideal \(linear from 1 node\)"[^]*?stroke-dasharray="6 4"/);
   });
 });
