@@ -133,7 +133,7 @@ function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], u
  * What every line chart over YCSB thread counts shares (a run's charts and the comparison's):
  * thread counts across, the unit up from zero, one tooltip for all lines at a thread count.
  */
-export function threadsLineOptions(unit: string, suggestedMax?: number) {
+export function threadsLineOptions(unit: string, suggestedMax?: number, xTitle = 'YCSB threads') {
   return {
     animation: false,
     responsive: true,
@@ -144,10 +144,15 @@ export function threadsLineOptions(unit: string, suggestedMax?: number) {
     // Markers inside the plot area, never cut at its edge: half a thread count of room at either
     // end (offset) and a little above the highest value (grace).
     scales: {
-      x: { offset: true, title: { display: true, text: 'YCSB threads' } },
+      x: { offset: true, title: { display: true, text: xTitle } },
       y: { beginAtZero: true, suggestedMax, grace: '5%', title: { display: true, text: unit } },
     },
   } satisfies ChartOptions<'line'>;
+}
+
+/** The x values a chart is drawn against: its thread counts, or another swept axis' values (issue 23). */
+export function chartXValues(model: ChartModel): (number | string)[] {
+  return model.xValues ?? model.threads;
 }
 
 /** Called with the stack, thread count and point a click chose (its time series, then its cells). */
@@ -165,9 +170,9 @@ export function chartConfig(
   return {
     type: 'line',
     plugins: [errorBarsPlugin],
-    data: { labels: model.threads, datasets: datasetsOf(model, stacks, theme, hidden) },
+    data: { labels: chartXValues(model) as number[], datasets: datasetsOf(model, stacks, theme, hidden) },
     options: {
-      ...threadsLineOptions(unit, model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined),
+      ...threadsLineOptions(unit, model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined, model.xAxis?.title),
       onClick: (event, _elements, chart) => {
         if (!onPointClick) return;
         const hit = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, true)[0];
@@ -175,7 +180,7 @@ export function chartConfig(
         const dataset = chart.data.datasets[hit.datasetIndex] as LineDataset;
         const current = currentModels.get(chart) ?? model;
         const point = pointOf(current, dataset.stackName, hit.index);
-        if (dataset.stackName !== undefined && point) onPointClick(dataset.stackName, current.threads[hit.index], point);
+        if (dataset.stackName !== undefined && point) onPointClick(dataset.stackName, point.threads, point);
       },
       plugins: {
         legend: {
@@ -228,7 +233,9 @@ export function createChart(
     update(next, nextStacks, nextTheme, nextHidden) {
       currentModels.set(chart, next);
       const unit = chartUnit(next);
-      chart.data.labels = next.threads;
+      chart.data.labels = chartXValues(next) as number[];
+      const xTitle = chart.options.scales?.x?.title;
+      if (xTitle) xTitle.text = next.xAxis?.title ?? 'YCSB threads';
       if (chart.options.scales?.y) {
         chart.options.scales.y.suggestedMax = next.sharedMax === undefined ? undefined : scaled(next.sharedMax, unit) ?? undefined;
         const title = chart.options.scales.y.title;
@@ -319,4 +326,8 @@ export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (
   // The y axis' title as drawn (the unit), so a test can hold it against the heading.
   const title = chart.options.scales?.y?.title;
   if (title && typeof title.text === 'string') canvas.dataset.yTitle = title.text;
+  // The x axis' title and labels as drawn, so a test can read what the chart is against.
+  const xTitle = chart.options.scales?.x?.title;
+  if (xTitle && typeof xTitle.text === 'string') canvas.dataset.xTitle = xTitle.text;
+  canvas.dataset.xLabels = (chart.data.labels ?? []).map(String).join(',');
 }

@@ -15,6 +15,7 @@ import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from '.
 import { renderVerdict } from './verdictView.js';
 import { initTableKeys, oneTabStopPerTable } from './tableKeys.js';
 import { stackText, useStackLabels } from './stackNames.js';
+import { renderScaling } from './scalingView.js';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -119,6 +120,7 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   warnings.hidden = run.warnings.length === 0;
 
   renderStackFilter(section, run);
+  renderAxisPicker(section, run);
 
   const best = ensureChild<'section'>(section, 'section.best-box', () => h('section', { class: 'best-box', 'aria-label': 'Best improvements' }));
   replaceChildren(best, bestImprovementsList(run));
@@ -147,6 +149,36 @@ function renderStackFilter(section: HTMLElement, run: RunView): void {
   filter.querySelectorAll<HTMLInputElement>('input[data-stack]').forEach((input) => (input.checked = !hidden.includes(input.dataset.stack ?? '')));
   // Swatch colours follow the theme; CSSOM writes are allowed under the CSP (style attributes are not).
   filter.querySelectorAll<HTMLElement>('.swatch').forEach((swatch) => swatch.style.setProperty('background-color', theme.series[Number(swatch.dataset.index) % theme.series.length]));
+}
+
+/** The axis a run's charts and tables are drawn against: the reader's pick, threads by default (issue 23). */
+function xAxisOf(run: RunView): string {
+  const picked = uiState.xAxis?.[run.runDir];
+  return picked && run.axes?.some((axis) => axis.id === picked) ? picked : 'threads';
+}
+
+/** The groups drawn for the axis picked; the other axes are held, one group each. */
+function groupsOf(run: RunView): ChartGroup[] {
+  const axis = xAxisOf(run);
+  return axis === 'threads' ? run.groups : run.axisGroups?.[axis] ?? run.groups;
+}
+
+/** A select of the run's swept axes (threads, cluster size, fieldlength...): what the charts and tables are against. */
+function renderAxisPicker(section: HTMLElement, run: RunView): void {
+  const axes = run.axes ?? [];
+  const box = ensureChild<'div'>(section, 'div.axis-picker', () => {
+    const select = h('select', { id: `${section.id}-x-axis`, class: 'x-axis' });
+    select.addEventListener('change', () => {
+      saveState({ xAxis: { ...uiState.xAxis, [run.runDir]: select.value } });
+      if (model) render(model);
+    });
+    return h('div', { class: 'axis-picker' }, h('label', { for: select.id }, 'Charts and tables against '), select, h('span', { class: 'muted' }, ' (the other axes are held: one group per combination)'));
+  });
+  const select = box.querySelector('select')!;
+  const known = Array.from(select.options).map((option) => option.value).join('\u0000');
+  if (known !== axes.map((axis) => axis.id).join('\u0000')) replaceChildren(select, ...axes.map((axis) => h('option', { value: axis.id }, axis.title)));
+  select.value = xAxisOf(run);
+  box.hidden = axes.length < 2 || run.removed === true;
 }
 
 function chartView(chartId: string): 'chart' | 'table' {
@@ -249,7 +281,7 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
   // Heading, canvas name, axis and table all say the unit the host chose for the metric, on every update.
   const unit = chartUnit(chart);
   figure.querySelector('figcaption h4')!.textContent = `${chart.title} (${unit})`;
-  figure.querySelector('canvas')!.setAttribute('aria-label', `${chart.title} (${unit}) against YCSB threads for ${group.label}; the table view lists every value`);
+  figure.querySelector('canvas')!.setAttribute('aria-label', `${chart.title} (${unit}) against ${chart.xAxis?.title ?? 'YCSB threads'} for ${group.label}; the table view lists every value`);
   replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
   applyChartNote(figure, chart);
   applyChartView(figure, chart.id);
@@ -336,13 +368,32 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   // A landmark of its own, which the skip link at the top of the page jumps to.
   const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups', id: `${sectionId}-groups`, role: 'region', 'aria-label': `Tables and charts of run ${run.runId}`, tabindex: -1 }));
   // A run whose folder is gone shows only why (the pre-flight section), never an empty run.
-  const groupsShown = run.removed ? [] : run.groups;
+  const groupsShown = run.removed ? [] : groupsOf(run);
   const keep = new Set<Element>(groupsShown.map((group) => renderGroup(groups, group, run)));
-  for (const child of Array.from(groups.children)) if (!keep.has(child)) child.remove();
+  for (const child of Array.from(groups.children)) {
+    if (keep.has(child)) continue;
+    // A group of another axis (or gone): its charts go with it.
+    for (const figure of Array.from(child.querySelectorAll<HTMLElement>('figure.chart'))) {
+      const id = figure.dataset.chartId;
+      if (id) charts.get(id)?.handle.chart.destroy();
+      if (id) charts.delete(id);
+    }
+    child.remove();
+  }
   if (groupsShown.length === 0 && !run.removed && run.status !== 'preflight') {
     if (!groups.querySelector('.placeholder')) groups.appendChild(h('p', { class: 'placeholder muted' }, 'No cells in this run yet.'));
   } else groups.querySelector('.placeholder')?.remove();
   section.querySelector<HTMLElement>('fieldset.stack-filter')!.hidden = run.removed === true || run.status === 'preflight';
+  // Throughput against nodes, the ideal line and cost per node (scalingView.ts), with 2+ sizes.
+  const override = uiState.price?.[run.runDir];
+  renderScaling(section, run, {
+    theme,
+    price: override === undefined ? run.cost : override,
+    setPrice: (price) => {
+      saveState({ price: { ...uiState.price, [run.runDir]: price } });
+      if (model) render(model);
+    },
+  });
   renderEnvironment(section, run);
   section.querySelector<HTMLElement>('details.environment-box')!.hidden = run.removed === true;
   return section;

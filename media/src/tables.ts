@@ -131,9 +131,9 @@ export function deltaNote(cell: DeltaFields, baseline = 'kernel'): string {
   return `The ${baseline} repetitions vary too much to bound the ratio: no interval.`;
 }
 
-/** A comparison table's body: one row per thread count, marked with it and headed by it. */
-export function threadRowsBody<Row extends { threads: number }>(rows: readonly Row[], cellsOf: (row: Row) => HTMLTableCellElement[]): HTMLTableSectionElement {
-  return h('tbody', {}, ...rows.map((row) => h('tr', { 'data-threads': row.threads }, h('th', { scope: 'row' }, String(row.threads)), ...cellsOf(row))));
+/** A comparison table's body: one row per thread count (or value of another axis, `x`), marked with it and headed by it. */
+export function threadRowsBody<Row extends { threads: number; x?: number | string }>(rows: readonly Row[], cellsOf: (row: Row) => HTMLTableCellElement[]): HTMLTableSectionElement {
+  return h('tbody', {}, ...rows.map((row) => h('tr', { 'data-threads': row.threads, 'data-x': row.x }, h('th', { scope: 'row' }, String(row.x ?? row.threads)), ...cellsOf(row))));
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
@@ -143,7 +143,7 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
   const stacksRow = h(
     'tr',
     {},
-    h('th', { scope: 'col', rowspan: 2 }, 'Threads'),
+    h('th', { scope: 'col', rowspan: 2 }, table.xAxis ? axisHeading(table.xAxis.title) : 'Threads'),
     h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, stackText('kernel')),
     ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, stackText(profile))),
   );
@@ -169,11 +169,17 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
   );
 }
 
-/** The chart's numbers as a table: median and min-max of each stack at each thread count. */
+/** `Cluster size (nodes)`, `Fieldlength`: an axis' title as a column heading. */
+export function axisHeading(title: string): string {
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
+
+/** The chart's numbers as a table: median and min-max of each stack at each thread count (or value of its axis). */
 export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTableElement {
   const unit = chart.displayUnit;
   const body = h('tbody', {});
-  chart.threads.forEach((threads, index) => {
+  (chart.xValues ?? chart.threads).forEach((x, index) => {
+    const threads = chart.threads[index];
     const cells = chart.series.map((series) => {
       const point = series.points[index];
       const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})` : '';
@@ -197,13 +203,13 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
         text,
       );
     });
-    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, String(threads)), ...cells));
+    body.appendChild(h('tr', { 'data-x': chart.xValues ? x : undefined }, h('th', { scope: 'row' }, String(x)), ...cells));
   });
   return h(
     'table',
     { class: 'chart-data', id: `${chart.id}-data`, 'data-metric': chart.metric },
-    h('caption', {}, `${chart.title} (${unit}) by YCSB threads, ${groupLabel}: median, min–max of repetitions in brackets`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))))),
+    h('caption', {}, `${chart.title} (${unit}) by ${chart.xAxis?.title ?? 'YCSB threads'}, ${groupLabel}: median, min–max of repetitions in brackets`),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, chart.xAxis ? axisHeading(chart.xAxis.title) : 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))))),
     body,
   );
 }

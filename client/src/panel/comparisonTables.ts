@@ -77,12 +77,14 @@ function deltaOf(comparison: StackComparison | undefined): SeriesPoint['delta'] 
   return delta;
 }
 
-/** One series per stack of the table for one of its groups (x = its thread counts). */
+/** One series per stack of the table for one of its groups (x = its thread counts, or the table's other axis). */
 export function chartSeries(table: ReportTable, group: ReportGroup): ChartSeries[] {
+  const byThreads = table.xAxis.id === 'threads';
   return table.stacks.map((stack, index) => ({
     stack,
     points: group.rows.map((row) => {
       const point = seriesPoint(row.threads, row.cells[index]);
+      if (!byThreads) point.x = row.x;
       const delta = deltaOf(row.comparisons[table.profiles.indexOf(stack)]);
       if (delta) point.delta = delta;
       return point;
@@ -100,8 +102,10 @@ export function comparisonTable(table: ReportTable, group: ReportGroup, id: stri
     unit: unitOf(table),
     displayUnit: displayUnitOf([table]),
     profiles: table.profiles,
+    ...(table.xAxis.id === 'threads' ? {} : { xAxis: { id: table.xAxis.id, title: table.xAxis.title } }),
     rows: group.rows.map((row) => ({
       threads: row.threads,
+      ...(table.xAxis.id === 'threads' ? {} : { x: row.x }),
       kernel: tableCell(row.cells[0]),
       profiles: table.profiles.map((stack, column) => {
         const cell = tableCell(row.cells[table.stacks.indexOf(stack)]);

@@ -49,7 +49,10 @@ export interface CellMarkView {
 
 /** The repetitions of one (stack, threads) point, reduced to what a chart draws. */
 export interface SeriesPoint {
+  /** The point's thread count (its x against threads; the held value against another axis). */
   threads: number;
+  /** Against another axis than threads (ChartModel.xAxis): the point's value of it. */
+  x?: number | string;
   /** Median of the repetitions; null unless the state is `ok` (a chart never draws a kernel number as Onload). */
   median: number | null;
   min: number | null;
@@ -94,6 +97,9 @@ export interface ChartModel {
   displayUnit: DisplayUnit;
   /** Every thread count of the sweep, ascending (x axis). */
   threads: number[];
+  /** Drawn against another swept axis (issue 23): which one, and its values in order (x). Absent: threads. */
+  xAxis?: AxisView;
+  xValues?: (number | string)[];
   series: ChartSeries[];
   /** When comparing runs: the top of the y axis shared by the same chart of both runs. */
   sharedMax?: number;
@@ -144,7 +150,45 @@ export interface ComparisonTable {
   displayUnit: DisplayUnit;
   /** The profile names, in plan order; the first column is always the kernel. */
   profiles: string[];
-  rows: { threads: number; kernel: TableCell; profiles: TableCell[] }[];
+  /** Rows are another axis' values than threads (`x` of each row). Absent: threads. */
+  xAxis?: AxisView;
+  rows: { threads: number; x?: number | string; kernel: TableCell; profiles: TableCell[] }[];
+}
+
+/** A swept axis (engine/src/report/axes.ts): `threads`, `clusterSize` or a YCSB property such as `fieldlength`. */
+export interface AxisView {
+  id: string;
+  /** `YCSB threads`, `cluster size (nodes)`, `fieldlength`. */
+  title: string;
+}
+
+/**
+ * Throughput against the cluster size (engine/src/report/scaling.ts): per held point (interface,
+ * threads, YCSB properties) and stack, the medians beside the ideal linear line from the smallest
+ * size, the efficiency of each step with its interval, ops/s per node and the best size per price.
+ */
+export interface ScalingPanelView {
+  sizes: number[];
+  groups: {
+    /** Safe as an HTML id. */
+    id: string;
+    title: string;
+    series: {
+      stack: string;
+      points: { size: number; median: number | null; ideal: number | null; ofIdealPercent: number | null; perNode: number | null; marked: boolean }[];
+      /** `96.2 % (95 % CI 93.7 to 98.7 %)` or `... (1 repetition: no interval)`, by the size it reaches. */
+      steps: { from: number; to: number; efficiency: number; text: string }[];
+      /** The best size per price and the sizes it cannot be told apart from, in words (price-free: a price per node hour ranks the same). */
+      best: string;
+      bestSize: number | null;
+    }[];
+  }[];
+}
+
+/** A price per server node hour (plan `cost`, or set in the panel). */
+export interface CostView {
+  pricePerNodeHour: number;
+  currency: string;
 }
 
 /** One interface (and value of any further sweep axes): its charts and tables. */
@@ -288,6 +332,14 @@ export interface RunView {
   bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
   warnings: string[];
+  /** The axes the run sweeps that can be x (threads first); absent or one: threads only. */
+  axes?: AxisView[];
+  /** The groups drawn against each other axis than threads, by axis id (charts and cookbook tables). */
+  axisGroups?: Record<string, ChartGroup[]>;
+  /** With 2+ cluster sizes: the scaling view. */
+  scaling?: ScalingPanelView;
+  /** The plan's price per node hour, when it gives one (the panel can set another). */
+  cost?: CostView;
   /** Every mark code met in the run, explained (legend of the marked cells). */
   marksLegend?: MarkLegendView[];
   /** Where the run is; absent in models from older hosts. */
@@ -446,4 +498,8 @@ export interface PanelUiState {
   hiddenStacks?: Record<string, string[]>;
   /** Group ids the user collapsed. */
   collapsed?: string[];
+  /** Run folder -> the axis its charts and tables are drawn against (absent: threads). */
+  xAxis?: Record<string, string>;
+  /** Run folder -> the price per node hour set in the panel (instead of the plan's). */
+  price?: Record<string, CostView | null>;
 }

@@ -6,7 +6,9 @@ import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } 
 import { seriesPalette } from '../../../engine/src/report/palette';
 import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
 import { buildVerdict } from '../../../engine/src/report/verdict';
-import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView } from './protocol';
+import { sweptAxes, threadsAxis } from '../../../engine/src/report/axes';
+import { bestSizeText, buildScaling, efficiencyText, planCost } from '../../../engine/src/report/scaling';
+import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView, ScalingPanelView } from './protocol';
 import { buildComparison } from './comparison';
 import { chartSeries, comparisonTable, displayUnitOf, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
@@ -42,17 +44,24 @@ export function modelTitle(runs: readonly RunData[]): string {
   return panelTitle(runs.map(runIdOf));
 }
 
-function reportTables(data: RunData): ReportTable[] {
+function reportTables(data: RunData, xAxis = threadsAxis): ReportTable[] {
   const input = { results: [...data.results.values()], manifest: data.manifest };
-  return chartMetrics.map((metric) => buildReportTable(input, metric)!);
+  return chartMetrics.map((metric) => buildReportTable(input, metric, xAxis)!);
 }
 
-function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: RunData): ChartGroup[] {
-  const input = data && { results: [...data.results.values()], manifest: data.manifest };
+/**
+ * The groups of charts and cookbook tables. Against threads (no `axisIndex`) with the CPU charts
+ * and spectra; against another axis (issue 23) with ids of their own (`r0-a1-g0-...`) and only
+ * the charts and tables, every other axis held in each group.
+ */
+function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: RunData, axisIndex?: number): ChartGroup[] {
+  const byThreads = axisIndex === undefined;
+  const input = data && byThreads ? { results: [...data.results.values()], manifest: data.manifest } : undefined;
   const cpu = input ? cpuTables(input) : [];
+  const xAxis = tables[0].xAxis;
   // Every table has the same groups in the same order (they come from the same cell keys).
   return tables[0].groups.map((group, groupIndex) => {
-    const id = `r${runIndex}-g${groupIndex}`;
+    const id = byThreads ? `r${runIndex}-g${groupIndex}` : `r${runIndex}-a${axisIndex}-g${groupIndex}`;
     const charts: ChartModel[] = [];
     for (const table of tables) {
       const metric = table.metric.id as MetricId;
@@ -62,6 +71,10 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
       const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
       if (!anyValue && !alwaysDrawn.includes(metric)) continue;
       const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), displayUnit: displayUnitOf([table]), threads: metricGroup.rows.map((row) => row.threads), series };
+      if (!byThreads) {
+        chart.xAxis = { id: xAxis.id, title: xAxis.title };
+        chart.xValues = metricGroup.rows.map((row) => row.x);
+      }
       const note = percentileNote(chart);
       if (note) chart.note = note;
       charts.push(chart);
@@ -109,6 +122,12 @@ export function preflightCheckView(check: PreflightCheck): PreflightCheckView {
   return { id: check.id, label, ...(check.host ? { host: check.host } : {}), ok: check.ok, blocking: check.blocking, detail: check.detail, ...(check.action ? { action: check.action } : {}) };
 }
 
+function scalingAndCost(data: RunData, runIndex: number): Pick<RunView, 'scaling' | 'cost'> {
+  const scaling = scalingView(data, runIndex);
+  const cost = planCost(data.manifest?.plan);
+  return { ...(scaling ? { scaling } : {}), ...(cost ? { cost } : {}) };
+}
+
 /** Where the run is, from what the events and the files told (see RunStatus). */
 export function runStatus(data: RunData): RunStatus {
   const { outcome } = data;
@@ -121,6 +140,40 @@ export function runStatus(data: RunData): RunStatus {
   if (data.running || data.preflight) return 'running';
   const total = data.manifest?.cells.length ?? data.results.size;
   return total > 0 && data.results.size >= total ? 'finished' : 'incomplete';
+}
+
+/** The scaling view's model (engine/src/report/scaling.ts); undefined without 2+ cluster sizes. */
+export function scalingView(data: RunData, runIndex: number): ScalingPanelView | undefined {
+  const view = buildScaling({ results: [...data.results.values()], manifest: data.manifest });
+  if (!view) return undefined;
+  return {
+    sizes: view.sizes,
+    groups: view.groups.map((group, index) => ({
+      id: `r${runIndex}-scaling-g${index}`,
+      title: group.title,
+      series: group.series.map((series) => ({
+        stack: series.stack,
+        points: series.points.map((point) => ({
+          size: point.size, median: point.median ?? null, ideal: point.ideal ?? null, ofIdealPercent: point.ofIdealPercent ?? null, perNode: point.perNode ?? null, marked: point.marked,
+        })),
+        steps: series.steps.map((step) => ({ from: step.from, to: step.to, efficiency: step.efficiency, text: efficiencyText(step) })),
+        best: bestSizeText(series),
+        bestSize: series.ranking[0]?.size ?? null,
+      })),
+    })),
+  };
+}
+
+/** The axes and the groups against each axis but threads, when the run sweeps more than threads. */
+function axisViews(data: RunData, runIndex: number): Pick<RunView, 'axes' | 'axisGroups'> {
+  const keys = [...(data.manifest?.cells.map((cell) => cell.key) ?? []), ...[...data.results.values()].map((result) => result.key)];
+  const axes = sweptAxes(keys);
+  if (axes.length < 2) return {};
+  const axisGroups: Record<string, ChartGroup[]> = {};
+  axes.forEach((axis, index) => {
+    if (axis.id !== threadsAxis) axisGroups[axis.id] = buildGroups(reportTables(data, axis.id), runIndex, data, index);
+  });
+  return { axes: axes.map((axis) => ({ id: axis.id, title: axis.title })), axisGroups };
 }
 
 export function buildRunView(data: RunData, runIndex: number): RunView {
@@ -155,6 +208,8 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
       options: Object.entries(options).map(([option, value]) => ({ name: option, value })),
     })),
     groups: buildGroups(tables, runIndex, data),
+    ...axisViews(data, runIndex),
+    ...scalingAndCost(data, runIndex),
     // The same lines as `onload-bench report` and the HTML report: over the cookbook's metrics.
     verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id)), stackDisplayNames(data.manifest?.plan)).map((line) => ({
       interface: line.interface, stack: line.stack, kind: line.kind, cue: line.cue, text: line.text,
