@@ -388,6 +388,7 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   const override = uiState.price?.[run.runDir];
   renderScaling(section, run, {
     theme,
+    save: saveChartImage,
     price: override === undefined ? run.cost : override,
     setPrice: (price) => {
       saveState({ price: { ...uiState.price, [run.runDir]: price } });

@@ -3,14 +3,17 @@
 // ideal linear line (dashed), a table of the sizes (ops/s, ideal, share of it, ops/s per node, the
 // cost of a million operations at the price set, the efficiency of each step with its interval)
 // and the best size per price. The host computes every figure but the cost (client/src/panel/
-// viewModel.ts scalingView); the price is the plan's or the one typed here, kept per run.
+// viewModel.ts scalingView); the price is the plan's or the one typed here, kept per run. The cost
+// of a million operations is the one sum done here, the same as engine/src/report/scaling.ts
+// costPerMillionOps (the webview takes only types from the engine).
 import type { Chart } from 'chart.js';
 import type { CostView, RunView, ScalingPanelView } from '../../client/src/panel/protocol.js';
 import { colourFor } from './charts.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { stackText } from './stackNames.js';
 import type { ThemeColours } from './theme.js';
-import { createXyChart } from './xyChart.js';
+import { imageButtons, type SaveChartImage } from './chartExport.js';
+import { createXyChart, xyChartConfig, type XyChartSpec } from './xyChart.js';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -32,6 +35,8 @@ export interface ScalingHost {
   /** The price in force: set in the panel, else the plan's; null when the reader cleared it. */
   price: CostView | null | undefined;
   setPrice(price: CostView | null): void;
+  /** Saves the figure as PNG or SVG, as every chart of the panel (issue 25). */
+  save?: SaveChartImage;
 }
 
 /** Creates (once) and fills the run's scaling box after its groups; hidden without 2+ sizes. */
@@ -105,7 +110,27 @@ function priceForm(section: HTMLElement, host: ScalingHost): HTMLElement {
 function scalingGroup(section: HTMLElement, run: RunView, view: ScalingPanelView, group: ScalingPanelView['groups'][number], host: ScalingHost): HTMLElement {
   const { theme, price } = host;
   const canvas = h('canvas', { id: `${safeId(group.id)}-canvas`, role: 'img', 'aria-label': `Throughput by cluster size (nodes), ${group.title}, with each stack's ideal linear line; the tables list every value` });
-  const figure = h('figure', { class: 'chart scaling-chart', 'data-group': group.id }, h('figcaption', {}, h('h4', {}, `Throughput (ops/s) by cluster size, ${group.title}`)), h('div', { class: 'canvas-box' }, canvas));
+  const series = group.series.flatMap((line) => {
+    const colour = colourFor(theme, run.stacks, line.stack);
+    const measured = line.points.filter((point) => point.median !== null).map((point) => ({ x: point.size, y: point.median! }));
+    const ideal = line.points.filter((point) => point.ideal !== null).map((point) => ({ x: point.size, y: point.ideal! }));
+    const base = line.points.find((point) => point.ideal !== null && point.median !== null && point.ideal === point.median);
+    return [
+      { label: stackText(line.stack), colour, points: measured },
+      ...(ideal.length > 0 ? [{ label: `${stackText(line.stack)}: ideal${base ? ` (linear from ${base.size} node${base.size === 1 ? '' : 's'})` : ''}`, colour, points: ideal, dashed: true }] : []),
+    ];
+  });
+  const spec: XyChartSpec = {
+    xTitle: 'cluster size (nodes)',
+    yTitle: 'ops/s',
+    series,
+    xTicks: view.sizes.map((size) => ({ x: size, label: String(size) })),
+    tooltip: (line, point) => `${line.label}: ${integer.format(point.y)} ops/s at ${point.x} node${point.x === 1 ? '' : 's'}`,
+  };
+  const heading = `Throughput (ops/s) by cluster size, ${group.title}`;
+  const save = host.save;
+  const buttons = save ? imageButtons(`throughput by cluster size of ${group.title}`, (format) => save(format, `${run.runId}-scaling-${group.title}`, xyChartConfig(spec, theme), [heading, `run ${run.runId}`])) : [];
+  const figure = h('figure', { class: 'chart scaling-chart', 'data-group': group.id }, h('figcaption', {}, h('h4', {}, heading), h('div', { class: 'toolbar' }, ...buttons)), h('div', { class: 'canvas-box' }, canvas));
   const tables = group.series.filter((series) => series.points.some((point) => point.median !== null)).map((series) => {
     const head = ['Nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(price ? [`${price.currency} per million operations`] : []), 'step efficiency'];
     const rows = series.points.map((point) => {
@@ -136,23 +161,7 @@ function scalingGroup(section: HTMLElement, run: RunView, view: ScalingPanelView
   // Drawn once the box is in the page (Chart.js sizes a chart from its box).
   queueMicrotask(() => {
     if (!canvas.isConnected) return;
-    const series = group.series.flatMap((line) => {
-      const colour = colourFor(theme, run.stacks, line.stack);
-      const measured = line.points.filter((point) => point.median !== null).map((point) => ({ x: point.size, y: point.median! }));
-      const ideal = line.points.filter((point) => point.ideal !== null).map((point) => ({ x: point.size, y: point.ideal! }));
-      const base = line.points.find((point) => point.ideal !== null && point.median !== null && point.ideal === point.median);
-      return [
-        { label: stackText(line.stack), colour, points: measured },
-        ...(ideal.length > 0 ? [{ label: `${stackText(line.stack)}: ideal${base ? ` (linear from ${base.size} node${base.size === 1 ? '' : 's'})` : ''}`, colour, points: ideal, dashed: true }] : []),
-      ];
-    });
-    const chart = createXyChart(canvas, {
-      xTitle: 'cluster size (nodes)',
-      yTitle: 'ops/s',
-      series,
-      xTicks: view.sizes.map((size) => ({ x: size, label: String(size) })),
-      tooltip: (line, point) => `${line.label}: ${integer.format(point.y)} ops/s at ${point.x} node${point.x === 1 ? '' : 's'}`,
-    }, theme);
+    const chart = createXyChart(canvas, spec, theme);
     canvas.dataset.series = series.map((line) => `${line.label}=${line.points.map((point) => `${point.x}:${Math.round(point.y)}`).join(' ')}`).join(' | ');
     scalingCharts.set(`${section.id}:${group.id}`, chart);
   });

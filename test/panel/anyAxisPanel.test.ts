@@ -81,6 +81,14 @@ describe('the webview against any axis', { skip: !existsSync(chromiumPath) && 'n
       assert.equal(await page.textContent(`${scaling} table.scaling[data-stack="kernel"] tr[data-size="1"] td.cost`), '0.00694 EUR');
       assert.match((await page.textContent(`${scaling} p.best-size[data-stack="kernel"]`))!, /^Best performance per price: 1 node \(100,000 ops\/s per node\); not distinguishable from it: 2 nodes \(−1\.0 %, 95 % CI −3\.2 to \+1\.3 %\); 0\.00694 EUR per million operations at 1 node\.$/);
       assert.equal(await page.textContent('#run-0 .price-source'), "the plan's price");
+      // Saved as SVG like every chart of the panel, the ideal line in it.
+      await page.click(`${scaling} button.save-svg`);
+      const saved = (await webview.posted()).filter((message) => message.type === 'save-image');
+      assert.equal(saved.length, 1);
+      assert.equal(saved[0].format, 'svg');
+      assert.match(String(saved[0].name), /scaling/);
+      assert.match(String(saved[0].data), /cluster size \(nodes\)/);
+      assert.match(String(saved[0].data), /ideal \(linear from 1 node\)/);
 
       // A price typed in the panel replaces the plan's, and is kept.
       await page.fill('#run-0-currency', 'USD');
