@@ -37,6 +37,8 @@ const result = (status: 'ok' | 'failed', extra: Partial<CellResult> = {}): CellR
 test('cell labels name interface, stack, threads, extra axes and repetitions after the first', () => {
   assert.equal(cellLabel(key('kernel', 1)), '25G · kernel · 1 thread');
   assert.equal(cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })), '25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2');
+  // A run that sweeps cluster sizes (issue 23) names the size after the stack, as the cell id does.
+  assert.equal(cellLabel(key('kernel', 10, { clusterSize: 3 })), '25G · kernel · 3 nodes · 10 threads');
 });
 
 test('durations are coarse: seconds, minutes, hours and minutes', () => {

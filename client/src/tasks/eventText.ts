@@ -63,9 +63,11 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
   }
 }
 
-/** `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word) */
+/** `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word), `25G · kernel · 3 nodes · 10 threads` with sizes */
 export function cellLabel(key: CellKey): string {
-  const parts = [key.interface, key.stack, `${key.threads} thread${key.threads === 1 ? '' : 's'}`];
+  const parts = [key.interface, key.stack];
+  if (key.clusterSize !== undefined) parts.push(`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`);
+  parts.push(`${key.threads} thread${key.threads === 1 ? '' : 's'}`);
   for (const [axis, value] of Object.entries(key.axes)) parts.push(`${axis}=${value}`);
   if (key.repetition > 1) parts.push(`repetition ${key.repetition}`);
   return parts.join(' · ');
