@@ -34,6 +34,7 @@ describe('onload-bench report on a run with cluster sizes', () => {
     const { code, stdout, stderr } = cli(['report', run, '--x-axis', 'cluster-size', '--price', '3', '--currency', 'USD']);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^25G \(10\.0\.0\.1\), 16 threads, fieldlength=100\nnodes +kernel +Onload · latency +Onload · latency vs kernel\n +1 +100000 \[99000-101000\] +130000 \[128700-131300\] +\+30\.0 % \(±3\.0\)\n +2 .*\+26\.3 % \(±2\.9\)\n +3 .*\+37\.5 % \(±3\.2\) \*$/m);
+    assert.match(stdout, /^  25G \(10\.0\.0\.1\), 16 threads, fieldlength=100 · Onload · latency vs kernel: ▲ better: throughput \+37\.5 % \(95 % CI \+34\.3 % to \+40\.8 %\) at 3 nodes$/m);
     assert.match(stdout, /at 3 USD per node hour/);
     assert.match(stdout, /0\.00833/); // 3 USD / (100,000 ops/s × 3,600 s) × 10^6
   });

@@ -7,7 +7,8 @@
 // ▼ worse), never by colour alone: a reader who cannot tell green from red, or prints in grey,
 // reads the same verdict. A comparison with a marked side proves nothing (report.ts) and is left
 // out; the line says how many were.
-import { threadsText, type ReportTable, type StackComparison } from './report';
+import type { ReportTable, StackComparison } from './report';
+import { axisPointText } from './axes';
 import { stackLabel } from './stackLabels';
 
 export type VerdictKind = 'better' | 'worse' | 'no-significant-difference' | 'no-interval' | 'no-data';
@@ -49,6 +50,8 @@ export function signedPercent(percent: number): string {
 interface Candidate {
   table: ReportTable;
   threads: number;
+  /** The point's value of the table's x axis (threads unless the table is drawn against another). */
+  x: number | string;
   comparison: StackComparison;
   /** The change in the better direction, in percent (positive: better). */
   gain: number;
@@ -81,7 +84,7 @@ export function buildVerdict(tables: readonly ReportTable[], displayNames: Reado
           tested += 1;
           if (!comparison.significant) continue;
           const gain = table.metric.higherIsBetter ? comparison.difference.percent : -comparison.difference.percent;
-          candidates.push({ table, threads: row.threads, comparison, gain });
+          candidates.push({ table, threads: row.threads, x: row.x, comparison, gain });
         }
       }
       const label = stackLabel(stack, displayNames);
@@ -98,7 +101,7 @@ export function buildVerdict(tables: readonly ReportTable[], displayNames: Reado
         const cue = kind === 'better' ? '▲ better' : '▼ worse';
         const percent = shown.comparison.difference!.percent;
         const also = otherWay > 0 ? `; also ▼ worse at ${otherWay} point${otherWay === 1 ? '' : 's'}` : '';
-        const text = `${head}${cue}: ${shown.table.metric.title.toLowerCase()} ${signedPercent(percent)} (95 % CI ${signedPercent(interval.low)} to ${signedPercent(interval.high)}) at ${threadsText(shown.threads)}${also}${leftOut}`;
+        const text = `${head}${cue}: ${shown.table.metric.title.toLowerCase()} ${signedPercent(percent)} (95 % CI ${signedPercent(interval.low)} to ${signedPercent(interval.high)}) at ${axisPointText(shown.table.xAxis.id, shown.x)}${also}${leftOut}`;
         lines.push({
           ...base, kind, cue, metric: shown.table.metric.id, metricTitle: shown.table.metric.title, threads: shown.threads, percent,
           interval: { low: interval.low, high: interval.high, level: interval.level }, otherWay, text,
