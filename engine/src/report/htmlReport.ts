@@ -234,9 +234,55 @@ function otherAxesHtml(input: { results: readonly CellResult[]; manifest?: RunMa
       const figure = metricFigure(throughput, group, runId, label);
       return `<section class="axis-group"><h3>${escape(group.title)}</h3>${tableHtml(throughput, group, index, label, axis.id)}${tableHtml(latency, latency.groups[index], index, label, axis.id)}${figure ? `<div class="figures">${figure}</div>` : ''}</section>`;
     });
-    return `<section class="by-axis" data-x-axis="${escape(axis.id)}"><h2 id="by-${escape(axis.id)}">By ${escape(axis.title)}</h2><p class="muted">The same runs with ${escape(axis.title)} across; every other axis held in each group.</p>${groups.join('')}</section>`;
+    // One more axis shown as separate lines instead of held: threads when they are not across, else the next swept axis.
+    const lineAxis = sweptAxes(keys).find((candidate) => candidate.id !== axis.id && new Set(throughput.groups.map((group) => String(heldValue(group, candidate.id)))).size > 1);
+    const lines = lineAxis ? linesFigures(throughput, lineAxis.id, lineAxis.title, runId, label) : [];
+    const linesHtml = lines.length > 0 ? `<section class="axis-lines" data-lines="${escape(lineAxis!.id)}"><h3>${escape(lineAxis!.title)} as separate lines</h3><div class="figures">${lines.join('')}</div></section>` : '';
+    return `<section class="by-axis" data-x-axis="${escape(axis.id)}"><h2 id="by-${escape(axis.id)}">By ${escape(axis.title)}</h2><p class="muted">The same runs with ${escape(axis.title)} across; every other axis held in each group${lineAxis ? `, then ${escape(lineAxis.title)} drawn as separate lines` : ''}.</p>${groups.join('')}${linesHtml}</section>`;
   });
   return sections.join('\n');
+}
+
+/** A group's held value of an axis (the threads, the size, a YCSB property). */
+function heldValue(group: ReportGroup, axis: AxisId): number | string | undefined {
+  if (axis === threadsAxis) return group.threads;
+  if (axis === 'clusterSize') return group.clusterSize;
+  return group.axes[axis];
+}
+
+/** Dash patterns that tell the lines of one stack apart (its colour stays the stack's). */
+const linePatterns = ['', '6 4', '2 3', '10 3 2 3', '1 5'];
+
+/**
+ * The table's groups that differ only in `lineAxis`, drawn together: one figure each, a line per
+ * stack and value of that axis (the stack's colour, a dash pattern per value).
+ */
+function linesFigures(table: ReportTable, lineAxis: AxisId, lineTitle: string, runId: string, label: Label): string[] {
+  const merged = new Map<string, { title: string; members: { group: ReportGroup; value: number | string }[] }>();
+  for (const group of table.groups) {
+    const value = heldValue(group, lineAxis);
+    if (value === undefined) continue;
+    const title = group.title.replace(`, ${axisPointText(lineAxis, value)}`, '');
+    const entry = merged.get(title) ?? { title, members: [] };
+    entry.members.push({ group, value });
+    merged.set(title, entry);
+  }
+  return [...merged.values()].filter((entry) => entry.members.length > 1).map((entry) => {
+    const series: SvgSeries[] = entry.members.flatMap(({ group, value }, index) => table.stacks.map((stack, column) => ({
+      label: `${label(stack)} · ${axisPointText(lineAxis, value)}`,
+      colour: colourOf(table.stacks, stack),
+      dashArray: linePatterns[index % linePatterns.length] || undefined,
+      points: group.rows.map((row) => {
+        const cell = row.cells[column];
+        const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
+        return { x: xPlace(group, row.x), y: hasValue ? cell.value! : null, hollow: cell.state === 'marked' };
+      }),
+    })));
+    const first = entry.members[0].group;
+    const title = `${table.metric.title}, ${entry.title}, ${lineTitle} as lines`;
+    const svg = renderSvgChart({ title, xLabel: table.xAxis.title, yLabel: table.metric.unit, xScale: 'category', series, formatY: formatTick, formatX: (x) => String(xText(first, x)) });
+    return `<figure data-metric="${escape(table.metric.id)}" data-x-axis="${escape(table.xAxis.id)}" data-lines="${escape(lineAxis)}">${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: a line per stack (its colour) and ${escape(lineTitle)} (its dash pattern); medians of the repetitions, × = every repetition marked.</figcaption></figure>`;
+  });
 }
 
 /**

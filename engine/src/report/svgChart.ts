@@ -27,6 +27,14 @@ export interface SvgSeries {
   /** A filled band behind the line (e.g. the min–max spread of the repetitions). */
   band?: { x: number; low: number; high: number }[];
   dashed?: boolean;
+  /** A dash pattern of its own (`2 3`), when several dashed lines share a colour; wins over `dashed`. */
+  dashArray?: string;
+}
+
+/** The stroke-dasharray attribute of a series' line and legend entry, if any. */
+function dashOf(series: SvgSeries): string {
+  const pattern = series.dashArray ?? (series.dashed ? '6 4' : undefined);
+  return pattern ? ` stroke-dasharray="${escapeXml(pattern)}"` : '';
 }
 
 export interface SvgChartSpec {
@@ -176,7 +184,7 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     if (current.length > 0) runs.push(current);
     for (const run of runs.filter((points) => points.length >= 2)) {
       const d = run.map((point, at) => `${at === 0 ? 'M' : 'L'}${sx(point.x)} ${sy(point.y!)}`).join(' ');
-      group.push(`<path class="line" d="${d}" fill="none" stroke="${colour}" stroke-width="2"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+      group.push(`<path class="line" d="${d}" fill="none" stroke="${colour}" stroke-width="2"${dashOf(series)}/>`);
     }
     for (const point of series.points) {
       if (point.y === null || !Number.isFinite(point.y)) continue;
@@ -197,7 +205,7 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   spec.series.forEach((series, index) => {
     const x = legend[index].x;
     const y = plot.bottom + 48 + legend[index].row * 18;
-    parts.push(`<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`);
+    parts.push(`<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${dashOf(series)}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`);
   });
   if (anyMarked) {
     const { x, row: at } = legend[spec.series.length];

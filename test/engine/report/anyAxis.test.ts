@@ -192,6 +192,15 @@ describe('the HTML report\'s figures against other axes', () => {
     assert.equal(ys(svg, 'kernel').length, 2);
   });
 
+  it('another axis shown as separate lines: a line per stack and thread count, the stack\'s colour, a dash pattern per thread count', () => {
+    const svg = figureOf('<h2 id="by-clusterSize">', 'Throughput, 25G (10.0.0.1), fieldlength=100, YCSB threads as lines');
+    const labels = [...svg.matchAll(/<g class="series" data-series="([^"]*)"/g)].map((match) => match[1]);
+    assert.deepEqual(labels, ['kernel · 8 threads', 'Onload · latency · 8 threads', 'kernel · 16 threads', 'Onload · latency · 16 threads']);
+    for (const label of labels) assert.equal(ys(svg, label).length, 3, label);
+    assert.match(svg.split('data-series="kernel · 16 threads"')[1].split('</g>')[0], /stroke-dasharray="6 4"/);
+    assert.doesNotMatch(svg.split('data-series="kernel · 8 threads"')[1].split('</g>')[0], /stroke-dasharray/);
+  });
+
   it('the scaling figure: the ideal line through the smallest size, above the measured points where scaling falls short', () => {
     const svg = figureOf('<h2 id="scaling">', 'Throughput by cluster size, 25G (10.0.0.1), 16 threads, fieldlength=100');
     const measured = ys(svg, 'kernel');
