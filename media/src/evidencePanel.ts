@@ -59,7 +59,9 @@ export function onTimeSeries(view: TimeSeriesView): void {
   const run = model?.runs[view.runIndex];
   // The title starts with the group's label (requestTimeSeries): answers find their group even when
   // the reader clicked in another group meanwhile.
-  const groupId = run?.groups.find((group) => view.title.startsWith(`${group.label}, `))?.id ?? pendingGroup ?? run?.groups[0]?.id;
+  // The groups against another axis (issue 23) too; the longest label that starts the title wins.
+  const candidates = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].filter((group) => view.title.startsWith(`${group.label}, `));
+  const groupId = candidates.sort((a, b) => b.label.length - a.label.length)[0]?.id ?? pendingGroup ?? run?.groups[0]?.id;
   if (!groupId || !host) return;
   const box = document.querySelector<HTMLElement>(`#group-${safeId(groupId)} .timeseries-box`);
   if (box) showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds), pendingOpener);
@@ -169,7 +171,9 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
   const open = (target: EventTarget | null, logs: boolean) => {
     const cell = (target as HTMLElement | null)?.closest?.<HTMLElement>(openerCells);
     if (!cell || cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) return;
-    const current = host?.model()?.runs.find((candidate) => candidate.runDir === body.dataset.runDir)?.groups.find((candidate) => candidate.id === body.dataset.groupId);
+    const run = host?.model()?.runs.find((candidate) => candidate.runDir === body.dataset.runDir);
+    // A group against threads or, in a run drawn against another axis (issue 23), one of that axis' groups.
+    const current = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].find((candidate) => candidate.id === body.dataset.groupId);
     if (!current) return;
     const stack = cell.dataset.stack!;
     const threads = Number(cell.dataset.threads);

@@ -65,6 +65,15 @@ describe('the webview against any axis', { skip: !existsSync(chromiumPath) && 'n
       const state = await page.evaluate(() => (window as unknown as { __state: { xAxis: Record<string, string> } }).__state);
       assert.deepEqual(state.xAxis, { '/runs/cluster-size-run': 'clusterSize' });
 
+      // A size's value opens the time series of its own cells.
+      await page.click('#r0-a1-g1-throughput-table tr[data-x="2"] td.value[data-stack="kernel"]');
+      const request = (await webview.posted()).filter((message) => message.type === 'open-timeseries').pop()!;
+      assert.deepEqual(request.cellIds, ['25G~kernel~n2~t16~fieldlength=100~r1', '25G~kernel~n2~t16~fieldlength=100~r2', '25G~kernel~n2~t16~fieldlength=100~r3']);
+      assert.equal(request.threads, 16);
+      // The answer is shown in the group it was asked from, a group against the cluster size.
+      await webview.post({ type: 'timeseries', view: { runIndex: 0, title: request.title, stack: 'kernel', threads: 16, cellIds: request.cellIds, cells: [], missing: ['no series recorded'] } });
+      await page.waitForSelector('#group-r0-a1-g1 .timeseries-box:not([hidden])');
+
       // fieldlength on x: the size and threads held.
       await page.selectOption('#run-0 select.x-axis', 'fieldlength');
       await page.waitForSelector('#r0-a2-g0-throughput-table');
