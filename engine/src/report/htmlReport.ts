@@ -299,7 +299,7 @@ function scalingHtml(view: ScalingView, runId: string, label: Label, cost?: Cost
         ...(base ? [{ label: `${label(line.stack)}: ideal (linear from ${axisPointText('clusterSize', base.size)})`, colour, dashed: true, points: line.points.filter((point) => point.ideal !== undefined).map((point) => ({ x: point.size, y: point.ideal! })) }] : []),
       ];
     });
-    const svg = renderSvgChart({ title: `Throughput by cluster size, ${group.title}`, xLabel: 'cluster size (nodes)', yLabel: 'ops/s', xScale: 'category', series });
+    const svg = renderSvgChart({ title: `Throughput by cluster size, ${group.title}`, xLabel: 'cluster size (nodes)', yLabel: 'ops/s', xScale: 'linear', xTicks: [...new Set(group.series.flatMap((line) => line.points.map((point) => point.size)))], formatX: String, series });
     const tables = group.series.filter((line) => line.points.some((point) => point.median !== undefined)).map((line) => {
       const head = ['nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(cost ? [`${cost.currency} per million operations`] : []), 'scaling efficiency of the step'].map((text) => `<th>${escape(text)}</th>`).join('');
       const rows = line.points.map((point) => {

@@ -50,6 +50,8 @@ export interface SvgChartSpec {
   yFromZero?: boolean;
   formatY?: (value: number) => string;
   formatX?: (value: number) => string;
+  /** `linear` only: the x values to mark (cluster sizes 1, 2, 4), drawn to scale with a margin so no marker sits on the plot's edge. */
+  xTicks?: number[];
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -124,6 +126,13 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     xMin = 0;
     xMax = ticks[ticks.length - 1].position;
     xTicks = ticks.map((tick) => ({ value: tick.position, label: `${tick.label}%` }));
+  } else if (spec.xTicks && spec.xTicks.length > 0) {
+    const first = Math.min(...spec.xTicks);
+    const last = Math.max(...spec.xTicks);
+    const pad = last > first ? (last - first) * 0.06 : 0.5;
+    xMin = first - pad;
+    xMax = last + pad;
+    xTicks = spec.xTicks.map((value) => ({ value, label: (spec.formatX ?? defaultFormat)(value) }));
   } else {
     const ticks = niceTicks(xs[0] ?? 0, xs[xs.length - 1] ?? 1);
     xMin = ticks[0];

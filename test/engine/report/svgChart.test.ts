@@ -80,3 +80,21 @@ test('labels from files are escaped: no element or attribute can be injected', (
   assert.ok(svg.includes(escapeXml(evil)));
   assert.equal(escapeXml(`<a href="x">&'`), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;');
 });
+
+test('linear x with given ticks: cluster sizes 1, 2, 4 drawn to scale, no point on the plot edge', () => {
+  const svg = renderSvgChart({
+    ...base,
+    xLabel: 'cluster size (nodes)',
+    xScale: 'linear',
+    xTicks: [1, 2, 4],
+    formatX: String,
+    series: [{ label: 'kernel', colour: '#1f77b4', points: [{ x: 1, y: 100 }, { x: 2, y: 200 }, { x: 4, y: 400 }] }],
+  });
+  const xs = [...svg.matchAll(/<circle class="point" cx="([\d.]+)"/g)].map((match) => Number(match[1]));
+  assert.equal(xs.length, 3);
+  // 2 → 4 is twice as wide as 1 → 2, so a linear ideal line stays straight.
+  assert.ok(Math.abs((xs[2] - xs[1]) - 2 * (xs[1] - xs[0])) < 0.1, xs.join(' '));
+  // Plot area 64..384: the first and last points sit inside it, not on its edges.
+  assert.ok(xs[0] > 64 + 5 && xs[2] < 384 - 5, xs.join(' '));
+  assert.deepEqual([...svg.matchAll(/<text class="x-tick"[^>]*>([^<]*)</g)].map((match) => match[1]), ['1', '2', '4']);
+});
