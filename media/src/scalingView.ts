@@ -125,6 +125,7 @@ function scalingGroup(section: HTMLElement, run: RunView, view: ScalingPanelView
     yTitle: 'ops/s',
     series,
     xTicks: view.sizes.map((size) => ({ x: size, label: String(size) })),
+    xMargin: 0.06,
     tooltip: (line, point) => `${line.label}: ${integer.format(point.y)} ops/s at ${point.x} node${point.x === 1 ? '' : 's'}`,
   };
   const heading = `Throughput (ops/s) by cluster size, ${group.title}`;

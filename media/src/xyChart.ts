@@ -17,6 +17,8 @@ export interface XyChartSpec {
   series: XySeries[];
   /** Fixed x ticks (value and label); otherwise Chart.js picks them. */
   xTicks?: { x: number; label: string }[];
+  /** With xTicks: room on each side, as a share of their span, so no point sits on the plot's edge. */
+  xMargin?: number;
   /** Formats a tooltip line for a series and point. */
   tooltip?: (series: XySeries, point: { x: number; y: number }) => string;
   /** Vertical dashed lines with a label at the top, e.g. where the warm-up ends. */
@@ -55,6 +57,8 @@ type XyConfig = ChartConfiguration<'line', { x: number; y: number }[]>;
 /** The chart's configuration: on screen and in its PNG/SVG files (chartExport.ts). */
 export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig {
   const ticks = spec.xTicks;
+  const span = ticks ? ticks[ticks.length - 1].x - ticks[0].x : 0;
+  const margin = ticks && spec.xMargin ? (span > 0 ? span * spec.xMargin : 0.5) : 0;
   return {
     type: 'line',
     plugins: spec.markers && spec.markers.length > 0 ? [markersPlugin(spec.markers, theme.foreground)] : [],
@@ -81,13 +85,13 @@ export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig 
       scales: {
         x: {
           type: 'linear',
-          min: ticks ? ticks[0].x : undefined,
-          max: ticks ? ticks[ticks.length - 1].x : undefined,
+          min: ticks ? ticks[0].x - margin : undefined,
+          max: ticks ? ticks[ticks.length - 1].x + margin : undefined,
           title: { display: true, text: spec.xTitle, color: theme.foreground },
           grid: { color: theme.grid },
           ticks: {
             color: theme.foreground,
-            ...(ticks ? { stepSize: 1, callback: (value: string | number) => ticks.find((tick) => Math.abs(tick.x - Number(value)) < 1e-9)?.label ?? '' } : {}),
+            ...(ticks ? { stepSize: 1, includeBounds: margin === 0, callback: (value: string | number) => ticks.find((tick) => Math.abs(tick.x - Number(value)) < 1e-9)?.label ?? '' } : {}),
           },
         },
         y: { beginAtZero: true, title: { display: true, text: spec.yTitle, color: theme.foreground }, grid: { color: theme.grid }, ticks: { color: theme.foreground } },
@@ -113,6 +117,8 @@ export function createXyChart(canvas: HTMLCanvasElement, spec: XyChartSpec, them
   const chart = new Chart<'line', { x: number; y: number }[]>(canvas, xyChartConfig(spec, theme));
   const area = chart.chartArea;
   if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  // Where the fixed ticks land, for pixel tests: inside the plot area when the spec leaves a margin.
+  if (spec.xTicks && chart.scales.x) canvas.dataset.xTickPixels = spec.xTicks.map((tick) => Math.round(chart.scales.x.getPixelForValue(tick.x))).join(',');
   if (spec.markers && spec.markers.length > 0) canvas.dataset.markers = spec.markers.map((marker) => marker.x).join(',');
   return chart;
 }

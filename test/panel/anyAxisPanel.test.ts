@@ -86,6 +86,12 @@ describe('the webview against any axis', { skip: !existsSync(chromiumPath) && 'n
       const series = (await page.getAttribute(`${scaling} canvas`, 'data-series'))!;
       assert.match(series, /kernel: ideal \(linear from 1 node\)=1:100000 2:200000 3:300000/);
       assert.match(series, /(^| \| )kernel=1:100000 2:198000 3:240000/);
+      // Sizes to scale, the first and last inside the plot area, not on its edges (where a marker is cut in half).
+      const [left, , right] = (await page.getAttribute(`${scaling} canvas`, 'data-plot-area'))!.split(',').map(Number);
+      const ticks = (await page.getAttribute(`${scaling} canvas`, 'data-x-tick-pixels'))!.split(',').map(Number);
+      assert.equal(ticks.length, 3);
+      assert.ok(ticks[0] > left + 5 && ticks[2] < right - 5, `${ticks} within ${left}..${right}`);
+      assert.ok(Math.abs((ticks[2] - ticks[1]) - (ticks[1] - ticks[0])) <= 1, `${ticks}`);
       assert.equal(await page.textContent(`${scaling} table.scaling[data-stack="kernel"] tr[data-size="3"] td.efficiency`), '80.8 % (95 % CI 79.0 to 82.7 %)');
       assert.equal(await page.textContent(`${scaling} table.scaling[data-stack="kernel"] tr[data-size="1"] td.cost`), '0.00694 EUR');
       assert.match((await page.textContent(`${scaling} p.best-size[data-stack="kernel"]`))!, /^Best performance per price: 1 node \(100,000 ops\/s per node\); not distinguishable from it: 2 nodes \(−1\.0 %, 95 % CI −3\.2 to \+1\.3 %\); 0\.00694 EUR per million operations at 1 node\.$/);
