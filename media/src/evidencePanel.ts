@@ -39,18 +39,29 @@ function runIndexOf(runDir: string): number {
 }
 
 /** Asks the host for the time series of one point's cells. */
-export function requestTimeSeries(runDir: string, group: ChartGroup, stack: string, threads: number, cellIds: readonly string[] | undefined): void {
+export function requestTimeSeries(runDir: string, group: ChartGroup, stack: string, threads: number, cellIds: readonly string[] | undefined, x?: number | string): void {
   const runIndex = runIndexOf(runDir);
   if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
   pendingGroup = group.id;
   const active = document.activeElement;
   pendingOpener = active instanceof HTMLElement && active !== document.body ? active : undefined;
-  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stackText(stack)}, ${threads} thread${threads === 1 ? '' : 's'}` });
+  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stackText(stack)}, ${pointText(group, threads, x)}` });
+}
+
+/**
+ * The point named by its group's x axis: `16 threads`, or against another axis (issue 23) its value
+ * there (`2 nodes`, `fieldlength=1000`), the threads being held in the group's label already.
+ */
+export function pointText(group: ChartGroup, threads: number, x?: number | string): string {
+  const axis = group.charts[0]?.xAxis;
+  if (!axis || axis.id === 'threads' || x === undefined || x === '') return `${threads} thread${threads === 1 ? '' : 's'}`;
+  if (axis.id === 'clusterSize') return `${x} node${Number(x) === 1 ? '' : 's'}`;
+  return `${axis.title}=${x}`;
 }
 
 /** A chart point was clicked. */
 export function onChartPointClick(runDir: string, group: ChartGroup): (stack: string, threads: number, point: SeriesPoint) => void {
-  return (stack, threads, point) => requestTimeSeries(runDir, group, stack, threads, point.cellIds);
+  return (stack, threads, point) => requestTimeSeries(runDir, group, stack, threads, point.cellIds, point.x);
 }
 
 /** The host's answer: shown in the group it was asked from. */
@@ -185,7 +196,7 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
       // a damaged attribute: the model's cells
     }
     if (logs) openCellLogs(runIndexOf(body.dataset.runDir!), cellIds);
-    else requestTimeSeries(body.dataset.runDir!, current, stack, threads, cellIds);
+    else requestTimeSeries(body.dataset.runDir!, current, stack, threads, cellIds, cell.closest<HTMLElement>('tr')?.dataset.x);
   };
   body.addEventListener('click', (event) => open(event.target, event.shiftKey));
   body.addEventListener('keydown', (event) => {

@@ -70,6 +70,8 @@ describe('the webview against any axis', { skip: !existsSync(chromiumPath) && 'n
       const request = (await webview.posted()).filter((message) => message.type === 'open-timeseries').pop()!;
       assert.deepEqual(request.cellIds, ['25G~kernel~n2~t16~fieldlength=100~r1', '25G~kernel~n2~t16~fieldlength=100~r2', '25G~kernel~n2~t16~fieldlength=100~r3']);
       assert.equal(request.threads, 16);
+      // Named by the size, the threads being held in the group's label (not "16 threads" twice).
+      assert.equal(request.title, '25G (10.0.0.1), 16 threads, fieldlength=100, kernel, 2 nodes');
       // The answer is shown in the group it was asked from, a group against the cluster size.
       await webview.post({ type: 'timeseries', view: { runIndex: 0, title: request.title, stack: 'kernel', threads: 16, cellIds: request.cellIds, cells: [], missing: ['no series recorded'] } });
       await page.waitForSelector('#group-r0-a1-g1 .timeseries-box:not([hidden])');
