@@ -86,6 +86,14 @@ describe('resizeCluster', () => {
     assert.deepEqual(Object.fromEntries(new URLSearchParams(seen.find((request) => request.path === '/controller/rebalance')!.body)), { knownNodes: 'ns_1@10.0.0.1,ns_1@10.0.0.2', ejectedNodes: 'ns_1@10.0.0.2' });
   });
 
+  it('a rebalance left running (an engine stopped mid-rebalance) is followed to its end before the resize', async () => {
+    script.set('GET /pools/default', [{ status: 200, json: { ...twoAdded, balanced: false } }, { status: 200, json: twoActive }]);
+    script.set('GET /pools/default/tasks', [running(40), running(80), idle('s2')]);
+    const facts = await resizeCluster(target, wantTwo, virtualClock());
+    assert.deepEqual(facts, { members: ['ns_1@10.0.0.1', 'ns_1@10.0.0.2'], added: [], ejected: [], earlierRebalance: { ms: 2000, polls: 2, outcome: 'ended' } });
+    assert.deepEqual(seen.filter((request) => request.method === 'POST'), [], 'no addNode or rebalance while one runs, none needed after it');
+  });
+
   it('the cluster already wanted: no request but the read', async () => {
     script.set('GET /pools/default', [{ status: 200, json: twoActive }]);
     assert.deepEqual(await resizeCluster(target, wantTwo, virtualClock()), { members: ['ns_1@10.0.0.1', 'ns_1@10.0.0.2'], added: [], ejected: [] });
