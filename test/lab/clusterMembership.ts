@@ -9,7 +9,8 @@
 // - K4: an added node is `inactiveAdded` until a rebalance makes it `active`;
 // - K5 `POST /controller/rebalance`: knownNodes exactly the members (else {"mismatch":1}), ejected
 //   among them, not all ejected, one at a time (503);
-// - K6 `/pools/default/tasks`' rebalance entry, K7 `balanced`, K8 `/logs/rebalanceReport`;
+// - K6 `/pools/default/tasks`' rebalance entry, K7 `balanced`, K8 `/logs/rebalanceReport`,
+//   K15 `POST /controller/stopRebalance`;
 // - K9: an ejected node leaves: it forgets the cluster, its buckets and users, and restarts its
 //   memcached (its KV connections close, its uptime starts again).
 // Progress moves linearly over `rebalanceMs`; the faults `rebalanceStallAtPercent` and
@@ -292,6 +293,17 @@ export function clusterMembership(options: MembershipOptions) {
       if (method === 'POST' && path === '/engageCluster2') return engage(await body());
       if (method === 'POST' && path === '/controller/rebalance') return startRebalance(new URLSearchParams(await body()), now);
       if (method === 'GET' && path === '/pools/default/tasks') return { status: 200, body: [rebalanceTask(now)] };
+      if (method === 'POST' && path === '/controller/stopRebalance') {
+        // K15: 200 whether or not one runs; the members stay as they were (added ones inactiveAdded)
+        if (running(now) && rebalance) {
+          rebalance.endedAt = now;
+          lastStatusId = randomBytes(16).toString('hex');
+          lastReportId = randomBytes(16).toString('hex');
+          reports.set(lastReportId, { completionMessage: 'Rebalance stopped by user.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId });
+          options.log(`cluster: rebalance ${rebalance.rebalanceId} stopped`);
+        }
+        return { status: 200 };
+      }
       if (method === 'GET' && path === '/logs/rebalanceReport') {
         // K8: reportID, when given, is exactly 32 characters; no other key
         const id = query.get('reportID');

@@ -3,8 +3,8 @@
 // `/pools/default` nodes with membership and `balanced`, addNode (only the K1 keys, an
 // `inactiveAdded` member), rebalance (knownNodes exactly the members, else {"mismatch":1}), the
 // tasks' rebalance entry moving a third per poll, `/logs/rebalanceReport`, the bucket's drop
-// (200, then 404) and its answer with a vBucketServerMap over the members and items per node.
-// Faults: a rebalance that fails (errorMessage, report), one that hangs, and one left running (an
+// (200, then 404) and its answer with a vBucketServerMap over the members and items per node,
+// stopRebalance (K15). Faults: rebalances that fail (errorMessage, report), hang, and one left running (an
 // engine killed mid-rebalance). The full stand-in that real YCSB talks to is test/lab's.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +14,7 @@ interface FakeMember { otpNode: string; hostname: string; services: string[]; me
 export interface FakeClusterFaults {
   /** The next `times` rebalances (default 1) end at half way with this errorMessage and a report saying `report`. */
   fail?: { errorMessage: string; report: string; times?: number };
-  /** The next rebalance's progress stops at 50 %. */
+  /** Every rebalance's progress stops at 50 % while set. */
   stall?: boolean;
 }
 
@@ -106,11 +106,20 @@ export class FakeCluster {
       if (known.join(',') !== this.members.map((member) => member.otpNode).sort().join(',') || eject.some((node) => !known.includes(node))) return [400, { mismatch: 1 }];
       this.count += 1;
       const { fail, stall } = this.faults;
-      this.faults = fail && (fail.times ?? 1) > 1 ? { fail: { ...fail, times: (fail.times ?? 1) - 1 } } : {};
+      this.faults = { ...(fail && (fail.times ?? 1) > 1 ? { fail: { ...fail, times: (fail.times ?? 1) - 1 } } : {}), ...(stall ? { stall } : {}) };
       this.rebalance = { id: `rebalance-${this.count}`, statusId: `s${this.count}`, progress: 0, stalled: stall === true, ...(fail ? { fail } : {}), eject };
       return [200, { rebalance_id: this.rebalance.id }];
     }
     if (method === 'GET' && path === '/pools/default/tasks') return [200, [this.task()]];
+    if (method === 'POST' && path === '/controller/stopRebalance') {
+      // K15: the members stay as they were (added ones inactiveAdded, none ejected)
+      if (this.rebalance) {
+        this.lastTask = { statusId: this.rebalance.statusId };
+        this.rebalance = undefined;
+        this.report = '{"completionMessage":"Rebalance stopped by user."}';
+      }
+      return [200, ''];
+    }
     if (method === 'GET' && path.startsWith('/logs/rebalanceReport')) return [200, JSON.parse(this.report)];
     return [404, `not in the fake: ${method} ${path}`];
   }

@@ -2,7 +2,7 @@
 // decides through the engine's REST client (couchbaseRest.ts) to the first server, which is in
 // every size. Refuse while a bucket exists, follow a rebalance left running (an engine stopped mid-rebalance) to its end, read /pools/default, addNode each missing member, rebalance with every known otpNode
 // (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
-// second until the rebalance ends, fails or hangs for 600 s, then require the post-conditions
+// second until the rebalance ends, fails or hangs for 600 s (a hung one is stopped, K15), then require the post-conditions
 // (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
 // K11). A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
 // injected so tests decide time; the password goes only into addNode's form body and the
@@ -140,9 +140,10 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
       continue;
     }
     if (verdict.kind === 'ended') break;
+    const stopped = verdict.kind === 'stalled' ? await stopHungRebalance(target) : '';
     const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
     const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
+    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${stopped}${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
   }
 
   // K10, K11: balanced and every member healthy, within a short wait.
@@ -171,9 +172,10 @@ async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, 
   for (;;) {
     const verdict = watchRebalance(watch, task, clock.now());
     if (verdict.kind === 'stalled') {
+      const stopped = await stopHungRebalance(target);
       const report = await readReport(target, undefined);
       const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-      throw new RebalanceFailure(target.server.host, `A rebalance that was already running before this resize (an earlier run stopped during it?) hung: ${verdict.message}.${said}`, report?.text);
+      throw new RebalanceFailure(target.server.host, `A rebalance that was already running before this resize (an earlier run stopped during it?) hung: ${verdict.message}.${stopped}${said}`, report?.text);
     }
     if (verdict.kind !== 'running') return { ms: clock.now() - started, polls, outcome: verdict.kind === 'failed' ? `failed: ${verdict.message}` : 'ended' };
     watch = verdict.watch;
@@ -181,6 +183,20 @@ async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, 
     if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
     polls += 1;
     task = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+  }
+}
+
+/**
+ * K15: a hung rebalance is stopped (POST /controller/stopRebalance), so that the cell's retry or the
+ * next cell starts a rebalance of its own instead of following this one for another 600 s. Says
+ * what happened, for the error; a stop that fails is said too, and does not hide the hang.
+ */
+async function stopHungRebalance(target: RestTarget): Promise<string> {
+  try {
+    const answer = await restCall(target, 'POST', '/controller/stopRebalance', step, { form: {} });
+    return answer.status === 200 ? ' The engine stopped it (POST /controller/stopRebalance).' : ` Stopping it failed (POST /controller/stopRebalance: HTTP ${answer.status}: ${quote(answer.text)}).`;
+  } catch (error) {
+    return ` Stopping it failed (${error instanceof EngineFailure ? error.error.message : String(error)}).`;
   }
 }
 
