@@ -7,7 +7,6 @@
 // the real SDK sends each key to its node, and the engine reads each node's share. Bounded: every
 // node is stopped by its process in after().
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,48 +20,20 @@ import { resizeCluster, type ResizeClock } from '../../engine/src/couchbase/clus
 import { wantedMembers } from '../../engine/src/couchbase/clusterResize';
 import { clusterMembers } from '../../engine/src/plan/clusterSizes';
 import { withDefaults, type Plan, type ResolvedPlan } from '../../engine/src/plan/planSchema';
+import { startTestNode, stopAllTestNodes, stopTestNode, type TestNodeProcess as Node, type TestNodeStart } from '../lab/testNodeProcesses';
 
 const username = 'Administrator';
 const password = 'cluster-sizes pass';
 const folder = mkdtempSync(join(tmpdir(), 'cluster-sizes-lab-'));
-const children = new Set<ChildProcess>();
 after(() => {
-  for (const child of children) {
-    child.stdin?.end();
-    child.kill('SIGTERM');
-  }
+  stopAllTestNodes();
   rmSync(folder, { recursive: true, force: true });
 });
 
-interface Node { address: string; restPort: number; kvPort: number; child: ChildProcess }
 
-async function startNode(address: string, extra: { faults?: Record<string, unknown>; membershipFile?: string; restPort?: number; kvPort?: number } = {}): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'lab', 'testNodeProcess.ts'), address], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  child.stdin!.write(`${JSON.stringify({ username, password, ...extra })}\n`);
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`test node on ${address} did not start in 60 s: ${err}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.slice(0, out.indexOf('\n')));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`test node on ${address} exited ${code}: ${err}`)));
-  });
-  return { address, child, ...(JSON.parse(line) as { restPort: number; kvPort: number }) };
-}
 
-async function stopNode(node: Node): Promise<void> {
-  const exited = new Promise<void>((resolve) => node.child.once('exit', () => resolve()));
-  node.child.stdin?.end();
-  await exited;
-}
+const startNode = (address: string, extra: Omit<TestNodeStart, 'username' | 'password'> = {}): Promise<Node> => startTestNode(address, { username, password, ...extra });
+const stopNode = stopTestNode;
 
 async function pool(node: Node): Promise<{ balanced: boolean; nodes: { otpNode: string; clusterMembership: string }[] }> {
   const response = await fetch(`http://${node.address}:${node.restPort}/pools/default`, { headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } });
@@ -113,7 +84,12 @@ describe('cluster sizes against test nodes (real REST)', { timeout: 180_000 }, (
     const plan = planOf(nodes);
     const stop = new AbortController();
     const killed = resizeCluster(target(plan, stop.signal), wantedMembers(clusterMembers(plan, 2)), fastClock, { pollMs: 100 });
-    setTimeout(() => stop.abort(), 800);
+    // stopped once the rebalance runs (not at a fixed time: a loaded machine is slow to get there)
+    for (let polls = 0; polls < 600 && !stop.signal.aborted; polls++) {
+      const tasks = (await (await fetch(`http://${nodes[0].address}:${nodes[0].restPort}/pools/default/tasks`, { headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } })).json()) as { status: string }[];
+      if (tasks[0]?.status === 'running') stop.abort();
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await assert.rejects(killed, /Cancelled/);
     assert.deepEqual(members(await pool(nodes[0])), ['ns_1@127.0.0.5 active', 'ns_1@127.0.0.6 inactiveAdded'], 'the rebalance goes on without the engine');
     const evidence = await formCellCluster(target(plan), plan, 3, 30, { clock: fastClock, pollMs: 100 });

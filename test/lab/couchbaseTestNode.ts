@@ -295,10 +295,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   /** The other members, when this node is in a cluster of several. */
   const otherMembers = (): ViewMember[] => (clusterView ?? []).filter((member) => member.otpNode !== selfOtpNode());
   /** Sends what a client asked of this node to every other member (which does not send it on). */
-  async function forward(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<void> {
+  async function forward(method: string, path: string, body: string | undefined, contentType: string | undefined, headers: Record<string, string> = {}): Promise<void> {
     await Promise.all(otherMembers().map(async (member) => {
       try {
-        await fetch(`http://${hostPort(member.name, member.restPort)}${path}`, { method, headers: { authorization: adminHeader, 'x-lab-forwarded': '1', ...(contentType ? { 'content-type': contentType } : {}) }, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(5000) });
+        await fetch(`http://${hostPort(member.name, member.restPort)}${path}`, { method, headers: { authorization: adminHeader, 'x-lab-forwarded': '1', ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(5000) });
       } catch (error) {
         log(`cluster: ${method} ${path} did not reach ${member.name}: ${String(error)}`);
       }
@@ -412,17 +412,9 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     const config: Record<string, unknown> = { rev: configRevision, revEpoch: 1, nodesExt: [node] };
     if (!bucket) return config;
     return {
-      rev: configRevision,
-      revEpoch: 1,
-      name: bucket.name,
-      uri: `/pools/default/buckets/${bucket.name}?bucket_uuid=${bucket.uuid}`,
-      streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
+      ...bucketEnvelope(bucket),
       nodes: [{ hostname: `${name}:${restPort}`, ports: { direct: kvPort } }],
       nodesExt: [node],
-      uuid: bucket.uuid,
-      nodeLocator: 'vbucket',
-      bucketCapabilitiesVer: '',
-      bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
         numReplicas: 0,
@@ -432,23 +424,30 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     };
   }
 
-  /** K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the next ones. */
-  function clusterViewConfig(view: ViewMember[], bucket?: Bucket): Record<string, unknown> {
-    const nodesExt = view.map((member) => ({ hostname: member.name, ...(member.otpNode === selfOtpNode() ? { thisNode: true } : {}), services: { mgmt: member.restPort, kv: member.kvPort, ...(member.queryPort !== undefined ? { n1ql: member.queryPort } : {}) } }));
-    if (!bucket) return { rev: configRevision, revEpoch: 1, nodesExt };
-    const replicas = Math.min(bucket.replicaNumber, view.length - 1);
+  /** What a bucket's cluster map says of the bucket itself, whatever its nodes. */
+  function bucketEnvelope(bucket: Bucket): Record<string, unknown> {
     return {
       rev: configRevision,
       revEpoch: 1,
       name: bucket.name,
       uri: `/pools/default/buckets/${bucket.name}?bucket_uuid=${bucket.uuid}`,
       streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
-      nodes: view.map((member) => ({ hostname: hostPort(member.name, member.restPort), ports: { direct: member.kvPort } })),
-      nodesExt,
       uuid: bucket.uuid,
       nodeLocator: 'vbucket',
       bucketCapabilitiesVer: '',
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
+    };
+  }
+
+  /** K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the next ones. */
+  function clusterViewConfig(view: ViewMember[], bucket?: Bucket): Record<string, unknown> {
+    const nodesExt = view.map((member) => ({ hostname: member.name, ...(member.otpNode === selfOtpNode() ? { thisNode: true } : {}), services: { mgmt: member.restPort, kv: member.kvPort, ...(member.queryPort !== undefined ? { n1ql: member.queryPort } : {}) } }));
+    if (!bucket) return { rev: configRevision, revEpoch: 1, nodesExt };
+    const replicas = Math.min(bucket.replicaNumber, view.length - 1);
+    return {
+      ...bucketEnvelope(bucket),
+      nodes: view.map((member) => ({ hostname: hostPort(member.name, member.restPort), ports: { direct: member.kvPort } })),
+      nodesExt,
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
         numReplicas: bucket.replicaNumber,
@@ -728,16 +727,6 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     let total = 0;
     for (const bucket of buckets.values()) total += bucket.ramQuotaMB;
     return total;
-  }
-
-  async function forwardBucket(body: string, uuid: string | undefined, contentType: string | undefined): Promise<void> {
-    await Promise.all(otherMembers().map(async (member) => {
-      try {
-        await fetch(`http://${hostPort(member.name, member.restPort)}/pools/default/buckets`, { method: 'POST', headers: { authorization: adminHeader, 'x-lab-forwarded': '1', ...(uuid ? { 'x-lab-bucket-uuid': uuid } : {}), ...(contentType ? { 'content-type': contentType } : {}) }, body, signal: AbortSignal.timeout(5000) });
-      } catch (error) {
-        log(`cluster: the bucket did not reach ${member.name}: ${String(error)}`);
-      }
-    }));
   }
 
   function createBucket(form: URLSearchParams, uuid?: string): { status: number; body?: unknown } {
@@ -1072,7 +1061,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         const form = new URLSearchParams(body);
         const outcome = createBucket(form, typeof request.headers['x-lab-bucket-uuid'] === 'string' ? request.headers['x-lab-bucket-uuid'] : undefined);
         // every member holds the bucket, under one uuid
-        if (!forwarded && outcome.status < 300) await forwardBucket(body, buckets.get(form.get('name') ?? '')?.uuid, request.headers['content-type']);
+        const uuid = buckets.get(form.get('name') ?? '')?.uuid;
+        if (!forwarded && outcome.status < 300) await forward('POST', path, body, request.headers['content-type'], uuid ? { 'x-lab-bucket-uuid': uuid } : {});
         return send(response, outcome.status, outcome.body);
       }
     }

@@ -8,7 +8,6 @@
 // rebalance stopping its cell with the report's words, and resume after a kill mid-rebalance.
 // Bounded: 240 s per test, every node process ended in after() also on failure.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,44 +18,20 @@ import type { CellResult } from '../../../engine/src/model';
 import type { Plan } from '../../../engine/src/plan/planSchema';
 import { runSweep } from '../../../engine/src/sweep/sweep';
 import { FakeHosts, fakeHostsPlan, ycsbPhaseResult, ycsbReport } from '../../support/fakeHosts';
+import { startTestNode, stopAllTestNodes, type TestNodeProcess as Node } from '../../lab/testNodeProcesses';
 
 const username = 'Administrator';
 const password = 'cluster nodes pass';
 const folder = mkdtempSync(join(tmpdir(), 'sweep-cluster-nodes-'));
-const children = new Set<ChildProcess>();
 after(() => {
-  for (const child of children) {
-    child.stdin?.end();
-    child.kill('SIGKILL');
-  }
+  stopAllTestNodes();
   rmSync(folder, { recursive: true, force: true });
 });
 writeFileSync(join(folder, 'workloada'), 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=120\noperationcount=100\nreadproportion=1\nupdateproportion=0\n');
 writeFileSync(join(folder, 'tuned.opf'), 'onload_set EF_POLL_USEC 100000\n');
 
-interface Node { address: string; restPort: number; kvPort: number }
 
-async function startNode(address: string, faults: Record<string, unknown> = {}): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', '..', 'lab', 'testNodeProcess.ts'), address], { stdio: ['pipe', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  child.stdin!.write(`${JSON.stringify({ username, password, faults })}\n`);
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`test node on ${address} did not start in 60 s: ${err}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.slice(0, out.indexOf('\n')));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`test node on ${address} exited ${code}: ${err}`)));
-  });
-  return { address, ...(JSON.parse(line) as { restPort: number; kvPort: number }) };
-}
+const startNode = (address: string, faults: Record<string, unknown> = {}): Promise<Node> => startTestNode(address, { username, password, faults });
 
 function clusterPlan(nodes: Node[], clusterSizes: number[], extra: Partial<Plan> = {}): Plan {
   return fakeHostsPlan({
