@@ -155,6 +155,40 @@ export interface CellEvidence {
   cpu?: CpuEvidence;
   /** Time series and HDR histogram summaries (engine/src/ycsb/ycsbTimeSeries.ts, engine/src/evidence/hdrMerge.ts). */
   timeseries?: TimeseriesEvidence;
+  /** The cell's cluster when the plan sweeps `clusterSizes` (engine/src/couchbase/cellCluster.ts). */
+  cluster?: ClusterEvidence;
+}
+
+/** evidence.cluster (issue 23): the size, how it was formed, and how the bucket spread over it. */
+export interface ClusterEvidence {
+  size: number;
+  /** Each member: its plan host, how ns_server names it (`address:restPort`) and its services. */
+  members: { host: string; hostname: string; services: string[] }[];
+  /** bucket.replicas as the plan asks, and as a cluster of `size` gives: min(requested, size − 1). */
+  replicas: { requested: number; effective: number };
+  /** The bucket dropped before the resize (absent: there was none). */
+  bucketDropped?: { polls: number; ms: number };
+  /** otpNodes added and ejected by this cell's resize. */
+  added: string[];
+  ejected: string[];
+  rebalance: { outcome: 'not needed' } | { outcome: 'balanced'; rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
+  /** A rebalance found running before the resize (a run stopped during one), followed to its end. */
+  earlierRebalance?: { ms: number; polls: number; outcome: string };
+  /** /pools/default's `balanced` after the resize (the resize requires it). */
+  balanced: boolean;
+  /** Per node (its `hostname`), read after the load. */
+  nodes?: Record<string, NodeSpread>;
+}
+
+/** One node's share of the bucket: vBuckets from `vBucketServerMap`, items from `interestingStats`. */
+export interface NodeSpread {
+  services: string[];
+  activeVBuckets: number;
+  replicaVBuckets: number;
+  /** `curr_items`: the active items the node holds. */
+  items?: number;
+  /** `vb_replica_curr_items`. */
+  replicaItems?: number;
 }
 
 /** evidence.cpu — sampled ~1/s over the run phase (engine/src/evidence/cpuSampler.ts). */

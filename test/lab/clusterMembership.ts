@@ -9,12 +9,15 @@
 // - K4: an added node is `inactiveAdded` until a rebalance makes it `active`;
 // - K5 `POST /controller/rebalance`: knownNodes exactly the members (else {"mismatch":1}), ejected
 //   among them, not all ejected, one at a time (503);
-// - K6 `/pools/default/tasks`' rebalance entry, K7 `balanced`, K8 `/logs/rebalanceReport`;
+// - K6 `/pools/default/tasks`' rebalance entry, K7 `balanced`, K8 `/logs/rebalanceReport`,
+//   K15 `POST /controller/stopRebalance`;
 // - K9: an ejected node leaves: it forgets the cluster, its buckets and users, and restarts its
 //   memcached (its KV connections close, its uptime starts again).
 // Progress moves linearly over `rebalanceMs`; the faults `rebalanceStallAtPercent` and
-// `rebalanceFailure` make it hang or fail. What a real cluster does beyond this (vBucket moves, the
-// cluster map over the members) is not here yet.
+// `rebalanceFailure` make it hang or fail. The membership survives a restart of the node when the
+// caller keeps it (`saved`: the test node writes it into its data folder), as ns_server keeps
+// `nodes_wanted` on disk (K14). The cluster map over the members is the test node's
+// (couchbaseTestNode.ts, K13, told through `onMembersChanged`); vBucket moves are not simulated.
 import { randomBytes } from 'node:crypto';
 
 export type ClusterMembershipState = 'active' | 'inactiveAdded';
@@ -45,6 +48,20 @@ export interface MembershipOptions {
   /** K9: forget buckets and users, restart memcached. */
   wipe: () => void;
   log: (line: string) => void;
+  /**
+   * Where the membership is kept across a restart of the node (ns_server keeps `nodes_wanted` in
+   * its config on disk, so a member that restarts is still a member): read once at the start,
+   * written after every change. Absent: memory only.
+   */
+  saved?: { read(): SavedMembership | undefined; write(state: SavedMembership): void };
+  /** After a rebalance that completed: the members now (this node first), for the cluster map. */
+  onMembersChanged?: (members: Member[]) => void;
+}
+
+/** What survives a restart: the cluster this node joined, or the members it orchestrates. */
+export interface SavedMembership {
+  joinedTo?: string;
+  others: Member[];
 }
 
 export interface RestOutcome {
@@ -78,11 +95,18 @@ export function clusterMembership(options: MembershipOptions) {
   /** The orchestrator's members (this node first); undefined until something asks (then just itself). */
   const others = new Map<string, Member>();
   /** Set when this node joined another node's cluster (K3: it is then not joinable). */
-  let joinedTo: string | undefined;
+  let joinedTo: string | undefined = undefined;
   let rebalance: Rebalance | undefined;
   let lastStatusId = randomBytes(16).toString('hex');
   const reports = new Map<string, Record<string, unknown>>();
   let lastReportId: string | undefined;
+  const restored = options.saved?.read();
+  if (restored) {
+    joinedTo = restored.joinedTo;
+    for (const member of restored.others) others.set(member.otpNode, member);
+    options.log(`cluster: membership restored after a restart (${restored.joinedTo !== undefined ? `member of ${restored.joinedTo}'s cluster` : `${restored.others.length} other member(s)`})`);
+  }
+  const save = (): void => options.saved?.write({ ...(joinedTo !== undefined ? { joinedTo } : {}), others: [...others.values()] });
 
   const self = (): Member => ({ ...options.self(), membership: 'active' });
   const members = (): Member[] => [self(), ...others.values()];
@@ -126,6 +150,8 @@ export function clusterMembership(options: MembershipOptions) {
       others.delete(otpNode);
       if (member) void tellToLeave(member);
     }
+    save();
+    options.onMembersChanged?.(members());
     reports.set(reportId, { completionMessage: 'Rebalance completed successfully.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId, nodesOut: rebalance.ejected });
     options.log(`cluster: rebalance ${rebalance.rebalanceId} completed; members ${members().map((member) => member.otpNode).join(', ')}`);
   }
@@ -189,6 +215,7 @@ export function clusterMembership(options: MembershipOptions) {
     }
     if (answer.status !== 200 || typeof joinee.otpNode !== 'string') return { status: 400, body: [`Prepare join failed. ${joinee.error ?? text.trim()}`] };
     others.set(joinee.otpNode, { otpNode: joinee.otpNode, hostname: endpoint, services, membership: 'inactiveAdded' });
+    save();
     options.log(`cluster: added ${joinee.otpNode} (${endpoint}, ${services.join(',')})`);
     return { status: 200, body: { otpNode: joinee.otpNode } };
   }
@@ -204,6 +231,7 @@ export function clusterMembership(options: MembershipOptions) {
     if (asker.otpNode === self().otpNode) return { status: 400, body: { error: 'Joining node to itself is not allowed.' } };
     if (joinedTo !== undefined || others.size > 0) return { status: 400, body: { error: 'Node is already part of cluster.' } };
     joinedTo = String(asker.otpNode);
+    save();
     options.log(`cluster: joined ${joinedTo}'s cluster`);
     return { status: 200, body: { otpNode: self().otpNode, hostname: self().hostname, services: self().services } };
   }
@@ -265,6 +293,17 @@ export function clusterMembership(options: MembershipOptions) {
       if (method === 'POST' && path === '/engageCluster2') return engage(await body());
       if (method === 'POST' && path === '/controller/rebalance') return startRebalance(new URLSearchParams(await body()), now);
       if (method === 'GET' && path === '/pools/default/tasks') return { status: 200, body: [rebalanceTask(now)] };
+      if (method === 'POST' && path === '/controller/stopRebalance') {
+        // K15: 200 whether or not one runs; the members stay as they were (added ones inactiveAdded)
+        if (running(now) && rebalance) {
+          rebalance.endedAt = now;
+          lastStatusId = randomBytes(16).toString('hex');
+          lastReportId = randomBytes(16).toString('hex');
+          reports.set(lastReportId, { completionMessage: 'Rebalance stopped by user.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId });
+          options.log(`cluster: rebalance ${rebalance.rebalanceId} stopped`);
+        }
+        return { status: 200 };
+      }
       if (method === 'GET' && path === '/logs/rebalanceReport') {
         // K8: reportID, when given, is exactly 32 characters; no other key
         const id = query.get('reportID');
@@ -278,6 +317,7 @@ export function clusterMembership(options: MembershipOptions) {
         joinedTo = undefined;
         others.clear();
         rebalance = undefined;
+        save();
         options.wipe();
         options.log('cluster: left the cluster; configuration wiped, memcached restarted');
         return { status: 200 };

@@ -3,9 +3,13 @@
 // documents (facts in ../shared/notes/COUCHBASE-TEST-NODE.md). It listens on every address given
 // (one per lab "interface"), keeps documents in memory within a hard byte budget, and reads its
 // fault switches through a callback so a lab can flip them while it runs in another process.
+// Several of them form a cluster (issue 23, test/lab/README.md K1-K14): membership in
+// clusterMembership.ts, the cluster map spread over the members and the buckets and users made on
+// every member here.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
   Datatype,
   encodeResponse,
@@ -17,7 +21,7 @@ import {
   type KvResponse,
 } from './memcachedFrames';
 import { QueryService, queryRequestFrom } from './queryService';
-import { clusterMembership, type MembershipFaults } from './clusterMembership';
+import { clusterMembership, type MembershipFaults, type SavedMembership } from './clusterMembership';
 import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
 
 /** Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every request. */
@@ -109,6 +113,8 @@ export interface TestNodeOptions {
   kvAddresses?: string[];
   /** The same for REST (default: every address); the others' come through `acceptRest`. */
   restAddresses?: string[];
+  /** A file that keeps the node's cluster membership across a restart (clusterMembership.ts `saved`). */
+  membershipFile?: string;
 }
 
 export interface CouchbaseTestNode {
@@ -227,12 +233,90 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     wipe: () => {
       buckets.clear();
       users.clear();
+      setClusterView([]);
       storedBytes = 0;
       for (const connection of connections) connection.socket.destroy();
       startedAt = Date.now();
     },
     log,
+    ...(options.membershipFile !== undefined ? { saved: membershipFileStore(options.membershipFile, log) } : {}),
+    onMembersChanged: (members) => void shareClusterView(members),
   });
+
+  // --- the cluster map over the members (issue 23, lab README K13) ------------------------------
+  // After a rebalance the orchestrator reads every member's ports and hands the member list to
+  // each (`POST /_lab/clusterView`, the lab's stand-in for ns_server's replicated config); every
+  // member's cluster map then lists them all and spreads the vBuckets over them, so the SDKs and
+  // YCSB send each key to its node. A bucket or RBAC user made on one member is made on the others
+  // (`x-lab-forwarded`), and the orchestrator's bucket answer counts every member's items.
+  let clusterView: ViewMember[] | undefined;
+  if (options.membershipFile !== undefined) {
+    try {
+      const kept = JSON.parse(readFileSync(`${options.membershipFile}.map`, 'utf8')) as ViewMember[];
+      if (kept.length > 1) clusterView = kept;
+    } catch {
+      // no map kept: a node of its own
+    }
+  }
+  const selfOtpNode = (): string => `ns_1@${nodeAddress}`;
+  const adminHeader = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
+  async function shareClusterView(members: { otpNode: string; hostname: string; services: string[] }[]): Promise<void> {
+    try {
+      const view: ViewMember[] = [];
+      for (const member of members) {
+        if (member.otpNode === selfOtpNode()) {
+          view.push({ otpNode: member.otpNode, name: nodeAddress, restPort, kvPort, ...(setting('nodeServices').includes('n1ql') ? { queryPort } : {}) });
+          continue;
+        }
+        const answer = (await (await fetch(`http://${member.hostname}/pools/default/nodeServices`, { headers: { authorization: adminHeader }, signal: AbortSignal.timeout(5000) })).json()) as { nodesExt?: { services?: Record<string, number> }[] };
+        const ports = answer.nodesExt?.[0]?.services ?? {};
+        const name = member.hostname.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+        view.push({ otpNode: member.otpNode, name, restPort: ports.mgmt ?? 8091, kvPort: ports.kv ?? 11210, ...(ports.n1ql !== undefined ? { queryPort: ports.n1ql } : {}) });
+      }
+      setClusterView(view);
+      await Promise.all(view.filter((member) => member.otpNode !== selfOtpNode()).map((member) => fetch(`http://${hostPort(member.name, member.restPort)}/_lab/clusterView`, { method: 'POST', headers: { authorization: adminHeader, 'content-type': 'application/json' }, body: JSON.stringify(view), signal: AbortSignal.timeout(5000) })));
+    } catch (error) {
+      log(`cluster: could not share the cluster map: ${String(error)}`);
+    }
+  }
+  function setClusterView(view: ViewMember[]): void {
+    clusterView = view.length > 1 ? view : undefined;
+    configRevision += 1;
+    // kept with the membership: a member that restarts serves the same map (its ports are fixed then)
+    if (options.membershipFile !== undefined) {
+      try {
+        writeFileSync(`${options.membershipFile}.map`, `${JSON.stringify(clusterView ?? [])}\n`, { mode: 0o600 });
+      } catch (error) {
+        log(`cluster: could not keep the cluster map: ${String(error)}`);
+      }
+    }
+    log(`cluster: cluster map over ${view.map((member) => member.name).join(', ')}`);
+  }
+  /** The other members, when this node is in a cluster of several. */
+  const otherMembers = (): ViewMember[] => (clusterView ?? []).filter((member) => member.otpNode !== selfOtpNode());
+  /** Sends what a client asked of this node to every other member (which does not send it on). */
+  async function forward(method: string, path: string, body: string | undefined, contentType: string | undefined, headers: Record<string, string> = {}): Promise<void> {
+    await Promise.all(otherMembers().map(async (member) => {
+      try {
+        await fetch(`http://${hostPort(member.name, member.restPort)}${path}`, { method, headers: { authorization: adminHeader, 'x-lab-forwarded': '1', ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(5000) });
+      } catch (error) {
+        log(`cluster: ${method} ${path} did not reach ${member.name}: ${String(error)}`);
+      }
+    }));
+  }
+  /** Each other member's share of a bucket (its last items sample and warm-up), for the orchestrator's answer. */
+  async function memberShares(bucket: string): Promise<Map<string, { items: number; warm: boolean }>> {
+    const shares = new Map<string, { items: number; warm: boolean }>();
+    await Promise.all(otherMembers().map(async (member) => {
+      try {
+        const answer = await fetch(`http://${hostPort(member.name, member.restPort)}/_lab/share?bucket=${encodeURIComponent(bucket)}`, { headers: { authorization: adminHeader }, signal: AbortSignal.timeout(5000) });
+        if (answer.status === 200) shares.set(member.otpNode, (await answer.json()) as { items: number; warm: boolean });
+      } catch {
+        // an unreachable member counts no items and is not healthy
+      }
+    }));
+    return shares;
+  }
 
   // --- users: the admin and the RBAC users created through REST (REAL-LAB Y2: nobody else; a
   // couchbase2 client logging in with the bucket's name needs such a user)
@@ -322,27 +406,53 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   }
 
   function clusterConfig(host: string, bucket?: Bucket): Record<string, unknown> {
+    if (clusterView) return clusterViewConfig(clusterView, bucket);
     const name = options.nodeName ?? host;
     const node = { hostname: name, thisNode: true, services: serviceMap() };
     const config: Record<string, unknown> = { rev: configRevision, revEpoch: 1, nodesExt: [node] };
     if (!bucket) return config;
+    return {
+      ...bucketEnvelope(bucket),
+      nodes: [{ hostname: `${name}:${restPort}`, ports: { direct: kvPort } }],
+      nodesExt: [node],
+      vBucketServerMap: {
+        hashAlgorithm: 'CRC',
+        numReplicas: 0,
+        serverList: [`${name}:${kvPort}`],
+        vBucketMap: Array.from({ length: vbucketCount }, () => [0]),
+      },
+    };
+  }
+
+  /** What a bucket's cluster map says of the bucket itself, whatever its nodes. */
+  function bucketEnvelope(bucket: Bucket): Record<string, unknown> {
     return {
       rev: configRevision,
       revEpoch: 1,
       name: bucket.name,
       uri: `/pools/default/buckets/${bucket.name}?bucket_uuid=${bucket.uuid}`,
       streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
-      nodes: [{ hostname: `${name}:${restPort}`, ports: { direct: kvPort } }],
-      nodesExt: [node],
       uuid: bucket.uuid,
       nodeLocator: 'vbucket',
       bucketCapabilitiesVer: '',
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
+    };
+  }
+
+  /** K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the next ones. */
+  function clusterViewConfig(view: ViewMember[], bucket?: Bucket): Record<string, unknown> {
+    const nodesExt = view.map((member) => ({ hostname: member.name, ...(member.otpNode === selfOtpNode() ? { thisNode: true } : {}), services: { mgmt: member.restPort, kv: member.kvPort, ...(member.queryPort !== undefined ? { n1ql: member.queryPort } : {}) } }));
+    if (!bucket) return { rev: configRevision, revEpoch: 1, nodesExt };
+    const replicas = Math.min(bucket.replicaNumber, view.length - 1);
+    return {
+      ...bucketEnvelope(bucket),
+      nodes: view.map((member) => ({ hostname: hostPort(member.name, member.restPort), ports: { direct: member.kvPort } })),
+      nodesExt,
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
-        numReplicas: 0,
-        serverList: [`${name}:${kvPort}`],
-        vBucketMap: Array.from({ length: vbucketCount }, () => [0]),
+        numReplicas: bucket.replicaNumber,
+        serverList: view.map((member) => hostPort(member.name, member.kvPort)),
+        vBucketMap: Array.from({ length: vbucketCount }, (_, vbucket) => Array.from({ length: bucket.replicaNumber + 1 }, (__, copy) => (copy <= replicas ? (vbucket + copy) % view.length : -1))),
       },
     };
   }
@@ -564,7 +674,15 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     };
   }
 
-  function bucketJson(bucket: Bucket, host: string): Record<string, unknown> {
+  function bucketJson(bucket: Bucket, host: string, shares?: Map<string, { items: number; warm: boolean }>): Record<string, unknown> {
+    const ownItems = setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems;
+    // K13: in a cluster the answer lists every member with its own items; the count is the cluster's
+    const memberNodes = clusterView && shares
+      ? clusterView.map((member) => member.otpNode === selfOtpNode()
+        ? { ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } }
+        : { hostname: hostPort(member.name, member.restPort), thisNode: false, status: shares.get(member.otpNode)?.warm === false ? 'warmup' : shares.has(member.otpNode) ? 'healthy' : 'unhealthy', clusterMembership: 'active', services: ['kv'], ports: { direct: member.kvPort }, interestingStats: { curr_items: shares.get(member.otpNode)?.items ?? 0, vb_replica_curr_items: 0 } })
+      : undefined;
+    const itemCount = ownItems + [...(shares?.values() ?? [])].reduce((sum, share) => sum + share.items, 0);
     const controllers: Record<string, string> = {
       compactAll: `/pools/default/buckets/${bucket.name}/controller/compactBucket`,
     };
@@ -586,7 +704,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       quota: { ram: bucket.ramQuotaMB * mebibyte, rawRAM: bucket.ramQuotaMB * mebibyte },
       basicStats: {
         // REAL-LAB C6: the last sample, not a live count
-        itemCount: setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems,
+        itemCount,
         memUsed: bucket.bytes,
         dataUsed: bucket.bytes,
         diskUsed: 0,
@@ -600,7 +718,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
       vBucketServerMap: (clusterConfig(host, bucket) as { vBucketServerMap: unknown }).vBucketServerMap,
       nodesExt: (clusterConfig(host, bucket) as { nodesExt: unknown }).nodesExt,
-      nodes: [nodeJson(host, bucket)],
+      nodes: memberNodes ?? [{ ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } }],
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
     };
   }
@@ -611,7 +729,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     return total;
   }
 
-  function createBucket(form: URLSearchParams): { status: number; body?: unknown } {
+  function createBucket(form: URLSearchParams, uuid?: string): { status: number; body?: unknown } {
     const refusal = faults().refuseBucketCreation;
     if (refusal) return { status: 400, body: { errors: { _: refusal } } };
     const errors: Record<string, string> = {};
@@ -641,7 +759,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     if (Object.keys(errors).length > 0) return { status: 400, body: { errors } };
     buckets.set(name, {
       name,
-      uuid: randomUUID().replace(/-/g, ''),
+      uuid: uuid ?? randomUUID().replace(/-/g, ''),
       bucketType,
       ramQuotaMB,
       replicaNumber,
@@ -894,8 +1012,23 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       response.setHeader('WWW-Authenticate', 'Basic realm="Couchbase Server Admin / REST"');
       return send(response, 401);
     }
+    const forwarded = request.headers['x-lab-forwarded'] === '1';
+    if (method === 'POST' && path === '/_lab/clusterView') {
+      setClusterView(JSON.parse(await readBody(request)) as ViewMember[]);
+      return send(response, 200);
+    }
+    if (method === 'GET' && path === '/_lab/share') {
+      const bucket = liveBucket(url.searchParams.get('bucket') ?? '');
+      if (!bucket) return send(response, 404);
+      return send(response, 200, { items: setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems, warm: !warmingUp(bucket) });
+    }
     const userPath = /^\/settings\/rbac\/users\/local\/([^/]+)$/.exec(path);
-    if (userPath) return sendOutcome(response, await rbacUser(method, decodeURIComponent(userPath[1]), method === 'PUT' ? new URLSearchParams(await readBody(request)) : undefined));
+    if (userPath) {
+      const body = method === 'PUT' ? await readBody(request) : undefined;
+      const outcome = await rbacUser(method, decodeURIComponent(userPath[1]), body !== undefined ? new URLSearchParams(body) : undefined);
+      if (!forwarded && outcome.status === 200) await forward(method, path, body, request.headers['content-type']);
+      return sendOutcome(response, outcome);
+    }
     if (method === 'GET' && path === '/settings/rbac/users') {
       return send(response, 200, [...users.entries()].map(([id, user]) => ({ id, domain: 'local', roles: user.roles.map((role) => ({ role: role.replace(/\[.*$/, ''), bucket_name: /\[([^\]]+)\]/.exec(role)?.[1] })) })));
     }
@@ -924,7 +1057,12 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     if (path === '/pools/default/buckets') {
       if (method === 'GET') return send(response, 200, [...buckets.values()].map((bucket) => bucketJson(bucket, host)));
       if (method === 'POST') {
-        const outcome = createBucket(new URLSearchParams(await readBody(request)));
+        const body = await readBody(request);
+        const form = new URLSearchParams(body);
+        const outcome = createBucket(form, typeof request.headers['x-lab-bucket-uuid'] === 'string' ? request.headers['x-lab-bucket-uuid'] : undefined);
+        // every member holds the bucket, under one uuid
+        const uuid = buckets.get(form.get('name') ?? '')?.uuid;
+        if (!forwarded && outcome.status < 300) await forward('POST', path, body, request.headers['content-type'], uuid ? { 'x-lab-bucket-uuid': uuid } : {});
         return send(response, outcome.status, outcome.body);
       }
     }
@@ -946,10 +1084,12 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         bucket.bytes = 0;
         return send(response, 200);
       }
-      if (!bucketPath[2] && method === 'GET') return send(response, 200, bucketJson(bucket, host));
+      if (!bucketPath[2] && method === 'GET') return send(response, 200, bucketJson(bucket, host, clusterView && !forwarded ? await memberShares(name) : undefined));
       if (!bucketPath[2] && method === 'DELETE') {
+        const going = dropBucket(name);
+        if (!forwarded) await forward('DELETE', path, undefined, undefined);
         // REAL-LAB C4: the SDK turns this 500 into InternalServerFailureError
-        if (dropBucket(name)) return send(response, 500, 'Bucket deletion not yet complete, but will continue.\r\n');
+        if (going) return send(response, 500, 'Bucket deletion not yet complete, but will continue.\r\n');
         return send(response, 200);
       }
     }
@@ -1043,4 +1183,39 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     acceptRest,
     stop,
   };
+}
+
+/** The membership kept in a JSON file (written whole, then renamed into place). */
+function membershipFileStore(path: string, log: (line: string) => void): { read(): SavedMembership | undefined; write(state: SavedMembership): void } {
+  return {
+    read: () => {
+      try {
+        return JSON.parse(readFileSync(path, 'utf8')) as SavedMembership;
+      } catch {
+        return undefined;
+      }
+    },
+    write: (state) => {
+      try {
+        writeFileSync(`${path}.new`, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+        renameSync(`${path}.new`, path);
+      } catch (error) {
+        log(`cluster: could not keep the membership in ${path}: ${String(error)}`);
+      }
+    },
+  };
+}
+
+/** A member of the cluster map: its name (address), ports and otpNode. */
+interface ViewMember {
+  otpNode: string;
+  name: string;
+  restPort: number;
+  kvPort: number;
+  queryPort?: number;
+}
+
+/** `host:port`, IPv6 in brackets. */
+function hostPort(name: string, port: number): string {
+  return `${name.includes(':') ? `[${name}]` : name}:${port}`;
 }

@@ -14,7 +14,8 @@ import type { BucketLogin } from '../ycsb/ycsbBinding';
 
 /** Unit tests replace the node: no REST, a fixed item count. */
 export interface BucketSeam {
-  recreate(): Promise<void>;
+  /** Given the bucket as this cell creates it (its replicas are min(requested, N − 1) in a cluster of N). */
+  recreate(bucket: Required<PlanBucket>): Promise<void>;
   itemCount(): Promise<number>;
 }
 
@@ -30,7 +31,7 @@ export interface CellBucketContext {
 /** Re-creates the bucket, its YCSB user and (for scans) its primary index; returns YCSB's login. */
 export async function prepareCellBucket(context: CellBucketContext, scans: boolean, evidence: Record<string, unknown>): Promise<BucketLogin> {
   if (context.seam) {
-    await context.seam.recreate();
+    await context.seam.recreate(context.bucket);
     return { username: context.bucket.name, password: newBucketPassword() };
   }
   const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };

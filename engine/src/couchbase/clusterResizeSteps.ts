@@ -1,8 +1,8 @@
 // Resizing a Couchbase cluster between cells (issue 23), the edge: sends what clusterResize.ts
 // decides through the engine's REST client (couchbaseRest.ts) to the first server, which is in
-// every size. Refuse while a bucket exists, read /pools/default, addNode each missing member, rebalance with every known otpNode
+// every size. Refuse while a bucket exists, follow a rebalance left running (an engine stopped mid-rebalance) to its end, read /pools/default, addNode each missing member, rebalance with every known otpNode
 // (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
-// second until the rebalance ends, fails or hangs for 600 s, then require the post-conditions
+// second until the rebalance ends, fails or hangs for 600 s (a hung one is stopped, K15), then require the post-conditions
 // (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
 // K11). A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
 // injected so tests decide time; the password goes only into addNode's form body and the
@@ -22,6 +22,7 @@ import {
   startWatch,
   watchRebalance,
   type PoolState,
+  type RebalanceTask,
   type WantedMember,
 } from './clusterResize';
 
@@ -39,6 +40,8 @@ export interface ResizeFacts {
   members: string[];
   added: string[];
   ejected: string[];
+  /** A rebalance found running before this resize (left by an engine that stopped mid-rebalance), followed to its end. */
+  earlierRebalance?: { ms: number; polls: number; outcome: string };
   /** Absent when the cluster already was the wanted one. */
   rebalance?: { rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
 }
@@ -72,10 +75,23 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
   if (buckets.status !== 200 || !Array.isArray(buckets.json)) throw fail(`GET /pools/default/buckets on ${target.server.address} gave no bucket list (HTTP ${buckets.status}: ${quote(buckets.text)}).`, 'Check that the first server runs Couchbase and is initialised.');
   if (names.length > 0) throw fail(`The cluster still holds ${names.map((name) => `"${name}"`).join(', ')}: a cluster is resized with no bucket, so that no data moves.`, 'Drop the bucket (and wait until it answers 404) before the resize.');
 
-  const before = await readPool();
-  const requests = resizeRequests(before, wanted, target.server.adminUser);
+  let before = await readPool();
+  let requests = resizeRequests(before, wanted, target.server.adminUser);
   if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
   if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [] };
+
+  // a rebalance still running (an engine stopped mid-rebalance; ns_server goes on without it) is
+  // followed to its end first: ns_server takes no addNode and no other rebalance meanwhile (K3, K5)
+  let tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+  let earlier: ResizeFacts['earlierRebalance'];
+  if (tasksBefore?.running) {
+    earlier = await followEarlierRebalance(target, tasksBefore, clock, pollMs);
+    tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+    before = await readPool();
+    requests = resizeRequests(before, wanted, target.server.adminUser);
+    if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
+    if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [], earlierRebalance: earlier };
+  }
 
   const added: string[] = [];
   for (const request of requests.add) {
@@ -87,7 +103,6 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     added.push(judged.otpNode);
   }
 
-  const tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
   const started = clock.now();
   let watch = startWatch(tasksBefore, started);
   let mismatchRetried = false;
@@ -125,9 +140,10 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
       continue;
     }
     if (verdict.kind === 'ended') break;
+    const stopped = verdict.kind === 'stalled' ? await stopHungRebalance(target) : '';
     const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
     const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
+    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${stopped}${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
   }
 
   // K10, K11: balanced and every member healthy, within a short wait.
@@ -136,7 +152,7 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     const after = await readPool();
     const problems = postConditionProblems(after, wanted);
     if (problems.length === 0) {
-      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried } };
+      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, ...(earlier ? { earlierRebalance: earlier } : {}), rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried } };
     }
     if (clock.now() >= settleBy) {
       const report = await readReport(target, undefined);
@@ -144,6 +160,43 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
       throw new RebalanceFailure(host, `The rebalance ended but the cluster is not what was asked: ${problems.join('; ')}.${said}`, report?.text);
     }
     await clock.sleep(pollMs, target.signal);
+  }
+}
+
+/** Follows a rebalance already running to its end (whatever its outcome); a hung one fails as any hung rebalance. */
+async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, clock: ResizeClock, pollMs: number): Promise<{ ms: number; polls: number; outcome: string }> {
+  const started = clock.now();
+  let watch = startWatch(undefined, started);
+  let task: RebalanceTask | undefined = first;
+  let polls = 0;
+  for (;;) {
+    const verdict = watchRebalance(watch, task, clock.now());
+    if (verdict.kind === 'stalled') {
+      const stopped = await stopHungRebalance(target);
+      const report = await readReport(target, undefined);
+      const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
+      throw new RebalanceFailure(target.server.host, `A rebalance that was already running before this resize (an earlier run stopped during it?) hung: ${verdict.message}.${stopped}${said}`, report?.text);
+    }
+    if (verdict.kind !== 'running') return { ms: clock.now() - started, polls, outcome: verdict.kind === 'failed' ? `failed: ${verdict.message}` : 'ended' };
+    watch = verdict.watch;
+    await clock.sleep(pollMs, target.signal);
+    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+    polls += 1;
+    task = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+  }
+}
+
+/**
+ * K15: a hung rebalance is stopped (POST /controller/stopRebalance), so that the cell's retry or the
+ * next cell starts a rebalance of its own instead of following this one for another 600 s. Says
+ * what happened, for the error; a stop that fails is said too, and does not hide the hang.
+ */
+async function stopHungRebalance(target: RestTarget): Promise<string> {
+  try {
+    const answer = await restCall(target, 'POST', '/controller/stopRebalance', step, { form: {} });
+    return answer.status === 200 ? ' The engine stopped it (POST /controller/stopRebalance).' : ` Stopping it failed (POST /controller/stopRebalance: HTTP ${answer.status}: ${quote(answer.text)}).`;
+  } catch (error) {
+    return ` Stopping it failed (${error instanceof EngineFailure ? error.error.message : String(error)}).`;
   }
 }
 

@@ -13,7 +13,8 @@ export interface ArmFacts {
 
 /** The point a cell measures, without its stack: cells of both arms share it. */
 export function pointKey(key: CellKey): string {
-  return JSON.stringify([key.interface, key.address, key.threads, key.axes, key.repetition]);
+  // issue 23: a size's arms are compared with each other, never with another size's (other hosts)
+  return JSON.stringify([key.interface, key.address, key.threads, key.axes, key.repetition, ...(key.clusterSize !== undefined ? [key.clusterSize] : [])]);
 }
 
 /** What differs between an arm and the kernel arm, one phrase per difference; empty when alike. */

@@ -10,6 +10,7 @@ import { addMark } from './marks';
 import { clockAgreement, clockSpreadLimitMs, cpuAlignment } from './measuredWindow';
 import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
+import { serverAddressOn } from '../plan/clusterSizes';
 import { serverPidFile } from '../server/serverControl';
 import { connectionsScript } from '../server/serverProcess';
 import { sampleKvConnections, sampleStackConnections, watchInterfaceTraffic } from './serverEvidence';
@@ -75,7 +76,7 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
   const running: { role: 'server' | 'client'; sampler: RunningSampler }[] = [
     ...plan.servers.map((server: ResolvedServer) => ({
       role: 'server' as const,
-      sampler: startSampler(pool.get(server.host), { role: 'server', address: key.address, findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort, memcachedPids[server.host]), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
+      sampler: startSampler(pool.get(server.host), { role: 'server', address: serverAddressOn(server, key.interface, key.address), findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort, memcachedPids[server.host]), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
     })),
     ...plan.clients.map((client) => ({
       role: 'client' as const,

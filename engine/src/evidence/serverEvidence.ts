@@ -12,6 +12,7 @@ import type { CellKey, CellResult } from '../model';
 import { describeDifferences, environmentDifferences } from './onloadEnvironment';
 import { busyPolling, busyPollingMessage } from './busyPolling';
 import type { ResolvedServer } from '../plan/planSchema';
+import { serverAddressOn } from '../plan/clusterSizes';
 import type { ServerStart } from '../server/serverControl';
 import { sleep } from '../server/serverControl';
 import { connectionsScript, findServerProcess, parseServerProcessFacts, processEvidence, type TcpEndpoint } from '../server/serverProcess';
@@ -212,9 +213,11 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
     // the interface check could not run: no connection of the run was seen (issue 21 item 6)
     addMark(draft, { code: 'interface-unverified', host: server.host, message: `No KV connection of the run was seen on ${server.host} in ${samples.length} look${samples.length === 1 ? '' : 's'} (${procNetSource}{,6}${options.onload ? ` and ${stackdumpSource}` : ''}): which interface carried the traffic is not proven.` });
   }
-  const reason = wrongInterfaceReason(draft.key.address, seen, nodeName);
+  // issue 23: each node of a cluster has its own address on the cell's interface
+  const expected = serverAddressOn(server, draft.key.interface, draft.key.address);
+  const reason = wrongInterfaceReason(expected, seen, nodeName);
   if (reason !== undefined) {
-    addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${draft.key.address}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });
+    addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${expected}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });
     options.log('warn', `${draft.id}: ${server.host}: wrong interface: ${reason}`);
   }
   if (!options.onload) return;

@@ -106,3 +106,19 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
   }
   return problems;
 }
+
+/**
+ * The plan as one cell of a sized sweep sees it (issue 23): its servers are the members of its
+ * cluster (every per-server step: acceleration proofs, samplers, traffic watch, applies to each
+ * of them and to no other), its bucket gets min(requested, N − 1) replicas. A key without a size
+ * gets the plan unchanged.
+ */
+export function planForCell(plan: ResolvedPlan, size: number | undefined): ResolvedPlan {
+  if (size === undefined) return plan;
+  return { ...plan, servers: clusterMembers(plan, size), bucket: { ...plan.bucket, replicas: effectiveReplicas(plan.bucket.replicas, size) } };
+}
+
+/** A server's own address on the cell's interface (the first server's is the cell's). */
+export function serverAddressOn(server: ResolvedServer, label: string, cellAddress: string): string {
+  return server.interfaces?.[label] ?? cellAddress; // a server made by hand (tests) may have none
+}

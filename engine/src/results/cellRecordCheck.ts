@@ -71,6 +71,18 @@ const evidence = {
     server: { type: 'object' },
     bucket: { type: 'object' },
     ycsb: { type: 'object' },
+    // issue 23 (model.ts ClusterEvidence)
+    cluster: {
+      type: 'object',
+      properties: {
+        size: number,
+        members: { type: 'array', items: { type: 'object', properties: { host: string, hostname: string, services: strings } } },
+        replicas: { type: 'object', properties: { requested: number, effective: number } },
+        added: strings, ejected: strings, balanced: { type: 'boolean' },
+        rebalance: { type: 'object', properties: { outcome: string, ms: number, polls: number } },
+        nodes: { type: 'object', additionalProperties: { type: 'object', properties: { services: strings, activeVBuckets: number, replicaVBuckets: number, items: number, replicaItems: number } } },
+      },
+    },
     cpu: {
       type: 'object',
       properties: {

@@ -18,9 +18,11 @@ import { SweepRun } from './sweep';
 import { readLocalFile } from '../plan/localFiles';
 import { checkPlanPaths, resolveLocal } from '../plan/pathConfinement';
 import type { RunSweepOptions } from '../options';
-import { pathPolicyOf, refuseClusterSizes } from './runOpening';
+import { pathPolicyOf } from './runOpening';
 import { effectiveWorkload, recordsToLoad, workloadScans } from '../ycsb/ycsbPhaseProperties';
 import { describeCellBucket, describeSettleAfterLoad } from '../couchbase/cellBucket';
+import { describeCellCluster } from '../couchbase/cellCluster';
+import { planForCell } from '../plan/clusterSizes';
 
 const shownPassword = '********';
 
@@ -89,7 +91,6 @@ export type DryRunOptions = Pick<RunSweepOptions, 'profilePath' | 'allowedRoots'
  * A file the run would refuse is an EngineFailure (`path-outside`, `upload`), never shown.
  */
 export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOptions = {}): Promise<string> {
-  refuseClusterSizes(rawPlan, planPath);
   const plan = withDefaults(rawPlan);
   const planDir = dirname(planPath);
   checkPlanPaths(plan, planDir, pathPolicyOf(options));
@@ -112,12 +113,24 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
       skipServerWait: true,
       skipped: (host, step) => record(host, step),
       bucket: {
-        recreate: async () => {
-          for (const line of describeCellBucket(plan.servers[0], plan.bucket, scans, shownPassword)) record(plan.servers[0].host, line);
+        recreate: async (bucket) => {
+          for (const line of describeCellBucket(plan.servers[0], bucket, scans, shownPassword)) record(plan.servers[0].host, line);
         },
         itemCount: async () => {
           for (const line of describeSettleAfterLoad(plan.servers[0], plan.bucket, currentExpected, shownPassword, scans)) record(plan.servers[0].host, line);
           return currentExpected;
+        },
+      },
+      // issue 23: the resize and the spread of the bucket, listed in the order a run sends them
+      cluster: {
+        form: async (size) => {
+          for (const line of describeCellCluster(plan, size, shownPassword).form) record(plan.servers[0].host, line);
+          const cell = planForCell(plan, size);
+          return { size, members: cell.servers.map((server) => ({ host: server.host, hostname: `${server.address}:${server.restPort}`, services: [...server.services] })), replicas: { requested: plan.bucket.replicas, effective: cell.bucket.replicas }, added: [], ejected: [], rebalance: { outcome: 'not needed' }, balanced: true };
+        },
+        spread: async () => {
+          for (const line of describeCellCluster(plan, 1, shownPassword).spread) record(plan.servers[0].host, line);
+          return {};
         },
       },
     },
@@ -131,11 +144,13 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     await run.prepareHosts();
     const cells = expandCells(plan);
     const seen = new Set<string>();
+    // the first cell of each stack, and with cluster sizes of each stack and size
     for (const key of cells) {
-      if (seen.has(key.stack)) continue;
-      seen.add(key.stack);
+      const group = key.clusterSize === undefined ? key.stack : `${key.stack} at ${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`;
+      if (seen.has(group)) continue;
+      seen.add(group);
       const id = cellId(key);
-      lines.push('', `# first cell of stack ${key.stack}: ${id}`);
+      lines.push('', `# first cell of stack ${group}: ${id}`);
       currentExpected = recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0;
       const draft: CellResult = { kind: 'cell', id, key, status: 'ok', accelerated: null, startedAt: '', finishedAt: '', attempts: 1, logs: [] };
       try {

@@ -34,12 +34,6 @@ export function pathPolicyOf(options: Pick<RunSweepOptions, 'allowedRoots' | 'tr
   return { roots: [...(options.allowedRoots ?? []), ...(options.trustedProfilePath ?? [])], allowOutside: options.allowOutsidePaths === true };
 }
 
-/** Cluster sizes are checked by lint and here but not run yet (issue 23): running the servers as they are would give cells that claim a size they never had. */
-export function refuseClusterSizes(rawPlan: Plan, planPath: string): void {
-  if (rawPlan.clusterSizes === undefined) return;
-  throw new EngineFailure({ code: 'plan-invalid', step: 'load-plan', message: `The plan sweeps cluster sizes (clusterSizes: ${JSON.stringify(rawPlan.clusterSizes)}), which this version checks but cannot run yet (issue 23).`, action: `Remove "clusterSizes" from ${planPath} to run on the servers as they are.` });
-}
-
 /** The plan to run, checked: valid, its local files in trusted folders, and on resume the recorded one accepted. */
 export async function loadRunPlan(options: RunSweepOptions): Promise<RunPlan> {
   let rawPlan: Plan = options.plan;
@@ -54,7 +48,6 @@ export async function loadRunPlan(options: RunSweepOptions): Promise<RunPlan> {
   if (check.errors.length > 0) {
     throw new EngineFailure({ code: 'plan-invalid', step: 'load-plan', message: `The plan has ${check.errors.length} problem(s): ${check.errors.slice(0, 3).map((error) => error.message).join('; ')}.`, action: `Fix ${planPath} (the editor underlines the problems) and start again.` });
   }
-  refuseClusterSizes(rawPlan, planPath);
   if (manifest && options.resumeRunDir && !options.acceptRecordedPlan) {
     const differences = recordedPlanDifferences({ plan: rawPlan, planPath }, { plan: options.plan, planPath: options.planPath });
     if (differences.length > 0) throw recordedPlanRefusal(differences, options.resumeRunDir);

@@ -13,6 +13,7 @@
 // while some profile's throughput difference from the kernel (statistics.ts: Fieller's 95 %
 // interval) has a half-width of targetCi percent or more (or no interval yet), until `max`.
 // Extra cells are decided in rounds from the results alone, so a resumed run decides the same.
+// Cluster sizes (issue 23): inside a repetition, all cells of one size run together (orderBySize).
 import { cellId } from '../plan/cells';
 import type { CellKey, CellResult } from '../model';
 import type { ResolvedPlan } from '../plan/planSchema';
@@ -59,6 +60,39 @@ function shuffle<T>(items: T[], random: () => number): T[] {
  * goes first in grouped and interleaved order, which saves a restart.
  */
 export function orderCells(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number, firstStack?: string): CellKey[] {
+  if (keys.some((key) => key.clusterSize !== undefined)) return orderBySize(keys, stacks, mode, seed, firstStack);
+  return orderWithin(keys, stacks, mode, seed, firstStack);
+}
+
+/**
+ * Cluster sizes (issue 23): a size is formed once per repetition, with no bucket (lab README K10),
+ * so each repetition runs its sizes one after the other, every cell of a size together; inside a
+ * size the cells keep the plan's order mode. The sizes come in the plan's order (randomized: a
+ * seeded shuffle per repetition), and each size starts on the stack the previous one ended on,
+ * which saves a restart per size. A plan listing its sizes as 3, 1, 2 gets the same cells.
+ */
+function orderBySize(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number, firstStack?: string): CellKey[] {
+  const groups = new Map<string, CellKey[]>();
+  for (const key of [...keys].sort((a, b) => a.repetition - b.repetition)) {
+    const id = `${key.repetition}|${key.clusterSize ?? ''}`;
+    groups.set(id, [...(groups.get(id) ?? []), key]);
+  }
+  const byRepetition = new Map<number, CellKey[][]>();
+  for (const group of groups.values()) byRepetition.set(group[0].repetition, [...(byRepetition.get(group[0].repetition) ?? []), group]);
+  const random = seededRandom(seed ^ 0x5bd1e995);
+  const out: CellKey[] = [];
+  let stack = firstStack;
+  for (const sizes of byRepetition.values()) {
+    for (const group of mode === 'randomized' ? shuffle(sizes, random) : sizes) {
+      const ordered = orderWithin(group, stacks, mode, seed + (group[0].clusterSize ?? 0), stack);
+      out.push(...ordered);
+      stack = ordered.at(-1)?.stack ?? stack;
+    }
+  }
+  return out;
+}
+
+function orderWithin(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number, firstStack?: string): CellKey[] {
   const shift = firstStack !== undefined && stacks.includes(firstStack) ? stacks.indexOf(firstStack) : 0;
   const stackIndex = (key: CellKey): number => (stacks.indexOf(key.stack) - shift + stacks.length) % stacks.length;
   if (mode === 'grouped') {
@@ -91,6 +125,17 @@ export function serverRestarts(keys: CellKey[], restartServer: ResolvedPlan['res
   return restarts;
 }
 
+/** How many times the cluster is formed for this sequence (issue 23): each change of size, the first included; 0 without sizes. */
+export function clusterResizes(keys: CellKey[]): number {
+  let resizes = 0;
+  let current: number | undefined;
+  for (const key of keys) {
+    if (key.clusterSize !== undefined && key.clusterSize !== current) resizes += 1;
+    current = key.clusterSize;
+  }
+  return resizes;
+}
+
 /** The cells of repetitions `from`..`to` of `points` (keys of repetition 1), every stack, ordered. */
 function repetitionCells(points: CellKey[], from: number, to: number, stacks: string[], mode: OrderMode, seed: number): CellKey[] {
   const keys: CellKey[] = [];
@@ -113,6 +158,8 @@ export interface PlanEstimate {
   maxRestarts: number;
   /** The restarts of the same cells in grouped order, to show what interleaving costs. */
   groupedRestarts: number;
+  /** Cluster resizes of the first cells (issue 23); absent without cluster sizes. */
+  resizes?: number;
 }
 
 export function planEstimate(points: CellKey[], stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number, restartServer: ResolvedPlan['restartServer']): PlanEstimate {
@@ -124,6 +171,7 @@ export function planEstimate(points: CellKey[], stacks: string[], policy: Repeti
     restarts: serverRestarts(first, restartServer),
     maxRestarts: serverRestarts(all, restartServer),
     groupedRestarts: serverRestarts(repetitionCells(points, 1, policy.min, stacks, 'grouped', seed), restartServer),
+    ...(points.some((point) => point.clusterSize !== undefined) ? { resizes: clusterResizes(first) } : {}),
   };
 }
 
@@ -132,7 +180,8 @@ export function formatEstimate(estimate: PlanEstimate, mode: OrderMode): string 
   const cells = estimate.maxCells > estimate.cells ? `${estimate.cells} cells (up to ${estimate.maxCells} until stable)` : `${estimate.cells} cells`;
   const restarts = estimate.maxRestarts > estimate.restarts ? `${estimate.restarts} server restarts (up to ${estimate.maxRestarts})` : `${estimate.restarts} server restarts`;
   const extra = mode !== 'grouped' && estimate.restarts !== estimate.groupedRestarts ? ` (${mode}; grouped would need ${estimate.groupedRestarts}: ${estimate.restarts - estimate.groupedRestarts} more)` : '';
-  return `${cells}, ${restarts}${extra}`;
+  const resizes = estimate.resizes !== undefined ? `, ${estimate.resizes} cluster resize${estimate.resizes === 1 ? '' : 's'}` : '';
+  return `${cells}, ${restarts}${extra}${resizes}`;
 }
 
 /** The first cells of a run: `min` repetitions of every point, in the plan's order. */

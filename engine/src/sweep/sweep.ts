@@ -9,13 +9,16 @@
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { prepareCellBucket, settleAfterLoad } from '../couchbase/cellBucket';
+import { prepareCellBucket, settleAfterLoad, type BucketSeam } from '../couchbase/cellBucket';
+import { formCellCluster, readBucketSpread, type CellClusterOptions } from '../couchbase/cellCluster';
+import { RebalanceFailure } from '../couchbase/clusterResizeSteps';
+import { planForCell } from '../plan/clusterSizes';
 import { EngineFailure, formatEngineError, toEngineError } from '../errors';
 import type { RunOutcome, SweepEvent } from '../events';
 import { runPhaseWithEvidence, samplerPidFile } from '../evidence/cellEvidence';
 import { recordYcsbVersions } from '../evidence/environment';
 import { ArmsRegister, observeServers } from '../evidence/serverEvidence';
-import type { CellKey, CellResult, EngineError } from '../model';
+import type { CellKey, CellResult, ClusterEvidence, EngineError, NodeSpread } from '../model';
 import type { RunSweepOptions } from '../options';
 import { cellId, expandCells } from '../plan/cells';
 import { withDefaults, type ResolvedPlan } from '../plan/planSchema';
@@ -42,11 +45,15 @@ export interface SweepSeams {
   sessionFactory?: (host: string) => RemoteSession;
   resultsIo?: ResultsIo;
   /** Replaces the bucket lifecycle (unit tests without a Couchbase node). */
-  bucket?: { recreate(): Promise<void>; itemCount(): Promise<number> };
+  bucket?: BucketSeam;
   /** Skips the server REST wait (unit tests). */
   skipServerWait?: boolean;
   /** Told each step skipped for want of a network (dry run: the REST waits and proofs, the traffic watch). */
   skipped?: (host: string, step: string) => void;
+  /** Replaces the cluster's REST steps (dry run: listed instead of sent). */
+  cluster?: { form(size: number): Promise<ClusterEvidence>; spread(): Promise<Record<string, NodeSpread>> };
+  /** The resize's clock and poll interval (tests decide time). */
+  resize?: CellClusterOptions;
 }
 
 /** How long the cleanup after a cancel or failure may spend per step group (kills, restart). */
@@ -167,7 +174,9 @@ export class SweepRun {
   /** One cell, step by step: its stack, the server's evidence, the bucket, the load, the run with its evidence. */
   async runCell(cell: Cell, attempt: number, draft: CellResult): Promise<void> {
     const { key, id } = cell;
-    const { plan, signal } = this;
+    const { signal } = this;
+    // issue 23: a cell of a size sees the members of its cluster as its servers and its replicas
+    const plan = planForCell(this.plan, key.clusterSize);
     const phase = (name: string): void => this.emit({ type: 'phase', id, phase: name });
     const log = (level: 'info' | 'warn', message: string): void => this.log(level, message);
     if (plan.restartServer === 'every-cell' || this.currentStack !== key.stack || attempt > 1) {
@@ -180,6 +189,12 @@ export class SweepRun {
     const withoutHdr = plan.clients.filter((client) => this.hdrSupport.get(client.host)?.ok === false);
     const ycsbEvidence: Record<string, unknown> = { ...(withoutHdr.length > 0 ? { hdrLogs: Object.fromEntries(withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail])) } : {}), binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
     draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
+    let clusterEvidence: ClusterEvidence | undefined;
+    if (key.clusterSize !== undefined) {
+      phase('resize-cluster');
+      clusterEvidence = await this.formCluster(cell, attempt, draft, key.clusterSize);
+      draft.evidence.cluster = clusterEvidence;
+    }
 
     // issue 24: the servers are checked over SSH while the bucket is re-created over REST and the
     // SDK; neither waits on the other (the check reads memcached's process and its Onload stack's
@@ -208,13 +223,18 @@ export class SweepRun {
     if (!bucket.ok) throw bucket.error;
     this.login = bucket.login;
 
-    const phases = this.cellPhases(cell, attempt, draft, workload);
+    const phases = this.cellPhases(plan, cell, attempt, draft, workload);
     phase('ycsb-load');
     await loadClients(phases);
 
     // REAL-LAB C6, C10, C11: the count is a stats sample: poll it, let the write queues drain, and the index catch up
     phase('item-count');
     await settleAfterLoad(bucketContext, draft.load as NonNullable<CellResult['load']>, bucketEvidence, workloadScans(workload));
+    if (clusterEvidence) {
+      // K13: active and replica vBuckets and items per node, once the load is in
+      phase('cluster-spread');
+      clusterEvidence.nodes = this.seams.cluster ? await this.seams.cluster.spread() : await readBucketSpread(this.restTarget(), plan.bucket.name);
+    }
 
     phase('ycsb-run');
     const evidence = { pool: this.pool, plan, cellId: id, key, attempt, draft, password: this.options.password, signal, log, keepLog: phases.keepLog, ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipNetwork: true } : {}) };
@@ -226,10 +246,34 @@ export class SweepRun {
     await runPhaseWithEvidence(evidence, (extrasFor) => runClients(phases, withHdrWhereSupported(extrasFor)));
   }
 
+  /** The first server's REST API as the admin: the one every cluster size holds. */
+  private restTarget(): { server: ResolvedPlan['servers'][number]; password: string; signal: AbortSignal } {
+    return { server: this.plan.servers[0], password: this.options.password, signal: this.signal };
+  }
+
+  /**
+   * Forms the cell's cluster (cellCluster.ts); a rebalance that failed or hung keeps ns_server's
+   * report in the cell's logs, and its message is the cell's error.
+   */
+  private async formCluster(cell: Cell, attempt: number, draft: CellResult, size: number): Promise<ClusterEvidence> {
+    if (this.seams.cluster) return this.seams.cluster.form(size);
+    try {
+      const evidence = await formCellCluster(this.restTarget(), this.plan, size, this.options.timeouts?.bucketReadySec ?? this.plan.timeouts.bucketReadySec, this.seams.resize);
+      const rebalance = evidence.rebalance.outcome === 'balanced' ? `rebalanced in ${Math.round(evidence.rebalance.ms)} ms (added ${evidence.added.length}, ejected ${evidence.ejected.length})` : 'already formed';
+      this.log('info', `${cell.id}: cluster of ${size} node${size === 1 ? '' : 's'} ${rebalance}.`);
+      return evidence;
+    } catch (error) {
+      if (error instanceof RebalanceFailure && error.report !== undefined) {
+        draft.logs.push(await writeLog(this.runDir, `${logFolderName(cell.id)}/attempt${attempt}-rebalance-report.json`, this.redact(error.report), this.io));
+      }
+      throw error;
+    }
+  }
+
   /** What a cell's YCSB phases need from the run: sessions, launchers, the login, events and the cell's log folder. */
-  private cellPhases(cell: Cell, attempt: number, draft: CellResult, workload: Map<string, string>): CellPhasesContext {
+  private cellPhases(plan: ResolvedPlan, cell: Cell, attempt: number, draft: CellResult, workload: Map<string, string>): CellPhasesContext {
     return {
-      plan: this.plan,
+      plan,
       session: (host) => this.pool.get(host),
       cellId: cell.id,
       key: cell.key,

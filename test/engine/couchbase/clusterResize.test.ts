@@ -2,6 +2,7 @@
 // answers, on answers shaped as ns_server gives them (lab README K1-K11).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { bucketSpread } from '../../../engine/src/couchbase/cellCluster';
 import {
   endpointKey,
   judgeAddNodeAnswer,
@@ -165,5 +166,22 @@ describe('after the rebalance (K4, K7, K10)', () => {
     bad.nodes[1].status = 'warmup';
     bad.nodes.push({ otpNode: 'ns_1@10.0.0.3', hostname: '10.0.0.3:8091', services: ['kv'], clusterMembership: 'active', status: 'healthy', recoveryType: 'none', uptime: '5' });
     assert.deepEqual(postConditionProblems(pool(bad), wanted), ['/pools/default says balanced: false', '10.0.0.2:8091 is warmup, not healthy', '10.0.0.3:8091 (ns_1@10.0.0.3) is still in the cluster']);
+  });
+});
+
+describe('the bucket spread over its nodes (K13)', () => {
+  it('counts active and replica vBuckets per node from vBucketServerMap and takes items from interestingStats', () => {
+    const answer = {
+      nodes: [
+        { hostname: '10.0.0.2:8091', services: ['kv'], ports: { direct: 11210 }, interestingStats: { curr_items: 40, vb_replica_curr_items: 60 } },
+        { hostname: '10.0.0.1:8091', services: ['kv', 'n1ql'], ports: { direct: 11210 }, interestingStats: { curr_items: 60, vb_replica_curr_items: 40 } },
+      ],
+      vBucketServerMap: { hashAlgorithm: 'CRC', numReplicas: 1, serverList: ['10.0.0.1:11210', '10.0.0.2:11210'], vBucketMap: [[0, 1], [0, 1], [1, 0], [0, -1]] },
+    };
+    assert.deepEqual(bucketSpread(answer), {
+      '10.0.0.1:8091': { services: ['kv', 'n1ql'], activeVBuckets: 3, replicaVBuckets: 1, items: 60, replicaItems: 40 },
+      '10.0.0.2:8091': { services: ['kv'], activeVBuckets: 1, replicaVBuckets: 2, items: 40, replicaItems: 60 },
+    });
+    assert.deepEqual(bucketSpread({ nodes: [] }), { problem: 'the bucket has no vBucketServerMap (serverList, vBucketMap)' });
   });
 });

@@ -86,6 +86,14 @@ describe('resizeCluster', () => {
     assert.deepEqual(Object.fromEntries(new URLSearchParams(seen.find((request) => request.path === '/controller/rebalance')!.body)), { knownNodes: 'ns_1@10.0.0.1,ns_1@10.0.0.2', ejectedNodes: 'ns_1@10.0.0.2' });
   });
 
+  it('a rebalance left running (an engine stopped mid-rebalance) is followed to its end before the resize', async () => {
+    script.set('GET /pools/default', [{ status: 200, json: { ...twoAdded, balanced: false } }, { status: 200, json: twoActive }]);
+    script.set('GET /pools/default/tasks', [running(40), running(80), idle('s2')]);
+    const facts = await resizeCluster(target, wantTwo, virtualClock());
+    assert.deepEqual(facts, { members: ['ns_1@10.0.0.1', 'ns_1@10.0.0.2'], added: [], ejected: [], earlierRebalance: { ms: 2000, polls: 2, outcome: 'ended' } });
+    assert.deepEqual(seen.filter((request) => request.method === 'POST'), [], 'no addNode or rebalance while one runs, none needed after it');
+  });
+
   it('the cluster already wanted: no request but the read', async () => {
     script.set('GET /pools/default', [{ status: 200, json: twoActive }]);
     assert.deepEqual(await resizeCluster(target, wantTwo, virtualClock()), { members: ['ns_1@10.0.0.1', 'ns_1@10.0.0.2'], added: [], ejected: [] });
@@ -125,14 +133,16 @@ describe('resizeCluster', () => {
     script.set('POST /controller/rebalance', [{ status: 200, json: { rebalance_id: 'r-77' } }]);
     const report = { completionMessage: 'Rebalance stopped by janitor.', is_rebalancing: false };
     script.set('GET /logs/rebalanceReport', [{ status: 200, json: report }]);
+    script.set('POST /controller/stopRebalance', [{ status: 200, json: undefined }]);
     const clock = virtualClock();
     await assert.rejects(resizeCluster(target, wantTwo, clock, { pollMs: 10_000 }), (error: Error) => {
       assert.ok(error instanceof RebalanceFailure);
-      assert.equal(error.error.message, 'The rebalance hung: the rebalance\'s progress stayed at 20 % for 600 s (perfrunner\'s limit is 600 s). The rebalance report says: Rebalance stopped by janitor.');
+      assert.equal(error.error.message, 'The rebalance hung: the rebalance\'s progress stayed at 20 % for 600 s (perfrunner\'s limit is 600 s). The engine stopped it (POST /controller/stopRebalance). The rebalance report says: Rebalance stopped by janitor.');
       assert.deepEqual(JSON.parse(error.report ?? 'null'), report);
       return true;
     });
     assert.equal(clock.now(), 610_000, 'seen running at 10 s, hung at 610 s');
+    assert.equal(seen.filter((request) => request.path === '/controller/stopRebalance').length, 1, 'a hung rebalance is stopped, so that a retry starts afresh');
   });
 
   it('a failed rebalance reads the report its task names', async () => {

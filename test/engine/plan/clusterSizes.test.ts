@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkPlanText } from '../../../engine/src/plan/plan';
-import { clusterMembers, effectiveReplicas } from '../../../engine/src/plan/clusterSizes';
+import { clusterMembers, effectiveReplicas, planForCell, serverAddressOn } from '../../../engine/src/plan/clusterSizes';
 import { withDefaults, type Plan } from '../../../engine/src/plan/planSchema';
 import { loadRunPlan } from '../../../engine/src/sweep/runOpening';
 import { dryRun } from '../../../engine/src/sweep/dryRun';
 import { cellId, expandCells } from '../../../engine/src/plan/cells';
 import { planPoints, pointId } from '../../../engine/src/sweep/schedule';
+import { pointKey } from '../../../engine/src/evidence/armsAlike';
 import { cellRecordProblem } from '../../../engine/src/results/cellRecordCheck';
 
 const folder = mkdtempSync(join(tmpdir(), 'cluster-sizes-'));
@@ -127,15 +128,29 @@ describe('cluster sizes in the plan (issue 23)', () => {
   });
 });
 
-describe('a run of a plan that sweeps cluster sizes (not wired yet)', () => {
-  it('is refused before anything runs, saying so, rather than run on the servers as they are', async () => {
+describe('a run of a plan that sweeps cluster sizes', () => {
+  it('is accepted by run and the dry run (issue 23 wired the sweep)', async () => {
     const options = { plan: cluster as Plan, planPath: join(folder, 'sizes.benchplan.json'), password: 'x' } as Parameters<typeof loadRunPlan>[0];
-    await assert.rejects(loadRunPlan(options), (error: Error) => {
-      assert.equal(error.message, `[plan-invalid] load-plan: The plan sweeps cluster sizes (clusterSizes: [1,2,3]), which this version checks but cannot run yet (issue 23). Next: Remove "clusterSizes" from ${options.planPath} to run on the servers as they are.`);
-      return true;
-    });
-    await assert.rejects(dryRun(cluster as Plan, options.planPath), /which this version checks but cannot run yet \(issue 23\)/);
-    await loadRunPlan({ ...options, plan: single as Plan });
+    const loaded = await loadRunPlan(options);
+    assert.deepEqual(loaded.rawPlan.clusterSizes, [1, 2, 3]);
+    assert.match(await dryRun(cluster as Plan, options.planPath), /# first cell of stack kernel at 3 nodes: 25G~kernel~n3~t5~r1/);
+  });
+
+  it('a cell sees the members of its size as its servers, each with its own address on the cell\'s interface, and min(requested, N - 1) replicas', () => {
+    const resolved = withDefaults(cluster as Plan);
+    const two = planForCell(resolved, 2);
+    assert.deepEqual(two.servers.map((server) => server.host), ['cb1', 'cb2']);
+    assert.equal(two.bucket.replicas, 1);
+    assert.deepEqual(two.servers.map((server) => serverAddressOn(server, '10G', '10.20.64.35')), ['10.20.64.35', '10.20.64.36']);
+    assert.equal(planForCell(resolved, 1).bucket.replicas, 0);
+    assert.equal(planForCell(resolved, undefined), resolved, 'a plan without sizes runs as it is');
+  });
+
+  it('an Onload arm is compared with the kernel arm of its own size only (other sizes run on other hosts)', () => {
+    const key = { interface: '25G', address: '10.20.128.35', stack: 'kernel', threads: 5, axes: {}, repetition: 1 };
+    assert.equal(pointKey({ ...key, clusterSize: 3 }), pointKey({ ...key, stack: 'latency', clusterSize: 3 }));
+    assert.notEqual(pointKey({ ...key, clusterSize: 1 }), pointKey({ ...key, stack: 'latency', clusterSize: 3 }));
+    assert.equal(pointKey(key), JSON.stringify(['25G', '10.20.128.35', 5, {}, 1]), 'a plan without sizes keeps its points');
   });
 });
 

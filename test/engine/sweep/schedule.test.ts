@@ -9,7 +9,7 @@ import { cellId, expandCells } from '../../../engine/src/plan/cells';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { checkPlanText } from '../../../engine/src/plan/plan';
 import { withDefaults, type Plan } from '../../../engine/src/plan/planSchema';
-import { formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, serverRestarts } from '../../../engine/src/sweep/schedule';
+import { clusterResizes, formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, serverRestarts } from '../../../engine/src/sweep/schedule';
 
 const plan = (extra: Partial<Plan> = {}): Plan => ({
   servers: [{ host: 's' }],
@@ -58,6 +58,42 @@ describe('cell order', () => {
     const estimate = planEstimate(points, stacks, stable.repetitionPolicy, 'interleaved', 0, 'on-stack-change');
     assert.deepEqual(estimate, { cells: 12, maxCells: 30, restarts: 7, maxRestarts: 16, groupedRestarts: 4 });
     assert.equal(formatEstimate(estimate, 'interleaved'), '12 cells (up to 30 until stable), 7 server restarts (up to 16) (interleaved; grouped would need 4: 3 more)');
+  });
+});
+
+describe('cell order with cluster sizes (issue 23)', () => {
+  const sized = (sizes: number[], repetitions = 1) => withDefaults(plan({ servers: [{ host: 's' }, { host: 's2', interfaces: { '25G': '10.0.0.2' } }, { host: 's3', interfaces: { '25G': '10.0.0.3' } }], threads: [1, 2], clusterSizes: sizes, repetitions }));
+  const stacks = ['kernel', 'p'];
+  const sizesOf = (keys: CellKey[]): string => keys.map((key) => key.clusterSize).join('');
+  const shortSized = (keys: CellKey[]): string[] => keys.map((key) => `n${key.clusterSize}/${key.stack}/t${key.threads}/r${key.repetition}`);
+
+  for (const mode of ['grouped', 'interleaved', 'randomized'] as const) {
+    it(`${mode}: each size once per repetition, every cell of a size together`, () => {
+      const resolved = sized([1, 2, 3], 2);
+      const ordered = initialCells(expandCells(resolved), stacks, resolved.repetitionPolicy, mode, 7);
+      assert.equal(ordered.length, 24);
+      assert.equal(clusterResizes(ordered), 6, 'three sizes in each of two repetitions');
+      assert.deepEqual(shortSized(ordered).sort(), shortSized(expandCells(resolved)).sort());
+      if (mode !== 'randomized') assert.equal(sizesOf(ordered), '111122223333111122223333');
+    });
+  }
+
+  it('grouped: a size starts on the stack the previous size ended on (one restart per size, not two)', () => {
+    const resolved = sized([1, 2]);
+    const ordered = initialCells(expandCells(resolved), stacks, resolved.repetitionPolicy, 'grouped', 0);
+    assert.deepEqual(shortSized(ordered), ['n1/kernel/t1/r1', 'n1/kernel/t2/r1', 'n1/p/t1/r1', 'n1/p/t2/r1', 'n2/p/t1/r1', 'n2/p/t2/r1', 'n2/kernel/t1/r1', 'n2/kernel/t2/r1']);
+    assert.equal(serverRestarts(ordered, 'on-stack-change'), 3);
+  });
+
+  it('sizes listed as 3, 1, 2 give the same cells, formed in that order; the summary counts the resizes', () => {
+    const a = sized([1, 2, 3]);
+    const b = sized([3, 1, 2]);
+    const first = initialCells(expandCells(a), stacks, a.repetitionPolicy, 'grouped', 0);
+    const second = initialCells(expandCells(b), stacks, b.repetitionPolicy, 'grouped', 0);
+    assert.deepEqual(first.map(cellId).sort(), second.map(cellId).sort());
+    assert.equal(sizesOf(second), '333311112222');
+    const estimate = planEstimate(planPoints(expandCells(b)), stacks, b.repetitionPolicy, 'grouped', 0, 'on-stack-change');
+    assert.equal(formatEstimate(estimate, 'grouped'), '12 cells, 4 server restarts, 3 cluster resizes');
   });
 });
 

@@ -175,6 +175,8 @@ async function runMemcached(): Promise<void> {
       ...(config.nodeName !== undefined ? { nodeName: config.nodeName } : {}),
       faults: cachedFaults(host.faultsDir),
       log,
+      // issue 23: a member stays a member across a restart of the service (ns_server's config on disk)
+      membershipFile: `${couchbaseDataDir}/config/lab-membership.json`,
       // faults on the real YCSB: its JVM runs on a client host this node cannot see; the lab, on the
       // machine that runs the hosts, finds it by its end of the connection (clientSignals.ts)
       signalClient: (connection, signal) => requestClientSignal(connection, signal),
