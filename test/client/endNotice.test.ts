@@ -1,6 +1,7 @@
 // What a run that ended without failing says (client/src/tasks/endNotice.ts): a cancel offers
 // Resume run at once; the live step of an acceleration check reads right for kernel cells too.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RunOutcome } from '../../engine/src/events';
 import { endNotice } from '../../client/src/tasks/endNotice';
@@ -21,4 +22,12 @@ test('a cancelled run offers Resume run and its results; a finished one its resu
 test('the acceleration check reads right for a kernel cell as for an Onload one', () => {
   assert.equal(phaseText('check-acceleration'), 'Checking which network stack Couchbase runs on');
   assert.doesNotMatch(phaseText('check-acceleration'), /runs on Onload/);
+});
+
+test('every step the sweep announces has words of its own (a new phase without them reads as its id)', () => {
+  const source = ['engine/src/sweep/sweep.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
+  const phases = [...new Set([...source.matchAll(/phase\('([a-z-]+)'\)/g)].map((match) => match[1]))];
+  assert.ok(phases.length >= 8, phases.join(' '));
+  for (const phase of phases) assert.notEqual(phaseText(phase), phase.charAt(0).toUpperCase() + phase.slice(1).replace(/-/g, ' '), phase);
+  assert.equal(phaseText('resize-cluster'), 'Forming the cluster for this size (add, rebalance)');
 });

@@ -91,11 +91,13 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
 /** A cell's steps (engine/src/sweep/sweep.ts `phase(...)`) in words. */
 const phaseWords: Record<string, string> = {
   'restart-server': 'Restarting Couchbase Server',
+  'resize-cluster': 'Forming the cluster for this size (add, rebalance)',
   // Kernel cells are checked too (that nothing accelerates them): the words fit both stacks.
   'check-acceleration': 'Checking which network stack Couchbase runs on',
   'recreate-bucket': 'Recreating the bucket',
   'ycsb-load': 'Loading the data (YCSB load)',
   'item-count': 'Counting the loaded items',
+  'cluster-spread': 'Reading how the bucket is spread over the nodes',
   'ycsb-run': 'Running the workload (YCSB run)',
 };
 
