@@ -117,7 +117,7 @@ function failureEntry(failure: PreflightFailure): RunEntry {
 
 /**
  * The Runs view's items: every run folder with its state and verdict (verdicts by resolved folder;
- * a run without one shows none), then the failed pre-flights of this session, newest first.
+ * a run without one shows none), then the failed pre-flights (kept in the workspace's storage), newest first.
  */
 export function runsTree(
   runs: readonly RunSummary[],

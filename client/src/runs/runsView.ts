@@ -10,6 +10,7 @@ import { commands } from '../commandIds';
 import type { CoreServices } from '../services';
 import { workspaceResultsRoots, workspaceRuns } from '../commands/pickRun';
 import { runsTree, verdictOfRun, type RunEntry } from './runHistory';
+import { keptPreflightFailures } from './preflightFailures';
 
 export const runsViewId = 'onloadBench.runs';
 
@@ -100,7 +101,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
       const item = new vscode.TreeItem(`Failed pre-flights (${node.entries.length})`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = 'onloadBench.failedPreflights';
       item.iconPath = stateIcons['failed-preflight'];
-      item.tooltip = 'New runs that stopped in pre-flight in this window; the engine kept no folder of theirs.';
+      item.tooltip = `New runs that stopped in pre-flight in this workspace (the last ${keptPreflightFailures}, kept across reloads); the engine kept no folder of theirs.`;
       return item;
     }
     if (node.kind === 'verdict') {
