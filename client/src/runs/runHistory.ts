@@ -134,6 +134,20 @@ export function runsTree(
 }
 
 /**
+ * What the Runs view's rows are drawn from, as one string: two equal fingerprints draw the same
+ * rows (verdict lines follow a run's count of finished cells), so the view's timed look redraws
+ * only when this changes. Independent of the order runs were found in.
+ */
+export function runsFingerprint(runs: readonly RunSummary[], activeRunDirs: readonly string[], failures: readonly PreflightFailure[]): string {
+  return JSON.stringify([
+    runs.map((run) => [path.resolve(run.runDir), run.done, run.total, run.finished, String(run.manifest.createdAt ?? ''), String(run.manifest.planPath ?? '')])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    activeRunDirs.map((dir) => path.resolve(dir)).sort(),
+    failures.map((failure) => [failure.at, failure.planPath, failure.message]),
+  ]);
+}
+
+/**
  * Whether Delete may remove `runDir`: only a folder right inside one of the results folders (never
  * the results folder itself, nothing reached through `..`), and never a running run. The tree view
  * also refuses a link (it lstat's the folder and removes without following links).
