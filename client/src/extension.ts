@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
 
   const results = new ResultsPanelManager(context);
   context.subscriptions.push(results.register());
-  const runs = new RunTracker(log, results);
+  const runs = new RunTracker(log, results, context.workspaceState);
   context.subscriptions.push(registerWalkthroughProgress(resultsViewType));
   context.subscriptions.push(registerOpenAtStart(log, `${context.extension.id}#${gettingStartedWalkthrough}`));
   context.subscriptions.push(runs);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { RunSummary } from '../../engine/src/results/resultsStore';
 import { readRunFolder } from '../../engine/src/results/resultsFile';
-import { deletionRefusal, runsTree, verdictOfRun } from '../../client/src/runs/runHistory';
+import { deletionRefusal, runsFingerprint, runsTree, verdictOfRun } from '../../client/src/runs/runHistory';
 
 const run = (runDir: string, createdAt: string, done: number, total: number, planPath?: string): RunSummary => ({
   runDir,
@@ -68,4 +68,16 @@ test('Delete removes only a run folder right inside a results folder, never a ru
   assert.match(deletionRefusal(roots, '/w/bench-results/../src', [])!, /not a run folder/);
   assert.match(deletionRefusal(roots, '/home/user', [])!, /not a run folder/);
   assert.match(deletionRefusal(roots, '/w/bench-results/lab-3', ['/w/bench-results/lab-3'])!, /lab-3 is running/);
+});
+
+test("the view's timed look finds the same rows as drawn: no redraw; a cell, a state, a run or a failure more: a redraw", () => {
+  const failure = { planPath: '/w/lab.benchplan.json', runDir: '', at: '2026-12-04T08:00:00Z', message: 'pre-flight failed on 127.0.0.9.' };
+  const drawn = runsFingerprint(runs, ['/w/bench-results/lab-3'], [failure]);
+  // the same runs found in another order, a running folder named another way
+  assert.equal(runsFingerprint([...runs].reverse(), ['/w/bench-results/./lab-3'], [failure]), drawn);
+  assert.notEqual(runsFingerprint([runs[0]!, runs[1]!, run('/w/bench-results/lab-3', '2026-12-03T11:30:12Z', 4, 24, '/w/lab.benchplan.json')], ['/w/bench-results/lab-3'], [failure]), drawn, 'one more cell done');
+  assert.notEqual(runsFingerprint(runs, [], [failure]), drawn, 'the run ended');
+  assert.notEqual(runsFingerprint([...runs, run('/w/bench-results/lab-4', '2026-12-04T10:00:00Z', 0, 24)], ['/w/bench-results/lab-3'], [failure]), drawn, 'a new run folder');
+  assert.notEqual(runsFingerprint(runs, ['/w/bench-results/lab-3'], [failure, { ...failure, at: '2026-12-04T09:00:00Z' }]), drawn, 'one more failed pre-flight');
+  assert.notEqual(runsFingerprint(runs.slice(1), ['/w/bench-results/lab-3'], [failure]), drawn, 'a run folder deleted');
 });

@@ -117,7 +117,7 @@ function failureEntry(failure: PreflightFailure): RunEntry {
 
 /**
  * The Runs view's items: every run folder with its state and verdict (verdicts by resolved folder;
- * a run without one shows none), then the failed pre-flights of this session, newest first.
+ * a run without one shows none), then the failed pre-flights (kept in the workspace's storage), newest first.
  */
 export function runsTree(
   runs: readonly RunSummary[],
@@ -131,6 +131,20 @@ export function runsTree(
     runs: sorted.map((run) => runEntry(run, runState(run, running), verdicts.get(path.resolve(run.runDir)) ?? [])),
     failedPreflights: [...failures].sort((a, b) => b.at.localeCompare(a.at)).map(failureEntry),
   };
+}
+
+/**
+ * What the Runs view's rows are drawn from, as one string: two equal fingerprints draw the same
+ * rows (verdict lines follow a run's count of finished cells), so the view's timed look redraws
+ * only when this changes. Independent of the order runs were found in.
+ */
+export function runsFingerprint(runs: readonly RunSummary[], activeRunDirs: readonly string[], failures: readonly PreflightFailure[]): string {
+  return JSON.stringify([
+    runs.map((run) => [path.resolve(run.runDir), run.done, run.total, run.finished, String(run.manifest.createdAt ?? ''), String(run.manifest.planPath ?? '')])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    activeRunDirs.map((dir) => path.resolve(dir)).sort(),
+    failures.map((failure) => [failure.at, failure.planPath, failure.message]),
+  ]);
 }
 
 /**

@@ -9,7 +9,8 @@ import { readRunFolder } from '../../../engine/src/results/resultsFile';
 import { commands } from '../commandIds';
 import type { CoreServices } from '../services';
 import { workspaceResultsRoots, workspaceRuns } from '../commands/pickRun';
-import { runsTree, verdictOfRun, type RunEntry } from './runHistory';
+import { runsFingerprint, runsTree, verdictOfRun, type RunEntry } from './runHistory';
+import { keptPreflightFailures } from './preflightFailures';
 
 export const runsViewId = 'onloadBench.runs';
 
@@ -31,7 +32,8 @@ const refreshDelayMs = 300;
 /**
  * While the view is shown it also looks again this often: file events do not always come (code-
  * server 4.139 sent none for a run folder copied into an excluded bench-results, the examples'
- * `files.watcherExclude`, even to these explicit watchers).
+ * `files.watcherExclude`, even to these explicit watchers). It redraws only when what it found
+ * differs from what is drawn: a redraw re-renders every row, also the one under the pointer.
  */
 const lookAgainMs = 10_000;
 
@@ -42,6 +44,8 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   /** Verdict lines by resolved run folder, kept while its count of finished cells stays the same. */
   private readonly verdicts = new Map<string, { done: number; lines: string[] }>();
   private timer: NodeJS.Timeout | undefined;
+  /** runsFingerprint of the rows last drawn. */
+  private drawn: string | undefined;
 
   /**
    * Watchers: each results folder (a run folder made or removed) and each run folder's two files.
@@ -83,11 +87,18 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     let timer: NodeJS.Timeout | undefined;
     const update = () => {
       clearInterval(timer);
-      timer = view.visible ? setInterval(() => this.refresh(), lookAgainMs) : undefined;
+      timer = view.visible ? setInterval(() => void this.lookAgain(), lookAgainMs) : undefined;
       if (view.visible) this.refresh();
     };
     this.disposables.push(view.onDidChangeVisibility(update), { dispose: () => clearInterval(timer) });
     update();
+  }
+
+  /** The timed look: redraws when the runs on disk, the running ones or the failures differ from the rows drawn. */
+  private async lookAgain(): Promise<void> {
+    const runs = await workspaceRuns(this.services).catch(() => undefined);
+    if (runs && this.drawn === runsFingerprint(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures())) return;
+    this.refresh();
   }
 
   refresh(): void {
@@ -100,7 +111,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
       const item = new vscode.TreeItem(`Failed pre-flights (${node.entries.length})`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = 'onloadBench.failedPreflights';
       item.iconPath = stateIcons['failed-preflight'];
-      item.tooltip = 'New runs that stopped in pre-flight in this window; the engine kept no folder of theirs.';
+      item.tooltip = `New runs that stopped in pre-flight in this workspace (the last ${keptPreflightFailures}, kept across reloads); the engine kept no folder of theirs.`;
       return item;
     }
     if (node.kind === 'verdict') {
@@ -138,7 +149,10 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
       ...runs.map((run) => ({ folder: run.runDir, pattern: '{manifest.json,results.jsonl}' })),
     ]);
     await this.updateVerdicts(runs);
-    const tree = runsTree(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures(), new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])));
+    const active = this.services.runs.activeRunDirs();
+    const failures = this.services.runs.preflightFailures();
+    this.drawn = runsFingerprint(runs, active, failures);
+    const tree = runsTree(runs, active, failures, new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])));
     return [...tree.runs.map(runNode), ...(tree.failedPreflights.length > 0 ? [{ kind: 'failures', entries: tree.failedPreflights } as const] : [])];
   }
 

@@ -13,6 +13,7 @@ import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
 import { showRunFailure } from './failureActions';
 import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
 import type { PreflightFailure } from '../runs/runHistory';
+import { PreflightFailures, type FailureStorage } from '../runs/preflightFailures';
 
 export interface RunHandle {
   onEvent(event: SweepEvent): void;
@@ -28,8 +29,8 @@ interface ActiveRun {
 export class RunTracker implements vscode.Disposable {
   private readonly active = new Map<string, ActiveRun>();
   private readonly statusBar = vscode.window.createStatusBarItem('onloadBench.run', vscode.StatusBarAlignment.Left, 10);
-  /** New runs that stopped in pre-flight this session (their folders are gone): the Runs view groups them. */
-  private readonly failures: PreflightFailure[] = [];
+  /** New runs that stopped in pre-flight (their folders are gone), kept in the workspace's storage: the Runs view groups them. */
+  private readonly failures: PreflightFailures;
   private readonly changed = new vscode.EventEmitter<void>();
   /** A run started or ended, or one failed pre-flight: the Runs view redraws. */
   readonly onDidChangeRuns = this.changed.event;
@@ -37,8 +38,10 @@ export class RunTracker implements vscode.Disposable {
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly results: ResultsPanelManager,
+    failureStorage: FailureStorage,
   ) {
     this.statusBar.name = 'Onload Bench run';
+    this.failures = new PreflightFailures(failureStorage);
   }
 
   isRunning(planPath: string): boolean {
@@ -50,7 +53,7 @@ export class RunTracker implements vscode.Disposable {
   }
 
   preflightFailures(): readonly PreflightFailure[] {
-    return this.failures;
+    return this.failures.list();
   }
 
   /** Starts tracking a run; undefined when the plan already runs. `secrets` are redacted from the log. */
@@ -106,7 +109,8 @@ export class RunTracker implements vscode.Disposable {
         // A new run that stopped before its first cell left no folder: only this list remembers it.
         if (outcome.runDir === '' && outcome.error) {
           const notice = failureNotice(outcome, { planName: path.basename(planPath) });
-          this.failures.push({ planPath: key, runDir: panelRunDir ?? '', at: new Date().toISOString(), message: notice?.message ?? outcome.error.message });
+          const failure = { planPath: key, runDir: panelRunDir ?? '', at: new Date().toISOString(), message: notice?.message ?? outcome.error.message };
+          void Promise.resolve(this.failures.add(failure)).catch((error: unknown) => this.log.warn(`The failed pre-flight of ${planPath} was not stored: ${error}`));
         }
         this.changed.fire();
         void this.announce(outcome, key, passwordSource);

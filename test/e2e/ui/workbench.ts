@@ -82,6 +82,30 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   }
 }
 
+/**
+ * Runs `command` from the palette and clicks the row of its quick pick that shows `rowText`. On a
+ * loaded machine the picker can close between its showing and the click (CI runs saw the row found,
+ * then "not stable" and "not visible" for 30 s: something else took the focus, and a quick pick
+ * closes when it loses it): the command is opened again, at most three times, each time said.
+ * Escape only while the picker is still open: pressed on the Welcome page instead, it sends the page
+ * back to its start and gives it the focus (VS Code's gettingStarted `escape()`).
+ */
+export async function pickFromCommand(page: Page, command: string, rowText: string, what: string, onShown?: () => Promise<void>): Promise<void> {
+  const row = page.locator(selectors.quickInputRows, { hasText: rowText });
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, command, 60_000);
+    await expectVisible(row, what);
+    if (attempt === 1) await onShown?.();
+    const picked = await row.first().click({ timeout: 10_000 }).then(() => true, (error: Error) => {
+      if (attempt >= 3) throw error;
+      console.log(`  the picker of "${command}" closed before the click (attempt ${attempt}): ${error.message.split('\n')[0]}`);
+      return false;
+    });
+    if (picked) return;
+    if (await page.locator(selectors.quickInput).isVisible()) await page.keyboard.press('Escape');
+  }
+}
+
 /** The results webview's document: two nested iframes, the inner one titled like the panel. */
 export function resultsFrame(page: Page, titlePrefix: string): FrameLocator {
   // Only this extension's webviews: the walkthrough renders its steps' Markdown in a webview too,
