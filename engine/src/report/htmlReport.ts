@@ -57,6 +57,9 @@ h3 { font-size: 1.1em; margin: 20px 0 6px; } .muted { color: #666; }
 table { border-collapse: collapse; margin: 6px 0 16px; font-variant-numeric: tabular-nums; font-size: 0.92em; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
+/* A value's marks wrap below it (each mark whole) rather than widen the table past the page. */
+table.report-table th { white-space: normal; overflow-wrap: anywhere; } table.report-table td { white-space: normal; } table.report-table td .mark, table.report-table td .spread { white-space: nowrap; }
+table { max-width: 100%; }
 th:first-child, td.text { text-align: left; } thead th { border-bottom: 2px solid #bbb; }
 td.improvement { color: #1a7f37; font-weight: 600; } td.regression { color: #b42318; } td.not-significant, td.marked { color: #666; font-style: italic; }
 .mark { color: #9a6700; font-style: italic; } .spread { color: #666; font-size: 0.9em; }

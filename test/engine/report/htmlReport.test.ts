@@ -173,6 +173,11 @@ test('rendered in Chromium: tables and figures are there, and nothing is request
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing tried to load');
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(root, 'test-artifacts', 'html-report.png'), fullPage: true });
+    // On a screen of 1000 px the tables wrap their cells (marks stay whole) instead of running past the page.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    const screen = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, widest: Math.max(...Array.from(document.querySelectorAll('table')).map((table) => table.getBoundingClientRect().right)) }));
+    const wideOnScreen = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((element) => element.getBoundingClientRect().right > 1000).slice(0, 6).map((element) => `${element.tagName}.${element.className}#${element.id}`));
+    assert.ok(screen.page <= 1000 && screen.widest <= 1000, `screen width ${JSON.stringify(screen)}: ${wideOnScreen.join(', ')}`);
     // Printed on A4 (210 mm less 2 × 14 mm margins: about 688 CSS px), nothing is wider than the page.
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 688, height: 1000 });
