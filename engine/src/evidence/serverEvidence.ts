@@ -49,14 +49,15 @@ export async function observeServer(options: {
   const record = serverEvidence(draft, host);
   if (options.start) record.start = options.start;
   const waitMs = (options.waitSec ?? 60) * 1000;
-  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, ...(options.signal ? { signal: options.signal } : {}) });
+  // issue 24: the stack listing runs in the same trip as the look that finds memcached
+  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, thenScript: stackdumpScript(), ...(options.signal ? { signal: options.signal } : {}) });
   record.process = { ...processEvidence(facts), ...(facts.pid !== undefined ? { foundAfterMs: facts.waitedMs } : { lookedForMs: facts.waitedMs }), lookups: facts.lookups };
   if (facts.pid === undefined) {
     // what could not be read must not pass for alike or clean (armsAlike skips missing values)
     addMark(draft, { code: 'memcached-unverified', host, message: `No memcached of this installation (${server.couchbaseServerPath.replace(/\/bin\/couchbase-server$/, '')}/bin/memcached, child of its babysitter) and no process on the KV port ${server.kvPort} was found within ${Math.round(facts.waitedMs / 1000)} s after the start: its user, limits, cgroup and EF_* environment were not read and the arms not compared.` });
     log('warn', `${draft.id}: ${host}: memcached not found within ${Math.round(facts.waitedMs / 1000)} s`);
   } else if (facts.waitedMs >= 1000) log('info', `${draft.id}: ${host}: memcached ${facts.pid} found ${Math.round(facts.waitedMs / 1000)} s after the start (by ${facts.foundBy ?? 'its KV listener'})`);
-  const check = await checkAcceleration(session, server, facts, options.signal);
+  const check = await checkAcceleration(session, server, facts, options.signal, facts.then);
   record.acceleration = { accelerated: check.accelerated ?? 'unverified', evidence: check.evidence, stacks: check.stacks, rights: check.rights };
   const kernel = options.profileSettings === undefined;
   if (kernel && check.accelerated === true) {
