@@ -31,9 +31,12 @@ export function hdrProperties(remoteDir: string): Record<string, string> {
   return { 'hdrhistogram.fileoutput': 'true', 'hdrhistogram.output.path': `${remoteDir}/` };
 }
 
-/** A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). */
-export async function prepareHdrDir(session: RemoteSession, remoteDir: string, signal?: AbortSignal): Promise<void> {
-  await session.run(`rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`, { step: 'ycsb-run', ...(signal ? { signal } : {}) });
+/**
+ * A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). Run
+ * in YCSB's own round trip, before it starts (issue 24).
+ */
+export function hdrDirSetup(remoteDir: string): string {
+  return `rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`;
 }
 
 /** Reads every `.hdr` file of the folder in one command, then removes the folder. */
@@ -159,7 +162,7 @@ export interface RunPhaseEvidenceContext {
  * then the combined report, the merged percentiles, the CPU and time-series evidence and their
  * marks on the draft. Throws the first client's failure after the evidence is recorded.
  */
-export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[] }) => Promise<ClientPhase[]>): Promise<void> {
+export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[]; setup: string }) => Promise<ClientPhase[]>): Promise<void> {
   const { pool, plan, key, cellId, attempt, draft, signal } = context;
   const statusByHost: Record<string, YcsbStatus[]> = {};
   for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
@@ -167,9 +170,9 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   const onloadCell = key.stack !== 'kernel';
   const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
   const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
-  // issue 24: what the run needs first, on every host at once (each host's trips are independent)
-  const [, baselines, stackBaselines] = await Promise.all([
-    Promise.all(plan.clients.map((client) => prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal))),
+  // issue 24: what the run needs first, on every server at once; the clients' HDR folders are made
+  // in YCSB's own round trip (hdrDirSetup)
+  const [baselines, stackBaselines] = await Promise.all([
     context.skipNetwork ? [] : Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal))),
     context.skipNetwork || !onloadCell ? [] : Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? []))),
   ]);
@@ -177,7 +180,7 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   let runs: ClientPhase[];
   let watching: Promise<unknown> = Promise.resolve();
   try {
-    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
+    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []), setup: hdrDirSetup(hdrRemoteDir(client, cellId, attempt)) }));
     watching = context.skipNetwork
       ? Promise.resolve()
       : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);

@@ -39,11 +39,17 @@ export async function runInGroup(
   options: RemoteRunOptions & {
     /** Written (mode 600) from this command's stdin before the group starts, removed when it ends. */
     privateFile?: string;
+    /**
+     * A command run before the group in the same round trip (issue 24: the run's HDR folder); its
+     * failure does not stop the group, its output goes to the command's stderr.
+     */
+    setup?: string;
   },
 ): Promise<RemoteResult> {
   // one round trip: write the private file from stdin, run the group, clean up, keep the exit code
   // (its own statement: an asynchronous list's stdin is /dev/null, so `cat` must not be part of it)
-  const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : '';
+  // (the setup first, its stdin not the command's: that carries the private file)
+  const prelude = `${options.setup !== undefined ? `(${options.setup}) < /dev/null 1>&2; ` : ''}${options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : ''}`;
   const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
   // No `setsid -w` (util-linux 2.24+; RHEL/CentOS 7 ship 2.23, REAL-LAB H1): a background job of
   // a non-interactive shell is no group leader, so setsid execs without forking and `wait` gets

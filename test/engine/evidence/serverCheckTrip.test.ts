@@ -14,6 +14,11 @@ import { findServerProcess } from '../../../engine/src/server/serverProcess';
 
 const server = withDefaults({ servers: [{ host: 's' }], interfaces: { a: '10.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/opt/ycsb' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] }).servers[0];
 
+/** The script reading an empty /proc (in `dir`): no process or socket of this machine (a lab's memcached, a listener) is found. */
+function withoutThisMachinesProcesses(command: string, dir: string): string {
+  return command.replaceAll('/proc/', `${dir}/proc/`);
+}
+
 /** A session running each script in a local sh with `bin` first on PATH; counts the trips. */
 function localSession(bin: string): RemoteSession & { trips: string[] } {
   const trips: string[] = [];
@@ -22,7 +27,7 @@ function localSession(bin: string): RemoteSession & { trips: string[] } {
     trips,
     run: async (command: string, options: RemoteRunOptions) => {
       trips.push(options.step);
-      const stdout = execFileSync('sh', ['-c', command], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
+      const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(command, bin)], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
       return { exitCode: 0, stdout, stderr: '' };
     },
     upload: async () => undefined,
@@ -68,7 +73,7 @@ describe('check-acceleration in one trip', () => {
           writeFileSync(join(bin, 'onload_stackdump'), `#!/bin/sh\necho '${noDrivers}' >&2\nexit 255\n`, { mode: 0o755 });
           // the process script finds memcached on the second look (it starts after REST answers, C9)
           const script = looks === 1 ? command : command.replace(/^pid=""$/gm, 'pid=4242; found="its KV listener"');
-          const stdout = execFileSync('sh', ['-c', script], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
+          const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(script, bin)], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
           return { exitCode: 0, stdout, stderr: '' };
         } finally {
           rmSync(bin, { recursive: true, force: true });
