@@ -12,7 +12,7 @@ import type { CellKey, CellMark, CellResult } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverPidFile } from '../server/serverControl';
 import { connectionsScript } from '../server/serverProcess';
-import { sampleKvConnections, sampleStackConnections, watchInterfaceTraffic } from './serverEvidence';
+import { sampleConnections, watchInterfaceTraffic } from './serverEvidence';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
 import { reportsOf, type ClientPhase } from '../ycsb/cellPhases';
@@ -172,10 +172,10 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
   // issue 24: what the run needs first, on every server at once; the clients' HDR folders are made
   // in YCSB's own round trip (hdrDirSetup)
-  const [baselines, stackBaselines] = await Promise.all([
-    context.skipNetwork ? [] : Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal))),
-    context.skipNetwork || !onloadCell ? [] : Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? []))),
-  ]);
+  // (the kernel's and Onload's view of the connections in one round trip per server)
+  const sampled = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleConnections(pool.get(server.host), server, onloadCell ? { memcachedPid: memcachedPidOf(server.host) } : undefined, signal)));
+  const baselines = sampled.map((sample) => sample.kernel);
+  const stackBaselines = sampled.map((sample) => sample.stack?.connections ?? []);
   const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
   let runs: ClientPhase[];
   let watching: Promise<unknown> = Promise.resolve();
