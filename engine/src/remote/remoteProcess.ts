@@ -95,14 +95,14 @@ export async function groupAlive(session: RemoteSession, pidFile: string, step: 
 }
 
 /**
- * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
- * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
- * kills that clean up after a cancel pass none (or a deadline) since they must still run.
+ * The script of `killGroup`: exits 0 when a group was found and stopped, 3 when there was none, any
+ * other status when it could not stop it. For a step that stops a group in the same round trip as
+ * other work (remote/batchScript.ts); `killGroupOutcome` reads its status.
  */
-export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
+export function killGroupScript(pidFile: string, graceSec = 10): string {
   const quoted = shellQuote(pidFile);
   const graceMs = Math.max(200, Math.round(graceSec * 1000));
-  const script = [
+  return [
     liveFunction,
     `[ -s ${quoted} ] || exit 3`,
     `pg=$(cat ${quoted})`,
@@ -115,9 +115,22 @@ export async function killGroup(session: RemoteSession, pidFile: string, step: s
     `rm -f ${quoted}`,
     `exit 0`,
   ].join('\n');
-  const result = await session.run(script, { step, ...(signal ? { signal } : {}) });
+}
+
+/** Whether `killGroupScript` found a group (true) or none (false); throws when it could not stop it. */
+export function killGroupOutcome(result: { exitCode: number; stderr: string }, host: string, pidFile: string, step: string): boolean {
   if (result.exitCode !== 0 && result.exitCode !== 3) {
-    throw new EngineFailure({ code: 'remote-command', host: session.host, step, message: `Could not stop the process group in ${pidFile} on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${session.host} (kill the process group whose id is in ${pidFile}).` });
+    throw new EngineFailure({ code: 'remote-command', host, step, message: `Could not stop the process group in ${pidFile} on ${host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${host} (kill the process group whose id is in ${pidFile}).` });
   }
   return result.exitCode === 0;
+}
+
+/**
+ * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
+ * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
+ * kills that clean up after a cancel pass none (or a deadline) since they must still run.
+ */
+export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
+  const result = await session.run(killGroupScript(pidFile, graceSec), { step, ...(signal ? { signal } : {}) });
+  return killGroupOutcome(result, session.host, pidFile, step);
 }
