@@ -157,10 +157,10 @@ export interface ConnectionSample {
  * Onload cell), as memcached's Onload stack does (`onload_stackdump lots` with the server user's
  * rights, sudo -n): both in one round trip (issue 24), each read by its own parser.
  */
-export async function sampleConnections(session: RemoteSession, server: ResolvedServer, stack: { memcachedPid: number | undefined } | undefined, signal?: AbortSignal): Promise<ConnectionSample> {
+export async function sampleConnections(session: RemoteSession, server: ResolvedServer, stack: { memcachedPid: number | undefined } | undefined, signal?: AbortSignal, step = 'ycsb-run'): Promise<ConnectionSample> {
   const withStack = stack !== undefined && stack.memcachedPid !== undefined;
   const script = withStack ? batchScript([{ name: 'kernel', script: connectionsScript(server.kvPort) }, { name: 'stack', script: stackdumpScript() }]) : connectionsScript(server.kvPort);
-  const result = await session.run(script, { step: 'ycsb-run', ...(signal ? { signal } : {}), ...(withStack ? { timeoutMs: 30_000 } : {}) }).catch((error: unknown) => ({ stdout: '', error }));
+  const result = await session.run(script, { step, ...(signal ? { signal } : {}), ...(withStack ? { timeoutMs: 30_000 } : {}) }).catch((error: unknown) => ({ stdout: '', error }));
   return parseConnectionSample(result.stdout, server.kvPort, stack, 'error' in result ? result.error : undefined);
 }
 
@@ -203,7 +203,7 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
     // Onload's view at each look until the clients are seen, then every 4th (about every 2 s): the
     // real tool walks every stack; both views in one round trip (issue 24)
     const withStack = options.onload !== undefined && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0);
-    const sampled = await sampleConnections(session, server, withStack ? { memcachedPid: options.onload?.memcachedPid } : undefined, options.signal);
+    const sampled = await sampleConnections(session, server, withStack ? { memcachedPid: options.onload?.memcachedPid } : undefined, options.signal, 'traffic-watch');
     const kernel = fresh(sampled.kernel);
     let stack: TcpEndpoint[] | undefined;
     if (sampled.stack) {
