@@ -109,8 +109,9 @@ export function killGroupScript(pidFile: string, graceSec = 10): string {
     `case "$pg" in ''|*[!0-9]*) rm -f ${quoted}; exit 3;; esac`,
     `live "$pg" || { rm -f ${quoted}; exit 3; }`,
     `kill -TERM -$pg 2>/dev/null`,
-    // looked at every 50 ms for the first second (most groups end within it), then every 200 ms
-    `t=0; while live "$pg" && [ $t -lt ${graceMs} ]; do if [ $t -lt 1000 ]; then sleep 0.05; t=$((t+50)); else sleep 0.2; t=$((t+200)); fi; done`,
+    // looked at every 10 ms for the first 200 ms (a TERMed sampler or YCSB is usually gone within
+    // it: issue 24, the end of a run waits on this), every 50 ms up to a second, then every 200 ms
+    `t=0; while live "$pg" && [ $t -lt ${graceMs} ]; do if [ $t -lt 200 ]; then sleep 0.01; t=$((t+10)); elif [ $t -lt 1000 ]; then sleep 0.05; t=$((t+50)); else sleep 0.2; t=$((t+200)); fi; done`,
     `kill -KILL -$pg 2>/dev/null`,
     `rm -f ${quoted}`,
     `exit 0`,
