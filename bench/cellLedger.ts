@@ -36,6 +36,8 @@ export interface LedgerSummary {
   steps: StepFigures[];
   /** Round trips per cell over all its steps. */
   sshTripsPerCell: number;
+  /** Of them, the traffic watch's looks during YCSB's run (their number grows with the run's length). */
+  watchTripsPerCell: number;
   restCallsPerCell: number;
 }
 
@@ -43,6 +45,8 @@ export interface LedgerSummary {
 export const OUTSIDE_CELLS = 'outside cells';
 /** From a cell's start to its first phase event. */
 export const CELL_OPENING = 'cell opening';
+/** The step of the traffic watch's looks (evidence/serverEvidence.ts): one every ~0.5 s while YCSB runs. */
+export const TRAFFIC_WATCH = 'traffic-watch';
 /** The label the bench gives YCSB's own commands: their time is YCSB's, not the engine's. */
 export const YCSB_COMMAND = 'YCSB command';
 
@@ -130,6 +134,7 @@ export class CellLedger {
       cells: this.cells,
       steps,
       sshTripsPerCell: round(inCells.filter((trip) => trip.kind === 'ssh').length / cells),
+      watchTripsPerCell: round(inCells.filter((trip) => trip.kind === 'ssh' && trip.label === TRAFFIC_WATCH).length / cells),
       restCallsPerCell: round(inCells.filter((trip) => trip.kind === 'rest').length / cells),
     };
   }
@@ -148,6 +153,6 @@ export function formatLedger(summary: LedgerSummary): string[] {
   for (const step of summary.steps) {
     lines.push(`    ${step.phase.padEnd(18)} ${String(step.wallMs).padStart(6)} ms  ssh ${String(step.sshTrips).padStart(4)}  rest ${String(step.restCalls).padStart(4)}  waiting ${String(step.waitingMs).padStart(6)} ms (YCSB ${String(step.ycsbMs).padStart(5)} ms)  ${step.busiest.join(', ')}`);
   }
-  lines.push(`  round trips per cell: ${summary.sshTripsPerCell} SSH, ${summary.restCallsPerCell} REST`);
+  lines.push(`  round trips per cell: ${summary.sshTripsPerCell} SSH (${round(summary.sshTripsPerCell - summary.watchTripsPerCell)} besides the traffic watch's ${summary.watchTripsPerCell} looks), ${summary.restCallsPerCell} REST`);
   return lines;
 }

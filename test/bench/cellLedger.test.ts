@@ -2,7 +2,7 @@
 // of the cell they happened in, per cell, with parallel trips on several hosts counted once.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { CellLedger, coveredMs, formatLedger, YCSB_COMMAND } from '../../bench/cellLedger';
+import { CellLedger, coveredMs, formatLedger, TRAFFIC_WATCH, YCSB_COMMAND } from '../../bench/cellLedger';
 
 it('overlapping round trips count once, gaps not at all', () => {
   assert.equal(coveredMs([]), 0);
@@ -24,6 +24,7 @@ it('each trip is counted in its step, per cell; pre-flight stays outside the cel
     ledger.record({ kind: 'ssh', phase: ledger.phaseAt(), label: YCSB_COMMAND, host: 'client-1', startMs: base + 210, endMs: base + 610 });
     ledger.record({ kind: 'ssh', phase: ledger.phaseAt(), label: YCSB_COMMAND, host: 'client-2', startMs: base + 220, endMs: base + 520 });
     ledger.record({ kind: 'ssh', phase: ledger.phaseAt(), label: 'fetch-hdr', host: 'client-1', startMs: base + 700, endMs: base + 710 });
+    ledger.record({ kind: 'ssh', phase: ledger.phaseAt(), label: TRAFFIC_WATCH, host: 'server', startMs: base + 300, endMs: base + 310 });
     ledger.cellFinished(base + 810);
   }
   const summary = ledger.summary(2000);
@@ -33,9 +34,9 @@ it('each trip is counted in its step, per cell; pre-flight stays outside the cel
   assert.deepEqual([opening.wallMs, opening.sshTrips, opening.restCalls], [10, 0, 0]);
   assert.deepEqual([restart.wallMs, restart.sshTrips, restart.restCalls, restart.waitingMs, restart.ycsbMs], [200, 1, 2, 70, 0]);
   assert.deepEqual(restart.busiest, ['GET /pools ×2', 'start-server ×1']);
-  assert.deepEqual([run.wallMs, run.sshTrips, run.waitingMs, run.ycsbMs], [600, 3, 410, 400]);
-  assert.deepEqual([summary.sshTripsPerCell, summary.restCallsPerCell], [4, 2]);
+  assert.deepEqual([run.wallMs, run.sshTrips, run.waitingMs, run.ycsbMs], [600, 4, 410, 400]);
+  assert.deepEqual([summary.sshTripsPerCell, summary.watchTripsPerCell, summary.restCallsPerCell], [5, 1, 2]);
   const lines = formatLedger(summary);
   assert.match(lines.find((line) => line.includes('restart-server')) ?? '', /restart-server\s+200 ms\s+ssh\s+1\s+rest\s+2\s+waiting\s+70 ms \(YCSB\s+0 ms\)\s+GET \/pools ×2, start-server ×1$/);
-  assert.equal(lines.at(-1), '  round trips per cell: 4 SSH, 2 REST');
+  assert.equal(lines.at(-1), "  round trips per cell: 5 SSH (4 besides the traffic watch's 1 looks), 2 REST");
 });

@@ -151,7 +151,8 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         const stillThere = error instanceof sdk.BucketExistsError || (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
         if (stillThere && performance.now() < deadline) {
           evidence.createRetries += 1;
-          await sleep(500, target.signal);
+          // the deletion is looked at often at first, less as it drags on (pollInterval.ts), not every 500 ms
+          await sleep(pollIntervalMs(performance.now() - createStarted, 100), target.signal);
           throwIfCancelled(target.signal, server.host, 'create-bucket');
           continue;
         }

@@ -12,6 +12,7 @@
 import { EngineFailure } from '../errors';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
+import { pollIntervalMs } from '../remote/pollInterval';
 import type { WaitFacts } from './bucketLifecycle';
 
 /** Services of every node, from /pools/default (`nodes[].services`: kv, n1ql, index, ...). */
@@ -63,7 +64,8 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
     last = state.status === 200 ? JSON.stringify(state.results) : `HTTP ${state.status}: ${quote(state.text)}`;
     if (state.results.includes('online')) return { polls, ms: performance.now() - started, created: !exists };
     if (performance.now() >= deadline) break;
-    await sleep(250, target.signal);
+    // often at first, less as it drags on (pollInterval.ts), not every 250 ms (issue 24)
+    await sleep(Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())), target.signal);
   }
   throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`, action: 'Look at the index service logs, or raise timeouts.bucketReadySec.' });
 }

@@ -186,7 +186,11 @@ export function judgeAcceleration(process: Pick<ServerProcessFacts, 'pid' | 'nam
   return { accelerated: true, evidence: `${who} in Onload stack ${stacks.join(',')} with ${sockets.slice(0, 4).join(', ')}${sockets.length > 4 ? ` and ${sockets.length - 4} more` : ''}`, stacks, rights };
 }
 
-export async function checkAcceleration(session: RemoteSession, server: ResolvedServer, process: ServerProcessFacts, signal?: AbortSignal): Promise<AccelerationCheck> {
-  const result = await session.run(stackdumpScript(), { step: 'check-acceleration', ...(signal ? { signal } : {}), timeoutMs: 60_000 });
-  return judgeAcceleration(process, parseStackdump(result.stdout), server.kvPort);
+/**
+ * The verdict for memcached as found; `stackdumpOutput` is the `stackdumpScript` output when it ran
+ * in the same trip as the look-up (issue 24), else the script runs now.
+ */
+export async function checkAcceleration(session: RemoteSession, server: ResolvedServer, process: ServerProcessFacts, signal?: AbortSignal, stackdumpOutput?: string): Promise<AccelerationCheck> {
+  const output = stackdumpOutput ?? (await session.run(stackdumpScript(), { step: 'check-acceleration', ...(signal ? { signal } : {}), timeoutMs: 60_000 })).stdout;
+  return judgeAcceleration(process, parseStackdump(output), server.kvPort);
 }

@@ -3,7 +3,7 @@
 // interval logs written into a per-cell folder on each client and fetched back into the cell's log
 // folder (hdrMerge.ts), status lines kept per client (ycsbTimeSeries.ts), the server's KV
 // connections watched (serverEvidence.ts). Then one pure step turns it all into evidence and marks.
-import { startSampler, clientProcessFinder, serverProcessFinder, type RunningSampler } from './cpuSampler';
+import { startSampler, clientProcessFinder, samplerGraceSec, serverProcessFinder, type RunningSampler } from './cpuSampler';
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
 import { addMark } from './marks';
@@ -13,9 +13,12 @@ import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planS
 import { serverAddressOn } from '../plan/clusterSizes';
 import { serverPidFile } from '../server/serverControl';
 import { connectionsScript } from '../server/serverProcess';
-import { sampleKvConnections, sampleStackConnections, watchInterfaceTraffic } from './serverEvidence';
+import { sampleConnections, watchInterfaceTraffic } from './serverEvidence';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
+import { batchScript, splitBatch } from '../remote/batchScript';
+import { killGroupScript } from '../remote/remoteProcess';
+import { EngineFailure } from '../errors';
 import { reportsOf, type ClientPhase } from '../ycsb/cellPhases';
 import { combineClientReports } from '../ycsb/combine';
 import { ycsbPidFile } from '../ycsb/ycsbRun';
@@ -32,17 +35,29 @@ export function hdrProperties(remoteDir: string): Record<string, string> {
   return { 'hdrhistogram.fileoutput': 'true', 'hdrhistogram.output.path': `${remoteDir}/` };
 }
 
-/** A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). */
-export async function prepareHdrDir(session: RemoteSession, remoteDir: string, signal?: AbortSignal): Promise<void> {
-  await session.run(`rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`, { step: 'ycsb-run', ...(signal ? { signal } : {}) });
+/**
+ * A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). Run
+ * in YCSB's own round trip, before it starts (issue 24).
+ */
+export function hdrDirSetup(remoteDir: string): string {
+  return `rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`;
 }
 
-/** Reads every `.hdr` file of the folder in one command, then removes the folder. */
-export async function fetchHdrFiles(session: RemoteSession, remoteDir: string, signal?: AbortSignal): Promise<{ name: string; text: string }[]> {
+/** Prints every `.hdr` file of the folder (`@@hdr-file NAME` sections), then removes the folder. */
+export function hdrFetchScript(remoteDir: string): string {
   const dir = shellQuote(remoteDir);
-  const script = `cd ${dir} 2>/dev/null || exit 0\nfor f in *.hdr; do [ -f "$f" ] || continue; echo "@@hdr-file $f"; cat "$f"; echo; done\ncd / && rm -rf ${dir}`;
-  const result = await session.run(script, { step: 'fetch-hdr', ...(signal ? { signal } : {}) });
-  return parseHdrBundle(result.stdout);
+  return `cd ${dir} 2>/dev/null || exit 0\nfor f in *.hdr; do [ -f "$f" ] || continue; echo "@@hdr-file $f"; cat "$f"; echo; done\ncd / && rm -rf ${dir}`;
+}
+
+/**
+ * The end of a client's run in one round trip (issue 24): its CPU sampler's group stopped
+ * (killGroupScript) and its HDR logs read, then their folder removed. The sampler's output is
+ * still read by its own `finish()`; a stop that failed is left to the sweep's cleanup (as before).
+ */
+export async function stopSamplerAndFetchHdr(session: RemoteSession, samplerPidFile: string, remoteDir: string): Promise<{ name: string; text: string }[]> {
+  // not the run's signal: the sampler must be stopped even when the run is being cancelled
+  const result = await session.run(batchScript([{ name: 'sampler', script: killGroupScript(samplerPidFile, samplerGraceSec) }, { name: 'hdr', script: hdrFetchScript(remoteDir) }]), { step: 'fetch-hdr', signal: AbortSignal.timeout(30_000) });
+  return parseHdrBundle(splitBatch(result.stdout).get('hdr')?.text ?? '');
 }
 
 /** Splits `@@hdr-file NAME` sections. Pure. */
@@ -64,6 +79,11 @@ export function parseHdrBundle(output: string): { name: string; text: string }[]
 
 export interface CellSamplers {
   stop(): Promise<{ host: string; role: 'server' | 'client'; output: SamplerOutput }[]>;
+  /**
+   * The end of a run: the servers' samplers stopped, each client's in the same round trip as
+   * `alongside` (its HDR fetch); resolves once all have finished, with the fetches' outcomes.
+   */
+  stopWith<T>(alongside: (client: ResolvedClient, samplerPidFile: string) => Promise<T>): Promise<{ samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[]; alongside: PromiseSettledResult<Awaited<T>>[] }>;
 }
 
 export function samplerPidFile(workDir: string, role: 'server' | 'client'): string {
@@ -73,18 +93,31 @@ export function samplerPidFile(workDir: string, role: 'server' | 'client'): stri
 /** Starts one sampler per server and client host for the run phase of `key`. */
 export function startCellSamplers(pool: { get(host: string): RemoteSession }, plan: ResolvedPlan, key: CellKey, signal?: AbortSignal, memcachedPids: Record<string, number | undefined> = {}): CellSamplers {
   const maxSamples = plan.timeouts.cellSec + 120;
-  const running: { role: 'server' | 'client'; sampler: RunningSampler }[] = [
+  const running: { role: 'server' | 'client'; client?: ResolvedClient; sampler: RunningSampler }[] = [
     ...plan.servers.map((server: ResolvedServer) => ({
       role: 'server' as const,
       sampler: startSampler(pool.get(server.host), { role: 'server', address: serverAddressOn(server, key.interface, key.address), findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort, memcachedPids[server.host]), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
     })),
     ...plan.clients.map((client) => ({
       role: 'client' as const,
+      client,
       sampler: startSampler(pool.get(client.host), { role: 'client', address: key.address, findProcess: clientProcessFinder(ycsbPidFile(client, 'run')), preferredName: 'java', pidFile: samplerPidFile(client.workDir, 'client'), maxSamples }, signal),
     })),
   ];
   return {
     stop: () => Promise.all(running.map(async ({ role, sampler }) => ({ host: sampler.host, role, output: await sampler.stop() }))),
+    async stopWith(alongside) {
+      const ended = await Promise.all(
+        running.map(async ({ role, client, sampler }) => {
+          if (!client) return { sampler: { host: sampler.host, role, output: await sampler.stop() } };
+          const [settled] = await Promise.allSettled([alongside(client, sampler.pidFile)]);
+          // the shared trip failed: the sampler is stopped on its own, as it was before (issue 24)
+          const output = settled.status === 'fulfilled' ? await sampler.finish() : await sampler.stop();
+          return { sampler: { host: sampler.host, role, output }, settled };
+        }),
+      );
+      return { samplers: ended.map((entry) => entry.sampler), alongside: ended.flatMap((entry) => (entry.settled ? [entry.settled] : [])) };
+    },
   };
 }
 
@@ -160,7 +193,7 @@ export interface RunPhaseEvidenceContext {
  * then the combined report, the merged percentiles, the CPU and time-series evidence and their
  * marks on the draft. Throws the first client's failure after the evidence is recorded.
  */
-export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[] }) => Promise<ClientPhase[]>): Promise<void> {
+export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[]; setup: string }) => Promise<ClientPhase[]>): Promise<void> {
   const { pool, plan, key, cellId, attempt, draft, signal } = context;
   const statusByHost: Record<string, YcsbStatus[]> = {};
   for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
@@ -168,17 +201,17 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   const onloadCell = key.stack !== 'kernel';
   const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
   const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
-  // issue 24: what the run needs first, on every host at once (each host's trips are independent)
-  const [, baselines, stackBaselines] = await Promise.all([
-    Promise.all(plan.clients.map((client) => prepareHdrDir(pool.get(client.host), hdrRemoteDir(client, cellId, attempt), signal))),
-    context.skipNetwork ? [] : Promise.all(plan.servers.map((server) => sampleKvConnections(pool.get(server.host), server, signal))),
-    context.skipNetwork || !onloadCell ? [] : Promise.all(plan.servers.map((server) => sampleStackConnections(pool.get(server.host), server, memcachedPidOf(server.host), signal).then((sampled) => sampled.connections ?? []))),
-  ]);
+  // issue 24: what the run needs first, on every server at once; the clients' HDR folders are made
+  // in YCSB's own round trip (hdrDirSetup)
+  // (the kernel's and Onload's view of the connections in one round trip per server)
+  const sampled = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleConnections(pool.get(server.host), server, onloadCell ? { memcachedPid: memcachedPidOf(server.host) } : undefined, signal)));
+  const baselines = sampled.map((sample) => sample.kernel);
+  const stackBaselines = sampled.map((sample) => sample.stack?.connections ?? []);
   const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
   let runs: ClientPhase[];
   let watching: Promise<unknown> = Promise.resolve();
   try {
-    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []) }));
+    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []), setup: hdrDirSetup(hdrRemoteDir(client, cellId, attempt)) }));
     watching = context.skipNetwork
       ? Promise.resolve()
       : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);
@@ -188,12 +221,12 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
     throw error;
   }
   // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
-  // together (different files, often different hosts); the evidence is judged once all three are in
-  // (a failed fetch is thrown only once the samplers and the watch are done; the fetch also empties the clients' folders)
-  const [stopped, fetched] = await Promise.allSettled([samplers.stop(), fetchHdrLogs(context), watching]);
+  // together; on each client the sampler's stop and the HDR fetch are one round trip (the fetch
+  // also empties the client's folder); the evidence is judged once all are in
+  const [stopped] = await Promise.allSettled([samplers.stopWith((client, pidFile) => stopSamplerAndFetchHdr(pool.get(client.host), pidFile, hdrRemoteDir(client, cellId, attempt))), watching]);
   if (stopped.status === 'rejected') throw stopped.reason;
-  if (fetched.status === 'rejected') throw fetched.reason;
-  const [samplerOutputs, hdrFiles] = [stopped.value, fetched.value];
+  const samplerOutputs = stopped.value.samplers;
+  const hdrFiles = await keepHdrLogs(context, stopped.value.alongside);
   const reports = reportsOf(runs);
   if (reports.length > 0) {
     draft.clients = reports;
@@ -204,23 +237,15 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   if (failed?.outcome.error) throw failed.outcome.error;
 }
 
-/** Each client's HDR logs of the run phase, kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
-async function fetchHdrLogs(context: RunPhaseEvidenceContext): Promise<HdrLogFile[]> {
-  // every client at once; kept and listed in the clients' order
-  const fetched = await Promise.all(
-    context.plan.clients.map((client) =>
-      fetchHdrFiles(context.pool.get(client.host), hdrRemoteDir(client, context.cellId, context.attempt), context.signal).then(
-        (logs) => ({ client, logs }),
-        (error: unknown) => ({ client, error }),
-      ),
-    ),
-  );
+/** Each client's HDR logs of the run phase (`fetched`, in the clients' order), kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
+async function keepHdrLogs(context: RunPhaseEvidenceContext, fetched: PromiseSettledResult<{ name: string; text: string }[]>[]): Promise<HdrLogFile[]> {
+  if (context.signal.aborted) throw new EngineFailure({ code: 'cancelled', step: 'fetch-hdr', message: 'Cancelled.', action: 'Resume the run when ready.' });
   const files: HdrLogFile[] = [];
-  for (const entry of fetched) {
-    const { client } = entry;
+  for (const [index, entry] of fetched.entries()) {
+    const client = context.plan.clients[index];
     try {
-      if ('error' in entry) throw entry.error;
-      for (const { name, text } of entry.logs) {
+      if (entry.status === 'rejected') throw entry.reason;
+      for (const { name, text } of entry.value) {
         const file = await context.keepLog(client.host, `hdr/${name}`, text);
         context.draft.logs.push(file);
         files.push({ host: client.host, operation: hdrOperationOf(name) as string, file, text });

@@ -137,10 +137,17 @@ export function samplerCommand(target: SamplerTarget): string {
   ].join('\n');
 }
 
+/** How long a stopped sampler's group gets between TERM and KILL. */
+export const samplerGraceSec = 2;
+
 /** A running sampler: `stop()` ends it and returns what it read. */
 export interface RunningSampler {
   host: string;
+  /** Its process group's pid file: a step may stop it in a round trip of its own (killGroupScript), then call `finish()`. */
+  pidFile: string;
   stop(): Promise<SamplerOutput>;
+  /** What it read, once its group was stopped (by `stop()` or a script of the caller's). */
+  finish(): Promise<SamplerOutput>;
 }
 
 /**
@@ -159,14 +166,19 @@ export function startSampler(session: RemoteSession, target: SamplerTarget, sign
     },
     ...(signal ? { signal } : {}),
   }).catch(() => undefined);
+  const finish = async (): Promise<SamplerOutput> => {
+    await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    const output = parseSamplerOutput(lines.join('\n'));
+    if (output.clock && clockSeenAtMs !== undefined) output.clockSeenAtMs = clockSeenAtMs;
+    return output;
+  };
   return {
     host: session.host,
+    pidFile: target.pidFile,
     async stop() {
-      await killGroup(session, target.pidFile, 'cpu-sampler', 2, AbortSignal.timeout(30_000)).catch(() => undefined);
-      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-      const output = parseSamplerOutput(lines.join('\n'));
-      if (output.clock && clockSeenAtMs !== undefined) output.clockSeenAtMs = clockSeenAtMs;
-      return output;
+      await killGroup(session, target.pidFile, 'cpu-sampler', samplerGraceSec, AbortSignal.timeout(30_000)).catch(() => undefined);
+      return finish();
     },
+    finish,
   };
 }

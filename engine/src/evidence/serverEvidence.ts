@@ -18,6 +18,7 @@ import { sleep } from '../server/serverControl';
 import { connectionsScript, findServerProcess, parseServerProcessFacts, processEvidence, type TcpEndpoint } from '../server/serverProcess';
 import { nodeStatus } from '../server/serverRestartProof';
 import type { RemoteSession } from '../remote/ssh';
+import { batchScript, splitBatch } from '../remote/batchScript';
 
 type Log = (level: 'info' | 'warn', message: string) => void;
 
@@ -50,14 +51,15 @@ export async function observeServer(options: {
   const record = serverEvidence(draft, host);
   if (options.start) record.start = options.start;
   const waitMs = (options.waitSec ?? 60) * 1000;
-  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, ...(options.signal ? { signal: options.signal } : {}) });
+  // issue 24: the stack listing runs in the same trip as the look that finds memcached
+  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, thenScript: stackdumpScript(), ...(options.signal ? { signal: options.signal } : {}) });
   record.process = { ...processEvidence(facts), ...(facts.pid !== undefined ? { foundAfterMs: facts.waitedMs } : { lookedForMs: facts.waitedMs }), lookups: facts.lookups };
   if (facts.pid === undefined) {
     // what could not be read must not pass for alike or clean (armsAlike skips missing values)
     addMark(draft, { code: 'memcached-unverified', host, message: `No memcached of this installation (${server.couchbaseServerPath.replace(/\/bin\/couchbase-server$/, '')}/bin/memcached, child of its babysitter) and no process on the KV port ${server.kvPort} was found within ${Math.round(facts.waitedMs / 1000)} s after the start: its user, limits, cgroup and EF_* environment were not read and the arms not compared.` });
     log('warn', `${draft.id}: ${host}: memcached not found within ${Math.round(facts.waitedMs / 1000)} s`);
   } else if (facts.waitedMs >= 1000) log('info', `${draft.id}: ${host}: memcached ${facts.pid} found ${Math.round(facts.waitedMs / 1000)} s after the start (by ${facts.foundBy ?? 'its KV listener'})`);
-  const check = await checkAcceleration(session, server, facts, options.signal);
+  const check = await checkAcceleration(session, server, facts, options.signal, facts.then);
   record.acceleration = { accelerated: check.accelerated ?? 'unverified', evidence: check.evidence, stacks: check.stacks, rights: check.rights };
   const kernel = options.profileSettings === undefined;
   if (kernel && check.accelerated === true) {
@@ -144,25 +146,39 @@ function armFacts(record: Record<string, unknown>): ArmFacts {
   return { ...(process.user !== undefined ? { user: process.user } : {}), ...(process.limits ? { limits: process.limits } : {}), ...(process.cgroup !== undefined ? { cgroup: process.cgroup } : {}), ...(start ? { start } : {}) };
 }
 
-/** The KV port's established connections now (before a run: the baseline to leave out). */
-export async function sampleKvConnections(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<TcpEndpoint[]> {
-  const result = await session.run(connectionsScript(server.kvPort), { step: 'ycsb-run', ...(signal ? { signal } : {}) }).catch(() => undefined);
-  return result ? parseServerProcessFacts(result.stdout).connections : [];
+/** Kernel sockets (/proc/net) and, in Onload cells, memcached's stack (onload_stackdump lots): one look (before a run: the baseline to leave out). */
+export interface ConnectionSample {
+  kernel: TcpEndpoint[];
+  /** Only when the stack was asked for: its established KV connections, or why they could not be read. */
+  stack?: { connections?: TcpEndpoint[]; problem?: string };
 }
 
 /**
- * memcached's established KV connections in its Onload stack now (`onload_stackdump lots` with the
- * server user's rights, sudo -n), or why they could not be read.
+ * The KV port's established connections as the kernel sees them and, when `stack` is given (an
+ * Onload cell), as memcached's Onload stack does (`onload_stackdump lots` with the server user's
+ * rights, sudo -n): both in one round trip (issue 24), each read by its own parser.
  */
-export async function sampleStackConnections(session: RemoteSession, server: ResolvedServer, memcachedPid: number | undefined, signal?: AbortSignal): Promise<{ connections?: TcpEndpoint[]; problem?: string }> {
-  if (memcachedPid === undefined) return { problem: 'memcached was not found' };
-  const result = await session.run(stackdumpScript(), { step: 'ycsb-run', ...(signal ? { signal } : {}), timeoutMs: 30_000 }).catch((error: unknown) => ({ stdout: '', error }));
-  if ('error' in result) return { problem: `onload_stackdump did not answer (${result.error instanceof Error ? result.error.message : String(result.error)})` };
-  const facts = parseStackdump(result.stdout);
-  if (facts.missing) return { problem: 'onload_stackdump is not installed' };
-  if (facts.failure !== undefined) return { problem: `onload_stackdump failed: ${facts.failure}` };
-  if (!facts.rights.startsWith('sudo')) return { problem: `onload_stackdump ran without root rights (sudo -n refused: ${facts.rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}), so it shows only the caller's stacks` };
-  return { connections: stackConnections(facts, memcachedPid, server.kvPort) };
+export async function sampleConnections(session: RemoteSession, server: ResolvedServer, stack: { memcachedPid: number | undefined } | undefined, signal?: AbortSignal, step = 'ycsb-run'): Promise<ConnectionSample> {
+  const withStack = stack !== undefined && stack.memcachedPid !== undefined;
+  const script = withStack ? batchScript([{ name: 'kernel', script: connectionsScript(server.kvPort) }, { name: 'stack', script: stackdumpScript() }]) : connectionsScript(server.kvPort);
+  const result = await session.run(script, { step, ...(signal ? { signal } : {}), ...(withStack ? { timeoutMs: 30_000 } : {}) }).catch((error: unknown) => ({ stdout: '', error }));
+  return parseConnectionSample(result.stdout, server.kvPort, stack, 'error' in result ? result.error : undefined);
+}
+
+/** Reads `sampleConnections`' output (`failed`: the trip's own failure). Pure. */
+export function parseConnectionSample(output: string, kvPort: number, stack: { memcachedPid: number | undefined } | undefined, failed?: unknown): ConnectionSample {
+  if (stack === undefined) return { kernel: failed === undefined ? parseServerProcessFacts(output).connections : [] };
+  if (stack.memcachedPid === undefined) return { kernel: failed === undefined ? parseServerProcessFacts(output).connections : [], stack: { problem: 'memcached was not found' } };
+  if (failed !== undefined) return { kernel: [], stack: { problem: `onload_stackdump did not answer (${failed instanceof Error ? failed.message : String(failed)})` } };
+  const parts = splitBatch(output);
+  const kernel = parseServerProcessFacts(parts.get('kernel')?.text ?? '').connections;
+  const dump = parts.get('stack');
+  if (dump === undefined) return { kernel, stack: { problem: 'onload_stackdump did not answer (no output)' } };
+  const facts = parseStackdump(dump.text);
+  if (facts.missing) return { kernel, stack: { problem: 'onload_stackdump is not installed' } };
+  if (facts.failure !== undefined) return { kernel, stack: { problem: `onload_stackdump failed: ${facts.failure}` } };
+  if (!facts.rights.startsWith('sudo')) return { kernel, stack: { problem: `onload_stackdump ran without root rights (sudo -n refused: ${facts.rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}), so it shows only the caller's stacks` } };
+  return { kernel, stack: { connections: stackConnections(facts, stack.memcachedPid, kvPort) } };
 }
 
 /**
@@ -185,14 +201,15 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
   const nodeName = await nodeStatus(server, options.password, options.signal).then((status) => status.hostname).catch(() => undefined);
   for (let round = 0; !finished && round < 10_000; round++) {
     if (options.signal?.aborted) return;
-    const kernel = fresh(await sampleKvConnections(session, server, options.signal));
     // Onload's view at each look until the clients are seen, then every 4th (about every 2 s): the
-    // real tool walks every stack
+    // real tool walks every stack; both views in one round trip (issue 24)
+    const withStack = options.onload !== undefined && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0);
+    const sampled = await sampleConnections(session, server, withStack ? { memcachedPid: options.onload?.memcachedPid } : undefined, options.signal, 'traffic-watch');
+    const kernel = fresh(sampled.kernel);
     let stack: TcpEndpoint[] | undefined;
-    if (options.onload && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0)) {
-      const sampled = await sampleStackConnections(session, server, options.onload.memcachedPid, options.signal);
-      if (sampled.problem !== undefined) stackdumpProblem = sampled.problem;
-      else stack = fresh(sampled.connections ?? []);
+    if (sampled.stack) {
+      if (sampled.stack.problem !== undefined) stackdumpProblem = sampled.stack.problem;
+      else stack = fresh(sampled.stack.connections ?? []);
       if ((stack?.length ?? 0) > 0 || kernel.length > 0) stackSeenYet = true;
     }
     samples.push({ kernel, ...(stack !== undefined ? { stack } : {}) });

@@ -39,11 +39,17 @@ export async function runInGroup(
   options: RemoteRunOptions & {
     /** Written (mode 600) from this command's stdin before the group starts, removed when it ends. */
     privateFile?: string;
+    /**
+     * A command run before the group in the same round trip (issue 24: the run's HDR folder); its
+     * failure does not stop the group, its output goes to the command's stderr.
+     */
+    setup?: string;
   },
 ): Promise<RemoteResult> {
   // one round trip: write the private file from stdin, run the group, clean up, keep the exit code
   // (its own statement: an asynchronous list's stdin is /dev/null, so `cat` must not be part of it)
-  const prelude = options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : '';
+  // (the setup first, its stdin not the command's: that carries the private file)
+  const prelude = `${options.setup !== undefined ? `(${options.setup}) < /dev/null 1>&2; ` : ''}${options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : ''}`;
   const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
   // No `setsid -w` (util-linux 2.24+; RHEL/CentOS 7 ship 2.23, REAL-LAB H1): a background job of
   // a non-interactive shell is no group leader, so setsid execs without forking and `wait` gets
@@ -89,29 +95,43 @@ export async function groupAlive(session: RemoteSession, pidFile: string, step: 
 }
 
 /**
- * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
- * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
- * kills that clean up after a cancel pass none (or a deadline) since they must still run.
+ * The script of `killGroup`: exits 0 when a group was found and stopped, 3 when there was none, any
+ * other status when it could not stop it. For a step that stops a group in the same round trip as
+ * other work (remote/batchScript.ts); `killGroupOutcome` reads its status.
  */
-export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
+export function killGroupScript(pidFile: string, graceSec = 10): string {
   const quoted = shellQuote(pidFile);
   const graceMs = Math.max(200, Math.round(graceSec * 1000));
-  const script = [
+  return [
     liveFunction,
     `[ -s ${quoted} ] || exit 3`,
     `pg=$(cat ${quoted})`,
     `case "$pg" in ''|*[!0-9]*) rm -f ${quoted}; exit 3;; esac`,
     `live "$pg" || { rm -f ${quoted}; exit 3; }`,
     `kill -TERM -$pg 2>/dev/null`,
-    // looked at every 50 ms for the first second (most groups end within it), then every 200 ms
-    `t=0; while live "$pg" && [ $t -lt ${graceMs} ]; do if [ $t -lt 1000 ]; then sleep 0.05; t=$((t+50)); else sleep 0.2; t=$((t+200)); fi; done`,
+    // looked at every 10 ms for the first 200 ms (a TERMed sampler or YCSB is usually gone within
+    // it: issue 24, the end of a run waits on this), every 50 ms up to a second, then every 200 ms
+    `t=0; while live "$pg" && [ $t -lt ${graceMs} ]; do if [ $t -lt 200 ]; then sleep 0.01; t=$((t+10)); elif [ $t -lt 1000 ]; then sleep 0.05; t=$((t+50)); else sleep 0.2; t=$((t+200)); fi; done`,
     `kill -KILL -$pg 2>/dev/null`,
     `rm -f ${quoted}`,
     `exit 0`,
   ].join('\n');
-  const result = await session.run(script, { step, ...(signal ? { signal } : {}) });
+}
+
+/** Whether `killGroupScript` found a group (true) or none (false); throws when it could not stop it. */
+export function killGroupOutcome(result: { exitCode: number; stderr: string }, host: string, pidFile: string, step: string): boolean {
   if (result.exitCode !== 0 && result.exitCode !== 3) {
-    throw new EngineFailure({ code: 'remote-command', host: session.host, step, message: `Could not stop the process group in ${pidFile} on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${session.host} (kill the process group whose id is in ${pidFile}).` });
+    throw new EngineFailure({ code: 'remote-command', host, step, message: `Could not stop the process group in ${pidFile} on ${host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${host} (kill the process group whose id is in ${pidFile}).` });
   }
   return result.exitCode === 0;
+}
+
+/**
+ * TERM the group, wait up to `graceSec`, then KILL; removes the pid file. Succeeds when there was
+ * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
+ * kills that clean up after a cancel pass none (or a deadline) since they must still run.
+ */
+export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
+  const result = await session.run(killGroupScript(pidFile, graceSec), { step, ...(signal ? { signal } : {}) });
+  return killGroupOutcome(result, session.host, pidFile, step);
 }

@@ -14,6 +14,7 @@ import type { ResolvedServer } from '../plan/planSchema';
 import type { RemoteSession } from '../remote/ssh';
 import { decodeProcAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
+import { batchScript, splitBatch } from '../remote/batchScript';
 import { pollIntervalMs } from '../remote/pollInterval';
 import { couchbaseHome } from '../plan/planSchema';
 import { sleep } from './serverControl';
@@ -188,17 +189,23 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
 /**
  * Looks for memcached (every `everyMs`, else often at first and less as it drags on) until it is found or `waitMs` has passed (REAL-LAB C9: it may
  * start well after REST answers). `waitedMs` says how long it took, or how long it was looked for.
+ * `thenScript` (issue 24) runs in the same round trip as the look that finds it, its output in
+ * `then` (e.g. onload_stackdump: one trip per server for the whole check).
  */
-export async function findServerProcess(session: RemoteSession, server: ResolvedServer, options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal }): Promise<ServerProcessFacts & { waitedMs: number; lookups: number }> {
+export async function findServerProcess(session: RemoteSession, server: ResolvedServer, options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal; thenScript?: string }): Promise<ServerProcessFacts & { waitedMs: number; lookups: number; then?: string }> {
   const started = performance.now();
-  const script = withServerRights(serverProcessScript(server.kvPort, memcachedIdentity(server)));
+  const look = withServerRights(serverProcessScript(server.kvPort, memcachedIdentity(server)));
+  const script = options.thenScript === undefined ? look : batchScript([{ name: 'process', script: look }, { name: 'then', script: options.thenScript, onlyIf: { part: 'process', line: '^@pid [0-9]+$' } }]);
   for (let lookups = 1; ; lookups++) {
     const result = await session.run(script, { step: options.step, ...(options.signal ? { signal: options.signal } : {}), timeoutMs: 60_000 });
-    const facts = parseServerProcessFacts(result.stdout);
+    const parts = options.thenScript === undefined ? undefined : splitBatch(result.stdout);
+    const output = parts ? (parts.get('process')?.text ?? '') : result.stdout;
+    const facts = parseServerProcessFacts(output);
     const waitedMs = Math.round(performance.now() - started);
     // no `@rights` line: the script did not run (the dry run's recording session), nothing to wait for
-    const answered = /^@rights /m.test(result.stdout);
-    if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups };
+    const answered = /^@rights /m.test(output);
+    const then = parts?.get('then')?.text;
+    if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups, ...(then !== undefined ? { then } : {}) };
     // an SSH look with a script: every 250 ms at first, then less often (pollInterval.ts), unless told
     await sleep(Math.min(options.everyMs ?? pollIntervalMs(waitedMs, 250), Math.max(0, options.waitMs - waitedMs)), options.signal);
   }

@@ -39,6 +39,23 @@ export function leftoversScript(server: ResolvedServer): string {
   ].join('\n');
 }
 
+/**
+ * SIGKILLs `pids` (with sudo -n where allowed), then runs `leftoversScript` every 100 ms until it
+ * finds nothing or 5 s have passed, and prints its last output (parseLeftovers reads it).
+ */
+export function killLeftoversScript(server: ResolvedServer, pids: string): string {
+  if (!/^\d+( \d+)*$/.test(pids)) throw new Error(`not a pid list: ${pids}`);
+  return [
+    `sudo -n kill -KILL ${pids} 2>/dev/null || kill -KILL ${pids} 2>/dev/null`,
+    `look() { (
+${leftoversScript(server)}
+); }`,
+    't=0; while out=$(look); [ -n "$out" ] && [ $t -lt 50 ]; do sleep 0.1; t=$((t+1)); done',
+    `printf '%s\\n' "$out"`,
+    'exit 0',
+  ].join('\n');
+}
+
 /** Pure. */
 export function parseLeftovers(output: string): StopLeftovers {
   const listeners: string[] = [];
@@ -81,8 +98,8 @@ export async function proveStopped(session: RemoteSession, server: ResolvedServe
   }
   if (server.killLeftovers && leftovers.processes.length > 0) {
     const pids = leftovers.processes.map((entry) => entry.split(' ')[0]).join(' ');
-    await session.run(`sudo -n kill -KILL ${pids} 2>/dev/null || kill -KILL ${pids} 2>/dev/null; sleep 1; exit 0`, { step, ...(signal ? { signal } : {}) });
-    const again = parseLeftovers((await session.run(leftoversScript(server), { step, ...(signal ? { signal } : {}) })).stdout);
+    // the kill and the look at what is left in one round trip, looking until nothing is (at most 5 s), not a fixed second (issue 24)
+    const again = parseLeftovers((await session.run(killLeftoversScript(server, pids), { step, ...(signal ? { signal } : {}) })).stdout);
     if (again.listeners.length === 0 && again.processes.length === 0) return leftovers.processes;
     leftovers = again;
   }

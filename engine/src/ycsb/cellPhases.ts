@@ -52,6 +52,8 @@ export interface ClientPhase {
 export interface RunExtras {
   properties?: Record<string, string>;
   statuses?: YcsbStatus[];
+  /** Run on the client before YCSB in the same round trip (the HDR folder), never fatal. */
+  setup?: string;
 }
 
 /** The load: records the combined report and the items expected, then throws the first client's failure. */
@@ -130,6 +132,7 @@ async function runClientPhase(context: CellPhasesContext, client: ResolvedClient
       signal: context.signal,
       // REAL-LAB Y2: YCSB gets the bucket user's generated password, never the admin's
       credentials: bindingCredentials(client.binding, context.login ?? { username: plan.bucket.name, password: '' }),
+      ...(extra.setup !== undefined ? { setup: extra.setup } : {}),
       onStatus: (status, line) => {
         extra.statuses?.push(status);
         context.onStatus(client.host, name, status, line);

@@ -85,6 +85,8 @@ export async function runYcsbPhase(
     onStatus?: (status: YcsbStatus, line: string) => void;
     /** Content of the credentials file at invocation.credentialsRemotePath, sent over stdin. */
     credentials: string;
+    /** Run before YCSB in the same round trip (runInGroup's `setup`). */
+    setup?: string;
   },
 ): Promise<PhaseOutcome> {
   const { phase } = invocation;
@@ -101,6 +103,7 @@ export async function runYcsbPhase(
       step,
       stdin: options.credentials,
       privateFile: invocation.credentialsRemotePath,
+      ...(options.setup !== undefined ? { setup: options.setup } : {}),
       onStderrLine: emit,
       timeoutMs: options.timeoutSec * 1000,
       ...(options.signal ? { signal: options.signal } : {}),

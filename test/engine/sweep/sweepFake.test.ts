@@ -121,7 +121,8 @@ describe('sweep with fake hosts', () => {
     histogram.startTimeStampMsec = 1_700_000_000_000;
     histogram.endTimeStampMsec = 1_700_000_001_000;
     writer.outputIntervalHistogram(histogram, undefined, undefined, 1_000_000);
-    const hosts = new FakeHosts({ answer: (command) => (command.includes('@@hdr-file') ? ok(`@@hdr-file READ.hdr\n${hdrText}\n`) : undefined) });
+    // the client's end of the run: its sampler stopped (none found: 3) and its HDR logs, one script (batchScript.ts)
+    const hosts = new FakeHosts({ answer: (command) => (command.includes('@@hdr-file') ? ok(`@@part sampler 3\n@@part hdr 0\n@@hdr-file READ.hdr\n${hdrText}\n`) : undefined) });
     // a further axis with a long value: the id (about 300 characters) is no file name
     const longPlan = fakeHostsPlan({ threads: [1], axes: { table: ['t'.repeat(280)] } });
     const longPlanPath = join(folder, 'long.benchplan.json');
