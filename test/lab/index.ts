@@ -23,7 +23,10 @@
 // parallel, and each lives in its own network namespace (labNetwork.ts): the server `cb-server` has
 // three interfaces eth0..eth2 with one 198.18.0.0/15 address each (IPv6 from 2001:2::/48 as well on
 // eth2), every client (`ycsb-client`, with `clients: N` also `ycsb-client-2` ...) a leg on each of
-// those three networks, and this machine an address on each; nothing is routed elsewhere.
+// those three networks, and this machine an address on each; nothing is routed elsewhere. With
+// `servers: N` (issue 23) `cb-server-2` ... are server hosts like `cb-server` on the same three
+// networks, each with its own test node; they reach each other, so their nodes form one cluster
+// when the engine resizes (lab.serverHosts; writeLabPlan's `servers`).
 // - SSH user `bench` (0700 home), key login only; `sudo` is the real one with exactly the sudoers
 //   lines README.md tells users to write (server only; clients have none).
 // - The server carries the Couchbase unit as the packages install it (REAL-LAB C12), run by its
@@ -94,6 +97,12 @@ export interface LabOptions {
   memoryQuotaMB?: number;
   /** How many YCSB client hosts (`ycsb-client`, `ycsb-client-2`, ...). Default 1. */
   clients?: number;
+  /** How many server hosts (`cb-server`, `cb-server-2`, ...; issue 23's clusters). Default 1. Each
+   * is a host like `cb-server`: its three interfaces on the same three networks (addresses .10,
+   * .11, ... of each), the packaged unit, sudoers and a test node of its own (its data folder keeps
+   * its cluster membership, K14), started at lab start; the nodes are not joined: the engine's
+   * resize forms the cluster. The faults, `couchbaseState` and the Onload stack act on `cb-server`. */
+  servers?: number;
   /** The node's configured name (REAL-LAB C7): clients are sent to it whatever address they used.
    * `{ interface: N }` names it by the server's Nth interface address. Default: unset, a fresh node
    * announced as the address each client bootstrapped through. */
@@ -148,6 +157,8 @@ export interface Lab {
   /** The SSH user on every host (`bench`). */
   sshUser: string;
   serverHost: string;
+  /** Every server host (`cb-server` first). */
+  serverHosts: string[];
   /** The first client host; `clientHosts` lists all of them. */
   clientHost: string;
   clientHosts: string[];
@@ -275,6 +286,10 @@ function processesLeftScript(includeService: boolean): string {
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const clientCount = options.clients ?? 1;
   if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > 8) throw new Error('lab: clients must be 1..8');
+  const serverCount = options.servers ?? 1;
+  if (!Number.isInteger(serverCount) || serverCount < 1 || serverCount > 4) throw new Error('lab: servers must be 1..4');
+  if (serverCount > 1 && options.onloadNics !== undefined) throw new Error('lab: the Onload stack (onloadNics) is built for one server host');
+  if (serverCount > 1 && typeof options.nodeName === 'string') throw new Error('lab: a nodeName for several server hosts is { interface: N }');
   reapStaleLabs();
   const lowerRoot = await labRoot();
   ensureNspawnRuntime();
@@ -288,7 +303,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   if (options.faults) writeFaults(faultsDir, options.faults);
   const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
   const clientAliases = Array.from({ length: clientCount }, (_, index) => (index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`));
-  const aliases = ['cb-server', ...clientAliases];
+  const serverAliases = Array.from({ length: serverCount }, (_, index) => (index === 0 ? 'cb-server' : `cb-server-${index + 1}`));
+  const aliases = [...serverAliases, ...clientAliases];
   const config: LabConfig = { labId: id, ownerPid: process.pid, labDir: dir, hosts: aliases.map((alias) => ({ alias, dir: join(dir, 'hosts', alias), machine: `ob${id}-${alias}` })) };
   const saveConfig = (): void => writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
   saveConfig();
@@ -345,15 +361,16 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   try {
     block = claimBlock(dir);
     config.block = block;
-    network = createNetwork(id, block, aliases);
+    network = createNetwork(id, block, aliases, serverCount);
     const onloadNics = (options.onloadNics ?? []).map((nic) => Number(nic.slice(3)));
     if (options.onloadNics !== undefined) network.netns['onload-stack'] = createOnloadStack(id, network.netns['cb-server'], onloadNics, network.addresses['cb-server']);
     config.network = { netns: network.netns, bridges: network.bridges, veths: network.veths };
     saveConfig();
     ssh = makeSshFiles(join(dir, 'ssh'), aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })), sshUser);
     await buildBundles(join(dir, 'lib'));
-    const server = network.addresses['cb-server'];
-    node = {
+    const nodeOf = (alias: string): NodeConfig => {
+    const server = network!.addresses[alias];
+    return {
       addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, ...(options.nodeIpv6 === false ? [] : [server.ipv6]), '127.0.0.1'],
       kvPort: 11210,
       restPort: 8091,
@@ -364,6 +381,8 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       ...(typeof options.nodeName === 'object' ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] } : nodeName !== undefined ? { nodeName } : {}),
       ...(options.onloadNics !== undefined ? { onloadAddresses: onloadNics.map((index) => [server.ipv4.a, server.ipv4.b, server.ipv4.c][index]) } : {}),
     };
+    };
+    node = nodeOf('cb-server');
     const nodeBinary = realpathSync(process.execPath);
     // the real YCSB (assembled once in the tools cache) and, when asked for, a real Python 2.7
     const ycsbRelease = ycsbReleaseHome();
@@ -375,7 +394,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     const started = Date.now();
     for (const [index, alias] of aliases.entries()) {
       const hostDir = config.hosts[index].dir;
-      const role = index === 0 ? 'server' : 'client';
+      const role = index < serverCount ? 'server' : 'client';
       const writer = new HostWriter(lowerRoot, hostFolders(hostDir).upper);
       mkdirSync(hostFolders(hostDir).upper, { recursive: true });
       writeHostFiles(writer, {
@@ -386,7 +405,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         otherHostKey: ssh.hostKey(alias, 'other'),
         userPublicKey: ssh.userPublicKey,
         labHosts: Object.fromEntries(aliases.map((each) => [each, network!.addresses[each].ipv4.a])),
-        ...(role === 'server' ? { node } : {}),
+        ...(role === 'server' ? { node: index === 0 ? node : { ...nodeOf(alias), username: node.username, password: node.password } } : {}),
         ...(options.python2 ? { python2: true } : {}),
         ...((options.withoutJava ?? []).includes(alias) ? { withoutJava: true } : {}),
         ...(options.sshdLogLevel ? { sshdLogLevel: options.sshdLogLevel } : {}),
@@ -423,7 +442,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const signalLog = join(dir, 'client-signals.log');
   stopSignals = serveClientSignals(
     join(dir, 'signals'),
-    (clientAddress) => booted.find((host) => host.alias !== 'cb-server' && Object.values(addresses[host.alias].ipv4).includes(clientAddress))?.leaderPid,
+    (clientAddress) => booted.find((host) => clientAliases.includes(host.alias) && Object.values(addresses[host.alias].ipv4).includes(clientAddress))?.leaderPid,
     (line) => appendFileSync(signalLog, `${new Date().toISOString()} ${line}\n`),
   );
   const hosts: Record<string, LabHost> = {};
@@ -505,6 +524,7 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     identityPath: ssh.identityPath,
     sshUser,
     serverHost: 'cb-server',
+    serverHosts: serverAliases,
     clientHost: clientAliases[0],
     clientHosts: clientAliases,
     unknownHost: ssh.unknownHostAlias,
@@ -628,19 +648,26 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   }
 
   if (options.startCouchbase !== false) {
-    const started = await runSsh('cb-server', 'sudo -n systemctl start couchbase-server');
-    if (started.code !== 0) {
+    // every server host's service, in parallel
+    const failures = await Promise.all(
+      serverAliases.map(async (alias): Promise<string | undefined> => {
+        const started = await runSsh(alias, 'sudo -n systemctl start couchbase-server');
+        if (started.code !== 0) return `could not start the couchbase service on ${alias} (ssh exit ${started.code}): ${started.stderr.trim() || started.stdout.trim()}`;
+        try {
+          await waitForPort(addresses[alias].ipv4.a, 8091, 15_000);
+          // memcached writes its pid file once every listener is up, a moment after REST answers
+          if (alias === 'cb-server') for (let i = 0; i < 50 && !couchbaseState().running; i++) await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+          return undefined;
+        } catch (error) {
+          const status = await runRoot(alias, 'systemctl status --no-pager -n 20 couchbase-server');
+          return `${alias}: ${(error as Error).message}: ${status.stdout}`;
+        }
+      }),
+    );
+    const failed = failures.filter((failure): failure is string => failure !== undefined);
+    if (failed.length > 0) {
       await cleanup();
-      throw new Error(`lab: could not start the couchbase service (ssh exit ${started.code}): ${started.stderr.trim() || started.stdout.trim()}`);
-    }
-    try {
-      await waitForPort(interfaces[0].address, 8091, 15_000);
-      // memcached writes its pid file once every listener is up, a moment after REST answers
-      for (let i = 0; i < 50 && !couchbaseState().running; i++) await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
-    } catch (error) {
-      const status = await runRoot('cb-server', 'systemctl status --no-pager -n 20 couchbase-server');
-      await cleanup();
-      throw new Error(`lab: ${(error as Error).message}: ${status.stdout}`);
+      throw new Error(`lab: ${failed.join('\n')}`);
     }
   }
   return lab;
@@ -682,6 +709,10 @@ export interface LabPlanOptions {
   /** Interfaces to sweep (default: the first two of the server's three, nic-a and nic-b, which keeps a
    * default sweep as short as it was; pass lab.interfaces for all three). */
   interfaces?: LabInterface[];
+  /** Server hosts to name in the plan (default: `cb-server` only; e.g. lab.serverHosts for a plan
+   * with `clusterSizes`): each after the first gets its own address per plan interface (the same
+   * NIC as cb-server's); then every server names the services the lab's node runs (kv, index, n1ql). */
+  servers?: string[];
   /** Extra top-level plan settings merged in last (e.g. `timeouts`, `axes`). */
   extra?: Record<string, unknown>;
 }
@@ -718,10 +749,26 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
     writeFileSync(join(options.dir, `${name}.opf`), profile);
     return { name, profile: `${name}.opf` };
   });
+  const planInterfaces = options.interfaces ?? lab.interfaces.slice(0, 2);
+  // the same NIC of another server host: nic-a is eth0 everywhere, nic-c6 eth2's IPv6 address
+  const addressOn = (alias: string, item: LabInterface): string => {
+    const host = lab.hosts[alias].addresses;
+    if (item.address === lab.ipv6Interface.address) return host.ipv6;
+    const nic = lab.interfaces.findIndex((each) => each.address === item.address);
+    if (nic < 0) throw new Error(`writeLabPlan: ${item.label} (${item.address}) is none of cb-server's interfaces, so ${alias} has no address for it`);
+    return [host.eth0, host.eth1, host.eth2][nic];
+  };
+  // several servers: each with the services the lab's test node runs (a member's cannot change)
+  const services = options.servers ? { services: ['kv', 'index', 'n1ql'] } : {};
+  const servers = (options.servers ?? [lab.serverHost]).map((alias, index) =>
+    index === 0 && alias === lab.serverHost
+      ? { host: alias, adminUser: lab.couchbase.username, ...services }
+      : { host: alias, adminUser: lab.couchbase.username, interfaces: Object.fromEntries(planInterfaces.map((item) => [item.label, addressOn(alias, item)])), ...services },
+  );
   const plan = {
     name: 'lab',
-    servers: [{ host: lab.serverHost, adminUser: lab.couchbase.username }],
-    interfaces: Object.fromEntries((options.interfaces ?? lab.interfaces.slice(0, 2)).map((item) => [item.label, item.address])),
+    servers,
+    interfaces: Object.fromEntries(planInterfaces.map((item) => [item.label, item.address])),
     // the JAXB API for YCSB's HDR interval logs on Java 17 (realYcsb.ts)
     clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },

@@ -59,9 +59,13 @@ function prefix(block: number): string {
   return `198.${18 + (block >> 8)}.${block & 255}`;
 }
 
-/** Host number `index` (0 = server, 1.. = clients, undefined = this machine) on each leg. */
-export function hostAddresses(block: number, index: number | undefined): HostAddresses {
-  const last = index === undefined ? 1 : index === 0 ? 10 : 19 + index;
+/**
+ * Host number `index` on each leg: 0..servers-1 the server hosts (.10, .11, ...), then the clients
+ * (.20, .21, ...); undefined = this machine (.1). With one server: 0 = server (.10), 1.. = clients.
+ */
+export function hostAddresses(block: number, index: number | undefined, servers = 1): HostAddresses {
+  if (servers < 1 || servers > 9) throw new Error('lab network: 1..9 server hosts');
+  const last = index === undefined ? 1 : index < servers ? 10 + index : 19 + (index - servers + 1);
   return {
     ipv4: { a: `${prefix(block)}.${last}`, b: `${prefix(block)}.${64 + last}`, c: `${prefix(block)}.${128 + last}` },
     ipv6: `2001:2:0:${block.toString(16)}::${last.toString(16)}`,
@@ -115,7 +119,7 @@ export function releaseBlock(block: number, labDir: string): void {
   }
 }
 
-/** Names of a lab's network objects (pure). Host index 0 = server. */
+/** Names of a lab's network objects (pure). Host index 0 = the first server. */
 export function networkNames(labId: string, aliases: string[]): { bridges: string[]; netns: Record<string, string>; veth: (hostIndex: number, leg: Leg) => string } {
   return {
     bridges: legs.map((leg) => `ob${labId}${leg}`),
@@ -125,10 +129,12 @@ export function networkNames(labId: string, aliases: string[]): { bridges: strin
 }
 
 /**
- * Creates the bridges, one namespace per host and its three legs, with addresses. `aliases[0]` is
- * the server. Undone by destroyNetwork (also when this throws halfway).
+ * Creates the bridges, one namespace per host and its three legs, with addresses. The first
+ * `servers` aliases are the server hosts (all on the same three networks, so their test nodes reach
+ * each other's REST and KV ports for addNode and rebalance), the rest clients. Undone by
+ * destroyNetwork (also when this throws halfway).
  */
-export function createNetwork(labId: string, block: number, aliases: string[]): LabNetwork {
+export function createNetwork(labId: string, block: number, aliases: string[], servers = 1): LabNetwork {
   const names = networkNames(labId, aliases);
   const machine = hostAddresses(block, undefined);
   const network: LabNetwork = { block, machine, netns: names.netns, addresses: {}, bridges: names.bridges, veths: [] };
@@ -145,7 +151,7 @@ export function createNetwork(labId: string, block: number, aliases: string[]): 
       const netns = names.netns[alias];
       ip(['netns', 'add', netns]);
       ip(['-n', netns, 'link', 'set', 'lo', 'up']);
-      const addresses = hostAddresses(block, hostIndex);
+      const addresses = hostAddresses(block, hostIndex, servers);
       network.addresses[alias] = addresses;
       legs.forEach((leg, legIndex) => {
         const outside = names.veth(hostIndex, leg);
@@ -226,7 +232,7 @@ export function destroyNetworkById(labId: string): void {
   const links = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' })
     .split('\n')
     .map((line) => /^\d+: ([^:@]+)/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined && name.startsWith(`ob${labId}`) && name.length <= `ob${labId}`.length + 2);
+    .filter((name): name is string => name !== undefined && name.startsWith(`ob${labId}`) && name.length <= `ob${labId}`.length + 3);
   destroyNetwork({ netns: Object.fromEntries(namespaces.map((name) => [name, name])), bridges: links, veths: [] });
 }
 
