@@ -137,6 +137,7 @@ export type CellMarkCode =
   | 'hdr-count-differs'
   | 'cpu-window-unverified'
   | 'busy-polling'
+  | 'client-io-spinning'
   | (string & {});
 
 /**
@@ -209,6 +210,11 @@ export interface CpuEvidence {
    * the warm-up left out from that start. Absent in older records (first sample + warm-up).
    */
   window?: CpuWindow;
+  /**
+   * The YCSB JVM's IO threads that spin by design (couchbase2 binding, couchbase.boost > 0:
+   * evidence/clientIoSpin.ts), left out of the client-bound check; absent when none do.
+   */
+  clientIoSpin?: { boost: number; threadPrefix: string; source: string };
 }
 
 /** What the CPU figures cover, and from what that is known. */

@@ -125,7 +125,7 @@ function threadsTables(box: HTMLElement, view: TimeSeriesView): void {
       h('td', {}, `${host.host} (${host.role}) ${host.process}`),
       h('td', {}, thread.name),
       h('td', {}, String(thread.tid)),
-      h('td', {}, `${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' saturated' : ''}`),
+      h('td', {}, `${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' saturated' : thread.spinning ? ' spins by design (couchbase.boost)' : ''}`),
     )));
     const more = (cell.threads ?? []).filter((host) => host.more > 0).map((host) => `${host.host}: ${host.more} more threads`).join('; ');
     section.appendChild(h('table', { class: 'threads' },

@@ -76,3 +76,16 @@ test('the panel\'s time-series view shows the busiest threads and what the CPU f
     await webview.close();
   }
 });
+
+test('a couchbase2 IO loop that spins by design (couchbase.boost) is named so in report and HTML, never saturated', () => {
+  const all = results().map((result) => {
+    if (result.id !== id) return result;
+    const cpu = { ...result.evidence!.cpu!, clientIoSpin: { boost: 3, threadPrefix: 'cb-io-', source: 'YCSB 0.17.0 couchbase2 binding' } };
+    return { ...result, evidence: { ...result.evidence, cpu }, marks: (result.marks ?? []).filter((mark) => mark.code !== 'client-bound') };
+  });
+  const text = renderReport([], all);
+  assert.match(text, /\(client\) java 913: cb-io-1-1 \(tid 921\) 97 % spins by design \(couchbase\.boost\), Thread-3 \(tid 930\) 20 %/);
+  assert.doesNotMatch(text, /SATURATED/);
+  const html = buildHtmlReport({ runDir: '/runs/run-fixture', manifest: fixtureManifest(), results: all });
+  assert.match(html, /<tr><th rowspan="2" scope="rowgroup">[^<]+ \(client\) java 913<\/th><td>cb-io-1-1<\/td><td>921<\/td><td>97 % \(spins by design: couchbase\.boost\)<\/td><\/tr>/);
+});

@@ -247,7 +247,7 @@ export interface CellTimeSeriesView {
   /** What the CPU figures cover (engine/src/evidence/busiestThreads.ts cpuWindowText). */
   cpuWindow?: string;
   /** Each host's busiest threads of memcached or the YCSB JVM over that window (/proc/PID/task/TID/stat). */
-  threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean }[]; more: number }[];
+  threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[]; more: number }[];
   /** How the cell's acceleration and interface were proven, or why not, per server host (engine/src/evidence/cellProofs.ts). */
   proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
 }

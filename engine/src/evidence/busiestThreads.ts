@@ -15,7 +15,8 @@ export interface HostThreadsView {
   role: 'server' | 'client';
   /** `memcached 4242`, `java 913`. */
   process: string;
-  threads: { tid: number; name: string; pctOfCore: number; saturated: boolean }[];
+  /** `spinning`: a couchbase2 IO loop that spins by design (clientIoSpin.ts): never called saturated. */
+  threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[];
   /** Threads seen beyond those listed. */
   more: number;
 }
@@ -25,19 +26,23 @@ export function busiestThreads(result: Pick<CellResult, 'evidence'>): HostThread
   const hosts = result.evidence?.cpu?.hosts ?? {};
   return Object.entries(hosts)
     .filter(([, cpu]) => Array.isArray(cpu?.threads) && cpu.threads.length > 0)
-    .map(([host, cpu]) => ({
-      host,
-      role: cpu.role,
-      process: cpu.process ? `${cpu.process.name} ${cpu.process.pid}` : 'its watched process',
-      threads: cpu.threads!.filter((thread) => Number.isFinite(thread?.pctOfCore)).map((thread) => ({ tid: thread.tid, name: String(thread.name), pctOfCore: thread.pctOfCore, saturated: thread.pctOfCore >= saturatedPct })),
-      more: Math.max(0, (cpu.threadsSeen ?? cpu.threads!.length) - cpu.threads!.length),
-    }))
+    .map(([host, cpu]): HostThreadsView => {
+      const prefix = cpu.role === 'client' ? result.evidence?.cpu?.clientIoSpin?.threadPrefix : undefined;
+      const threads = cpu.threads!.filter((thread) => Number.isFinite(thread?.pctOfCore)).map((thread) => {
+        const name = String(thread.name);
+        // a couchbase2 IO loop spins by design (clientIoSpin.ts): named so, never called saturated
+        if (typeof prefix === 'string' && name.startsWith(prefix)) return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: false, spinning: true };
+        return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: thread.pctOfCore >= saturatedPct };
+      });
+      const process = cpu.process ? `${cpu.process.name} ${cpu.process.pid}` : 'its watched process';
+      return { host, role: cpu.role, process, threads, more: Math.max(0, (cpu.threadsSeen ?? cpu.threads!.length) - cpu.threads!.length) };
+    })
     .sort((a, b) => Number(a.role === 'client') - Number(b.role === 'client') || a.host.localeCompare(b.host));
 }
 
 /** One host's threads in a line: `mc:worker_0 (tid 4250) 85 %, … (+7 more threads)`. */
 export function threadsText(view: HostThreadsView): string {
-  const listed = view.threads.map((thread) => `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' SATURATED' : ''}`).join(', ');
+  const listed = view.threads.map((thread) => `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' SATURATED' : thread.spinning ? ' spins by design (couchbase.boost)' : ''}`).join(', ');
   return `${listed}${view.more > 0 ? ` (+${view.more} more thread${view.more === 1 ? '' : 's'})` : ''}`;
 }
 

@@ -3,6 +3,7 @@
 // interval logs written into a per-cell folder on each client and fetched back into the cell's log
 // folder (hdrMerge.ts), status lines kept per client (ycsbTimeSeries.ts), the server's KV
 // connections watched (serverEvidence.ts). Then one pure step turns it all into evidence and marks.
+import type { ClientIoSpin } from './clientIoSpin';
 import { startSampler, clientProcessFinder, samplerGraceSec, serverProcessFinder, type RunningSampler } from './cpuSampler';
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
 import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
@@ -130,7 +131,7 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
  */
 export function applyRunEvidence(
   draft: CellResult,
-  inputs: { samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[]; statusByHost: Record<string, YcsbStatus[]>; hdrFiles: HdrLogFile[]; warmupSec: number },
+  inputs: { samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[]; statusByHost: Record<string, YcsbStatus[]>; hdrFiles: HdrLogFile[]; warmupSec: number; clientIoSpin?: ClientIoSpin },
 ): CellMark[] {
   const marks: CellMark[] = [];
   const warmup = inputs.warmupSec > 0 ? inputs.warmupSec : undefined;
@@ -150,7 +151,7 @@ export function applyRunEvidence(
   const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? draft.run?.throughputOpsPerSec;
   // the CPU means over YCSB's own run (its status lines), the warm-up counted from its start
   const clocks = Object.fromEntries(inputs.samplers.filter((sampler) => sampler.role === 'client').map((sampler) => [sampler.host, sampler.output.clock]));
-  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks));
+  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks), inputs.clientIoSpin);
   marks.push(...cpu.marks);
   // the servers' window is the clients' YCSB clock read on the servers' clocks: measured, not assumed
   const clocksAgree = clockAgreement(inputs.samplers);
@@ -185,6 +186,8 @@ export interface RunPhaseEvidenceContext {
   skipped?: (host: string, step: string) => void;
   /** Unit tests and the dry run: no KV connection sampling, no traffic watch. */
   skipNetwork?: boolean;
+  /** The clients' IO threads that spin by design (clientIoSpin.ts), left out of the client-bound check. */
+  clientIoSpin?: ClientIoSpin;
 }
 
 /**
@@ -231,7 +234,7 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   if (reports.length > 0) {
     draft.clients = reports;
     draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
-    for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec })) addMark(draft, mark);
+    for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec, ...(context.clientIoSpin ? { clientIoSpin: context.clientIoSpin } : {}) })) addMark(draft, mark);
   }
   const failed = runs.find((entry) => entry.outcome.error);
   if (failed?.outcome.error) throw failed.outcome.error;

@@ -10,6 +10,7 @@
 //
 // The means cover the measured window (measuredWindow.ts: YCSB's own run, the warm-up left out),
 // not the samplers' whole life; the series keeps every sample.
+import { isSpinningIoThread, type ClientIoSpin } from './clientIoSpin';
 import type { CellMark, CpuEvidence, CpuWindow, HostCpu, ThreadCpu } from '../model';
 import { uptimeWindow, type CpuAlignment, type HostClock } from './measuredWindow';
 
@@ -247,16 +248,33 @@ export const saturatedThreadPct = 90;
 
 const threadText = (thread: ThreadCpu): string => `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %`;
 
-/** The client-bound mark of a client host, when its host or its busiest threads were saturated. */
-function clientBoundMark(host: string, cpu: HostCpu): CellMark | undefined {
-  const saturated = (cpu.threads ?? []).filter((thread) => thread.pctOfCore >= saturatedThreadPct);
+/**
+ * The client-bound mark of a client host, when its host or its busiest threads were saturated; with
+ * `spin` (clientIoSpin.ts) the IO loops that spin by design are left out of both checks (their CPU
+ * taken off the host's busy share) and a `client-io-spinning` note says so, naming them.
+ */
+function clientBoundMarks(host: string, cpu: HostCpu, spin?: ClientIoSpin): CellMark[] {
+  const threads = cpu.threads ?? [];
+  const spinning = threads.filter((thread) => isSpinningIoThread(spin, thread.name));
+  const spinningShare = spinning.reduce((sum, thread) => sum + thread.pctOfCore, 0) / Math.max(1, cpu.cores);
+  const busyPct = Math.max(0, cpu.busyPct - spinningShare);
+  const saturated = threads.filter((thread) => thread.pctOfCore >= saturatedThreadPct && !isSpinningIoThread(spin, thread.name));
   const reasons: string[] = [];
-  if (cpu.busyPct > clientBoundBusyPct) reasons.push(`${host} was ${cpu.busyPct.toFixed(0)} % busy during the run`);
+  if (busyPct > clientBoundBusyPct) reasons.push(`${host} was ${busyPct.toFixed(0)} % busy during the run${spinning.length > 0 ? ` (${cpu.busyPct.toFixed(0)} % with the spinning IO threads)` : ''}`);
   if (saturated.length > 0) {
     reasons.push(`${saturated.length === 1 ? 'a thread' : `${saturated.length} threads`} of ${cpu.process?.name ?? 'the YCSB JVM'} ${cpu.process ? `(pid ${cpu.process.pid}) ` : ''}ran at ${saturatedThreadPct} % of one CPU or more: ${saturated.map(threadText).join(', ')} (/proc/PID/task/TID/stat)`);
   }
-  if (reasons.length === 0) return undefined;
-  return { code: 'client-bound', host, message: `${reasons.join('; ')}: its numbers measure the client more than Couchbase (add clients or lower threads).` };
+  const marks: CellMark[] = [];
+  if (reasons.length > 0) marks.push({ code: 'client-bound', host, message: `${reasons.join('; ')}: its numbers measure the client more than Couchbase (add clients or lower threads).` });
+  const busySpinning = spinning.filter((thread) => thread.pctOfCore >= saturatedThreadPct / 2);
+  if (spin && busySpinning.length > 0) {
+    marks.push({
+      code: 'client-io-spinning',
+      host,
+      message: `${busySpinning.map(threadText).join(', ')} on ${host}: the couchbase2 binding's IO loops spin by design (couchbase.boost=${spin.boost}; ${spin.source}), so their CPU is not load and was left out of the client-bound check; whether those IO threads themselves limited the client is not proven (couchbase.boost=0 lets it be checked).`,
+    });
+  }
+  return marks;
 }
 
 /**
@@ -269,8 +287,8 @@ function clientBoundMark(host: string, cpu: HostCpu): CellMark | undefined {
  * + warm-up) and marks the cell `cpu-window-unverified`, saying why. Without it (older callers,
  * tests) the samplers' window, unmarked.
  */
-export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0, alignment?: CpuAlignment): { evidence: CpuEvidence; marks: CellMark[] } {
-  const evidence: CpuEvidence = { sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} }, hosts: {} };
+export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0, alignment?: CpuAlignment, spin?: ClientIoSpin): { evidence: CpuEvidence; marks: CellMark[] } {
+  const evidence: CpuEvidence = { sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} }, hosts: {}, ...(spin ? { clientIoSpin: { ...spin } } : {}) };
   const marks: CellMark[] = [];
   const unaligned: string[] = [];
   for (const { host, role, output } of hosts) {
@@ -301,9 +319,9 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     }
     evidence.hosts[host] = cpu;
     if (role === 'client') {
-      const mark = clientBoundMark(host, cpu);
-      if (mark) marks.push(mark);
-      else if ((cpu.threads ?? []).length === 0) {
+      const found = clientBoundMarks(host, cpu, spin);
+      marks.push(...found);
+      if (!found.some((mark) => mark.code === 'client-bound') && (cpu.threads ?? []).length === 0) {
         // the saturated-thread check could not run: say so rather than pass it (issue 21 item 6)
         marks.push({ code: 'client-cpu-unverified', host, message: `${cpu.process ? `the threads of ${cpu.process.name} ${cpu.process.pid}` : 'the YCSB JVM'} on ${host} ${cpu.process ? 'were not read' : 'was not found'} (/proc/PID/task/TID/stat): whether some of its threads were saturated, making ${host} client-bound below 90 % host busy, could not be checked.` });
       }

@@ -396,11 +396,11 @@ function threadsHtml(results: readonly CellResult[]): string {
     if (views.length === 0) return [];
     const { key } = result;
     const window = cpuWindowText(result.evidence?.cpu?.window);
-    const rows = views.flatMap((view) => view.threads.map((thread, index) => `<tr${thread.saturated ? ' class="saturated"' : ''}>${index === 0 ? `<th rowspan="${view.threads.length}" scope="rowgroup">${escape(view.host)} (${escape(view.role)}) ${escape(view.process)}${view.more > 0 ? ` <span class="muted">+${view.more} more</span>` : ''}</th>` : ''}<td>${escape(thread.name)}</td><td>${thread.tid}</td><td>${escape(thread.pctOfCore.toFixed(0))} %${thread.saturated ? ' (saturated)' : ''}</td></tr>`));
+    const rows = views.flatMap((view) => view.threads.map((thread, index) => `<tr${thread.saturated ? ' class="saturated"' : ''}>${index === 0 ? `<th rowspan="${view.threads.length}" scope="rowgroup">${escape(view.host)} (${escape(view.role)}) ${escape(view.process)}${view.more > 0 ? ` <span class="muted">+${view.more} more</span>` : ''}</th>` : ''}<td>${escape(thread.name)}</td><td>${thread.tid}</td><td>${escape(thread.pctOfCore.toFixed(0))} %${thread.saturated ? ' (saturated)' : thread.spinning ? ' (spins by design: couchbase.boost)' : ''}</td></tr>`));
     return [`<li><span class="cells">${escape(`${key.interface} ${key.stack} ${key.threads} threads, repetition ${key.repetition}`)}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`];
   });
   if (items.length === 0) return '';
-  return `<h2 id="threads">Busiest threads</h2><p>The busiest threads of memcached (servers) and of the YCSB JVM (clients) over the measured window, from <code>/proc/PID/task/TID/stat</code>, named from their comm; a thread at 90 % of one CPU or more is saturated, and a saturated client thread marks the cell client-bound.</p><ul class="threads">${items.join('')}</ul>`;
+  return `<h2 id="threads">Busiest threads</h2><p>The busiest threads of memcached (servers) and of the YCSB JVM (clients) over the measured window, from <code>/proc/PID/task/TID/stat</code>, named from their comm; a thread at 90 % of one CPU or more is saturated, and a saturated client thread marks the cell client-bound, except the couchbase2 binding's IO loops (<code>cb-io-*</code>), which spin by design when <code>couchbase.boost</code> &gt; 0 (a note says so).</p><ul class="threads">${items.join('')}</ul>`;
 }
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */

@@ -16,6 +16,7 @@ import { planForCell } from '../plan/clusterSizes';
 import { EngineFailure, formatEngineError, toEngineError } from '../errors';
 import type { RunOutcome, SweepEvent } from '../events';
 import { runPhaseWithEvidence, samplerPidFile } from '../evidence/cellEvidence';
+import { clientIoSpinOf } from '../evidence/clientIoSpin';
 import { recordYcsbVersions } from '../evidence/environment';
 import { ArmsRegister, observeServers } from '../evidence/serverEvidence';
 import type { CellKey, CellResult, ClusterEvidence, EngineError, NodeSpread } from '../model';
@@ -237,7 +238,7 @@ export class SweepRun {
     }
 
     phase('ycsb-run');
-    const evidence = { pool: this.pool, plan, cellId: id, key, attempt, draft, password: this.options.password, signal, log, keepLog: phases.keepLog, ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipNetwork: true } : {}) };
+    const evidence = { pool: this.pool, plan, cellId: id, key, attempt, draft, password: this.options.password, signal, log, keepLog: phases.keepLog, ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipNetwork: true } : {}), clientIoSpin: clientIoSpinOf(plan.clients.map((client) => client.binding), workload) };
     // a client whose YCSB cannot write HDR logs runs without them (ycsbHdrSupport.ts)
     const withHdrWhereSupported = (extrasFor: Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0]): Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0] => (client) => {
       const extras = extrasFor(client);

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyRunEvidence } from '../../../engine/src/evidence/cellEvidence';
 import { samplerAwk } from '../../../engine/src/evidence/cpuSampler';
+import { clientIoSpinOf } from '../../../engine/src/evidence/clientIoSpin';
+import { noteMarkCodes } from '../../../engine/src/evidence/marks';
 import { parseSamplerOutput, type SamplerOutput } from '../../../engine/src/evidence/cpuStat';
 import type { CellResult } from '../../../engine/src/model';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
@@ -142,6 +144,41 @@ test('the busiest threads of the watched process over the window, named from the
   assert.equal(bound[0].host, 'c1');
   assert.match(bound[0].message, /a thread of proc \(pid 42\) ran at 90 % of one CPU or more: cb-io-1-1 \(tid 101\) 95 % \(\/proc\/PID\/task\/TID\/stat\)/);
   assert.doesNotMatch(bound[0].message, /% busy during the run/, 'the host was not');
+});
+
+test('the couchbase2 binding\'s spinning IO loops (couchbase.boost > 0) are left out of the client-bound check, with a note naming them; a saturated worker still counts', () => {
+  // YCSB 0.17.0's default boost=3 spins the cb-io-* event loops at about a CPU whatever the load
+  // (a 400 ops/s demo run: cb-io-1-1 at 92 %); before, every such cell was marked client-bound.
+  const spin = clientIoSpinOf(['couchbase2'], new Map());
+  assert.deepEqual(spin && [spin.boost, spin.threadPrefix], [3, 'cb-io-']);
+  assert.equal(clientIoSpinOf(['couchbase2'], new Map([['couchbase.boost', '0']])), undefined, 'boost=0: no spin');
+  assert.equal(clientIoSpinOf(['couchbase3'], new Map()), undefined, 'another binding: no spin');
+  assert.equal(clientIoSpinOf(['couchbase2'], new Map([['couchbase.boost', '2']]))?.boost, 2);
+  const spinning = (worker: number) => (second: number): [number, number, string][] => {
+    const running = Math.max(0, Math.min(second, 8) - 2);
+    return [[101, 92 * running, 'cb-io-1-1'], [102, 23 * running, 'cb-io-1-2'], [103, worker * running, 'Thread-2']];
+  };
+  const inputs = (worker: number, clientIoSpin: typeof spin | null = spin) => ({
+    samplers: [{ host: 'c1', role: 'client' as const, output: sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.6, threads: spinning(worker) }) }],
+    statusByHost: { c1: parseStatusLines(statusText) },
+    hdrFiles: [],
+    warmupSec: 2,
+    ...(clientIoSpin ? { clientIoSpin } : {}),
+  });
+  const quiet = draft();
+  const quietMarks = cpuMarksOf(quiet, inputs(5));
+  assert.deepEqual(quietMarks.map((mark) => `${mark.code} ${mark.host}`), ['client-io-spinning c1'], 'a spinning loop alone is not client-bound');
+  assert.match(quietMarks[0].message, /^cb-io-1-1 \(tid 101\) 92 % on c1: the couchbase2 binding's IO loops spin by design \(couchbase\.boost=3; YCSB 0\.17\.0 couchbase2 binding \(Couchbase2Client\.java\)/);
+  assert.match(quietMarks[0].message, /whether those IO threads themselves limited the client is not proven/);
+  assert.equal(quiet.evidence?.cpu?.clientIoSpin?.boost, 3, 'recorded with the evidence');
+  assert.ok(noteMarkCodes.has('client-io-spinning'), 'a note: the cell stays in the medians');
+  // the same threads without the spin (boost=0, or an older engine): client-bound, as before
+  assert.deepEqual(cpuMarksOf(draft(), inputs(5, null)).map((mark) => mark.code), ['client-bound']);
+  // a YCSB worker thread at 95 % is saturated whatever the IO loops do
+  const busy = cpuMarksOf(draft(), inputs(95));
+  assert.deepEqual(busy.map((mark) => mark.code), ['client-bound', 'client-io-spinning']);
+  assert.match(busy[0].message, /Thread-2 \(tid 103\) 95 %/);
+  assert.doesNotMatch(busy[0].message, /cb-io-1-1/);
 });
 
 test("the sampler's awk prints each thread of the watched process from /proc/PID/task/TID/stat, again only when its ticks moved", (t) => {
