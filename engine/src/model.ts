@@ -175,6 +175,8 @@ export interface ClusterEvidence {
   rebalance: { outcome: 'not needed' } | { outcome: 'balanced'; rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
   /** A rebalance found running before the resize (a run stopped during one), followed to its end. */
   earlierRebalance?: { ms: number; polls: number; outcome: string };
+  /** Nodes this resize added only after they finished leaving a cluster (an earlier resize ejected them): how long their addNode was refused. */
+  waitedForLeave?: { hostname: string; ms: number; attempts: number }[];
   /** /pools/default's `balanced` after the resize (the resize requires it). */
   balanced: boolean;
   /** Per node (its `hostname`), read after the load. */

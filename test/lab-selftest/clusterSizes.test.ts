@@ -1,13 +1,14 @@
 // Issue 23: the engine's cell cluster steps (couchbase/cellCluster.ts formCellCluster) with real
 // REST calls to test nodes that form a cluster as ns_server does (test/lab/clusterMembership.ts),
 // each in a process of its own on this machine's loopback addresses: sizes formed in the order
-// 3, 1, 2 end in the same clusters as 1, 2, 3; an engine stopped mid-rebalance leaves a rebalance
+// 3, 1, 2 end in the same clusters as 1, 2, 3 (a node just ejected is waited for until it has left,
+// K16); an engine stopped mid-rebalance leaves a rebalance
 // that the next resize follows to its end; a member that restarts is still a member (its
 // membership kept in its data folder); the cluster map spreads the vBuckets over the members, so
 // the real SDK sends each key to its node, and the engine reads each node's share. Bounded: every
 // node is stopped by its process in after().
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -58,12 +59,18 @@ const members = (state: { nodes: { otpNode: string; clusterMembership: string }[
 
 describe('cluster sizes against test nodes (real REST)', { timeout: 180_000 }, () => {
   it('sizes formed as 3, 1, 2 give the clusters 1, 2, 3 give, with the evidence a cell records', async () => {
-    const nodes = await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((address) => startNode(address)));
+    // 127.0.0.3 takes 3 s to leave once ejected (K16), so that growing 1 -> 2 meets it still leaving
+    const nodes = await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((address, index) => startNode(address, index === 1 ? { faults: { leaveMs: 3000 } } : {})));
     const plan = planOf(nodes);
     const seen = new Map<number, string[]>();
     for (const size of [3, 1, 2, 1, 2, 3]) {
       const evidence = await formCellCluster(target(plan), plan, size, 30, { clock: fastClock, pollMs: 100 });
       assert.equal(evidence.size, size);
+      if (size === 2) {
+        // the node the size-1 resize just ejected refuses to join until it has left: asked again, not failed
+        assert.deepEqual(evidence.waitedForLeave?.map((wait) => wait.hostname), [`127.0.0.3:${nodes[1].restPort}`], JSON.stringify(evidence));
+        assert.ok(evidence.waitedForLeave![0].ms >= 1000 && evidence.waitedForLeave![0].attempts > 1, JSON.stringify(evidence.waitedForLeave));
+      } else assert.equal(evidence.waitedForLeave, undefined, JSON.stringify(evidence.waitedForLeave));
       assert.deepEqual(evidence.replicas, { requested: 2, effective: Math.min(2, size - 1) });
       assert.equal(evidence.rebalance.outcome, 'balanced', `size ${size} was formed by a rebalance`);
       const state = await pool(nodes[0]);
@@ -108,7 +115,8 @@ describe('cluster sizes against test nodes (real REST)', { timeout: 180_000 }, (
     await Promise.all([stopNode(first), stopNode(second)]);
     [first, second] = await Promise.all([
       startNode('127.0.0.8', { membershipFile: files[0], restPort: first.restPort, kvPort: first.kvPort }),
-      startNode('127.0.0.9', { membershipFile: files[1], restPort: second.restPort, kvPort: second.kvPort }),
+      // this time it takes 5 s to leave once ejected: stopped below before it has left
+      startNode('127.0.0.9', { membershipFile: files[1], restPort: second.restPort, kvPort: second.kvPort, faults: { leaveMs: 5000 } }),
     ]);
     const state = await pool(first);
     assert.deepEqual([state.balanced, members(state)], [true, ['ns_1@127.0.0.8 active', 'ns_1@127.0.0.9 active']]);
@@ -118,9 +126,10 @@ describe('cluster sizes against test nodes (real REST)', { timeout: 180_000 }, (
     const third = await startNode('127.0.0.10');
     const answer = await fetch(`http://127.0.0.10:${third.restPort}/controller/addNode`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ hostname: `127.0.0.9:${second.restPort}`, user: username, password, services: 'kv' }).toString() });
     assert.deepEqual([answer.status, await answer.json()], [400, ['Prepare join failed. Node is already part of cluster.']]);
-    // ejected, it forgets the cluster, also across a restart
+    // ejected, it forgets the cluster, also when it restarts before it finished leaving (K16's leave marker)
     await formCellCluster(target(plan), plan, 1, 30, { clock: fastClock, pollMs: 100 });
     await stopNode(second);
+    assert.equal((JSON.parse(readFileSync(files[1], 'utf8')) as { leaving?: boolean }).leaving, true, 'told to leave, stopped before it was done');
     second = await startNode('127.0.0.9', { membershipFile: files[1], restPort: second.restPort, kvPort: second.kvPort });
     const grown = await formCellCluster(target(plan), plan, 2, 30, { clock: fastClock, pollMs: 100 });
     assert.deepEqual(grown.added, ['ns_1@127.0.0.9']);

@@ -12,7 +12,11 @@
 // - K6 `/pools/default/tasks`' rebalance entry, K7 `balanced`, K8 `/logs/rebalanceReport`,
 //   K15 `POST /controller/stopRebalance`;
 // - K9: an ejected node leaves: it forgets the cluster, its buckets and users, and restarts its
-//   memcached (its KV connections close, its uptime starts again).
+//   memcached (its KV connections close, its uptime starts again). K16: the rebalance ends once
+//   the ejected nodes were told (chronicle's remove_peer inside eject_nodes), but each leaves in
+//   the background (`leaveMs`, default 1000: ns_server stops, wipes and starts again), still
+//   refusing to join a cluster meanwhile; a node restarted before it finished leaves at its start
+//   (the leave marker).
 // Progress moves linearly over `rebalanceMs`; the faults `rebalanceStallAtPercent` and
 // `rebalanceFailure` make it hang or fail. The membership survives a restart of the node when the
 // caller keeps it (`saved`: the test node writes it into its data folder), as ns_server keeps
@@ -37,6 +41,8 @@ export interface MembershipFaults {
   rebalanceStallAtPercent?: number;
   /** The rebalance ends at half way with this errorMessage (K6). */
   rebalanceFailure?: string;
+  /** How long an ejected node takes to leave after it was told (K16, default 1000 ms). */
+  leaveMs?: number;
 }
 
 export interface MembershipOptions {
@@ -62,6 +68,8 @@ export interface MembershipOptions {
 export interface SavedMembership {
   joinedTo?: string;
   others: Member[];
+  /** K16: told to leave, not finished (ns_server's leave marker in its data folder). */
+  leaving?: boolean;
 }
 
 export interface RestOutcome {
@@ -85,6 +93,8 @@ interface Rebalance {
   startedAt: number;
   known: string[];
   ejected: string[];
+  /** Set when its moves were done and the ejected nodes are being told (K16). */
+  ejecting?: boolean;
   /** Set when it ended. */
   endedAt?: number;
   errorMessage?: string;
@@ -100,17 +110,39 @@ export function clusterMembership(options: MembershipOptions) {
   let lastStatusId = randomBytes(16).toString('hex');
   const reports = new Map<string, Record<string, unknown>>();
   let lastReportId: string | undefined;
+  /** K16: told to leave and not done yet: not joinable. */
+  let leaving = false;
   const restored = options.saved?.read();
   if (restored) {
     joinedTo = restored.joinedTo;
     for (const member of restored.others) others.set(member.otpNode, member);
     options.log(`cluster: membership restored after a restart (${restored.joinedTo !== undefined ? `member of ${restored.joinedTo}'s cluster` : `${restored.others.length} other member(s)`})`);
   }
-  const save = (): void => options.saved?.write({ ...(joinedTo !== undefined ? { joinedTo } : {}), others: [...others.values()] });
+  const save = (): void => options.saved?.write({ ...(joinedTo !== undefined ? { joinedTo } : {}), others: [...others.values()], ...(leaving ? { leaving } : {}) });
+  const setting = <K extends keyof MembershipFaults>(name: K, fallback: NonNullable<MembershipFaults[K]>): NonNullable<MembershipFaults[K]> => options.faults()[name] ?? fallback;
+
+  /** K9, K16: the leave itself, `leaveMs` after the node was told (ns_cluster leave_body). */
+  function leave(): void {
+    leaving = true;
+    save();
+    setTimeout(() => {
+      joinedTo = undefined;
+      others.clear();
+      rebalance = undefined;
+      leaving = false;
+      save();
+      options.wipe();
+      options.log('cluster: left the cluster; configuration wiped, memcached restarted');
+    }, setting('leaveMs', 1000)).unref();
+  }
+  if (restored?.leaving) {
+    // ns_cluster init: "Found marker of in-flight cluster leave … Going to complete leave cluster procedure."
+    options.log('cluster: a leave was under way before the restart; completing it');
+    leave();
+  }
 
   const self = (): Member => ({ ...options.self(), membership: 'active' });
   const members = (): Member[] => [self(), ...others.values()];
-  const setting = <K extends keyof MembershipFaults>(name: K, fallback: NonNullable<MembershipFaults[K]>): NonNullable<MembershipFaults[K]> => options.faults()[name] ?? fallback;
 
   /** Progress in percent now, and whether it has ended (completing or failing it on the way). */
   function advance(now: number): void {
@@ -121,7 +153,25 @@ export function clusterMembership(options: MembershipOptions) {
     if (failure !== undefined && progress >= 50) return finish(now, failure);
     const stallAt = options.faults().rebalanceStallAtPercent;
     if (stallAt !== undefined && progress >= stallAt) return;
-    if (progress >= 100) finish(now, undefined);
+    if (progress >= 100) eject(now);
+  }
+
+  /**
+   * K16: the moves are done; the ejected nodes are told to leave (ns_rebalancer eject_nodes, each
+   * ns_cluster:leave/1 → shun → chronicle_master:remove_peer, synchronous) before the rebalance ends.
+   */
+  function eject(now: number): void {
+    if (!rebalance || rebalance.ejecting) return;
+    rebalance.ejecting = true;
+    const ending = rebalance;
+    const told = ending.ejected.map((otpNode) => others.get(otpNode)).filter((member): member is Member => member !== undefined);
+    if (told.length === 0) {
+      finish(now, undefined);
+      return;
+    }
+    void Promise.all(told.map(tellToLeave)).then(() => {
+      if (rebalance === ending && ending.endedAt === undefined) finish(Date.now(), undefined);
+    });
   }
 
   function progressOf(now: number): number {
@@ -145,11 +195,7 @@ export function clusterMembership(options: MembershipOptions) {
       return;
     }
     for (const member of others.values()) member.membership = 'active';
-    for (const otpNode of rebalance.ejected) {
-      const member = others.get(otpNode);
-      others.delete(otpNode);
-      if (member) void tellToLeave(member);
-    }
+    for (const otpNode of rebalance.ejected) others.delete(otpNode);
     save();
     options.onMembersChanged?.(members());
     reports.set(reportId, { completionMessage: 'Rebalance completed successfully.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId, nodesOut: rebalance.ejected });
@@ -229,7 +275,8 @@ export function clusterMembership(options: MembershipOptions) {
       return { status: 400, body: { error: 'Invalid JSON' } };
     }
     if (asker.otpNode === self().otpNode) return { status: 400, body: { error: 'Joining node to itself is not allowed.' } };
-    if (joinedTo !== undefined || others.size > 0) return { status: 400, body: { error: 'Node is already part of cluster.' } };
+    // system_joinable: nodes_wanted is this node alone, which it is again only once a leave is done (K16)
+    if (joinedTo !== undefined || others.size > 0 || leaving) return { status: 400, body: { error: 'Node is already part of cluster.' } };
     joinedTo = String(asker.otpNode);
     save();
     options.log(`cluster: joined ${joinedTo}'s cluster`);
@@ -313,13 +360,9 @@ export function clusterMembership(options: MembershipOptions) {
         return report ? { status: 200, body: report } : { status: 200, body: { error: 'not_found' } };
       }
       if (method === 'POST' && path === '/_lab/leaveCluster') {
-        // K9: ns_cluster perform_leave, then the node's services restart
-        joinedTo = undefined;
-        others.clear();
-        rebalance = undefined;
-        save();
-        options.wipe();
-        options.log('cluster: left the cluster; configuration wiped, memcached restarted');
+        // K9, K16: told it was removed; the leave marker is written now, the leave itself takes leaveMs
+        options.log('cluster: ejected; leaving the cluster');
+        leave();
         return { status: 200 };
       }
       return undefined;

@@ -45,6 +45,7 @@ export async function formCellCluster(target: RestTarget, plan: ResolvedPlan, si
     ejected: facts.ejected,
     rebalance: facts.rebalance ? { outcome: 'balanced', ...facts.rebalance } : { outcome: 'not needed' },
     ...(facts.earlierRebalance ? { earlierRebalance: facts.earlierRebalance } : {}),
+    ...(facts.waitedForLeave ? { waitedForLeave: facts.waitedForLeave } : {}),
     balanced: true,
   };
 }

@@ -121,11 +121,12 @@ export function judgeRebalanceAnswer(status: number, text: string, json: unknown
 }
 
 /** K3: addNode's answer: the new otpNode, or ns_server's words (a JSON list of messages). */
-export function judgeAddNodeAnswer(status: number, text: string, json: unknown): { otpNode: string } | { refused: string } {
+export function judgeAddNodeAnswer(status: number, text: string, json: unknown): { otpNode: string } | { refused: string; stillInACluster: boolean } {
   const otpNode = (json as { otpNode?: unknown } | undefined)?.otpNode;
   if (status === 200 && typeof otpNode === 'string') return { otpNode };
   const words = Array.isArray(json) ? json.map(String).join('; ') : text.trim().replace(/\s+/g, ' ').slice(0, 300);
-  return { refused: `HTTP ${status}: ${words}` };
+  // K3/K16: the joining node's system_joinable is false: in another cluster, or still leaving ours
+  return { refused: `HTTP ${status}: ${words}`, stillInACluster: status === 400 && words.includes('Node is already part of cluster.') };
 }
 
 /** The `rebalance` entry of `/pools/default/tasks` (K6). */

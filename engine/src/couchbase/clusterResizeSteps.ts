@@ -4,7 +4,8 @@
 // (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
 // second until the rebalance ends, fails or hangs for 600 s (a hung one is stopped, K15), then require the post-conditions
 // (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
-// K11). A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
+// K11). A node ejected by an earlier resize leaves in the background after its rebalance ended
+// and refuses to join until it is done (K16): its addNode is retried every poll for up to 60 s. A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
 // injected so tests decide time; the password goes only into addNode's form body and the
 // Authorization header.
 import { EngineFailure } from '../errors';
@@ -44,6 +45,14 @@ export interface ResizeFacts {
   earlierRebalance?: { ms: number; polls: number; outcome: string };
   /** Absent when the cluster already was the wanted one. */
   rebalance?: { rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
+  /** Nodes whose addNode was refused while they finished leaving a cluster (K16), and how long that took. */
+  waitedForLeave?: LeaveWait[];
+}
+
+export interface LeaveWait {
+  hostname: string;
+  ms: number;
+  attempts: number;
 }
 
 /** A rebalance that failed or hung, with ns_server's report when it gave one (K8). */
@@ -56,10 +65,11 @@ export class RebalanceFailure extends EngineFailure {
 
 const step = 'resize-cluster';
 
-export async function resizeCluster(target: RestTarget, wanted: WantedMember[], clock: ResizeClock = monotonicClock, options: { pollMs?: number; settleMs?: number } = {}): Promise<ResizeFacts> {
+export async function resizeCluster(target: RestTarget, wanted: WantedMember[], clock: ResizeClock = monotonicClock, options: { pollMs?: number; settleMs?: number; leaveWaitMs?: number } = {}): Promise<ResizeFacts> {
   const host = target.server.host;
   const pollMs = options.pollMs ?? 1000;
   const settleMs = options.settleMs ?? 20_000;
+  const leaveWaitMs = options.leaveWaitMs ?? 60_000;
   const fail = (message: string, action: string): EngineFailure => new EngineFailure({ code: 'cluster-resize', host, step, message, action });
 
   const readPool = async (): Promise<PoolState> => {
@@ -94,13 +104,31 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
   }
 
   const added: string[] = [];
+  const waitedForLeave: LeaveWait[] = [];
   for (const request of requests.add) {
-    const answer = await restCall(target, 'POST', '/controller/addNode', step, { form: { ...request.form, password: target.password } });
-    const judged = judgeAddNodeAnswer(answer.status, answer.text, answer.json);
-    if ('refused' in judged) {
+    const first = clock.now();
+    for (let attempts = 1; ; attempts++) {
+      const answer = await restCall(target, 'POST', '/controller/addNode', step, { form: { ...request.form, password: target.password } });
+      const judged = judgeAddNodeAnswer(answer.status, answer.text, answer.json);
+      if ('otpNode' in judged) {
+        added.push(judged.otpNode);
+        if (attempts > 1) waitedForLeave.push({ hostname: request.hostname, ms: Math.round(clock.now() - first), attempts });
+        break;
+      }
+      const waited = clock.now() - first;
+      if (judged.stillInACluster && waited < leaveWaitMs) {
+        await clock.sleep(pollMs, target.signal);
+        if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+        continue;
+      }
+      if (judged.stillInACluster) {
+        throw fail(
+          `Couchbase refused to add ${request.hostname} to the cluster for ${Math.round(waited / 1000)} s (POST /controller/addNode: ${judged.refused}). A node ejected by an earlier resize leaves its cluster in the background once the rebalance has ended (ns_server restarts on it, usually within seconds); one that still belongs to a cluster after that is in another cluster, or its leave did not finish.`,
+          `Check ${request.hostname}: if it is in another cluster, remove it there; if this run ejected it, read its Couchbase logs (ns_cluster, "leaving cluster") and restart its service.`,
+        );
+      }
       throw fail(`Couchbase refused to add ${request.hostname} to the cluster (POST /controller/addNode: ${judged.refused}).`, `Check ${request.hostname}: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.`);
     }
-    added.push(judged.otpNode);
   }
 
   const started = clock.now();
@@ -152,7 +180,7 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     const after = await readPool();
     const problems = postConditionProblems(after, wanted);
     if (problems.length === 0) {
-      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, ...(earlier ? { earlierRebalance: earlier } : {}), rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried } };
+      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, ...(earlier ? { earlierRebalance: earlier } : {}), rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried }, ...(waitedForLeave.length > 0 ? { waitedForLeave } : {}) };
     }
     if (clock.now() >= settleBy) {
       const report = await readReport(target, undefined);

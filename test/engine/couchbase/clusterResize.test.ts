@@ -90,10 +90,10 @@ describe('resize requests', () => {
 });
 
 describe('ns_server\'s answers', () => {
-  it('addNode: the otpNode, or the JSON list of refusals as ns_server words them (K1, K3)', () => {
+  it('addNode: the otpNode, or the JSON list of refusals as ns_server words them, a node still in a cluster told apart (K1, K3, K16)', () => {
     assert.deepEqual(judgeAddNodeAnswer(200, '{"otpNode":"ns_1@10.0.0.3"}', { otpNode: 'ns_1@10.0.0.3' }), { otpNode: 'ns_1@10.0.0.3' });
-    assert.deepEqual(judgeAddNodeAnswer(400, '["Prepare join failed. Node is already part of cluster."]', ['Prepare join failed. Node is already part of cluster.']), { refused: 'HTTP 400: Prepare join failed. Node is already part of cluster.' });
-    assert.deepEqual(judgeAddNodeAnswer(400, '', ['Got unknown parameters: ["port"]', 'Unknown services: ["query"]']), { refused: 'HTTP 400: Got unknown parameters: ["port"]; Unknown services: ["query"]' });
+    assert.deepEqual(judgeAddNodeAnswer(400, '["Prepare join failed. Node is already part of cluster."]', ['Prepare join failed. Node is already part of cluster.']), { refused: 'HTTP 400: Prepare join failed. Node is already part of cluster.', stillInACluster: true });
+    assert.deepEqual(judgeAddNodeAnswer(400, '', ['Got unknown parameters: ["port"]', 'Unknown services: ["query"]']), { refused: 'HTTP 400: Got unknown parameters: ["port"]; Unknown services: ["query"]', stillInACluster: false });
   });
 
   it('rebalance: started (with the 7.6 id), the mismatch answer, or refused with its words (K5)', () => {

@@ -108,12 +108,38 @@ describe('resizeCluster', () => {
 
   it('a refused addNode stops with ns_server\'s words and no password', async () => {
     script.set('GET /pools/default', [{ status: 200, json: oneNode }]);
-    script.set('POST /controller/addNode', [{ status: 400, json: ['Prepare join failed. Node is already part of cluster.'] }]);
+    script.set('POST /controller/addNode', [{ status: 400, json: ['Prepare join failed. Authentication failed. Verify username and password.'] }]);
     await assert.rejects(resizeCluster(target, wantTwo, virtualClock()), (error: Error) => {
-      assert.equal(error.message, '[cluster-resize] cb1: resize-cluster: Couchbase refused to add 10.0.0.2:8091 to the cluster (POST /controller/addNode: HTTP 400: Prepare join failed. Node is already part of cluster.). Next: Check 10.0.0.2:8091: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.');
+      assert.equal(error.message, '[cluster-resize] cb1: resize-cluster: Couchbase refused to add 10.0.0.2:8091 to the cluster (POST /controller/addNode: HTTP 400: Prepare join failed. Authentication failed. Verify username and password.). Next: Check 10.0.0.2:8091: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.');
       assert.doesNotMatch(error.message, /s3cret/);
       return true;
     });
+    assert.equal(seen.filter((request) => request.path === '/controller/addNode').length, 1, 'a refusal other than "already part of cluster" is not retried');
+    assert.equal(seen.filter((request) => request.path === '/controller/rebalance').length, 0);
+  });
+
+  it('a node still leaving the cluster that ejected it (K16) is asked again every second until it joins, and the wait is recorded', async () => {
+    script.set('GET /pools/default', [{ status: 200, json: oneNode }, { status: 200, json: twoAdded }, { status: 200, json: twoActive }]);
+    const leaving = { status: 400, json: ['Prepare join failed. Node is already part of cluster.'] };
+    script.set('POST /controller/addNode', [leaving, leaving, { status: 200, json: { otpNode: 'ns_1@10.0.0.2' } }]);
+    script.set('GET /pools/default/tasks', [idle('s1'), idle('s2')]);
+    script.set('POST /controller/rebalance', [{ status: 200, json: { rebalance_id: 'r-78' } }]);
+    const facts = await resizeCluster(target, wantTwo, virtualClock());
+    assert.deepEqual(facts.added, ['ns_1@10.0.0.2']);
+    assert.deepEqual(facts.waitedForLeave, [{ hostname: '10.0.0.2:8091', ms: 2000, attempts: 3 }]);
+    assert.equal(seen.filter((request) => request.path === '/controller/addNode').length, 3);
+  });
+
+  it('a node that says it is part of a cluster for 60 s stops the resize, naming both causes', async () => {
+    script.set('GET /pools/default', [{ status: 200, json: oneNode }]);
+    script.set('POST /controller/addNode', [{ status: 400, json: ['Prepare join failed. Node is already part of cluster.'] }]);
+    const clock = virtualClock();
+    await assert.rejects(resizeCluster(target, wantTwo, clock), (error: Error) => {
+      assert.equal(error.message, '[cluster-resize] cb1: resize-cluster: Couchbase refused to add 10.0.0.2:8091 to the cluster for 60 s (POST /controller/addNode: HTTP 400: Prepare join failed. Node is already part of cluster.). A node ejected by an earlier resize leaves its cluster in the background once the rebalance has ended (ns_server restarts on it, usually within seconds); one that still belongs to a cluster after that is in another cluster, or its leave did not finish. Next: Check 10.0.0.2:8091: if it is in another cluster, remove it there; if this run ejected it, read its Couchbase logs (ns_cluster, "leaving cluster") and restart its service.');
+      return true;
+    });
+    assert.equal(clock.now(), 60_000);
+    assert.equal(seen.filter((request) => request.path === '/controller/addNode').length, 61, 'once at once, then every second for 60 s');
     assert.equal(seen.filter((request) => request.path === '/controller/rebalance').length, 0);
   });
 
