@@ -61,6 +61,10 @@ test('every walkthrough step ticks on a context key the extension really sets, a
   // the first step has two forms (no folder open / a folder open) that tick on the same key
   assert.deepEqual([...new Set(contexts)].sort(), [...keys].sort());
   for (const step of steps) assert.ok(step.completionEvents.some((event) => event.startsWith('onContext:')), `${step.id} ticks only on a command the user may never run`);
+  // Opening a command is not doing the step: "Run the plan" ticks when a run starts, not when the
+  // plan picker opens (cancelled, it would stay ticked); the same for the password and the results.
+  const asking = ['runBenchmark', 'resumeRun', 'setPassword', 'openResults', 'compareRuns', 'newPlan', 'showCommands'].map((name) => `onCommand:onloadBench.${name}`);
+  for (const step of steps) assert.deepEqual(step.completionEvents.filter((event) => asking.includes(event)), [], `${step.id} ticks when a command only opens its picker`);
   for (const step of steps) {
     const markdown = readFileSync(step.media.markdown, 'utf8');
     const image = /!\[[^\]]+\]\(([^)]+)\)/.exec(markdown)?.[1];

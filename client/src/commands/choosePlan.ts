@@ -43,7 +43,11 @@ export async function choosePlan(arg: unknown, purpose: string, offerTemplate = 
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     items.push({ label: '$(new-file) New plan from a template…' });
   }
-  const picked = await vscode.window.showQuickPick(items, { title: purpose, placeHolder: 'Choose a benchmark plan', matchOnDescription: true });
+  // The first step of plan → password → run: it stays open when something else takes the focus.
+  // The Welcome walkthrough does: with one of its steps focused, the Enter that runs a command
+  // from the palette also "clicks" that step once the palette has closed, and the step takes the
+  // focus back after its animation, which would close a picker opened meanwhile.
+  const picked = await vscode.window.showQuickPick(items, { title: purpose, placeHolder: 'Choose a benchmark plan', matchOnDescription: true, ignoreFocusOut: true });
   if (!picked) return undefined;
   if (!picked.planPath) {
     await vscode.commands.executeCommand(commands.newPlan.id);

@@ -37,6 +37,8 @@ export async function pickRun(runs: RunSummary[], title: string, placeHolder = '
     title,
     placeHolder: runs.length > 0 ? placeHolder : 'No runs found in the results folder',
     matchOnDescription: true,
+    // a step of a flow (baseline, then candidate): kept open when the focus moves, as choosePlan.ts says why
+    ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   return picked.runDir ?? browseForRunFolder(title);
