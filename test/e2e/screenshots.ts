@@ -12,13 +12,14 @@
 //       The lab is not needed: the run is on disk. CLI may be another build's dist/cli.js.
 // Every process it starts is stopped on the way out.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { installVsix, startCodeServer, type CodeServer } from './support/codeServer';
 import { demoLabOptions, startSimulatedLab } from './support/simulatedLab';
+import { changedRunCopy } from './support/runCopies';
 import { prepareWorkspace, repoRoot } from './support/workspace';
 import { expectVisible, openWorkbench, resultsFrame, runCommand, selectors } from './ui/workbench';
 
@@ -44,23 +45,6 @@ async function runDemo(outDir: string): Promise<void> {
   } finally {
     await lab.stop();
   }
-}
-
-/** Run B: the same cells with 10 % more throughput, a minute later, as a second run folder. */
-function changedCopy(runDir: string, resultsFolder: string): string {
-  const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { runId: string; createdAt: string };
-  manifest.runId = `${manifest.runId}-b`;
-  manifest.createdAt = new Date(Date.parse(manifest.createdAt) + 60_000).toISOString();
-  const copy = join(resultsFolder, manifest.runId);
-  mkdirSync(copy, { recursive: true });
-  writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
-    const cell = JSON.parse(line) as { run?: { throughputOpsPerSec: number } };
-    if (cell.run) cell.run.throughputOpsPerSec *= 1.1;
-    return JSON.stringify(cell);
-  });
-  writeFileSync(join(copy, 'results.jsonl'), lines.join('\n') + '\n');
-  return manifest.runId;
 }
 
 /** Moves the quick pick's highlight to the row labelled exactly `label` (arrow keys), then Enter. */
@@ -101,7 +85,7 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
     mkdirSync(resultsFolder, { recursive: true });
     const runA = basename(runDir);
     cpSync(runDir, join(resultsFolder, runA), { recursive: true });
-    const runB = changedCopy(join(resultsFolder, runA), resultsFolder);
+    const runB = changedRunCopy(join(resultsFolder, runA), resultsFolder);
     const stateDir = join(work, 'code-server');
     await installVsix(stateDir, vsix);
     server = await startCodeServer(workspace, { stateDir, settings: { 'onloadBench.offerResumeOnStartup': false } });

@@ -6,12 +6,13 @@
 // resolution and compares the run with a changed copy. Screenshots go to test-artifacts/e2e/
 // (results-panel.png for the README).
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
+import { changedRunCopy } from '../support/runCopies';
 import { uiContext } from './context';
 import { openAtStartVariable } from '../../../client/src/openAtStartPaths';
 import { expectVisible, openWorkbench, pickFromCommand, repoFileMentions, resultsFrame, runCommand, selectors, shot, endStateHooks } from './workbench';
@@ -318,26 +319,16 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     const resultsFolder = context.lab!.info.resultsFolder;
     const runDir = onlyRunDir(resultsFolder);
     // Run B: the same cells with 10 % more throughput and another server kernel, as a second run folder.
-    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { runId: string; createdAt: string; environment?: { hosts: Record<string, { role: string; kernel?: string }> } };
-    const runA = manifest.runId;
-    manifest.runId = `${runA}-b`;
-    manifest.createdAt = new Date(Date.parse(manifest.createdAt) + 60_000).toISOString();
-    const server = Object.entries(manifest.environment?.hosts ?? {}).find(([, host]) => host.role === 'server');
-    if (server) server[1].kernel = 'kernel-of-run-b';
-    const copy = join(resultsFolder, manifest.runId);
-    mkdirSync(copy, { recursive: true });
-    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest, null, 2));
-    const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
-      const cell = JSON.parse(line) as { run?: { throughputOpsPerSec: number } };
-      if (cell.run) cell.run.throughputOpsPerSec *= 1.1;
-      return JSON.stringify(cell);
-    });
-    writeFileSync(join(copy, 'results.jsonl'), lines.join('\n') + '\n');
+    const runA = basename(runDir);
+    const runB = changedRunCopy(runDir, resultsFolder, { tweak: (manifest) => {
+      const server = Object.entries(manifest.environment?.hosts ?? {}).find(([, host]) => host.role === 'server');
+      if (server) server[1].kernel = 'kernel-of-run-b';
+    } });
 
     await runCommand(page, 'View: Close All Editors', 5_000).catch(() => undefined);
     await runCommand(page, 'Compare two runs', 30_000);
     // The baseline (run A) in a first pick, then the candidate (run B) in a second, moving with the arrow keys.
-    await expectVisible(page.locator(selectors.quickInputRows, { hasText: manifest.runId }), `run ${manifest.runId} in the picker`);
+    await expectVisible(page.locator(selectors.quickInputRows, { hasText: runB }), `run ${runB} in the picker`);
     const highlight = async (label: string) => {
       const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name');
       for (let step = 0; step < 6; step++) {
@@ -352,13 +343,13 @@ describe('running a benchmark from the palette', { concurrency: false, skip: mis
     await highlight(runA);
     await page.keyboard.press('Enter');
     await expectVisible(page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }), 'the candidate picker, naming the baseline');
-    await highlight(manifest.runId);
+    await highlight(runB);
     await page.keyboard.press('Enter');
 
     const panel = resultsFrame(page, 'Onload Bench Results');
     const differences = panel.locator('#comparison table.differences');
     await expectVisible(differences, 'the compare view with what changed', 30_000);
-    assert.equal(await panel.locator('h1#panel-title').textContent(), `Onload Bench Results: ${manifest.runId} against ${runA}`);
+    assert.equal(await panel.locator('h1#panel-title').textContent(), `Onload Bench Results: ${runB} against ${runA}`);
     const kernelRow = panel.locator('#comparison table.differences tr[data-section="environment"]', { hasText: 'kernel-of-run-b' });
     await expectVisible(kernelRow, 'the changed kernel among the differences');
     const delta = panel.locator('#comparison table.compare[data-metric="throughput"] td.delta[data-stack="kernel"]').first();

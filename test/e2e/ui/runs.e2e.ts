@@ -5,7 +5,7 @@
 // cells are missing, deletes the copy after a confirmation; a failed pre-flight goes into its own
 // group. Run folders other suites left in the results folder are set aside by name.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -13,6 +13,7 @@ import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { passwordEnvVar } from '../support/simulatedLab';
 import { contrastRatio, seriesPalette } from '../../../engine/src/report/palette';
+import { changedRunCopy } from '../support/runCopies';
 import { uiContext } from './context';
 import { endStateHooks, expectVisible, openWorkbench, pickFromCommand, repoFileMentions, resultsFrame, runCommand, selectors, shot } from './workbench';
 
@@ -196,17 +197,7 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     const { page } = session;
     // Run B: the same cells with 10 % more throughput, as a second run folder.
     const runDir = join(resultsFolder, runA);
-    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as { runId: string; createdAt: string };
-    manifest.runId = runB();
-    manifest.createdAt = new Date(Date.parse(manifest.createdAt) + 60_000).toISOString();
-    mkdirSync(join(resultsFolder, runB()), { recursive: true });
-    writeFileSync(join(resultsFolder, runB(), 'manifest.json'), JSON.stringify(manifest, null, 2));
-    const lines = readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
-      const cell = JSON.parse(line) as { run?: { throughputOpsPerSec: number } };
-      if (cell.run) cell.run.throughputOpsPerSec *= 1.1;
-      return JSON.stringify(cell);
-    });
-    writeFileSync(join(resultsFolder, runB(), 'results.jsonl'), lines.join('\n') + '\n');
+    changedRunCopy(runDir, resultsFolder, { runId: runB() });
     await expectVisible(row(page, runB()), `the copy ${runB()} in the Runs view`, 30_000);
 
     await contextMenu(page, row(page, runA), 'Compare two runs');
