@@ -104,6 +104,7 @@ export function showTimeSeries(box: HTMLElement, view: TimeSeriesView, run: RunV
   }))), theme, markers);
   threadsTables(box, view);
   proofsList(box, view);
+  clusterList(box, view);
   const notes: string[] = [];
   if (warmupSec !== undefined) notes.push(`The first ${warmupSec} s are warm-up (dashed line): the statistics start after it.`);
   for (const cell of view.cells) if (cell.cpuWindow) notes.push(`Repetition ${cell.repetition}: CPU figures ${cell.cpuWindow}.`);
@@ -149,6 +150,23 @@ function proofsList(box: HTMLElement, view: TimeSeriesView): void {
         h('dt', {}, 'Interface'), h('dd', {}, proof.interface),
         h('dt', {}, 'memcached'), h('dd', {}, proof.memcached)));
     }
+  }
+  box.appendChild(section);
+}
+
+/** How each repetition's cluster was formed and how the bucket spread over its nodes. */
+function clusterList(box: HTMLElement, view: TimeSeriesView): void {
+  const cells = view.cells.filter((cell) => cell.cluster !== undefined);
+  if (cells.length === 0) return;
+  const section = h('section', { class: 'cluster' }, h('h4', {}, 'The cluster of this point (rebalance from /pools/default/tasks, vBuckets from the bucket\'s vBucketServerMap, items from interestingStats)'));
+  for (const cell of cells) {
+    const cluster = cell.cluster!;
+    section.appendChild(h('p', { class: 'cluster-of' }, `Repetition ${cell.repetition}`));
+    section.appendChild(h('dl', { class: 'proof' }, h('dt', {}, 'Formed'), h('dd', {}, cluster.formed), h('dt', {}, 'Replicas'), h('dd', {}, cluster.replicas)));
+    if (cluster.nodes.length === 0) continue;
+    const header = h('tr', {}, ...['node', 'services', 'vBuckets', 'items'].map((name) => h('th', { scope: 'col' }, name)));
+    const rows = cluster.nodes.map((node) => h('tr', {}, h('th', { scope: 'row' }, node.node), h('td', {}, node.services), h('td', {}, node.vBuckets), h('td', {}, node.items)));
+    section.appendChild(h('table', { class: 'cluster-nodes' }, h('caption', {}, `Repetition ${cell.repetition}: the bucket over its nodes`), h('thead', {}, header), h('tbody', {}, ...rows)));
   }
   box.appendChild(section);
 }

@@ -4,7 +4,7 @@
 // host, YCSB status lines, merged HDR percentiles; see fixtureEvidence) except the kernel's at 20
 // threads, which has no HDR logs (its percentiles are the clients' maximum, an upper bound).
 // Checked in under fixtures/run-fixture (viewModel.test.ts checks the files are what this builds).
-import type { CellResult, CellStatus, CpuEvidence, RunManifest, TimeseriesEvidence, YcsbReport } from '../../engine/src/model';
+import type { CellResult, CellStatus, ClusterEvidence, CpuEvidence, RunManifest, TimeseriesEvidence, YcsbReport } from '../../engine/src/model';
 
 export const fixtureRunId = 'run-fixture';
 export const profileName = 'latency-best';
@@ -203,4 +203,25 @@ export function fixtureFiles(): { manifest: string; results: string } {
     manifest: JSON.stringify(fixtureManifest(), null, 2) + '\n',
     results: fixtureResults().map((result) => JSON.stringify(result)).join('\n') + '\n',
   };
+}
+
+/** A cell's cluster of two nodes (issue 23): formed by a rebalance after waiting for a node still leaving; the second node's items not read. */
+export const twoNodes: ClusterEvidence = {
+  size: 2,
+  members: [{ host: 'cb1', hostname: '10.0.0.1:8091', services: ['kv'] }, { host: 'cb2', hostname: '10.0.0.2:8091', services: ['kv', 'index'] }],
+  replicas: { requested: 2, effective: 1 },
+  added: ['ns_1@10.0.0.2'],
+  ejected: [],
+  rebalance: { outcome: 'balanced', rebalanceId: 'r-77', ms: 4200, polls: 4, mismatchRetried: false },
+  waitedForLeave: [{ hostname: '10.0.0.2:8091', ms: 2100, attempts: 3 }],
+  balanced: true,
+  nodes: {
+    '10.0.0.1:8091': { services: ['kv'], activeVBuckets: 512, replicaVBuckets: 512, items: 5012, replicaItems: 4988 },
+    '10.0.0.2:8091': { services: ['kv', 'index'], activeVBuckets: 512, replicaVBuckets: 512 },
+  },
+};
+
+/** The result with that cluster (or another) in its evidence. */
+export function withCluster(result: CellResult, cluster: ClusterEvidence = twoNodes): CellResult {
+  return { ...result, evidence: { ...(result.evidence ?? {}), cluster } };
 }

@@ -8,6 +8,7 @@ import { ninesTicks, percentileToNines } from '../../../engine/src/report/percen
 import { markLegend } from '../../../engine/src/evidence/markExplanations';
 import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
 import { cellProofs } from '../../../engine/src/evidence/cellProofs';
+import { clusterProof } from '../../../engine/src/evidence/clusterProof';
 import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
@@ -112,6 +113,8 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
     if (threads.length > 0) view.threads = threads;
     const proofs = cellProofs(result);
     if (proofs.length > 0) view.proofs = proofs;
+    const cluster = clusterProof(result);
+    if (cluster) view.cluster = cluster;
     cells.push(view);
   }
   cells.sort((a, b) => a.repetition - b.repetition);

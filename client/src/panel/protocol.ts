@@ -250,6 +250,8 @@ export interface CellTimeSeriesView {
   threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[]; more: number }[];
   /** How the cell's acceleration and interface were proven, or why not, per server host (engine/src/evidence/cellProofs.ts). */
   proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
+  /** How the cell's cluster was formed and spread over its nodes (engine/src/evidence/clusterProof.ts); plans with cluster sizes only. */
+  cluster?: { formed: string; replicas: string; nodes: { node: string; services: string; vBuckets: string; items: string }[] };
 }
 
 /** The answer to `open-timeseries`: every repetition of one point of one stack. */

@@ -14,6 +14,7 @@ import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '
 import { markLegend } from '../evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
 import { cellProofs } from '../evidence/cellProofs';
+import { clusterProof } from '../evidence/clusterProof';
 import { busiestThreads, cpuWindowText } from '../evidence/busiestThreads';
 import { cpuTableNotes } from './cpuTableNotes';
 import type { CellKey, CellResult, RunManifest } from '../model';
@@ -405,10 +406,22 @@ function threadsHtml(results: readonly CellResult[]): string {
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */
 function proofsHtml(results: readonly CellResult[]): string {
-  const items = results.filter((result) => result.status === 'ok').flatMap((result) => cellProofs(result).map((proof) =>
-    `<li data-cell="${escape(result.id)}" data-host="${escape(proof.host)}">${escape(describeKey(result.key))}, ${escape(proof.host)}<dl><dt>Acceleration</dt><dd>${escape(proof.acceleration)}</dd><dt>Interface</dt><dd>${escape(proof.interface)}</dd><dt>memcached</dt><dd>${escape(proof.memcached)}</dd></dl></li>`));
+  const items = results.filter((result) => result.status === 'ok').flatMap((result) => [
+    ...cellProofs(result).map((proof) =>
+      `<li data-cell="${escape(result.id)}" data-host="${escape(proof.host)}">${escape(describeKey(result.key))}, ${escape(proof.host)}<dl><dt>Acceleration</dt><dd>${escape(proof.acceleration)}</dd><dt>Interface</dt><dd>${escape(proof.interface)}</dd><dt>memcached</dt><dd>${escape(proof.memcached)}</dd></dl></li>`),
+    ...clusterHtml(result),
+  ]);
   if (items.length === 0) return '';
   return `<h2 id="proofs">How each cell was proven</h2><p>Acceleration from Onload's own view (<code>onload_stackdump lots</code>: the clients' KV connections in memcached's stack during the run) and the interface from those connections' local addresses; each claim names its source.</p><ul class="proofs">${items.join('')}</ul>`;
+}
+
+/** The cell's cluster (evidence/clusterProof.ts): how it was formed, and each node's share of the bucket. */
+function clusterHtml(result: CellResult): string[] {
+  const cluster = clusterProof(result);
+  if (!cluster) return [];
+  const rows = cluster.nodes.map((node) => `<tr><td>${escape(node.node)}</td><td>${escape(node.services)}</td><td>${escape(node.vBuckets)}</td><td>${escape(node.items)}</td></tr>`);
+  const table = rows.length > 0 ? `<table class="cluster-nodes"><thead><tr><th>node</th><th>services</th><th>vBuckets</th><th>items</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
+  return [`<li data-cell="${escape(result.id)}" data-cluster="${cluster.nodes.length}">${escape(describeKey(result.key))}, cluster<dl><dt>Formed</dt><dd>${escape(cluster.formed)}</dd><dt>Replicas</dt><dd>${escape(cluster.replicas)}</dd></dl>${table}</li>`];
 }
 
 function failuresHtml(results: readonly CellResult[]): string {

@@ -19,6 +19,7 @@ import { cellMarks, doubtingMarks } from '../evidence/marks';
 import { cpuTableNotes } from './cpuTableNotes';
 import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from '../evidence/busiestThreads';
 import { cellProofs } from '../evidence/cellProofs';
+import { clusterProof } from '../evidence/clusterProof';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
@@ -605,6 +606,13 @@ export function renderProofs(results: readonly CellResult[]): string {
       lines.push(`    acceleration: ${proof.acceleration}`);
       lines.push(`    interface: ${proof.interface}`);
       lines.push(`    ${proof.memcached}`);
+    }
+    const cluster = clusterProof(result);
+    if (cluster) {
+      lines.push(`  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, cluster:`);
+      lines.push(`    formed: ${cluster.formed}`);
+      lines.push(`    replicas: ${cluster.replicas}`);
+      for (const node of cluster.nodes) lines.push(`    ${node.node} [${node.services}]: vBuckets ${node.vBuckets}; items ${node.items}`);
     }
   }
   return lines.length > 0 ? ['How each cell was proven:', ...lines].join('\n') : '';
