@@ -3,6 +3,7 @@
 // lab's addresses and lab-sized counts (one thread count, the first value of each axis, one
 // repetition). Bounded: 2 cells per plan, a few hundred records.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,15 @@ describe('example plans on the lab', { skip: labUnavailable() }, () => {
       const { plan, errors } = await loadPlan(planPath);
       assert.deepEqual(errors, []);
       const events: SweepEvent[] = [];
-      const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } });
+      // the commands in flight at once (samplers, watches, YCSB, waits) each listen to the run's
+      // signal: that is no leak, and must not print Node's leak warning into the user's terminal
+      const warnings: string[] = [];
+      const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', onWarning);
+      const controller = new AbortController();
+      const outcome = await runSweep({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: controller.signal, onEvent: (event) => events.push(event), ssh: { configFile: lab.sshConfigPath } }).finally(() => process.off('warning', onWarning));
+      assert.deepEqual(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning')), []);
+      assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'a listener on the run\'s signal outlived the sweep');
       const results = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult);
       const explain = JSON.stringify({ error: outcome.error, cells: results.map((result) => result.error), checks: events.filter((event) => event.type === 'preflight') }, null, 1);
       assert.equal(outcome.error, undefined, explain);

@@ -8,6 +8,7 @@
 // rebalance stopping its cell with the report's words, and resume after a kill mid-rebalance.
 // Bounded: 240 s per test, every node process ended in after() also on failure.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,10 +68,17 @@ async function sweep(plan: Plan, hosts: FakeHosts, name: string, options: { resu
   const planPath = join(folder, `${name}.benchplan.json`);
   writeFileSync(planPath, JSON.stringify(plan));
   const controller = new AbortController();
+  // every remote command and wait listens to the run's signal while it runs: none may stay behind,
+  // and the many in flight at once with three servers must not print Node's listener-leak warning
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', onWarning);
   const outcome = await runSweep(
     { planPath, plan, resultsRoot: join(folder, `results-${name}`), password, signal: controller.signal, timeouts: { bucketReadySec: 30 }, onEvent: (event) => options.onEvent?.(event, () => controller.abort()), ...(options.resumeRunDir ? { resumeRunDir: options.resumeRunDir } : {}) },
     { sessionFactory: hosts.sessionFactory, skipServerWait: true, resize: { pollMs: 100 } },
-  );
+  ).finally(() => process.off('warning', onWarning));
+  assert.deepEqual(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning')), []);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'a listener on the run\'s signal outlived the sweep');
   const text = outcome.runDir ? readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8') : '';
   return { outcome, results: text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as CellResult) };
 }
