@@ -12,7 +12,7 @@ import type { CellResult, CpuEvidence } from '../../engine/src/model';
 import { buildHtmlReport } from '../../engine/src/report/htmlReport';
 import { renderReport } from '../../engine/src/report/report';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
-import { chromiumPath, openWebview } from './support/webviewPage';
+import { chromiumPath, inTimeSeriesView } from './support/webviewPage';
 
 const id = '25G-kernel-t10-r1';
 const clientBound = { code: 'client-bound', host: '127.0.0.2', message: 'a thread of java (pid 913) ran at 90 % of one CPU or more: cb-io-1-1 (tid 921) 97 % (/proc/PID/task/TID/stat): its numbers measure the client more than Couchbase (add clients or lower threads).' };
@@ -58,23 +58,13 @@ test('the panel\'s time-series view shows the busiest threads and what the CPU f
     ['client', 'java 913', ['cb-io-1-1 97 saturated', 'Thread-3 20'], 0],
   ]);
   assert.equal(view.cells[1].threads, undefined, 'an older record shows no threads');
-  const webview = await openWebview();
-  const { page } = webview;
-  try {
-    await webview.post({ type: 'model', model: buildViewModel([data]) });
-    await page.waitForSelector('#chart-r0-g0-server-cpu-canvas');
-    await webview.post({ type: 'timeseries', view });
-    await page.waitForSelector('#ts-r0-g0:not([hidden]) section.threads');
+  await inTimeSeriesView(buildViewModel([data]), view, '#ts-r0-g0:not([hidden]) section.threads', async (page) => {
     assert.equal(await page.textContent('#ts-r0-g0 section.threads h4'), 'Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat)');
     assert.deepEqual(await page.$$eval('#ts-r0-g0 section.threads tr.saturated td', (cells) => cells.map((cell) => cell.textContent)), ['127.0.0.2 (client) java 913', 'cb-io-1-1', '921', '97 % saturated']);
     assert.match((await page.textContent('#ts-r0-g0 section.threads caption')) ?? '', /Repetition 1 \(127\.0\.0\.1: 12 more threads\)/);
     assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /Repetition 1: CPU figures over YCSB's run .* \(its status lines\), the first 10 s left out as warm-up; the hosts' clocks agree within 5 ms \(measured\)\./);
     assert.match((await page.textContent('#ts-r0-g0 .timeseries-notes')) ?? '', /Repetition 1 is marked client-bound: a thread of java \(pid 913\) ran at 90 % of one CPU or more: cb-io-1-1 \(tid 921\) 97 %/);
-    assert.deepEqual(await webview.violations(), []);
-    assert.deepEqual(webview.pageErrors, []);
-  } finally {
-    await webview.close();
-  }
+  });
 });
 
 test('a couchbase2 IO loop that spins by design (couchbase.boost) is named so in report and HTML, never saturated', () => {

@@ -10,7 +10,7 @@ import { runDataFromFiles } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import type { CellResult } from '../../engine/src/model';
 import { fixtureManifest, fixtureResults } from './fixtureRun';
-import { chromiumPath, openWebview } from './support/webviewPage';
+import { chromiumPath, inTimeSeriesView } from './support/webviewPage';
 
 const id = '25G-kernel-t10-r1';
 const server = {
@@ -34,22 +34,12 @@ test('the panel\'s time-series view says how each repetition\'s acceleration and
       memcached: 'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
     },
   ]);
-  const webview = await openWebview();
-  const { page } = webview;
-  try {
-    await webview.post({ type: 'model', model: buildViewModel([data]) });
-    await page.waitForSelector('#chart-r0-g0-server-cpu-canvas');
-    await webview.post({ type: 'timeseries', view });
-    await page.waitForSelector('#ts-r0-g0:not([hidden]) section.proofs');
+  await inTimeSeriesView(buildViewModel([data]), view, '#ts-r0-g0:not([hidden]) section.proofs', async (page) => {
     assert.equal(await page.textContent('#ts-r0-g0 section.proofs p.proof-of'), 'Repetition 1, cb-server');
     assert.deepEqual(await page.$$eval('#ts-r0-g0 section.proofs dl.proof > *', (items) => items.map((item) => item.textContent)), [
       'Acceleration', 'kernel arm; before the run, onload_stackdump: not in a stack (memcached 4242 has no Onload stack)',
       'Interface', '10.0.2.1 (/proc/net/tcp)',
       'memcached', 'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
     ]);
-    assert.deepEqual(await webview.violations(), []);
-    assert.deepEqual(webview.pageErrors, []);
-  } finally {
-    await webview.close();
-  }
+  });
 });

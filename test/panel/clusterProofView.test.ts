@@ -8,7 +8,7 @@ import { timeSeriesView } from '../../client/src/panel/evidenceModel';
 import { runDataFromFiles } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { fixtureManifest, fixtureResults, withCluster } from './fixtureRun';
-import { chromiumPath, openWebview } from './support/webviewPage';
+import { chromiumPath, inTimeSeriesView } from './support/webviewPage';
 
 const id = '25G-kernel-t10-r1';
 
@@ -17,13 +17,7 @@ test('the time-series view lists the cluster of each repetition: how it was form
   const data = runDataFromFiles('/runs/run-fixture', fixtureManifest(), results);
   const view = timeSeriesView(data, 0, { cellIds: [id], stack: 'kernel', threads: 10, title: '25G (127.0.0.1), kernel, 10 threads' });
   assert.equal(view.cells[0].cluster?.nodes.length, 2);
-  const webview = await openWebview();
-  const { page } = webview;
-  try {
-    await webview.post({ type: 'model', model: buildViewModel([data]) });
-    await page.waitForSelector('#chart-r0-g0-server-cpu-canvas');
-    await webview.post({ type: 'timeseries', view });
-    await page.waitForSelector('#ts-r0-g0:not([hidden]) section.cluster');
+  await inTimeSeriesView(buildViewModel([data]), view, '#ts-r0-g0:not([hidden]) section.cluster', async (page) => {
     assert.equal(await page.textContent('#ts-r0-g0 section.cluster p.cluster-of'), 'Repetition 1');
     assert.deepEqual(await page.$$eval('#ts-r0-g0 section.cluster dl.proof > *', (items) => items.map((item) => item.textContent)), [
       'Formed', '2 nodes (cb1, cb2); 10.0.0.2:8091 still leaving the cluster that ejected it: added after 2.1 s (3 addNode requests); rebalanced in 4.2 s (id r-77): added ns_1@10.0.0.2; /pools/default balanced',
@@ -34,9 +28,5 @@ test('the time-series view lists the cluster of each repetition: how it was form
       ['cb1 (10.0.0.1:8091)', 'kv', '512 active, 512 replica (vBucketServerMap)', '5012 active, 4988 replica (interestingStats)'],
       ['cb2 (10.0.0.2:8091)', 'kv, index', '512 active, 512 replica (vBucketServerMap)', 'not read'],
     ]);
-    assert.deepEqual(await webview.violations(), []);
-    assert.deepEqual(webview.pageErrors, []);
-  } finally {
-    await webview.close();
-  }
+  });
 });

@@ -1,6 +1,7 @@
 // Headless Chromium with the built webview script (dist/media/panel.js) under the panel's real
 // CSP, a stub acquireVsCodeApi recording what the webview posts, and the VS Code theme variables
 // (a dark theme): the harness the webview tests share (issues 10 and 13).
+import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,6 +68,27 @@ export type PanelPage = WebviewPage;
 
 export async function openWebview(): Promise<WebviewPage> {
   return openPanelPage();
+}
+
+/**
+ * The panel on `model`, then the time-series view `view` of its first group (as a click on a
+ * point opens it); waits for `selector` in it, runs `check`, then requires no CSP violation and
+ * no page error. The evidence views' tests share it.
+ */
+export async function inTimeSeriesView(model: unknown, view: unknown, selector: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const webview = await openWebview();
+  const { page } = webview;
+  try {
+    await webview.post({ type: 'model', model });
+    await page.waitForSelector('#chart-r0-g0-server-cpu-canvas');
+    await webview.post({ type: 'timeseries', view });
+    await page.waitForSelector(selector);
+    await check(page);
+    assert.deepEqual(await webview.violations(), []);
+    assert.deepEqual(webview.pageErrors, []);
+  } finally {
+    await webview.close();
+  }
 }
 
 /** A page with the webview; a time zone (with an en-GB locale), a pixel ratio or the panel's title on request. */
