@@ -5,6 +5,7 @@
 // the sampler's readings and why). The text report, the HTML report and the panel show these. Pure,
 // tolerant of older records (no threads: nothing shown for that host).
 import type { CellResult, CpuWindow } from '../model';
+import { isSpinningIoThread } from './clientIoSpin';
 import { clockSpreadLimitMs } from './measuredWindow';
 
 /** A thread at or above this % of one CPU is saturated (cpuStat.ts uses the same figure for client-bound). */
@@ -27,11 +28,11 @@ export function busiestThreads(result: Pick<CellResult, 'evidence'>): HostThread
   return Object.entries(hosts)
     .filter(([, cpu]) => Array.isArray(cpu?.threads) && cpu.threads.length > 0)
     .map(([host, cpu]): HostThreadsView => {
-      const prefix = cpu.role === 'client' ? result.evidence?.cpu?.clientIoSpin?.threadPrefix : undefined;
+      const spin = cpu.role === 'client' ? result.evidence?.cpu?.clientIoSpin : undefined;
       const threads = cpu.threads!.filter((thread) => Number.isFinite(thread?.pctOfCore)).map((thread) => {
         const name = String(thread.name);
         // a couchbase2 IO loop spins by design (clientIoSpin.ts): named so, never called saturated
-        if (typeof prefix === 'string' && name.startsWith(prefix)) return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: false, spinning: true };
+        if (isSpinningIoThread(spin, name)) return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: false, spinning: true };
         return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: thread.pctOfCore >= saturatedPct };
       });
       const process = cpu.process ? `${cpu.process.name} ${cpu.process.pid}` : 'its watched process';

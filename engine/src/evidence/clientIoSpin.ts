@@ -30,7 +30,7 @@ export function clientIoSpinOf(bindings: readonly string[], workload: ReadonlyMa
   return { boost, threadPrefix: 'cb-io-', source };
 }
 
-/** Whether a thread of the YCSB JVM is one of the spinning IO loops. */
-export function isSpinningIoThread(spin: ClientIoSpin | undefined, name: string): boolean {
+/** Whether a thread of the YCSB JVM is one of the spinning IO loops (`spin` as the cell recorded it, evidence.cpu.clientIoSpin). */
+export function isSpinningIoThread(spin: { threadPrefix: string } | undefined, name: string): boolean {
   return spin !== undefined && name.startsWith(spin.threadPrefix);
 }
