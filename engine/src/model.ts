@@ -176,11 +176,18 @@ export interface ClusterEvidence {
   /** A rebalance found running before the resize (a run stopped during one), followed to its end. */
   earlierRebalance?: { ms: number; polls: number; outcome: string };
   /** Nodes this resize added only after they finished leaving a cluster (an earlier resize ejected them): how long their addNode was refused. */
-  waitedForLeave?: { hostname: string; ms: number; attempts: number }[];
+  waitedForLeave?: LeaveWait[];
   /** /pools/default's `balanced` after the resize (the resize requires it). */
   balanced: boolean;
   /** Per node (its `hostname`), read after the load. */
   nodes?: Record<string, NodeSpread>;
+}
+
+/** A node whose addNode was refused while it finished leaving a cluster (lab README K16): its `hostname`, how long, how many requests. */
+export interface LeaveWait {
+  hostname: string;
+  ms: number;
+  attempts: number;
 }
 
 /** One node's share of the bucket: vBuckets from `vBucketServerMap`, items from `interestingStats`. */

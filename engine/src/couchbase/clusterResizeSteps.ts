@@ -9,7 +9,9 @@
 // injected so tests decide time; the password goes only into addNode's form body and the
 // Authorization header.
 import { EngineFailure } from '../errors';
+import type { LeaveWait } from '../model';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
+import { cancelledFailure } from '../remote/ssh';
 import { sleep } from '../server/serverControl';
 import {
   judgeAddNodeAnswer,
@@ -49,11 +51,6 @@ export interface ResizeFacts {
   waitedForLeave?: LeaveWait[];
 }
 
-export interface LeaveWait {
-  hostname: string;
-  ms: number;
-  attempts: number;
-}
 
 /** A rebalance that failed or hung, with ns_server's report when it gave one (K8). */
 export class RebalanceFailure extends EngineFailure {
@@ -118,7 +115,7 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
       const waited = clock.now() - first;
       if (judged.stillInACluster && waited < leaveWaitMs) {
         await clock.sleep(pollMs, target.signal);
-        if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+        if (target.signal?.aborted) throw cancelledFailure(host, step);
         continue;
       }
       if (judged.stillInACluster) {
@@ -160,7 +157,7 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
   let polls = 0;
   for (;;) {
     await clock.sleep(pollMs, target.signal);
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+    if (target.signal?.aborted) throw cancelledFailure(host, step);
     polls += 1;
     const verdict = watchRebalance(watch, rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json), clock.now());
     if (verdict.kind === 'running') {
@@ -208,7 +205,7 @@ async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, 
     if (verdict.kind !== 'running') return { ms: clock.now() - started, polls, outcome: verdict.kind === 'failed' ? `failed: ${verdict.message}` : 'ended' };
     watch = verdict.watch;
     await clock.sleep(pollMs, target.signal);
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+    if (target.signal?.aborted) throw cancelledFailure(target.server.host, step);
     polls += 1;
     task = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
   }
