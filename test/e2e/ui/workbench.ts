@@ -157,20 +157,19 @@ const focusWatcher = String.raw`(() => {
     ? node.tagName.toLowerCase() + (node.id ? '#' + node.id : '') + '.' + Array.from(node.classList).slice(0, 4).join('.') + (node.getAttribute('data-step-id') ? '[step ' + node.getAttribute('data-step-id') + ']' : '')
     : String(node);
   const stamp = () => (performance.now() / 1000).toFixed(2) + ' s';
+  const callers = () => (new Error().stack || '').split('\n').slice(3, 9).map((line) => line.trim().replace(/https?:\/\/[^ )]*\//, '')).join(' < ');
   document.addEventListener('focusin', (event) => moves.push(stamp() + ' focusin ' + describe(event.target)), true);
   window.addEventListener('blur', () => moves.push(stamp() + ' window blur (active: ' + describe(document.activeElement) + ')'));
   const schedule = window.setTimeout;
   window.setTimeout = function (callback, ...rest) {
     if (typeof callback === 'function' && /\.focus\(\)/.test(String(callback)) && String(callback).length < 40) {
-      const stack = (new Error().stack || '').split('\n').slice(2, 9).map((line) => line.trim().replace(/https?:\/\/[^ )]*\//, '')).join(' < ');
-      moves.push(stamp() + ' focus scheduled by ' + stack);
+      moves.push(stamp() + ' focus scheduled by ' + callers());
     }
     return schedule.call(window, callback, ...rest);
   };
   const focus = HTMLElement.prototype.focus;
   HTMLElement.prototype.focus = function (...args) {
-    const stack = (new Error().stack || '').split('\n').slice(2, 8).map((line) => line.trim().replace(/https?:\/\/[^ )]*\//, '')).join(' < ');
-    moves.push(stamp() + ' focus() on ' + describe(this) + ' from ' + stack);
+    moves.push(stamp() + ' focus() on ' + describe(this) + ' from ' + callers());
     return focus.apply(this, args);
   };
 })()`;
