@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds (once) and caches the lab hosts' root filesystem: a Debian 12 (bookworm) made by
 # debootstrap from Debian's own packages, booted by test/lab with the real systemd
-# (systemd-nspawn --boot) as read-only lower layer of every lab host (issue 19).
+# (systemd-nspawn --boot) as read-only lower layer of every lab host.
 #   bash scripts/lab-root.sh            build when missing; prints LAB_ROOT=<folder>
 #   . scripts/lab-root.sh               the same, and exports LAB_ROOT
 # Cache: ${ONLOAD_BENCH_CACHE:-$HOME/.cache/onload-bench}/lab-root/<key>/root, where the key names
@@ -19,7 +19,7 @@
 #   iproute2, ethtool, procps        ip, ss, ethtool -i, ps/pgrep on the hosts (environment facts)
 #   curl                             REST calls from a client host in the lab's own tests
 #   python3-minimal                  a current distribution's python3 (REAL-LAB Y4: bin/ycsb is Python 2 only)
-#   openjdk-17-jre-headless          Java for the real YCSB on client hosts (issue 20)
+#   openjdk-17-jre-headless          Java for the real YCSB on client hosts
 #   users: bench (uid 1000, 0700 home: the SSH user), couchbase (system user, home /opt/couchbase)
 [ "${BASH_SOURCE[0]}" != "$0" ] || set -euo pipefail
 # shellcheck source=retry.sh
@@ -72,7 +72,7 @@ build_lab_root() {
     echo "lab-root: building the lab hosts' Debian $LAB_RELEASE root in $dir (about a minute)" >&2
     started=$(date +%s)
     rm -rf "$tmp"
-    retry_install "lab-root: debootstrap" "$dir/debootstrap.log" --before "rm -rf '$tmp'" -- \
+    retry_install "lab-root: debootstrap" "$dir/debootstrap.log" --before rm -rf "$tmp" -- \
       debootstrap --variant=minbase --include="$LAB_PACKAGES" "$LAB_RELEASE" "$tmp" "$LAB_MIRROR" \
       || { rm -rf "$tmp"; exit 1; }
     customise_root "$tmp" >"$dir/customise.log" 2>&1 || { echo "lab-root: customising the root failed:" >&2; cat "$dir/customise.log" >&2; exit 1; }

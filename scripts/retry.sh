@@ -1,6 +1,6 @@
 # Sourced by the scripts that install test tools, so that one transient failure (a registry that
 # drops a connection, a mirror that answers 503 once) never turns CI red and no failure leaves an
-# empty log (issue 19). Two forms:
+# empty log. Two forms:
 #
 # scripts/ycsb-release.sh: `retry_once LABEL LOG COMMAND...` runs an install step with its
 # output in LOG and, if it fails, keeps that output as LOG.attempt1, says so and runs it once more
@@ -24,14 +24,19 @@ retry_once() {
 }
 
 # scripts/tools.sh (Node 24, code-server) and scripts/lab-root.sh (the lab hosts' root filesystem):
-#   retry_install LABEL LOG [--before CMD] -- COMMAND ARGS...
+#   retry_install LABEL LOG [--before CMD ARGS... ] -- COMMAND ARGS...
 #     runs COMMAND (output to LOG.attempt1); on failure waits, runs CMD (e.g. removing a half
 #     install) when given, and runs COMMAND again (LOG.attempt2). Returns COMMAND's last status;
-#     when both fail, both attempts' output is printed.
+#     when both fail, both attempts' output is printed. CMD and COMMAND are argument lists, run as
+#     they are: nothing is evaluated as shell text, so a path with a quote in it stays a path.
 retry_install() {
-  local label="$1" log="$2" before="" attempt status=0
+  local label="$1" log="$2" attempt status=0
+  local before=()
   shift 2
-  if [ "${1:-}" = --before ]; then before="$2"; shift 2; fi
+  if [ "${1:-}" = --before ]; then
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do before+=("$1"); shift; done
+  fi
   [ "${1:-}" = -- ] && shift
   rm -f "$log".attempt*
   for attempt in 1 2; do
@@ -41,7 +46,7 @@ retry_install() {
     if [ "$attempt" -eq 1 ]; then
       echo "$label: attempt 1 failed (exit $status), trying again; its output is kept in $log.attempt1" >&2
       sleep "${ONLOAD_BENCH_RETRY_PAUSE:-5}"
-      [ -n "$before" ] && eval "$before"
+      [ ${#before[@]} -gt 0 ] && "${before[@]}"
     fi
   done
   echo "$label: failed twice (exit $status). Output of both attempts:" >&2
