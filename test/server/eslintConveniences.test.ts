@@ -138,9 +138,9 @@ test('docs/diagnostics.md has a section for every code the services can report, 
   const read = (path: string) => readFileSync(path, 'utf8');
   const codes = new Set<string>();
   const scan: [string, RegExp][] = [
-    [read('server/src/onload/diagnostics.ts'), /push\('([a-z0-9-]+)'/g],
+    [read('server/src/onload/diagnostics.ts'), /push\(\s*'([a-z0-9-]+)'/g],
     [read('server/src/onload/values.ts') + read('server/src/common/documentLimits.ts'), /code: '([a-z0-9-]+)'/g],
-    [read('server/src/onload/relations.ts'), /\b(?:add|ignoredUnless)\('([a-z0-9-]+)'/g],
+    [read('server/src/onload/relations.ts'), /\b(?:add|ignoredUnless)\(\s*'([a-z0-9-]+)'/g],
   ];
   for (const [text, pattern] of scan) for (const match of text.matchAll(pattern)) codes.add(match[1]!);
   const ycsb = /export type YcsbDiagnosticCode =([^;]*);/.exec(readFileSync('server/src/ycsb/diagnostics.ts', 'utf8'))![1]!;
