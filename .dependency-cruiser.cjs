@@ -36,31 +36,146 @@ const engineRules = Object.entries(engineMayImport).map(([folder, allowed]) => (
 
 // The language services: pure, never the LSP connection or a sibling language.
 const languageServices = '^server/src/(common|onload|ycsb)/|^server/src/languages\\.ts$';
-const lspConnection = '^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$|^server/src/adapter/';
+const lspConnection =
+  '^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$|^server/src/adapter/';
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'files that import each other in a loop', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'files that import each other in a loop',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     ...engineRules,
-    { name: 'engine-contracts-import-only-model', comment: 'model.ts imports nothing; errors.ts and events.ts only model.ts', severity: 'error', from: { path: enginePath.contracts }, to: { path: '^engine/src/', pathNot: '^engine/src/model\\.ts$' } },
-    { name: 'nothing-imports-the-engine-entry', comment: 'index.ts is the engine\'s top: nothing inside the engine imports it', severity: 'error', from: { path: '^engine/src/' }, to: { path: enginePath.index } },
-    { name: 'engine-stays-plain-node', comment: 'the engine never imports vscode, the client, the CLI, the webview or the LSP connection', severity: 'error', from: { path: '^engine/src/' }, to: { path: ['^client/', '^cli/', '^media/', lspConnection, '^node_modules/(vscode|vscode-languageserver|vscode-languageclient)/'] } },
-    { name: 'language-services-are-pure', comment: 'the language services never import the LSP connection, the engine, the client or vscode', severity: 'error', from: { path: languageServices }, to: { path: ['^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$', '^server/src/adapter/', '^engine/', '^client/', '^cli/', '^node_modules/vscode-languageserver/', '^node_modules/vscode/'] } },
-    { name: 'language-common-is-shared', comment: 'server/src/common knows neither language', severity: 'error', from: { path: '^server/src/common/' }, to: { path: '^server/src/(onload|ycsb)/' } },
-    { name: 'languages-apart', comment: 'Onload profiles and YCSB workloads do not import each other', severity: 'error', from: { path: '^server/src/onload/' }, to: { path: '^server/src/ycsb/' } },
-    { name: 'languages-apart-ycsb', comment: 'Onload profiles and YCSB workloads do not import each other', severity: 'error', from: { path: '^server/src/ycsb/' }, to: { path: '^server/src/onload/' } },
-    { name: 'protocol-imports-nothing', comment: 'server/src/protocol.ts is shared with the client', severity: 'error', from: { path: '^server/src/protocol\\.ts$' }, to: { path: '^(server|engine|client)/' } },
-    { name: 'cli-no-editor', comment: 'the command line never imports vscode, the client or the LSP connection', severity: 'error', from: { path: '^cli/src/' }, to: { path: ['^client/', '^media/', lspConnection, '^node_modules/vscode-languageclient/'] } },
-    { name: 'engine-host-no-vscode', comment: 'the engine process runs in plain Node', severity: 'error', from: { path: '^client/src/engineHost/' }, to: { path: ['^node_modules/vscode/', '^node_modules/vscode-languageclient/'], dependencyTypesNot: ['type-only'] } },
-    { name: 'client-not-the-connection', comment: 'the extension talks to the language server over LSP, never by importing its connection', severity: 'error', from: { path: '^client/src/' }, to: { path: ['^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$', '^cli/', '^media/'] } },
-    { name: 'webview-types-only', comment: 'the webview bundle takes only types from the engine model and the panel protocol', severity: 'error', from: { path: '^media/src/' }, to: { path: '^(engine|client|server|cli)/', dependencyTypesNot: ['type-only'] } },
-    { name: 'webview-contracts-only', comment: 'the webview may know engine/src/model.ts and client/src/panel/protocol.ts only', severity: 'error', from: { path: '^media/src/' }, to: { path: '^(engine|client|server|cli)/', pathNot: '^engine/src/model\\.ts$|^client/src/panel/protocol\\.ts$' } },
+    {
+      name: 'engine-contracts-import-only-model',
+      comment: 'model.ts imports nothing; errors.ts and events.ts only model.ts',
+      severity: 'error',
+      from: { path: enginePath.contracts },
+      to: { path: '^engine/src/', pathNot: '^engine/src/model\\.ts$' },
+    },
+    {
+      name: 'nothing-imports-the-engine-entry',
+      comment: "index.ts is the engine's top: nothing inside the engine imports it",
+      severity: 'error',
+      from: { path: '^engine/src/' },
+      to: { path: enginePath.index },
+    },
+    {
+      name: 'engine-stays-plain-node',
+      comment: 'the engine never imports vscode, the client, the CLI, the webview or the LSP connection',
+      severity: 'error',
+      from: { path: '^engine/src/' },
+      to: {
+        path: [
+          '^client/',
+          '^cli/',
+          '^media/',
+          lspConnection,
+          '^node_modules/(vscode|vscode-languageserver|vscode-languageclient)/',
+        ],
+      },
+    },
+    {
+      name: 'language-services-are-pure',
+      comment: 'the language services never import the LSP connection, the engine, the client or vscode',
+      severity: 'error',
+      from: { path: languageServices },
+      to: {
+        path: [
+          '^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$',
+          '^server/src/adapter/',
+          '^engine/',
+          '^client/',
+          '^cli/',
+          '^node_modules/vscode-languageserver/',
+          '^node_modules/vscode/',
+        ],
+      },
+    },
+    {
+      name: 'language-common-is-shared',
+      comment: 'server/src/common knows neither language',
+      severity: 'error',
+      from: { path: '^server/src/common/' },
+      to: { path: '^server/src/(onload|ycsb)/' },
+    },
+    {
+      name: 'languages-apart',
+      comment: 'Onload profiles and YCSB workloads do not import each other',
+      severity: 'error',
+      from: { path: '^server/src/onload/' },
+      to: { path: '^server/src/ycsb/' },
+    },
+    {
+      name: 'languages-apart-ycsb',
+      comment: 'Onload profiles and YCSB workloads do not import each other',
+      severity: 'error',
+      from: { path: '^server/src/ycsb/' },
+      to: { path: '^server/src/onload/' },
+    },
+    {
+      name: 'protocol-imports-nothing',
+      comment: 'server/src/protocol.ts is shared with the client',
+      severity: 'error',
+      from: { path: '^server/src/protocol\\.ts$' },
+      to: { path: '^(server|engine|client)/' },
+    },
+    {
+      name: 'cli-no-editor',
+      comment: 'the command line never imports vscode, the client or the LSP connection',
+      severity: 'error',
+      from: { path: '^cli/src/' },
+      to: { path: ['^client/', '^media/', lspConnection, '^node_modules/vscode-languageclient/'] },
+    },
+    {
+      name: 'engine-host-no-vscode',
+      comment: 'the engine process runs in plain Node',
+      severity: 'error',
+      from: { path: '^client/src/engineHost/' },
+      to: {
+        path: ['^node_modules/vscode/', '^node_modules/vscode-languageclient/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'client-not-the-connection',
+      comment: 'the extension talks to the language server over LSP, never by importing its connection',
+      severity: 'error',
+      from: { path: '^client/src/' },
+      to: {
+        path: [
+          '^server/src/(server|main|customRequests|completionList|deferredDocumentation)\\.ts$',
+          '^cli/',
+          '^media/',
+        ],
+      },
+    },
+    {
+      name: 'webview-types-only',
+      comment: 'the webview bundle takes only types from the engine model and the panel protocol',
+      severity: 'error',
+      from: { path: '^media/src/' },
+      to: { path: '^(engine|client|server|cli)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'webview-contracts-only',
+      comment: 'the webview may know engine/src/model.ts and client/src/panel/protocol.ts only',
+      severity: 'error',
+      from: { path: '^media/src/' },
+      to: { path: '^(engine|client|server|cli)/', pathNot: '^engine/src/model\\.ts$|^client/src/panel/protocol\\.ts$' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(node_modules|dist)/' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

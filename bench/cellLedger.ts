@@ -111,14 +111,18 @@ export class CellLedger {
     this.enter(this.current, nowMs);
     const cells = Math.max(1, this.cells);
     const order: string[] = [];
-    for (const phase of [...this.wall.keys(), ...this.trips.map((trip) => trip.phase)]) if (!order.includes(phase)) order.push(phase);
+    for (const phase of [...this.wall.keys(), ...this.trips.map((trip) => trip.phase)])
+      if (!order.includes(phase)) order.push(phase);
     const steps = order
       .filter((phase) => phase !== OUTSIDE_CELLS)
       .map((phase): StepFigures => {
         const trips = this.trips.filter((trip) => trip.phase === phase);
         const counts = new Map<string, number>();
         for (const trip of trips) counts.set(trip.label, (counts.get(trip.label) ?? 0) + 1);
-        const busiest = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([label, count]) => `${label} ×${round(count / cells)}`);
+        const busiest = [...counts]
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .slice(0, 3)
+          .map(([label, count]) => `${label} ×${round(count / cells)}`);
         return {
           phase,
           wallMs: round((this.wall.get(phase) ?? 0) / cells, 0),
@@ -134,7 +138,9 @@ export class CellLedger {
       cells: this.cells,
       steps,
       sshTripsPerCell: round(inCells.filter((trip) => trip.kind === 'ssh').length / cells),
-      watchTripsPerCell: round(inCells.filter((trip) => trip.kind === 'ssh' && trip.label === TRAFFIC_WATCH).length / cells),
+      watchTripsPerCell: round(
+        inCells.filter((trip) => trip.kind === 'ssh' && trip.label === TRAFFIC_WATCH).length / cells,
+      ),
       restCallsPerCell: round(inCells.filter((trip) => trip.kind === 'rest').length / cells),
     };
   }
@@ -151,8 +157,12 @@ export function formatLedger(summary: LedgerSummary): string[] {
     `  per step of a cell (${summary.cells} cells): wall time; SSH commands and uploads; REST calls; time with a round trip open, of it YCSB's own commands; the most frequent trips`,
   ];
   for (const step of summary.steps) {
-    lines.push(`    ${step.phase.padEnd(18)} ${String(step.wallMs).padStart(6)} ms  ssh ${String(step.sshTrips).padStart(4)}  rest ${String(step.restCalls).padStart(4)}  waiting ${String(step.waitingMs).padStart(6)} ms (YCSB ${String(step.ycsbMs).padStart(5)} ms)  ${step.busiest.join(', ')}`);
+    lines.push(
+      `    ${step.phase.padEnd(18)} ${String(step.wallMs).padStart(6)} ms  ssh ${String(step.sshTrips).padStart(4)}  rest ${String(step.restCalls).padStart(4)}  waiting ${String(step.waitingMs).padStart(6)} ms (YCSB ${String(step.ycsbMs).padStart(5)} ms)  ${step.busiest.join(', ')}`,
+    );
   }
-  lines.push(`  round trips per cell: ${summary.sshTripsPerCell} SSH (${round(summary.sshTripsPerCell - summary.watchTripsPerCell)} besides the traffic watch's ${summary.watchTripsPerCell} looks), ${summary.restCallsPerCell} REST`);
+  lines.push(
+    `  round trips per cell: ${summary.sshTripsPerCell} SSH (${round(summary.sshTripsPerCell - summary.watchTripsPerCell)} besides the traffic watch's ${summary.watchTripsPerCell} looks), ${summary.restCallsPerCell} REST`,
+  );
   return lines;
 }

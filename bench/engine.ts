@@ -22,7 +22,13 @@ import { CellLedger, formatLedger, YCSB_COMMAND, type LedgerSummary } from './ce
 import { round, summarise, time, type Timing } from './stats';
 
 export interface EngineFigures {
-  perCommand: { engine: Timing; rawMultiplexed: Timing; connectionPerCommand: Timing; engineVsRaw: number; perConnectionVsEngine: number };
+  perCommand: {
+    engine: Timing;
+    rawMultiplexed: Timing;
+    connectionPerCommand: Timing;
+    engineVsRaw: number;
+    perConnectionVsEngine: number;
+  };
   perCell: {
     cells: number;
     wallMs: number;
@@ -56,7 +62,19 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
   try {
     const session = pool.get(lab.serverHost) as OpenSshSession;
     await session.connect('bench');
-    const muxArgs = ['-F', lab.sshConfigPath, '-o', 'BatchMode=yes', '-o', 'ControlMaster=auto', '-o', `ControlPath=${join(controlDir, '%C')}`, '-T', lab.serverHost, 'true'];
+    const muxArgs = [
+      '-F',
+      lab.sshConfigPath,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ControlMaster=auto',
+      '-o',
+      `ControlPath=${join(controlDir, '%C')}`,
+      '-T',
+      lab.serverHost,
+      'true',
+    ];
     // interleaved, so both see the same load on a shared machine
     const engineSamples: number[] = [];
     const rawSamples: number[] = [];
@@ -70,11 +88,29 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
     }
     const engine = summarise(engineSamples);
     const rawMultiplexed = summarise(rawSamples);
-    const plainArgs = ['-F', lab.sshConfigPath, '-o', 'BatchMode=yes', '-o', 'ControlMaster=no', '-o', 'ControlPath=none', '-T', lab.serverHost, 'true'];
+    const plainArgs = [
+      '-F',
+      lab.sshConfigPath,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'ControlMaster=no',
+      '-o',
+      'ControlPath=none',
+      '-T',
+      lab.serverHost,
+      'true',
+    ];
     const connectionPerCommand = await time(Math.min(runs, 15), () => sshTrue(plainArgs));
 
     // a small sweep: 2 stacks x 2 thread counts, one interface
-    const planPath = writeLabPlan(lab, { dir: join(work, 'plan'), stacks: ['kernel', 'latency'], threads: [1, 2], interfaces: [lab.interfaces[0]], properties: { operationcount: 2000 } });
+    const planPath = writeLabPlan(lab, {
+      dir: join(work, 'plan'),
+      stacks: ['kernel', 'latency'],
+      threads: [1, 2],
+      interfaces: [lab.interfaces[0]],
+      properties: { operationcount: 2000 },
+    });
     const { plan } = await loadPlan(planPath);
     const phaseStarts = new Map<string, number>();
     const spent: Record<string, number> = {};
@@ -119,7 +155,14 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
           } finally {
             const end = performance.now();
             if (isYcsb) ycsbCommandMs += end - start;
-            ledger.record({ kind: 'ssh', phase, label: isYcsb ? YCSB_COMMAND : options.step, host, startMs: start, endMs: end });
+            ledger.record({
+              kind: 'ssh',
+              phase,
+              label: isYcsb ? YCSB_COMMAND : options.step,
+              host,
+              startMs: start,
+              endMs: end,
+            });
           }
         },
         upload: async (path, content, options) => {
@@ -128,7 +171,14 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
           try {
             await real.upload(path, content, options);
           } finally {
-            ledger.record({ kind: 'ssh', phase, label: `upload ${options.step}`, host, startMs: start, endMs: performance.now() });
+            ledger.record({
+              kind: 'ssh',
+              phase,
+              label: `upload ${options.step}`,
+              host,
+              startMs: start,
+              endMs: performance.now(),
+            });
           }
         },
         close: async () => undefined,
@@ -143,11 +193,29 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
       try {
         return await realFetch(input, init);
       } finally {
-        ledger.record({ kind: 'rest', phase, label: `${init?.method ?? 'GET'} ${url.pathname.replace(/\/buckets\/[^/]+/, '/buckets/…')}`, host: url.host, startMs: start, endMs: performance.now() });
+        ledger.record({
+          kind: 'rest',
+          phase,
+          label: `${init?.method ?? 'GET'} ${url.pathname.replace(/\/buckets\/[^/]+/, '/buckets/…')}`,
+          host: url.host,
+          startMs: start,
+          endMs: performance.now(),
+        });
       }
     };
     try {
-      await runSweepWithSeams({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent, ssh: { configFile: lab.sshConfigPath } }, { sessionFactory: timed });
+      await runSweepWithSeams(
+        {
+          planPath,
+          plan,
+          resultsRoot: join(work, 'results'),
+          password: lab.couchbase.password,
+          signal: new AbortController().signal,
+          onEvent,
+          ssh: { configFile: lab.sshConfigPath },
+        },
+        { sessionFactory: timed },
+      );
     } finally {
       globalThis.fetch = realFetch;
       await inner.closeAll();
@@ -164,8 +232,25 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
     const itemCountMs = Math.min(engineMs, (spent['item-count'] ?? 0) / cells);
     const besides = engineMs - itemCountMs;
     return {
-      perCommand: { engine, rawMultiplexed, connectionPerCommand, engineVsRaw: round(engine.medianMs / rawMultiplexed.medianMs), perConnectionVsEngine: round(connectionPerCommand.medianMs / engine.medianMs) },
-      perCell: { cells: cellWall.length, wallMs: round(wallMs, 0), restartServerMs: round(restartServerMs, 0), recreateBucketMs: round(recreateBucketMs, 0), ycsbRuntimeMs: round(ycsbPerCell, 0), engineMs: round(engineMs, 0), engineShareAt10sPercent: round((engineMs / at10s) * 100), itemCountMs: round(itemCountMs, 0), engineBesidesItemCountMs: round(besides, 0), engineBesidesItemCountSharePercent: round((besides / at10s) * 100) },
+      perCommand: {
+        engine,
+        rawMultiplexed,
+        connectionPerCommand,
+        engineVsRaw: round(engine.medianMs / rawMultiplexed.medianMs),
+        perConnectionVsEngine: round(connectionPerCommand.medianMs / engine.medianMs),
+      },
+      perCell: {
+        cells: cellWall.length,
+        wallMs: round(wallMs, 0),
+        restartServerMs: round(restartServerMs, 0),
+        recreateBucketMs: round(recreateBucketMs, 0),
+        ycsbRuntimeMs: round(ycsbPerCell, 0),
+        engineMs: round(engineMs, 0),
+        engineShareAt10sPercent: round((engineMs / at10s) * 100),
+        itemCountMs: round(itemCountMs, 0),
+        engineBesidesItemCountMs: round(besides, 0),
+        engineBesidesItemCountSharePercent: round((besides / at10s) * 100),
+      },
       steps,
     };
   } finally {
@@ -178,7 +263,8 @@ export async function benchEngine(runs = 30): Promise<EngineFigures> {
 
 export function formatEngineFigures(figures: EngineFigures): string {
   const { perCommand: c, perCell: p } = figures;
-  const ms = (timing: Timing): string => `median ${round(timing.medianMs)} ms, p99 ${round(timing.p99Ms)} ms (${timing.runs} runs)`;
+  const ms = (timing: Timing): string =>
+    `median ${round(timing.medianMs)} ms, p99 ${round(timing.p99Ms)} ms (${timing.runs} runs)`;
   return [
     'Engine: per remote command (ssh host true on the lab)',
     `  engine session.run      ${ms(c.engine)}`,
@@ -195,7 +281,8 @@ export function formatEngineFigures(figures: EngineFigures): string {
 
 if (require.main === module) {
   benchEngine().then(
-    (figures) => console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatEngineFigures(figures)),
+    (figures) =>
+      console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatEngineFigures(figures)),
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

@@ -14,8 +14,20 @@ import { decodeIntervals, hdrEvidence, type HdrLogFile } from '../engine/src/evi
 import { round, time, type Timing } from './stats';
 
 export interface EvidenceFigures {
-  sampler: { seconds: number; samples: number; pctOfCore: number; selfReportedPctOfCore: number | undefined; referenceCatPctOfCore: number };
-  hdrMerge: { clients: number; intervals: number; valuesPerInterval: number; decodeOnly: Timing; decodeMergeSummarise: Timing };
+  sampler: {
+    seconds: number;
+    samples: number;
+    pctOfCore: number;
+    selfReportedPctOfCore: number | undefined;
+    referenceCatPctOfCore: number;
+  };
+  hdrMerge: {
+    clients: number;
+    intervals: number;
+    valuesPerInterval: number;
+    decodeOnly: Timing;
+    decodeMergeSummarise: Timing;
+  };
 }
 
 /** Runs `script` under a wrapper sh and returns its stdout and the CPU seconds of all its descendants. */
@@ -38,9 +50,18 @@ function runMeasured(script: string): Promise<{ stdout: string; cpuSec: number; 
 }
 
 async function benchSampler(seconds: number): Promise<EvidenceFigures['sampler']> {
-  const command = samplerCommand({ role: 'server', address: '127.0.0.1', findProcess: `echo ${process.pid}`, preferredName: 'node', pidFile: '/dev/null', maxSamples: seconds });
+  const command = samplerCommand({
+    role: 'server',
+    address: '127.0.0.1',
+    findProcess: `echo ${process.pid}`,
+    preferredName: 'node',
+    pidFile: '/dev/null',
+    maxSamples: seconds,
+  });
   const sampler = await runMeasured(command);
-  const reference = await runMeasured(`i=0; while [ $i -lt ${seconds} ]; do cat /proc/stat > /dev/null; i=$((i+1)); sleep 1; done`);
+  const reference = await runMeasured(
+    `i=0; while [ $i -lt ${seconds} ]; do cat /proc/stat > /dev/null; i=$((i+1)); sleep 1; done`,
+  );
   const output = parseSamplerOutput(sampler.stdout);
   return {
     seconds,
@@ -102,7 +123,8 @@ export function formatEvidenceFigures(figures: EvidenceFigures): string {
 if (require.main === module) {
   const at = process.argv.indexOf('--seconds');
   benchEvidence(at > 0 ? Number(process.argv[at + 1]) : 20).then(
-    (figures) => console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatEvidenceFigures(figures)),
+    (figures) =>
+      console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatEvidenceFigures(figures)),
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

@@ -10,14 +10,30 @@ import { startTestClient } from '../test/support/lspClient';
 import { round } from './stats';
 
 export interface HugeDocumentFigures {
-  [name: string]: { megabytes: number; peakRssMb: number; firstDiagnosticsMs: number; diagnostics: number; codes: string[] };
+  [name: string]: {
+    megabytes: number;
+    peakRssMb: number;
+    firstDiagnosticsMs: number;
+    diagnostics: number;
+    codes: string[];
+  };
 }
 
 const target = Number(process.env.HUGE_MB ?? 50) * 1024 * 1024;
 /** One valid line repeated: every later line re-sets the option (a warning a line), as in the reported case. */
 const documents = [
-  { name: 'profile', uri: 'file:///bench/huge.opf', languageId: 'onload-profile', line: () => `onload_set EF_POLL_USEC 5 # ${'x'.repeat(70)}\n` },
-  { name: 'workload', uri: 'file:///bench/huge.properties', languageId: 'ycsb-workload', line: () => `fieldlength=100 # ${'x'.repeat(70)}\n` },
+  {
+    name: 'profile',
+    uri: 'file:///bench/huge.opf',
+    languageId: 'onload-profile',
+    line: () => `onload_set EF_POLL_USEC 5 # ${'x'.repeat(70)}\n`,
+  },
+  {
+    name: 'workload',
+    uri: 'file:///bench/huge.properties',
+    languageId: 'ycsb-workload',
+    line: () => `fieldlength=100 # ${'x'.repeat(70)}\n`,
+  },
 ];
 
 function text(line: (index: number) => string): string {
@@ -51,7 +67,13 @@ export async function benchHugeDocuments(): Promise<HugeDocumentFigures> {
         peakRssMb: peakRssMb(client.pid),
         firstDiagnosticsMs: round(performance.now() - started),
         diagnostics: diagnostics.length,
-        codes: [...new Set(diagnostics.map((diagnostic) => String(diagnostic.code)).filter((code) => code === 'too-many-problems' || code === 'document-too-large'))],
+        codes: [
+          ...new Set(
+            diagnostics
+              .map((diagnostic) => String(diagnostic.code))
+              .filter((code) => code === 'too-many-problems' || code === 'document-too-large'),
+          ),
+        ],
       };
     } finally {
       await client.stop();
@@ -63,7 +85,9 @@ export async function benchHugeDocuments(): Promise<HugeDocumentFigures> {
 export function formatHugeDocumentFigures(figures: HugeDocumentFigures): string {
   return [
     'Huge documents over JSON-RPC (one fresh server each; analysis bounded at 4 MiB, 1,000 diagnostics + 1 summary)',
-    ...Object.entries(figures).map(([name, entry]) => `  ${name.padEnd(9)} ${entry.megabytes} MB: peak RSS ${entry.peakRssMb} MB, first diagnostics ${entry.firstDiagnosticsMs} ms, ${entry.diagnostics} diagnostics (${entry.codes.join(', ')})`),
+    ...Object.entries(figures).map(
+      ([name, entry]) =>
+        `  ${name.padEnd(9)} ${entry.megabytes} MB: peak RSS ${entry.peakRssMb} MB, first diagnostics ${entry.firstDiagnosticsMs} ms, ${entry.diagnostics} diagnostics (${entry.codes.join(', ')})`,
+    ),
   ].join('\n');
 }
-

@@ -10,7 +10,9 @@ async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const want = (part: string) => !process.argv.includes('--only') || only === part;
-  const figures: Record<string, unknown> = { machine: { cpus: require('node:os').cpus().length, node: process.version } };
+  const figures: Record<string, unknown> = {
+    machine: { cpus: require('node:os').cpus().length, node: process.version },
+  };
   if (want('language')) {
     const language = await benchLanguage();
     figures.language = language;

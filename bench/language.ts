@@ -59,12 +59,18 @@ function optionsSchema(): object {
   };
   const properties: Record<string, object> = {};
   for (const option of catalog.options) {
-    const numeric = { type: 'integer', ...(option.min !== undefined && { minimum: option.min }), ...(option.max !== undefined && { maximum: option.max }) };
+    const numeric = {
+      type: 'integer',
+      ...(option.min !== undefined && { minimum: option.min }),
+      ...(option.max !== undefined && { maximum: option.max }),
+    };
     const names = option.enumValues ? Object.values(option.enumValues).filter(Boolean) : [];
     properties[option.name] =
-      option.type === 'string' ? { type: 'string' }
-      : names.length > 0 ? { anyOf: [numeric, { type: 'string', enum: names }] }
-      : numeric;
+      option.type === 'string'
+        ? { type: 'string' }
+        : names.length > 0
+          ? { anyOf: [numeric, { type: 'string', enum: names }] }
+          : numeric;
   }
   return {
     type: 'array',
@@ -78,7 +84,10 @@ async function yamlLanguageServer(): Promise<LanguageFigures['yamlLanguageServer
     schemaRequestService: async () => JSON.stringify(schema),
     workspaceContext: { resolveRelativePath: (path: string) => path },
   });
-  service.configure({ validate: true, schemas: [{ uri: 'file:///bench/onload-options.schema.json', fileMatch: ['*.yaml'], schema }] });
+  service.configure({
+    validate: true,
+    schemas: [{ uri: 'file:///bench/onload-options.schema.json', fileMatch: ['*.yaml'], schema }],
+  });
   const out: LanguageFigures['yamlLanguageServer'] = {};
   for (const lines of sizes) {
     const text = equivalentYaml(lines);
@@ -120,12 +129,18 @@ function completionPositions(text: string): { line: number; character: number }[
   return positions;
 }
 
-async function completion(): Promise<Pick<LanguageFigures, 'completionInProcess' | 'completionOverJsonRpc' | 'server'>> {
+async function completion(): Promise<
+  Pick<LanguageFigures, 'completionInProcess' | 'completionOverJsonRpc' | 'server'>
+> {
   const text = onloadProfile(1_000);
   const positions = completionPositions(text);
   const service = new OnloadLanguageService();
   const document = TextDocument.create('file:///bench/completion.opf', 'onload-profile', 1, text);
-  const completionInProcess = await time(positions.length, (i) => service.completion(document, positions[Math.max(0, i)], noFiles, neverCancelled), 20);
+  const completionInProcess = await time(
+    positions.length,
+    (i) => service.completion(document, positions[Math.max(0, i)], noFiles, neverCancelled),
+    20,
+  );
 
   const spawnedAt = performance.now();
   // Like VS Code: descriptions are fetched when an item is focused, and a list's shared edit range
@@ -136,7 +151,11 @@ async function completion(): Promise<Pick<LanguageFigures, 'completionInProcess'
     const uri = 'file:///bench/completion.opf';
     await client.open(uri, 'onload-profile', text);
     await client.diagnostics(uri);
-    const completionOverJsonRpc = await time(positions.length, (i) => client.completion(uri, positions[Math.max(0, i)]), 20);
+    const completionOverJsonRpc = await time(
+      positions.length,
+      (i) => client.completion(uri, positions[Math.max(0, i)]),
+      20,
+    );
 
     const bigUri = 'file:///bench/big.opf';
     const openedAt = performance.now();
@@ -144,7 +163,11 @@ async function completion(): Promise<Pick<LanguageFigures, 'completionInProcess'
     await client.diagnostics(bigUri);
     const firstDiagnostics10kMs = performance.now() - openedAt;
     const rssMb = serverRssMb(client.pid);
-    return { completionInProcess, completionOverJsonRpc, server: { startupMs: round(startupMs), firstDiagnostics10kMs: round(firstDiagnostics10kMs), rssMb } };
+    return {
+      completionInProcess,
+      completionOverJsonRpc,
+      server: { startupMs: round(startupMs), firstDiagnostics10kMs: round(firstDiagnostics10kMs), rssMb },
+    };
   } finally {
     await client.stop();
   }
@@ -164,7 +187,14 @@ export async function benchLanguage(): Promise<LanguageFigures> {
   const speedup: Record<string, number> = {};
   for (const lines of sizes) speedup[lines] = round(yaml[lines].medianMs / onload[lines].medianMs, 1);
   const ycsb = await ycsbDiagnostics();
-  return { onloadDiagnostics: onload, onloadTypicalDiagnostics: onloadTypical, yamlLanguageServer: yaml, speedup, ycsbDiagnostics: ycsb, ...(await completion()) };
+  return {
+    onloadDiagnostics: onload,
+    onloadTypicalDiagnostics: onloadTypical,
+    yamlLanguageServer: yaml,
+    speedup,
+    ycsbDiagnostics: ycsb,
+    ...(await completion()),
+  };
 }
 
 export function formatLanguageFigures(figures: LanguageFigures): string {
@@ -176,7 +206,10 @@ export function formatLanguageFigures(figures: LanguageFigures): string {
   });
   return [
     'Language: full diagnostics of a profile shaped like real ones (target: 10,000 lines < 20 ms)',
-    ...sizes.map((lines) => `  ${String(lines).padStart(7)} lines  ${ms(figures.onloadTypicalDiagnostics[lines])}, ${figures.onloadTypicalDiagnostics[lines].diagnostics} diagnostics`),
+    ...sizes.map(
+      (lines) =>
+        `  ${String(lines).padStart(7)} lines  ${ms(figures.onloadTypicalDiagnostics[lines])}, ${figures.onloadTypicalDiagnostics[lines].diagnostics} diagnostics`,
+    ),
     'Language: worst case, a diagnostic on nearly every line, vs yaml-language-server on the equivalent YAML (target >= 10x)',
     ...rows,
     'Language: YCSB workload diagnostics',
@@ -190,7 +223,8 @@ export function formatLanguageFigures(figures: LanguageFigures): string {
 
 if (require.main === module) {
   benchLanguage().then(
-    (figures) => console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatLanguageFigures(figures)),
+    (figures) =>
+      console.log(process.argv.includes('--json') ? JSON.stringify(figures, null, 2) : formatLanguageFigures(figures)),
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

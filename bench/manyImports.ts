@@ -40,7 +40,10 @@ async function countingLookUps(work: () => Promise<unknown>): Promise<number> {
   let calls = 0;
   for (const name of names) {
     const original = originals.get(name) as (...args: unknown[]) => unknown;
-    fs[name] = (...args: unknown[]) => { calls++; return original(...args); };
+    fs[name] = (...args: unknown[]) => {
+      calls++;
+      return original(...args);
+    };
   }
   try {
     await work();
@@ -60,18 +63,26 @@ export async function benchManyImports(): Promise<ManyImportsFigures> {
     const language = createOnloadLanguage({ profilePath: [join(folder, 'shared')] });
     const files = new NodeWorkspaceFiles(() => [fileUri(folder)]);
     const document = TextDocument.create(uri, 'onload-profile', 1, text);
-    const lookUps = await countingLookUps(() => language.diagnostics(document, files, { isCancellationRequested: false }));
+    const lookUps = await countingLookUps(() =>
+      language.diagnostics(document, files, { isCancellationRequested: false }),
+    );
 
-    const client = await startTestClient([folder], { initializationOptions: { onloadBench: { profilePath: [join(folder, 'shared')] } } });
+    const client = await startTestClient([folder], {
+      initializationOptions: { onloadBench: { profilePath: [join(folder, 'shared')] } },
+    });
     try {
       let started = performance.now();
       await client.open(uri, 'onload-profile', text);
       await client.diagnostics(uri, 1, 300_000);
       const firstDiagnosticsMs = performance.now() - started;
       await client.stop();
-      const fresh = await startTestClient([folder], { initializationOptions: { onloadBench: { profilePath: [join(folder, 'shared')] } } });
+      const fresh = await startTestClient([folder], {
+        initializationOptions: { onloadBench: { profilePath: [join(folder, 'shared')] } },
+      });
       try {
-        await fresh.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'onload-profile', version: 1, text } });
+        await fresh.connection.sendNotification('textDocument/didOpen', {
+          textDocument: { uri, languageId: 'onload-profile', version: 1, text },
+        });
         const at = { line: count, character: 14 };
         started = performance.now();
         await fresh.hover(uri, at);

@@ -23,9 +23,9 @@ const settings: [string, string][] = [
   ['EF_HIGH_THROUGHPUT_MODE', '1'],
   ['EF_TCP_ACCEPT_SPIN', '1'],
   ['EF_NAME', 'cb'],
-  ['EF_POLL_USEC', '999999999999'],   // out of range
-  ['EF_TCP_NODELAY_FORCE', 'maybe'],  // not a number
-  ['EF_SPIN_USECS', '1000'],          // unknown: did you mean EF_SPIN_USEC?
+  ['EF_POLL_USEC', '999999999999'], // out of range
+  ['EF_TCP_NODELAY_FORCE', 'maybe'], // not a number
+  ['EF_SPIN_USECS', '1000'], // unknown: did you mean EF_SPIN_USEC?
 ];
 
 /** Worst case: every option line repeats an earlier one, so nearly every line gets a diagnostic. */
@@ -59,7 +59,11 @@ export function equivalentYaml(lines: number): string {
  * between them, and a mistake now and then.
  */
 export function typicalOnloadProfile(lines: number): string {
-  const out: string[] = ['# synthetic benchmark profile: one arm per application', 'app=${ONLOAD_APP:-default}', 'case "$app" in'];
+  const out: string[] = [
+    '# synthetic benchmark profile: one arm per application',
+    'app=${ONLOAD_APP:-default}',
+    'case "$app" in',
+  ];
   for (let arm = 0; out.length < lines - 30; arm++) {
     out.push(`  app${arm})`, `    # tuning for application ${arm}`);
     for (let i = 0; i < settings.length - 3; i++) {

@@ -19,7 +19,9 @@ const readJson = (name: string): any => JSON.parse(readFileSync(join(factsDir, n
 const options: Raw[] = readJson('options.json');
 const meta: Raw = readJson('options_meta.json');
 const relations: Raw = readJson('relations.json');
-const descriptions: Record<string, string> = JSON.parse(readFileSync(join(repo, 'scripts', 'onload-descriptions.json'), 'utf8'));
+const descriptions: Record<string, string> = JSON.parse(
+  readFileSync(join(repo, 'scripts', 'onload-descriptions.json'), 'utf8'),
+);
 
 const scopeWords: Record<string, string> = {
   stack: 'Per-stack option (read when a process creates an Onload stack)',
@@ -31,7 +33,11 @@ function describeFacts(option: Raw): string {
   const parts = [`${scopeWords[option.scope] ?? 'Option'}, ${option.type}`];
   if (option.unit) parts[0] += ` in ${option.unit}`;
   if (option.enumValues && option.type !== 'bool') {
-    parts.push(`values: ${Object.entries(option.enumValues).map(([value, label]) => `${value} = ${label}`).join(', ')}`);
+    parts.push(
+      `values: ${Object.entries(option.enumValues)
+        .map(([value, label]) => `${value} = ${label}`)
+        .join(', ')}`,
+    );
   }
   if (option.acceptedNames) parts.push(`accepts the names ${option.acceptedNames.join(', ')} (not numbers)`);
   if (option.keywords) parts.push(`keywords: ${option.keywords.join(', ')}`);
@@ -94,9 +100,11 @@ const extraNames: OptionInfo[] = (meta.extraKnownNames as Raw[]).map((extra) => 
   signed: false,
   category: extra.scope === 'ef_vi' ? 'ef_vi' : 'general',
   compiledInDefaultBuild: true,
-  description: descriptions[extra.name] ?? (extra.scope === 'ef_vi'
-    ? 'Read by the ef_vi layer, outside the option tables; libonload accepts the name without warning.'
-    : 'Accepted by libonload outside the option tables (no range or type checks apply).'),
+  description:
+    descriptions[extra.name] ??
+    (extra.scope === 'ef_vi'
+      ? 'Read by the ef_vi layer, outside the option tables; libonload accepts the name without warning.'
+      : 'Accepted by libonload outside the option tables (no range or type checks apply).'),
   described: extra.name in descriptions,
   extra: true,
 }));
@@ -107,18 +115,29 @@ const removed = [
 ].filter(() => removedRule !== undefined);
 
 const profileDir = join(factsDir, 'profiles');
-const standardProfiles: StandardProfile[] = readdirSync(profileDir).sort().map((file) => {
-  const parsed = parseProfile(readFileSync(join(profileDir, file), 'utf8'));
-  const fragment = file.endsWith('.opf-fragment');
-  return {
-    name: file.replace(/\.opf(-fragment)?$/, ''),
-    file,
-    fragment,
-    steps: parsed.directives.map((directive) => directive.kind === 'set'
-      ? { kind: 'set' as const, name: directive.name, value: directive.value, dynamic: directive.valueDynamic, line: directive.line, conditional: directive.conditional }
-      : { kind: 'import' as const, name: directive.name, line: directive.line, conditional: directive.conditional }),
-  };
-});
+const standardProfiles: StandardProfile[] = readdirSync(profileDir)
+  .sort()
+  .map((file) => {
+    const parsed = parseProfile(readFileSync(join(profileDir, file), 'utf8'));
+    const fragment = file.endsWith('.opf-fragment');
+    return {
+      name: file.replace(/\.opf(-fragment)?$/, ''),
+      file,
+      fragment,
+      steps: parsed.directives.map((directive) =>
+        directive.kind === 'set'
+          ? {
+              kind: 'set' as const,
+              name: directive.name,
+              value: directive.value,
+              dynamic: directive.valueDynamic,
+              line: directive.line,
+              conditional: directive.conditional,
+            }
+          : { kind: 'import' as const, name: directive.name, line: directive.line, conditional: directive.conditional },
+      ),
+    };
+  });
 
 const data: CatalogData = {
   source: { repo: meta.source.repo, commit: meta.source.commit, onloadVersion: meta.onloadVersionFile },
@@ -128,4 +147,6 @@ const data: CatalogData = {
 };
 writeFileSync(out, JSON.stringify(data) + '\n');
 const described = catalogOptions.filter((option) => option.described).length;
-console.log(`wrote ${out}: ${catalogOptions.length} options (+${extraNames.length} extra names), ${described} hand-described, ${standardProfiles.length} standard profiles`);
+console.log(
+  `wrote ${out}: ${catalogOptions.length} options (+${extraNames.length} extra names), ${described} hand-described, ${standardProfiles.length} standard profiles`,
+);

@@ -33,12 +33,15 @@ const tapFile = 'test-artifacts/results/node.tap';
 const result = spawnSync(
   process.execPath,
   [
-    '--import', 'tsx',
+    '--import',
+    'tsx',
     '--test',
     // a hung test fails after 10 minutes (its after hooks still power its lab off) instead of holding CI
     '--test-timeout=600000',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
     ...passThrough,
     ...files,
   ],
@@ -47,6 +50,10 @@ const result = spawnSync(
 
 const tap = readFileSync(tapFile, 'utf8');
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
-const summary = { passed: count('pass'), failed: count('fail') + count('cancelled'), skipped: count('skipped') + count('todo') };
+const summary = {
+  passed: count('pass'),
+  failed: count('fail') + count('cancelled'),
+  skipped: count('skipped') + count('todo'),
+};
 writeFileSync('test-artifacts/results/node.json', JSON.stringify(summary) + '\n');
 process.exit(result.status ?? 1);

@@ -104,17 +104,31 @@ export async function run(args: string[]): Promise<number> {
       const planText = errors.length > 0 ? await readFile(path, 'utf8').catch(() => '') : '';
       for (const error of errors) {
         const end = endOf(error.line, error.column, error.length, planText, error.offset);
-        findings.push({ file: path, line: error.line, column: error.column, endLine: end.line, endColumn: end.column, severity: 'error', code: `plan-${error.code}`, message: error.message });
+        findings.push({
+          file: path,
+          line: error.line,
+          column: error.column,
+          endLine: end.line,
+          endColumn: end.column,
+          severity: 'error',
+          code: `plan-${error.code}`,
+          message: error.message,
+        });
       }
       continue;
     }
     const features = languageId ? languages.get(languageId) : undefined;
     if (!features) {
-      console.error(`${path}: skipped (not an Onload profile, YCSB workload or benchmark plan${languageId ? `; no checker for ${languageId}` : ''})`);
+      console.error(
+        `${path}: skipped (not an Onload profile, YCSB workload or benchmark plan${languageId ? `; no checker for ${languageId}` : ''})`,
+      );
       continue;
     }
     // Only a regular file within the bound is read: a FIFO or a device would hang or never end.
-    const read = await readBoundedText(path).catch((error: unknown) => ({ kind: 'failed' as const, why: error instanceof Error ? error.message : String(error) }));
+    const read = await readBoundedText(path).catch((error: unknown) => ({
+      kind: 'failed' as const,
+      why: error instanceof Error ? error.message : String(error),
+    }));
     if (read.kind !== 'text') {
       problems.push(`${path}: cannot read: ${read.kind === 'failed' ? read.why : describeUnreadable(read)}`);
       continue;
@@ -136,7 +150,9 @@ export async function run(args: string[]): Promise<number> {
 
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   const warnings = findings.filter((finding) => finding.severity === 'warning').length;
-  console.error(`${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  console.error(
+    `${checked} file${checked === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
+  );
   if (problems.length > 0) return 2;
   return errors > 0 ? 1 : 0;
 }
@@ -167,14 +183,25 @@ export function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
   return formatFinding(toFinding(path, diagnostic));
 }
 
-function endOf(line: number, column: number, length: number, text: string, offset: number): { line: number; column: number } {
+function endOf(
+  line: number,
+  column: number,
+  length: number,
+  text: string,
+  offset: number,
+): { line: number; column: number } {
   if (length <= 0 || text === '') return { line, column };
   const document = TextDocument.create('plan', 'json', 0, text);
   const end = document.positionAt(offset + length);
   return { line: end.line + 1, column: end.character + 1 };
 }
 
-const sarifLevels: Record<LintFinding['severity'], 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+const sarifLevels: Record<LintFinding['severity'], 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+  hint: 'note',
+};
 
 /** A SARIF 2.1.0 log: one run, one rule per code, file names relative to the root when inside it. */
 export function sarifLog(findings: LintFinding[], problems: string[], root: string): object {
@@ -189,33 +216,48 @@ export function sarifLog(findings: LintFinding[], problems: string[], root: stri
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'onload-bench',
-          semanticVersion: packageVersion(),
-          rules: codes.map((code) => ({ id: code, name: code.replace(/(^|-)([a-z0-9])/g, (_m, _dash, letter: string) => letter.toUpperCase()), shortDescription: { text: code.replace(/-/g, ' ') } })),
-        },
-      },
-      originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(root + sep).toString() } },
-      columnKind: 'utf16CodeUnits',
-      invocations: [{
-        executionSuccessful: problems.length === 0,
-        toolExecutionNotifications: problems.map((problem) => ({ level: 'error', message: { text: problem } })),
-      }],
-      results: findings.map((finding) => ({
-        ruleId: finding.code,
-        ruleIndex: codes.indexOf(finding.code),
-        level: sarifLevels[finding.severity],
-        message: { text: finding.message },
-        locations: [{
-          physicalLocation: {
-            artifactLocation: uriOf(finding.file),
-            region: { startLine: finding.line, startColumn: finding.column, endLine: finding.endLine, endColumn: finding.endColumn },
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'onload-bench',
+            semanticVersion: packageVersion(),
+            rules: codes.map((code) => ({
+              id: code,
+              name: code.replace(/(^|-)([a-z0-9])/g, (_m, _dash, letter: string) => letter.toUpperCase()),
+              shortDescription: { text: code.replace(/-/g, ' ') },
+            })),
           },
-        }],
-      })),
-    }],
+        },
+        originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(root + sep).toString() } },
+        columnKind: 'utf16CodeUnits',
+        invocations: [
+          {
+            executionSuccessful: problems.length === 0,
+            toolExecutionNotifications: problems.map((problem) => ({ level: 'error', message: { text: problem } })),
+          },
+        ],
+        results: findings.map((finding) => ({
+          ruleId: finding.code,
+          ruleIndex: codes.indexOf(finding.code),
+          level: sarifLevels[finding.severity],
+          message: { text: finding.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: uriOf(finding.file),
+                region: {
+                  startLine: finding.line,
+                  startColumn: finding.column,
+                  endLine: finding.endLine,
+                  endColumn: finding.endColumn,
+                },
+              },
+            },
+          ],
+        })),
+      },
+    ],
   };
 }
 

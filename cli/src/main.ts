@@ -35,7 +35,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     console.error(`onload-bench: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

@@ -10,7 +10,14 @@ import { writeFile } from 'node:fs/promises';
 import { escapeControlCharacters } from '../../engine/src/report/controlCharacters';
 import { reportTablesToCsv } from '../../engine/src/report/csv';
 import { buildHtmlReport } from '../../engine/src/report/htmlReport';
-import { buildReportTables, commonMetrics, defaultMetrics, measuredMetrics, metricDefinition, renderReport } from '../../engine/src/report/report';
+import {
+  buildReportTables,
+  commonMetrics,
+  defaultMetrics,
+  measuredMetrics,
+  metricDefinition,
+  renderReport,
+} from '../../engine/src/report/report';
 import { clusterSizeAxis, sweptAxes } from '../../engine/src/report/axes';
 import { buildScaling, planCost, renderScaling, type CostSettings } from '../../engine/src/report/scaling';
 import { stackLabel } from '../../engine/src/report/stackLabels';
@@ -25,7 +32,7 @@ const usage =
   `  Default: ${defaultMetrics.join(' and ')}; with --csv or --json every metric the run measured. --metric may be repeated or comma-separated.\n` +
   '  --html: one self-contained HTML file (tables with intervals, figures as SVG, CPU, marks, environment, Onload settings) on stdout or in --output FILE.\n' +
   '  --x-axis AXIS: the rows of the tables: threads (default), cluster-size, or a YCSB property the plan sweeps (e.g. fieldlength); the other axes are held, one table each.\n' +
-  '  --price N --currency C: the price of a server node per hour, instead of the plan\'s cost, for ops/s per node, cost per million operations and the best size per price.';
+  "  --price N --currency C: the price of a server node per hour, instead of the plan's cost, for ops/s per node, cost per million operations and the best size per price.";
 
 export async function run(args: string[]): Promise<number> {
   const parsed = commandArguments('report', usage, args, {
@@ -41,7 +48,9 @@ export async function run(args: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const formats = [parsed.values.csv, parsed.values.json, parsed.values.html].filter(Boolean).length;
   if (parsed.positionals.length !== 1 || formats > 1) {
-    console.error(`onload-bench report: expected one run folder or results file, and at most one of --csv, --json and --html.\n${usage}`);
+    console.error(
+      `onload-bench report: expected one run folder or results file, and at most one of --csv, --json and --html.\n${usage}`,
+    );
     return 2;
   }
   if (parsed.values.output !== undefined && !parsed.values.html) {
@@ -49,7 +58,10 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const asked = parsed.values.metric;
-  const metrics = (asked ?? defaultMetrics).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  const metrics = (asked ?? defaultMetrics)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
   const unknown = metrics.filter((metric) => metricDefinition(metric) === undefined);
   if (unknown.length > 0) {
     console.error(`onload-bench report: unknown metric ${unknown.map((name) => `'${name}'`).join(', ')}.\n${usage}`);
@@ -66,12 +78,18 @@ export async function run(args: string[]): Promise<number> {
     say(`onload-bench report: ${run.runDir} has no results yet.`);
     return 1;
   }
-  const axes = sweptAxes([...(run.manifest?.cells.map((cell) => cell.key) ?? []), ...run.results.map((result) => result.key)]);
+  const axes = sweptAxes([
+    ...(run.manifest?.cells.map((cell) => cell.key) ?? []),
+    ...run.results.map((result) => result.key),
+  ]);
   const askedAxis = parsed.values['x-axis'];
-  const xAxis = askedAxis === undefined ? 'threads' : /^(cluster-?size|nodes)$/i.test(askedAxis) ? clusterSizeAxis : askedAxis;
+  const xAxis =
+    askedAxis === undefined ? 'threads' : /^(cluster-?size|nodes)$/i.test(askedAxis) ? clusterSizeAxis : askedAxis;
   if (!axes.some((axis) => axis.id === xAxis)) {
     // Axis names come from the run folder: escaped like every other text of it (say).
-    say(`onload-bench report: the run does not sweep '${askedAxis}': its axes are ${axes.map((axis) => (axis.id === clusterSizeAxis ? 'cluster-size' : axis.id)).join(', ')}.`);
+    say(
+      `onload-bench report: the run does not sweep '${askedAxis}': its axes are ${axes.map((axis) => (axis.id === clusterSizeAxis ? 'cluster-size' : axis.id)).join(', ')}.`,
+    );
     return 2;
   }
   const cost = costOf(parsed.values.price, parsed.values.currency, run.manifest?.plan);
@@ -80,7 +98,15 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (parsed.values.html) {
-    const html = buildHtmlReport({ runDir: run.runDir, results: run.results, manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString(), xAxis, ...(cost ? { cost } : {}) });
+    const html = buildHtmlReport({
+      runDir: run.runDir,
+      results: run.results,
+      manifest: run.manifest,
+      warnings: run.warnings,
+      generatedAt: new Date().toISOString(),
+      xAxis,
+      ...(cost ? { cost } : {}),
+    });
     if (parsed.values.output === undefined) {
       process.stdout.write(escapeControlCharacters(html));
       return 0;
@@ -88,7 +114,9 @@ export async function run(args: string[]): Promise<number> {
     try {
       await writeFile(parsed.values.output, html, 'utf8');
     } catch (error) {
-      console.error(`onload-bench report: cannot write ${parsed.values.output}: ${(error as Error).message}. Choose a writable path.`);
+      console.error(
+        `onload-bench report: cannot write ${parsed.values.output}: ${(error as Error).message}. Choose a writable path.`,
+      );
       return 1;
     }
     console.error(`Wrote ${parsed.values.output}`);
@@ -96,7 +124,11 @@ export async function run(args: string[]): Promise<number> {
   }
   // A spreadsheet or a script gets everything the run measured unless it asked for less.
   const all = asked === undefined && (parsed.values.csv || parsed.values.json);
-  const tables = buildReportTables({ results: run.results, manifest: run.manifest }, all ? measuredMetrics(run.results) : metrics, xAxis);
+  const tables = buildReportTables(
+    { results: run.results, manifest: run.manifest },
+    all ? measuredMetrics(run.results) : metrics,
+    xAxis,
+  );
   // the CSV escapes its fields itself (its own line ends are CRLF); JSON stays valid with \u00XX escapes
   // Stacks are shown as stacks (`Onload · latency`) or by the display name the plan gives them.
   const displayNames = stackDisplayNames(run.manifest?.plan);
@@ -107,18 +139,30 @@ export async function run(args: string[]): Promise<number> {
     const verdict = renderVerdict(buildVerdict(tables, displayNames));
     // With cluster sizes: throughput against nodes beside the ideal line, and cost per node (scaling.ts).
     const scaling = buildScaling({ results: run.results, manifest: run.manifest });
-    const scalingText = scaling ? `${renderScaling(scaling, (stack) => stackLabel(stack, displayNames), cost)}\n\n` : '';
-    process.stdout.write(escapeControlCharacters(`${verdict ? `${verdict}\n\n` : ''}${scalingText}${renderReport(tables, run.results, run.manifest?.environment, displayNames)}`));
+    const scalingText = scaling
+      ? `${renderScaling(scaling, (stack) => stackLabel(stack, displayNames), cost)}\n\n`
+      : '';
+    process.stdout.write(
+      escapeControlCharacters(
+        `${verdict ? `${verdict}\n\n` : ''}${scalingText}${renderReport(tables, run.results, run.manifest?.environment, displayNames)}`,
+      ),
+    );
   }
   return 0;
 }
 
 /** The price asked for on the command line, else the plan's; a sentence when the options are wrong. */
-function costOf(price: string | undefined, currency: string | undefined, plan: unknown): CostSettings | undefined | string {
+function costOf(
+  price: string | undefined,
+  currency: string | undefined,
+  plan: unknown,
+): CostSettings | undefined | string {
   if (price === undefined && currency === undefined) return planCost(plan);
   const value = Number(price);
-  if (price === undefined || !Number.isFinite(value) || value <= 0) return '--price must be a positive number (the price of a server node per hour).';
-  if (currency === undefined || currency.trim() === '' || currency.length > 12) return '--currency must name the currency (e.g. USD) in at most 12 characters.';
+  if (price === undefined || !Number.isFinite(value) || value <= 0)
+    return '--price must be a positive number (the price of a server node per hour).';
+  if (currency === undefined || currency.trim() === '' || currency.length > 12)
+    return '--currency must name the currency (e.g. USD) in at most 12 characters.';
   return { pricePerNodeHour: value, currency: currency.trim() };
 }
 

@@ -43,7 +43,13 @@ export async function run(args: string[]): Promise<number> {
     } else if (args[i].startsWith('--resume=')) resume = args[i].slice('--resume='.length);
     else rest.push(args[i]);
   }
-  const parsed = commandArguments('run', usage, rest, { results: { type: 'string' }, 'ssh-config': { type: 'string' }, 'accept-recorded-plan': { type: 'boolean' }, 'allow-outside-paths': { type: 'boolean' }, 'dry-run': { type: 'boolean' } });
+  const parsed = commandArguments('run', usage, rest, {
+    results: { type: 'string' },
+    'ssh-config': { type: 'string' },
+    'accept-recorded-plan': { type: 'boolean' },
+    'allow-outside-paths': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  });
   if (typeof parsed === 'number') return parsed;
   if (parsed.positionals.length !== 1) {
     console.error(`onload-bench run: expected one plan file.\n${usage}`);
@@ -53,13 +59,16 @@ export async function run(args: string[]): Promise<number> {
   const resultsRoot = resolve(parsed.values.results ?? 'bench-results');
   const { plan, errors } = await loadPlan(planPath);
   if (errors.length > 0) {
-    for (const error of errors) console.error(`${planPath}:${error.line}:${error.column}: error ${error.code}: ${error.message}`);
+    for (const error of errors)
+      console.error(`${planPath}:${error.line}:${error.column}: error ${error.code}: ${error.message}`);
     return 2;
   }
   if (parsed.values['dry-run'] === true) {
     // the run's own checks: a file the run would refuse is refused here too, never printed
     try {
-      process.stdout.write(await dryRun(plan, planPath, parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}));
+      process.stdout.write(
+        await dryRun(plan, planPath, parsed.values['allow-outside-paths'] ? { allowOutsidePaths: true } : {}),
+      );
     } catch (error) {
       const engineError = toEngineError(error, 'dry-run');
       console.error(escapeControlCharacters(formatEngineError(engineError)));
@@ -82,7 +91,8 @@ export async function run(args: string[]): Promise<number> {
     resumeRunDir = resolve(resume);
   }
 
-  const password = process.env.CB_PASSWORD ?? (process.stdin.isTTY ? await promptHidden('Couchbase password: ') : undefined);
+  const password =
+    process.env.CB_PASSWORD ?? (process.stdin.isTTY ? await promptHidden('Couchbase password: ') : undefined);
   if (password === undefined || password === '') {
     console.error('onload-bench run: no password: set CB_PASSWORD or run in a terminal to be asked.');
     return 2;
@@ -93,7 +103,9 @@ export async function run(args: string[]): Promise<number> {
   const onInterrupt = (): void => {
     interrupts++;
     if (interrupts === 1) {
-      console.error('\nCancelling: stopping YCSB and putting Couchbase back on the kernel stack (Ctrl-C again to quit at once)...');
+      console.error(
+        '\nCancelling: stopping YCSB and putting Couchbase back on the kernel stack (Ctrl-C again to quit at once)...',
+      );
       controller.abort();
     } else process.exit(130);
   };
@@ -114,7 +126,11 @@ export async function run(args: string[]): Promise<number> {
       ...(parsed.values['ssh-config'] ? { ssh: { configFile: resolve(parsed.values['ssh-config']) } } : {}),
     });
     progress.clear();
-    console.log(escapeControlCharacters(`${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`));
+    console.log(
+      escapeControlCharacters(
+        `${outcome.cancelled ? 'Cancelled' : outcome.error ? 'Stopped' : 'Finished'}: ${outcome.completed} ok, ${outcome.failed} failed, ${outcome.total} cells. Results: ${outcome.runDir || '(none)'}`,
+      ),
+    );
     if (outcome.error) console.error(escapeControlCharacters(formatEngineError(outcome.error)));
     if (outcome.cancelled) return 130;
     // refused before anything ran because of the plan or its files: like a plan error
@@ -126,7 +142,9 @@ export async function run(args: string[]): Promise<number> {
 }
 
 function describeKey(key: CellKey): string {
-  const axes = Object.entries(key.axes).map(([name, value]) => ` ${name}=${value}`).join('');
+  const axes = Object.entries(key.axes)
+    .map(([name, value]) => ` ${name}=${value}`)
+    .join('');
   return `${key.interface} ${key.stack} threads=${key.threads}${axes} repetition ${key.repetition}`;
 }
 
@@ -138,30 +156,45 @@ class ProgressDisplay {
   show(event: SweepEvent): void {
     switch (event.type) {
       case 'run-started':
-        this.line(`Run folder ${event.runDir}${event.resumed ? ` (resumed, ${event.alreadyDone} cells already done)` : ''}`);
+        this.line(
+          `Run folder ${event.runDir}${event.resumed ? ` (resumed, ${event.alreadyDone} cells already done)` : ''}`,
+        );
         break;
       case 'preflight':
         for (const check of event.checks) {
-          this.line(`  ${check.ok ? 'ok  ' : check.blocking ? 'FAIL' : 'warn'} ${check.id}${check.host ? ` ${check.host}` : ''}: ${check.detail}${!check.ok && check.action ? ` -> ${check.action}` : ''}`);
+          this.line(
+            `  ${check.ok ? 'ok  ' : check.blocking ? 'FAIL' : 'warn'} ${check.id}${check.host ? ` ${check.host}` : ''}: ${check.detail}${!check.ok && check.action ? ` -> ${check.action}` : ''}`,
+          );
         }
         break;
       case 'cell-started':
-        this.line(`[${event.index + 1}/${event.total}] ${describeKey(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`);
+        this.line(
+          `[${event.index + 1}/${event.total}] ${describeKey(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+        );
         break;
       case 'phase':
         if (this.tty) this.status(`    ${event.phase}...`);
         break;
       case 'status':
-        if (this.tty) this.status(`    ${event.host} ${event.phase}: ${event.status.elapsedSec} s, ${event.status.operations} ops, ${Math.round(event.status.currentOpsPerSec)} ops/s`);
+        if (this.tty)
+          this.status(
+            `    ${event.host} ${event.phase}: ${event.status.elapsedSec} s, ${event.status.operations} ops, ${Math.round(event.status.currentOpsPerSec)} ops/s`,
+          );
         break;
       case 'cell-finished': {
         const result = event.result;
         const read = result.run?.operations.READ;
-        const figures = result.run ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}` : '';
+        const figures = result.run
+          ? `${Math.round(result.run.throughputOpsPerSec)} ops/s${read?.averageUs !== undefined ? `, READ avg ${read.averageUs.toFixed(0)} us` : ''}${read?.percentilesUs['99'] !== undefined ? ` p99 ${read.percentilesUs['99']} us` : ''}`
+          : '';
         const marks = cellMarks(result);
         const accelerated = marks.length > 0 ? ` MARKED ${marks.map((mark) => mark.code).join(', ')}` : '';
-        const left = event.remainingEstimateMs ? ` (${event.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(event.remainingEstimateMs)} left)` : '';
-        this.line(`    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`);
+        const left = event.remainingEstimateMs
+          ? ` (${event.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(event.remainingEstimateMs)} left)`
+          : '';
+        this.line(
+          `    ${result.status === 'ok' ? 'ok' : 'FAILED'} ${figures}${accelerated}${result.error ? ` ${formatEngineError(result.error)}` : ''}${left}`,
+        );
         break;
       }
       case 'log':

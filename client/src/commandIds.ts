@@ -5,7 +5,10 @@ export const commands = {
   resumeRun: { id: 'onloadBench.resumeRun', title: 'Resume interrupted run' },
   openResults: { id: 'onloadBench.openResults', title: 'Open results' },
   compareRuns: { id: 'onloadBench.compareRuns', title: 'Compare two runs' },
-  showEffectiveConfiguration: { id: 'onloadBench.showEffectiveConfiguration', title: 'Show effective Onload configuration' },
+  showEffectiveConfiguration: {
+    id: 'onloadBench.showEffectiveConfiguration',
+    title: 'Show effective Onload configuration',
+  },
   setPassword: { id: 'onloadBench.setPassword', title: 'Set Couchbase password' },
   clearPassword: { id: 'onloadBench.clearPassword', title: 'Clear Couchbase password' },
   newPlan: { id: 'onloadBench.newPlan', title: 'New benchmark plan from template' },

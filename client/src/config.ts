@@ -33,7 +33,11 @@ export function profileFoldersFor(settings: BenchSettings, planUri: vscode.Uri |
 
 /** The user's own `onloadBench.profilePath` folders (user settings only), expanded as above: where uploads may also come from. */
 export function trustedProfileFoldersFor(planUri: vscode.Uri | undefined): string[] {
-  return expandProfileFolders(userProfilePath(vscode.workspace.getConfiguration('onloadBench', planUri).inspect('profilePath')), planBase(planUri), homedir());
+  return expandProfileFolders(
+    userProfilePath(vscode.workspace.getConfiguration('onloadBench', planUri).inspect('profilePath')),
+    planBase(planUri),
+    homedir(),
+  );
 }
 
 /**
@@ -42,11 +46,16 @@ export function trustedProfileFoldersFor(planUri: vscode.Uri | undefined): strin
  * plan's folder, the workspace folders and the user's own profile folders (pathConfinement.ts),
  * from anywhere only with the user's onloadBench.allowOutsidePaths.
  */
-export function uploadPolicyFor(settings: BenchSettings, planUri: vscode.Uri | undefined): { profilePath: string[]; trustedProfilePath: string[]; allowedRoots: string[]; allowOutsidePaths?: true } {
+export function uploadPolicyFor(
+  settings: BenchSettings,
+  planUri: vscode.Uri | undefined,
+): { profilePath: string[]; trustedProfilePath: string[]; allowedRoots: string[]; allowOutsidePaths?: true } {
   return {
     profilePath: profileFoldersFor(settings, planUri),
     trustedProfilePath: trustedProfileFoldersFor(planUri),
-    allowedRoots: (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath),
+    allowedRoots: (vscode.workspace.workspaceFolders ?? [])
+      .filter((folder) => folder.uri.scheme === 'file')
+      .map((folder) => folder.uri.fsPath),
     ...(settings.allowOutsidePaths ? { allowOutsidePaths: true as const } : {}),
   };
 }

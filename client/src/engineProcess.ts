@@ -56,7 +56,8 @@ function failedOutcome(request: RunSweepRequest, message: string, action: string
 
 export function runSweepInProcess(options: EngineProcessOptions): Promise<RunOutcome> {
   const { request, signal } = options;
-  if (signal.aborted) return Promise.resolve({ runDir: request.resumeRunDir ?? '', completed: 0, failed: 0, total: 0, cancelled: true });
+  if (signal.aborted)
+    return Promise.resolve({ runDir: request.resumeRunDir ?? '', completed: 0, failed: 0, total: 0, cancelled: true });
   return new Promise<RunOutcome>((resolve) => {
     let settled = false;
     let lastRunFinished: RunOutcome | undefined;
@@ -99,7 +100,13 @@ export function runSweepInProcess(options: EngineProcessOptions): Promise<RunOut
       } else if (message.type === 'done') {
         settle(message.outcome);
       } else if (message.type === 'failed') {
-        settle(failedOutcome(request, `The engine failed: ${message.message}`, 'Look at the "Onload Bench" output; results written so far are kept.'));
+        settle(
+          failedOutcome(
+            request,
+            `The engine failed: ${message.message}`,
+            'Look at the "Onload Bench" output; results written so far are kept.',
+          ),
+        );
       }
     });
 
@@ -108,7 +115,9 @@ export function runSweepInProcess(options: EngineProcessOptions): Promise<RunOut
         error.code === 'ENOENT'
           ? `Cannot start the engine: Node.js was not found at "${options.nodePath}".`
           : `Cannot start the engine with "${options.nodePath}": ${error.message}`;
-      settle(failedOutcome(request, message, 'Install Node.js 20 or later, or set onloadBench.nodePath to its executable.'));
+      settle(
+        failedOutcome(request, message, 'Install Node.js 20 or later, or set onloadBench.nodePath to its executable.'),
+      );
     });
 
     child.on('exit', (code, exitSignal) => {

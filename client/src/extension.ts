@@ -37,7 +37,9 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
     (client): LanguageClient | undefined => client,
     (error: unknown) => {
       log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage('Onload Bench: the language server did not start; see the "Onload Bench" output for details.');
+      void vscode.window.showErrorMessage(
+        'Onload Bench: the language server did not start; see the "Onload Bench" output for details.',
+      );
       return undefined;
     },
   );
@@ -80,12 +82,18 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
   register(commands.resumeRun.id, async () => (await import('./commands/resumeRun.js')).resumeRunCommand);
   register(commands.openResults.id, async () => (await import('./commands/openResults.js')).openResultsCommand);
   register(commands.compareRuns.id, async () => (await import('./commands/compareRuns.js')).compareRunsCommand);
-  register(commands.showEffectiveConfiguration.id, async () => (await import('./commands/showEffectiveConfiguration.js')).showEffectiveConfigurationCommand);
+  register(
+    commands.showEffectiveConfiguration.id,
+    async () => (await import('./commands/showEffectiveConfiguration.js')).showEffectiveConfigurationCommand,
+  );
   register(commands.setPassword.id, async () => (await import('./commands/setPassword.js')).setPasswordCommand);
   register(commands.clearPassword.id, async () => (await import('./commands/clearPassword.js')).clearPasswordCommand);
   register(commands.newPlan.id, async () => (await import('./commands/newPlan.js')).newPlanCommand);
   register(commands.showCommands.id, async () => (await import('./commands/showCommands.js')).showCommandsCommand);
-  register(commands.revealRunFolder.id, async () => (await import('./commands/revealRunFolder.js')).revealRunFolderCommand);
+  register(
+    commands.revealRunFolder.id,
+    async () => (await import('./commands/revealRunFolder.js')).revealRunFolderCommand,
+  );
   register(commands.deleteRun.id, async () => (await import('./commands/deleteRun.js')).deleteRunCommand);
 
   // The Runs view in the side bar: the workspace's runs, their state and verdict (runs/runsView.ts).
@@ -97,9 +105,11 @@ export function activate(context: vscode.ExtensionContext): OnloadBenchApi {
 
   // Offer to resume interrupted runs, after start-up so activation is not held up.
   const offer = setTimeout(() => {
-    void import('./commands/resumeRun.js').then((module) => module.offerResumeOnStartup(services)).catch((error: unknown) => {
-      log.warn(`Could not look for interrupted runs: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    void import('./commands/resumeRun.js')
+      .then((module) => module.offerResumeOnStartup(services))
+      .catch((error: unknown) => {
+        log.warn(`Could not look for interrupted runs: ${error instanceof Error ? error.message : String(error)}`);
+      });
   }, 3000);
   context.subscriptions.push({ dispose: () => clearTimeout(offer) });
 

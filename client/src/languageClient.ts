@@ -1,7 +1,12 @@
 // Starts the bundled language server (dist/server.js) over IPC for Onload profiles and YCSB
 // workloads, and mirrors the server's custom requests (server/src/protocol.ts) for the commands.
 import * as vscode from 'vscode';
-import { LanguageClient, type LanguageClientOptions, type ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
 import {
   EffectiveConfigurationRequest,
   type EffectiveConfigurationParams,
@@ -19,7 +24,11 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
   const serverModule = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6019'] },
+    },
   };
   const watcher = vscode.workspace.createFileSystemWatcher(watchedFilesGlob);
   context.subscriptions.push(watcher);
@@ -39,7 +48,10 @@ export async function startLanguageClient(context: vscode.ExtensionContext): Pro
 }
 
 /** Asks the server for a profile's options after its imports are resolved. */
-export function requestEffectiveConfiguration(client: LanguageClient, uri: vscode.Uri): Promise<EffectiveConfigurationResult> {
+export function requestEffectiveConfiguration(
+  client: LanguageClient,
+  uri: vscode.Uri,
+): Promise<EffectiveConfigurationResult> {
   const params: EffectiveConfigurationParams = { uri: client.code2ProtocolConverter.asUri(uri) };
   return client.sendRequest<EffectiveConfigurationResult>(EffectiveConfigurationRequest.method, params);
 }

@@ -10,15 +10,21 @@ import { isExistingFile } from './planReferences';
 const welcomeWait = 10_000;
 
 function welcomeShown(): boolean {
-  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.label === 'Welcome' && !(tab.input instanceof vscode.TabInputText)));
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.label === 'Welcome' && !(tab.input instanceof vscode.TabInputText)),
+  );
 }
 
 function alreadyOpen(file: string): boolean {
-  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file),
+  );
 }
 
 export function registerOpenAtStart(log: vscode.LogOutputChannel, walkthroughId: string): vscode.Disposable {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => folder.uri.fsPath);
   const files = filesToOpenAtStart(process.env[openAtStartVariable], folders, isExistingFile);
   if (files.length === 0) return new vscode.Disposable(() => undefined);
 
@@ -33,14 +39,20 @@ export function registerOpenAtStart(log: vscode.LogOutputChannel, walkthroughId:
     stop();
     if (welcomeShown()) {
       // in the Welcome editor itself (toSide false), so the files beside it stay the only split
-      await Promise.resolve(vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false)).catch((error: unknown) => {
+      await Promise.resolve(
+        vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false),
+      ).catch((error: unknown) => {
         log.warn(`Could not open the walkthrough at start: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
     for (const file of files.filter((candidate) => !alreadyOpen(candidate))) {
       try {
         // Beside and without focus: the walkthrough stays where the person reads.
-        await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+        await vscode.window.showTextDocument(vscode.Uri.file(file), {
+          viewColumn: vscode.ViewColumn.Beside,
+          preserveFocus: true,
+          preview: false,
+        });
       } catch (error) {
         log.warn(`Could not open ${file} at start: ${error instanceof Error ? error.message : String(error)}`);
       }

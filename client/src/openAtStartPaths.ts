@@ -11,10 +11,17 @@ export const openAtStartVariable = 'ONLOAD_BENCH_OPEN_AT_START';
  * folder that holds it; paths that leave every folder or name nothing are skipped, so the
  * variable can only show what the workspace already has.
  */
-export function filesToOpenAtStart(value: string | undefined, workspaceFolders: readonly string[], isFile: (file: string) => boolean): string[] {
+export function filesToOpenAtStart(
+  value: string | undefined,
+  workspaceFolders: readonly string[],
+  isFile: (file: string) => boolean,
+): string[] {
   if (!value) return [];
   const files: string[] = [];
-  for (const entry of value.split(path.delimiter).map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const entry of value
+    .split(path.delimiter)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     for (const folder of workspaceFolders) {
       const file = path.resolve(folder, entry);
       const relative = path.relative(folder, file);

@@ -9,7 +9,12 @@ export type PasswordSource =
   | { kind: 'secret-storage'; cluster: string }
   | { kind: 'none'; cluster: string; variable?: string };
 
-export function passwordSourceOf(input: { variable: string | undefined; env: Record<string, string | undefined>; stored: boolean; cluster: string }): PasswordSource {
+export function passwordSourceOf(input: {
+  variable: string | undefined;
+  env: Record<string, string | undefined>;
+  stored: boolean;
+  cluster: string;
+}): PasswordSource {
   if (input.variable && input.env[input.variable]) return { kind: 'env', variable: input.variable };
   if (input.stored) return { kind: 'secret-storage', cluster: input.cluster };
   return { kind: 'none', cluster: input.cluster, ...(input.variable ? { variable: input.variable } : {}) };
@@ -55,10 +60,22 @@ export function passwordSavedMessage(source: PasswordSource, cluster: string): s
 export function withPasswordSource(event: SweepEvent, source: string): SweepEvent {
   if (event.type !== 'preflight') return event;
   if (event.checks.some((check) => check.id === 'couchbase-password')) {
-    return { ...event, checks: event.checks.map((check) => (check.id === 'couchbase-password' && !check.ok ? { ...check, detail: `${check.detail} (password from ${source})` } : check)) };
+    return {
+      ...event,
+      checks: event.checks.map((check) =>
+        check.id === 'couchbase-password' && !check.ok
+          ? { ...check, detail: `${check.detail} (password from ${source})` }
+          : check,
+      ),
+    };
   }
   const checks = [...event.checks];
-  const line = { id: 'couchbase-password', ok: true, detail: `the Couchbase password comes from ${source}`, blocking: false };
+  const line = {
+    id: 'couchbase-password',
+    ok: true,
+    detail: `the Couchbase password comes from ${source}`,
+    blocking: false,
+  };
   const after = checks.findIndex((check) => check.id === 'bucket-quota');
   checks.splice(after < 0 ? checks.length : after + 1, 0, line);
   return { ...event, checks };

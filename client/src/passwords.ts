@@ -33,7 +33,12 @@ export class PasswordStore {
   async sourceFor(plan: ClusterIdentity, settings: BenchSettings): Promise<PasswordSource> {
     const key = passwordSecretKey(plan);
     const stored = (await this.context.secrets.get(key)) !== undefined;
-    return passwordSourceOf({ variable: settings.couchbase.passwordEnvVar, env: process.env, stored, cluster: describeSecretKey(key) });
+    return passwordSourceOf({
+      variable: settings.couchbase.passwordEnvVar,
+      env: process.env,
+      stored,
+      cluster: describeSecretKey(key),
+    });
   }
 
   /** Asks for the password and stores it; undefined if the user cancelled. */
@@ -61,7 +66,10 @@ export class PasswordStore {
 
   async clear(key: string): Promise<void> {
     await this.context.secrets.delete(key);
-    await this.context.globalState.update(knownKeysState, this.knownKeys().filter((known) => known !== key));
+    await this.context.globalState.update(
+      knownKeysState,
+      this.knownKeys().filter((known) => known !== key),
+    );
   }
 
   knownKeys(): string[] {

@@ -2,13 +2,23 @@
 // workload and profile files come from here: document links plus go to definition, only for files
 // that exist. The finding and resolving is in planReferences.ts.
 import * as vscode from 'vscode';
-import { linkablePlanReferences, planReferenceAt, referenceDescriptions, type PlanFileReference } from './planReferences';
+import {
+  linkablePlanReferences,
+  planReferenceAt,
+  referenceDescriptions,
+  type PlanFileReference,
+} from './planReferences';
 
 /** On-disk plans only: a reference is resolved against the plan file's folder. */
 const planSelector: vscode.DocumentSelector = { scheme: 'file', pattern: '**/*.benchplan.json' };
 
 const toRange = (reference: PlanFileReference) =>
-  new vscode.Range(reference.range.start.line, reference.range.start.character, reference.range.end.line, reference.range.end.character);
+  new vscode.Range(
+    reference.range.start.line,
+    reference.range.start.character,
+    reference.range.end.line,
+    reference.range.end.character,
+  );
 
 const referencesIn = (document: vscode.TextDocument) => linkablePlanReferences(document.getText(), document.uri.fsPath);
 
@@ -25,7 +35,14 @@ class PlanLinkProvider implements vscode.DocumentLinkProvider, vscode.Definition
     const reference = planReferenceAt(referencesIn(document), position);
     if (!reference) return [];
     const start = new vscode.Range(0, 0, 0, 0);
-    return [{ originSelectionRange: toRange(reference), targetUri: vscode.Uri.file(reference.resolvedPath), targetRange: start, targetSelectionRange: start }];
+    return [
+      {
+        originSelectionRange: toRange(reference),
+        targetUri: vscode.Uri.file(reference.resolvedPath),
+        targetRange: start,
+        targetSelectionRange: start,
+      },
+    ];
   }
 }
 

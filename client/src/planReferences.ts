@@ -30,7 +30,7 @@ export interface PlanFileReference {
 
 /** What a link's tooltip calls each kind of file. */
 export const referenceDescriptions: Record<PlanReferenceKind, string> = {
-  'workload': 'YCSB workload file',
+  workload: 'YCSB workload file',
   'stack-profile': 'Onload profile of this stack',
   'client-profile': 'Onload profile YCSB runs under',
 };
@@ -70,19 +70,31 @@ export function findPlanFileReferences(text: string, planPath: string): PlanFile
 
   add('workload', ['workload', 'path']);
   forEachIndex(findNodeAtLocation(tree, ['stacks']), (index) => add('stack-profile', ['stacks', index, 'profile']));
-  forEachIndex(findNodeAtLocation(tree, ['clients']), (index) => add('client-profile', ['clients', index, 'runUnderOnload']));
+  forEachIndex(findNodeAtLocation(tree, ['clients']), (index) =>
+    add('client-profile', ['clients', index, 'runUnderOnload']),
+  );
   return found;
 }
 
 /** The references whose file exists: the only ones worth a link. */
-export function linkablePlanReferences(text: string, planPath: string, isFile: (path: string) => boolean = isExistingFile): PlanFileReference[] {
+export function linkablePlanReferences(
+  text: string,
+  planPath: string,
+  isFile: (path: string) => boolean = isExistingFile,
+): PlanFileReference[] {
   return findPlanFileReferences(text, planPath).filter((reference) => isFile(reference.resolvedPath));
 }
 
 /** The reference under the cursor; the position just after the last character still counts. */
-export function planReferenceAt(references: PlanFileReference[], position: TextPosition): PlanFileReference | undefined {
-  const before = (a: TextPosition, b: TextPosition) => a.line < b.line || (a.line === b.line && a.character <= b.character);
-  return references.find((reference) => before(reference.range.start, position) && before(position, reference.range.end));
+export function planReferenceAt(
+  references: PlanFileReference[],
+  position: TextPosition,
+): PlanFileReference | undefined {
+  const before = (a: TextPosition, b: TextPosition) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return references.find(
+    (reference) => before(reference.range.start, position) && before(position, reference.range.end),
+  );
 }
 
 export function isExistingFile(path: string): boolean {

@@ -11,7 +11,9 @@ export const secretKeyPrefix = 'onloadBench.couchbasePassword:';
 const defaultAdminUser = 'Administrator';
 
 export function passwordSecretKey(plan: ClusterIdentity): string {
-  const pairs = plan.servers.map((server) => `${(server.adminUser ?? defaultAdminUser).trim()}@${server.host.trim().toLowerCase()}`);
+  const pairs = plan.servers.map(
+    (server) => `${(server.adminUser ?? defaultAdminUser).trim()}@${server.host.trim().toLowerCase()}`,
+  );
   const unique = [...new Set(pairs)].sort();
   return secretKeyPrefix + unique.join(',');
 }
@@ -19,7 +21,10 @@ export function passwordSecretKey(plan: ClusterIdentity): string {
 /** A short label for pickers: `Administrator@cb1, cb2`. */
 export function describeSecretKey(key: string): string {
   if (!key.startsWith(secretKeyPrefix)) return key;
-  const pairs = key.slice(secretKeyPrefix.length).split(',').filter((pair) => pair !== '');
+  const pairs = key
+    .slice(secretKeyPrefix.length)
+    .split(',')
+    .filter((pair) => pair !== '');
   const byUser = new Map<string, string[]>();
   for (const pair of pairs) {
     const at = pair.indexOf('@');

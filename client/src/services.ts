@@ -18,4 +18,3 @@ export interface CoreServices {
   runs: RunTracker;
   results: ResultsPanelManager;
 }
-

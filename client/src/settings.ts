@@ -2,7 +2,6 @@
 // plain Node: `readSettings` takes a getter over the `onloadBench` configuration section.
 // There is deliberately no password setting: passwords live in SecretStorage or an env var.
 
-
 export interface BenchSettings {
   ssh: {
     /** The OpenSSH client binary. */
@@ -72,7 +71,10 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
     const value = get(key);
     if (value === undefined || value === null || value === 0) return undefined;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      problems.push({ setting: key, message: `onloadBench.${key} must be a positive number of seconds; using the plan's value.` });
+      problems.push({
+        setting: key,
+        message: `onloadBench.${key} must be a positive number of seconds; using the plan's value.`,
+      });
       return undefined;
     }
     return value;
@@ -80,7 +82,10 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
 
   const envVar = optionalText('couchbase.passwordEnvVar');
   if (envVar !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar)) {
-    problems.push({ setting: 'couchbase.passwordEnvVar', message: `onloadBench.couchbase.passwordEnvVar must be an environment variable name, not "${envVar}".` });
+    problems.push({
+      setting: 'couchbase.passwordEnvVar',
+      message: `onloadBench.couchbase.passwordEnvVar must be an environment variable name, not "${envVar}".`,
+    });
   }
   const offer = get('offerResumeOnStartup');
 
@@ -97,7 +102,9 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
         bucketReadySec: seconds('timeouts.bucketReadySec'),
         cellSec: seconds('timeouts.cellSec'),
       },
-      couchbase: { passwordEnvVar: envVar !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar) ? envVar : undefined },
+      couchbase: {
+        passwordEnvVar: envVar !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar) ? envVar : undefined,
+      },
       offerResumeOnStartup: typeof offer === 'boolean' ? offer : true,
       nodePath: optionalText('nodePath'),
       profilePath: folderList(get('profilePath'), problems),
@@ -112,14 +119,19 @@ export function readSettings(get: (key: string) => unknown): { settings: BenchSe
  * or a folder's value: a trusted workspace may say where imports are looked up, but only the user's
  * own folders widen where uploaded files may come from (engine/src/sweep/runOpening.ts pathPolicyOf).
  */
-export function userProfilePath(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): string[] {
+export function userProfilePath(
+  inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+): string[] {
   return folderList(inspected?.globalValue, []);
 }
 
 function folderList(value: unknown, problems: SettingProblem[]): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    problems.push({ setting: 'profilePath', message: 'onloadBench.profilePath must be a list of folders; ignoring it.' });
+    problems.push({
+      setting: 'profilePath',
+      message: 'onloadBench.profilePath must be a list of folders; ignoring it.',
+    });
     return [];
   }
   return (value as string[]).map((item) => item.trim()).filter((item) => item !== '');
@@ -132,7 +144,10 @@ function folderList(value: unknown, problems: SettingProblem[]): string[] {
 function safeSshOptions(value: unknown, problems: SettingProblem[]): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    problems.push({ setting: 'ssh.extraOptions', message: 'onloadBench.ssh.extraOptions must be a list of strings; ignoring it.' });
+    problems.push({
+      setting: 'ssh.extraOptions',
+      message: 'onloadBench.ssh.extraOptions must be a list of strings; ignoring it.',
+    });
     return [];
   }
   const args = value as string[];

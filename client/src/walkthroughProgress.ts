@@ -25,11 +25,15 @@ export function registerWalkthroughProgress(resultsViewType: string): vscode.Dis
   const checkDiagnostics = () => {
     const editor = vscode.window.activeTextEditor;
     if (!editor || !['onload-profile', 'ycsb-workload'].includes(editor.document.languageId)) return;
-    if (vscode.languages.getDiagnostics(editor.document.uri).length > 0) markWalkthrough(walkthroughKeys.sawDiagnostics);
+    if (vscode.languages.getDiagnostics(editor.document.uri).length > 0)
+      markWalkthrough(walkthroughKeys.sawDiagnostics);
   };
   const checkResults = () => {
     const shown = vscode.window.tabGroups.all.some((group) =>
-      group.tabs.some((tab) => tab.isActive && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(resultsViewType)),
+      group.tabs.some(
+        (tab) =>
+          tab.isActive && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(resultsViewType),
+      ),
     );
     if (shown) markWalkthrough(walkthroughKeys.sawResults);
   };

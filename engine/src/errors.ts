@@ -23,7 +23,12 @@ export type EngineErrorCode =
   | 'bucket-ready'
   | 'item-count'
   // bucket and YCSB side of REAL-LAB (bucketLifecycle.ts, bucketUser.ts, ycsbLauncher.ts, primaryIndex.ts)
-  | 'bucket-quota' | 'bucket-user' | 'write-queue' | 'rest' | 'ycsb-launcher' | 'query-index'
+  | 'bucket-quota'
+  | 'bucket-user'
+  | 'write-queue'
+  | 'rest'
+  | 'ycsb-launcher'
+  | 'query-index'
   // a cluster resized between cells (issue 23: couchbase/clusterResizeSteps.ts)
   | 'cluster-resize'
   | 'ycsb-missing'
@@ -37,7 +42,19 @@ export type EngineErrorCode =
   | 'cancelled'
   | 'internal';
 
-const fatalCodes = new Set<string>(['ssh-unreachable', 'ssh-auth', 'ssh-host-key', 'results-write', 'results-read', 'preflight', 'cancelled', 'plan-invalid', 'plan-changed', 'path-outside', 'run-locked']);
+const fatalCodes = new Set<string>([
+  'ssh-unreachable',
+  'ssh-auth',
+  'ssh-host-key',
+  'results-write',
+  'results-read',
+  'preflight',
+  'cancelled',
+  'plan-invalid',
+  'plan-changed',
+  'path-outside',
+  'run-locked',
+]);
 
 export class EngineFailure extends Error {
   readonly error: EngineError;
@@ -51,8 +68,16 @@ export class EngineFailure extends Error {
   }
 }
 
-export function engineError(code: EngineErrorCode, step: string, message: string, action: string, host?: string): EngineFailure {
-  return new EngineFailure(host === undefined ? { code, step, message, action } : { code, host, step, message, action });
+export function engineError(
+  code: EngineErrorCode,
+  step: string,
+  message: string,
+  action: string,
+  host?: string,
+): EngineFailure {
+  return new EngineFailure(
+    host === undefined ? { code, step, message, action } : { code, host, step, message, action },
+  );
 }
 
 export function isFatal(error: EngineError): boolean {
@@ -69,7 +94,12 @@ export function formatEngineError(error: EngineError): string {
 export function toEngineError(thrown: unknown, step: string, host?: string): EngineError {
   if (thrown instanceof EngineFailure) return thrown.error;
   const message = thrown instanceof Error ? thrown.message : String(thrown);
-  const error: EngineError = { code: 'internal', step, message, action: 'Look at the run logs; report a bug if this repeats.' };
+  const error: EngineError = {
+    code: 'internal',
+    step,
+    message,
+    action: 'Look at the run logs; report a bug if this repeats.',
+  };
   if (host !== undefined) error.host = host;
   return error;
 }

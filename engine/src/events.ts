@@ -33,7 +33,14 @@ export type SweepEvent =
   | { type: 'phase'; id: string; phase: string }
   | { type: 'status'; id: string; host: string; phase: 'load' | 'run'; status: LiveStatus; line: string }
   /** remainingEstimateUpTo: the estimate counts every repetition run-until-stable may still add (say "up to"). */
-  | { type: 'cell-finished'; result: CellResult; index: number; total: number; remainingEstimateMs?: number; remainingEstimateUpTo?: boolean }
+  | {
+      type: 'cell-finished';
+      result: CellResult;
+      index: number;
+      total: number;
+      remainingEstimateMs?: number;
+      remainingEstimateUpTo?: boolean;
+    }
   | { type: 'log'; level: LogLevel; message: string }
   | { type: 'run-finished'; outcome: RunOutcome };
 

@@ -172,7 +172,9 @@ export interface ClusterEvidence {
   /** otpNodes added and ejected by this cell's resize. */
   added: string[];
   ejected: string[];
-  rebalance: { outcome: 'not needed' } | { outcome: 'balanced'; rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
+  rebalance:
+    | { outcome: 'not needed' }
+    | { outcome: 'balanced'; rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
   /** A rebalance found running before the resize (a run stopped during one), followed to its end. */
   earlierRebalance?: { ms: number; polls: number; outcome: string };
   /** Nodes this resize added only after they finished leaving a cluster (an earlier resize ejected them): how long their addNode was refused. */
@@ -360,7 +362,23 @@ export interface HostEnvironment {
   java?: string;
   onload?: string;
   /** Per interface address: driver, firmware, NIC name; its NUMA node (-1: none) and MSI IRQs with their allowed CPUs. */
-  interfaces?: Record<string, { device?: string; driver?: string; firmware?: string; numaNode?: number; irqs?: { irq: number; cpus: string; name?: string }[] }>;
+  interfaces?: Record<
+    string,
+    {
+      device?: string;
+      driver?: string;
+      firmware?: string;
+      numaNode?: number;
+      irqs?: { irq: number; cpus: string; name?: string }[];
+    }
+  >;
   /** CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it (engine/src/evidence/hostHardware.ts). */
-  cpu?: { model?: string; sockets?: number; cores?: number; threads?: number; numaNodes?: number; governors?: Record<string, number> };
+  cpu?: {
+    model?: string;
+    sockets?: number;
+    cores?: number;
+    threads?: number;
+    numaNodes?: number;
+    governors?: Record<string, number>;
+  };
 }

@@ -48,8 +48,23 @@ export function framedForFile<C extends AnyConfig>(config: C, spec: ExportSpec, 
       layout: { padding: { top: 8, right: 28, bottom: 8, left: 12 } },
       plugins: {
         ...options.plugins,
-        title: { display: true, text: spec.title, color: theme.foreground, font: { family: theme.fontFamily, size: 16, weight: 'bold' }, padding: { top: 4, bottom: 8 } },
-        legend: { ...options.plugins?.legend, display: true, position: 'top', labels: { ...options.plugins?.legend?.labels, color: theme.foreground, font: { family: theme.fontFamily, size: 13 } } },
+        title: {
+          display: true,
+          text: spec.title,
+          color: theme.foreground,
+          font: { family: theme.fontFamily, size: 16, weight: 'bold' },
+          padding: { top: 4, bottom: 8 },
+        },
+        legend: {
+          ...options.plugins?.legend,
+          display: true,
+          position: 'top',
+          labels: {
+            ...options.plugins?.legend?.labels,
+            color: theme.foreground,
+            font: { family: theme.fontFamily, size: 13 },
+          },
+        },
         tooltip: { enabled: false },
       },
     },
@@ -60,7 +75,13 @@ export function framedForFile<C extends AnyConfig>(config: C, spec: ExportSpec, 
  * Draws a chart once for a file, off screen, and hands its context to `read`. Chart.js keeps the
  * text colour and font in globals; they are put back for the charts on screen.
  */
-function drawForFile<T>(canvas: HTMLCanvasElement, config: AnyConfig, theme: ThemeColours, themeChart: ThemeChart, read: () => T): T {
+function drawForFile<T>(
+  canvas: HTMLCanvasElement,
+  config: AnyConfig,
+  theme: ThemeColours,
+  themeChart: ThemeChart,
+  read: () => T,
+): T {
   const saved = { color: Chart.defaults.color, family: Chart.defaults.font.family };
   let chart: Chart | undefined;
   try {
@@ -116,7 +137,10 @@ export function svgOfChart(config: AnyConfig, spec: ExportSpec, themeChart: Them
     return drawForFile(canvas as unknown as HTMLCanvasElement, framed, spec.theme, themeChart, () => {
       // A <title> names the chart for screen readers and file browsers; the drawn title is text in the image.
       const escaped = spec.title.join(', ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      return cleanSvg(context.getSerializedSvg(true)).replace(/<svg\b[^>]*>/, (open) => `${open}<title>${escaped}</title>`);
+      return cleanSvg(context.getSerializedSvg(true)).replace(
+        /<svg\b[^>]*>/,
+        (open) => `${open}<title>${escaped}</title>`,
+      );
     });
   } finally {
     Element.prototype.setAttribute = setAttribute;

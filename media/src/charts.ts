@@ -32,21 +32,35 @@ export function chartUnit(model: ChartModel): DisplayUnit {
 }
 
 /** A point's tooltip: its median with the unit, the repetitions and their spread. */
-export function pointTooltip(stack: string, point: SeriesPoint | undefined, unit: DisplayUnit, side?: string): string[] {
+export function pointTooltip(
+  stack: string,
+  point: SeriesPoint | undefined,
+  unit: DisplayUnit,
+  side?: string,
+): string[] {
   const name = side ? `${stackText(stack)} ${side}` : stackText(stack);
   // A marked point keeps its number, with its marks beside it.
-  if (point && point.median === null && point.markedValue != null) return [`${name}: ${formatWithUnit(point.markedValue, unit)} (marked: ${point.marks.map((mark) => mark.label).join(', ')})`];
+  if (point && point.median === null && point.markedValue != null)
+    return [
+      `${name}: ${formatWithUnit(point.markedValue, unit)} (marked: ${point.marks.map((mark) => mark.label).join(', ')})`,
+    ];
   if (!point || point.median === null) return [`${name}: ${point ? point.state.replace('-', ' ') : 'no value'}`];
   const lines = [`${name}: ${formatWithUnit(point.median, unit)}`];
   if (point.repetitions >= 2 && point.min !== null && point.max !== null) {
-    lines.push(`  median of ${point.repetitions} repetitions, min–max ${formatValue(point.min, unit)}–${formatWithUnit(point.max, unit)}`);
+    lines.push(
+      `  median of ${point.repetitions} repetitions, min–max ${formatValue(point.min, unit)}–${formatWithUnit(point.max, unit)}`,
+    );
   } else lines.push(`  ${point.repetitions} repetition${point.repetitions === 1 ? '' : 's'}: no spread`);
   return lines;
 }
 
 // `stackName`, not `stack`: Chart.js reads a dataset's `stack` as a stacking group.
 // `errorBars`: the 95 % interval of each point's mean, drawn by errorBars.ts.
-type LineDataset = ChartDataset<'line', (number | null)[]> & { stackName?: string; role?: 'median' | 'min' | 'max' | 'marked'; errorBars?: ErrorBar[] };
+type LineDataset = ChartDataset<'line', (number | null)[]> & {
+  stackName?: string;
+  role?: 'median' | 'min' | 'max' | 'marked';
+  errorBars?: ErrorBar[];
+};
 
 /** The model each live chart draws now (tooltips and clicks read the current points). */
 const currentModels = new WeakMap<object, ChartModel>();
@@ -63,7 +77,12 @@ export function colourFor(theme: ThemeColours, stacks: readonly string[], stack:
 }
 
 /** One median line per stack plus, when any point has 2+ repetitions, a min-max band. */
-export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: ThemeColours, hidden: readonly string[]): LineDataset[] {
+export function datasetsOf(
+  model: ChartModel,
+  stacks: readonly string[],
+  theme: ThemeColours,
+  hidden: readonly string[],
+): LineDataset[] {
   const datasets: LineDataset[] = [];
   const unit = chartUnit(model);
   for (const series of model.series) {
@@ -82,21 +101,56 @@ export function datasetsOf(model: ChartModel, stacks: readonly string[], theme: 
       spanGaps: false,
       hidden: isHidden,
       fill: false,
-      errorBars: series.points.map((point) => (point.median !== null && point.interval ? { low: scaled(point.interval.low, unit)!, high: scaled(point.interval.high, unit)! } : null)),
+      errorBars: series.points.map((point) =>
+        point.median !== null && point.interval
+          ? { low: scaled(point.interval.low, unit)!, high: scaled(point.interval.high, unit)! }
+          : null,
+      ),
     });
     if (series.points.some((point) => point.markedValue != null)) {
       // Points whose every repetition is marked: drawn as a cross, apart from the line, explained in the tooltip.
       datasets.push({
-        label: `${stackText(series.stack)} (marked)`, stackName: series.stack, role: 'marked', data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
-        borderColor: colour, backgroundColor: colour, showLine: false, pointStyle: 'crossRot', pointRadius: 6, pointBorderWidth: 2, pointHoverRadius: 8, hidden: isHidden, fill: false,
+        label: `${stackText(series.stack)} (marked)`,
+        stackName: series.stack,
+        role: 'marked',
+        data: series.points.map((point) => scaled(point.markedValue ?? null, unit)),
+        borderColor: colour,
+        backgroundColor: colour,
+        showLine: false,
+        pointStyle: 'crossRot',
+        pointRadius: 6,
+        pointBorderWidth: 2,
+        pointHoverRadius: 8,
+        hidden: isHidden,
+        fill: false,
       });
     }
     if (series.points.some((point) => point.median !== null && point.repetitions >= 2)) {
       // A faint fill with slightly stronger edges: a spread of a few percent stays visible.
-      const common = { stackName: series.stack, borderWidth: 1, pointRadius: 0, pointHitRadius: 0, hidden: isHidden, backgroundColor: withAlpha(colour, 0.25), borderColor: withAlpha(colour, 0.55) };
-      datasets.push({ ...common, label: `${stackText(series.stack)} min`, role: 'min', data: series.points.map((point) => scaled(point.min, unit)), fill: false });
+      const common = {
+        stackName: series.stack,
+        borderWidth: 1,
+        pointRadius: 0,
+        pointHitRadius: 0,
+        hidden: isHidden,
+        backgroundColor: withAlpha(colour, 0.25),
+        borderColor: withAlpha(colour, 0.55),
+      };
+      datasets.push({
+        ...common,
+        label: `${stackText(series.stack)} min`,
+        role: 'min',
+        data: series.points.map((point) => scaled(point.min, unit)),
+        fill: false,
+      });
       // Fill down to the previous dataset (the min line): the band between min and max.
-      datasets.push({ ...common, label: `${stackText(series.stack)} max`, role: 'max', data: series.points.map((point) => scaled(point.max, unit)), fill: '-1' });
+      datasets.push({
+        ...common,
+        label: `${stackText(series.stack)} max`,
+        role: 'max',
+        data: series.points.map((point) => scaled(point.max, unit)),
+        fill: '-1',
+      });
     }
   }
   return datasets;
@@ -118,14 +172,24 @@ function pointNotes(point: SeriesPoint | undefined, role: LineDataset['role'], u
     for (const mark of point.marks) lines.push(`${mark.label}: ${mark.message}`);
     return lines;
   }
-  if (point.interval) lines.push(`95 % interval of the mean: ${formatValue(point.interval.low, unit)} – ${formatWithUnit(point.interval.high, unit)}`);
+  if (point.interval)
+    lines.push(
+      `95 % interval of the mean: ${formatValue(point.interval.low, unit)} – ${formatWithUnit(point.interval.high, unit)}`,
+    );
   if (point.delta) {
-    const interval = point.delta.halfWidth !== undefined ? ` (±${point.delta.halfWidth.toFixed(1)}${point.delta.significant ? '' : ', not significant'})` : ' (no interval)';
-    lines.push(`${formatDelta(point.delta.percent)}${interval} vs kernel${point.delta.marked ? ', a side is marked' : ''}`);
+    const interval =
+      point.delta.halfWidth !== undefined
+        ? ` (±${point.delta.halfWidth.toFixed(1)}${point.delta.significant ? '' : ', not significant'})`
+        : ' (no interval)';
+    lines.push(
+      `${formatDelta(point.delta.percent)}${interval} vs kernel${point.delta.marked ? ', a side is marked' : ''}`,
+    );
   }
-  if (point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed') lines.push('^ upper bound (max of clients)');
+  if (point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed')
+    lines.push('^ upper bound (max of clients)');
   for (const mark of point.marks) lines.push(`${mark.label} (${mark.repetitions} left out): ${mark.message}`);
-  if (point.cellIds && point.cellIds.length > 0) lines.push('Click for throughput and latency over time (and its records and YCSB logs).');
+  if (point.cellIds && point.cellIds.length > 0)
+    lines.push('Click for throughput and latency over time (and its records and YCSB logs).');
   return lines;
 }
 
@@ -172,10 +236,19 @@ export function chartConfig(
     plugins: [errorBarsPlugin],
     data: { labels: chartXValues(model) as number[], datasets: datasetsOf(model, stacks, theme, hidden) },
     options: {
-      ...threadsLineOptions(unit, model.sharedMax === undefined ? undefined : scaled(model.sharedMax, unit) ?? undefined, model.xAxis?.title),
+      ...threadsLineOptions(
+        unit,
+        model.sharedMax === undefined ? undefined : (scaled(model.sharedMax, unit) ?? undefined),
+        model.xAxis?.title,
+      ),
       onClick: (event, _elements, chart) => {
         if (!onPointClick) return;
-        const hit = chart.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, true)[0];
+        const hit = chart.getElementsAtEventForMode(
+          event as unknown as Event,
+          'nearest',
+          { intersect: false },
+          true,
+        )[0];
         if (!hit) return;
         const dataset = chart.data.datasets[hit.datasetIndex] as LineDataset;
         const current = currentModels.get(chart) ?? model;
@@ -197,7 +270,8 @@ export function chartConfig(
           },
         },
         tooltip: {
-          filter: (item) => (item.dataset as LineDataset).role === 'median' || (item.dataset as LineDataset).role === 'marked',
+          filter: (item) =>
+            (item.dataset as LineDataset).role === 'median' || (item.dataset as LineDataset).role === 'marked',
           callbacks: {
             // Both read the model the chart draws now (live updates change its points and unit).
             label: (item) => {
@@ -226,7 +300,10 @@ export function createChart(
   onToggleStack: (stack: string, hidden: boolean) => void,
   onPointClick?: PointClick,
 ): ChartHandle {
-  const chart = new Chart<'line', (number | null)[], number>(canvas, chartConfig(model, stacks, theme, hidden, onToggleStack, onPointClick));
+  const chart = new Chart<'line', (number | null)[], number>(
+    canvas,
+    chartConfig(model, stacks, theme, hidden, onToggleStack, onPointClick),
+  );
   currentModels.set(chart, model);
   const handle: ChartHandle = {
     chart,
@@ -237,7 +314,8 @@ export function createChart(
       const xTitle = chart.options.scales?.x?.title;
       if (xTitle) xTitle.text = next.xAxis?.title ?? 'YCSB threads';
       if (chart.options.scales?.y) {
-        chart.options.scales.y.suggestedMax = next.sharedMax === undefined ? undefined : scaled(next.sharedMax, unit) ?? undefined;
+        chart.options.scales.y.suggestedMax =
+          next.sharedMax === undefined ? undefined : (scaled(next.sharedMax, unit) ?? undefined);
         const title = chart.options.scales.y.title;
         if (title) title.text = unit;
       }
@@ -264,20 +342,44 @@ export const markedLegendText = '× every repetition marked';
  */
 export function legendItems(chart: Chart): LegendItem[] {
   const datasets = chart.data.datasets as unknown as LineDataset[];
-  const items = Chart.defaults.plugins.legend.labels.generateLabels(chart).filter((item) => datasets[item.datasetIndex ?? -1]?.role === 'median');
-  if (datasets.some((dataset, index) => dataset.role === 'marked' && chart.isDatasetVisible(index) && dataset.data.some((value) => value !== null))) {
-    items.push({ text: markedLegendText, fillStyle: 'rgba(0, 0, 0, 0)', strokeStyle: 'rgba(0, 0, 0, 0)', lineWidth: 0, hidden: false });
+  const items = Chart.defaults.plugins.legend.labels
+    .generateLabels(chart)
+    .filter((item) => datasets[item.datasetIndex ?? -1]?.role === 'median');
+  if (
+    datasets.some(
+      (dataset, index) =>
+        dataset.role === 'marked' && chart.isDatasetVisible(index) && dataset.data.some((value) => value !== null),
+    )
+  ) {
+    items.push({
+      text: markedLegendText,
+      fillStyle: 'rgba(0, 0, 0, 0)',
+      strokeStyle: 'rgba(0, 0, 0, 0)',
+      lineWidth: 0,
+      hidden: false,
+    });
   }
   return items;
 }
 
 /** The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print); chartExport.ts frames it. */
-export function chartPrintPng(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec, pixelRatio: number): string {
+export function chartPrintPng(
+  model: ChartModel,
+  stacks: readonly string[],
+  hidden: readonly string[],
+  spec: ExportSpec,
+  pixelRatio: number,
+): string {
   return pngOfChart(chartConfig(model, stacks, spec.theme, hidden), spec, pixelRatio, applyTheme);
 }
 
 /** The chart as vector SVG (chartExport.ts). */
-export function chartSvg(model: ChartModel, stacks: readonly string[], hidden: readonly string[], spec: ExportSpec): string {
+export function chartSvg(
+  model: ChartModel,
+  stacks: readonly string[],
+  hidden: readonly string[],
+  spec: ExportSpec,
+): string {
   return svgOfChart(chartConfig(model, stacks, spec.theme, hidden), spec, applyTheme);
 }
 
@@ -306,11 +408,19 @@ export function applyTheme(chart: Chart<any, any, any>, theme: ThemeColours): vo
  */
 export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (number | null)[], number>): void {
   const area = chart.chartArea;
-  if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  if (area)
+    canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom]
+      .map((value) => Math.round(value))
+      .join(',');
   // Where the drawn markers reach (centre ± radius), so a test can hold them inside the plot area.
   const reach = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
   for (const meta of chart.getSortedVisibleDatasetMetas()) {
-    for (const element of meta.data as unknown as { x: number; y: number; skip?: boolean; options?: { radius?: number } }[]) {
+    for (const element of meta.data as unknown as {
+      x: number;
+      y: number;
+      skip?: boolean;
+      options?: { radius?: number };
+    }[]) {
       const radius = element.options?.radius ?? 0;
       if (element.skip || radius <= 0 || !Number.isFinite(element.x) || !Number.isFinite(element.y)) continue;
       reach.left = Math.min(reach.left, element.x - radius);
@@ -319,7 +429,10 @@ export function exposePlotArea(canvas: HTMLCanvasElement, chart: Chart<'line', (
       reach.bottom = Math.max(reach.bottom, element.y + radius);
     }
   }
-  if (Number.isFinite(reach.left)) canvas.dataset.markerReach = [reach.left, reach.top, reach.right, reach.bottom].map((value) => Math.round(value * 10) / 10).join(',');
+  if (Number.isFinite(reach.left))
+    canvas.dataset.markerReach = [reach.left, reach.top, reach.right, reach.bottom]
+      .map((value) => Math.round(value * 10) / 10)
+      .join(',');
   // The legend as drawn, so a test can read what it explains.
   const legend = (chart as unknown as { legend?: { legendItems?: LegendItem[] } }).legend?.legendItems;
   if (legend) canvas.dataset.legend = legend.map((item) => item.text).join(' | ');

@@ -4,7 +4,14 @@
 // B solid, one colour per stack) with the run charts' toolbar: table view, PNG and SVG. Only points
 // both runs have are shown; the host left the rest out.
 import { Chart, type ChartConfiguration } from 'chart.js';
-import type { CompareCell, CompareChart, CompareGroup, CompareTable, RunComparisonView, RunDifference } from '../../client/src/panel/protocol.js';
+import type {
+  CompareCell,
+  CompareChart,
+  CompareGroup,
+  CompareTable,
+  RunComparisonView,
+  RunDifference,
+} from '../../client/src/panel/protocol.js';
 import { imageButtons, type SaveChartImage } from './chartExport.js';
 import { applyTheme, colourFor, exposePlotArea, legendItems, pointTooltip, threadsLineOptions } from './charts.js';
 import { h, replaceChildren, setTabbable } from './dom.js';
@@ -16,11 +23,19 @@ import type { ThemeColours } from './theme.js';
 
 const charts = new Map<string, Chart<'line', (number | null)[], number>>();
 
-const sectionNames: Record<RunDifference['section'], string> = { environment: 'Host', profile: 'Onload option', plan: 'Plan' };
+const sectionNames: Record<RunDifference['section'], string> = {
+  environment: 'Host',
+  profile: 'Onload option',
+  plan: 'Plan',
+};
 
 function differencesTable(view: RunComparisonView): HTMLElement {
   if (view.differences.length === 0) {
-    return h('p', { class: 'no-differences' }, 'Nothing recorded differs between the runs: the same hosts and versions, Onload options and plan.');
+    return h(
+      'p',
+      { class: 'no-differences' },
+      'Nothing recorded differs between the runs: the same hosts and versions, Onload options and plan.',
+    );
   }
   const body = h('tbody', {});
   for (const difference of view.differences) {
@@ -39,14 +54,26 @@ function differencesTable(view: RunComparisonView): HTMLElement {
     'table',
     { class: 'differences' },
     h('caption', {}, `What changed from A to B (${view.differences.length})`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Where'), h('th', { scope: 'col' }, 'Setting'), h('th', { scope: 'col' }, `A: ${view.a.runId}`), h('th', { scope: 'col' }, `B: ${view.b.runId}`))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Where'),
+        h('th', { scope: 'col' }, 'Setting'),
+        h('th', { scope: 'col' }, `A: ${view.a.runId}`),
+        h('th', { scope: 'col' }, `B: ${view.b.runId}`),
+      ),
+    ),
     body,
   );
 }
 
 function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTMLTableCellElement {
   const classes = ['delta'];
-  if (cell.deltaPercent !== null && cell.significant && !cell.marked) classes.push(cell.improvement ? 'improvement' : 'regression');
+  if (cell.deltaPercent !== null && cell.significant && !cell.marked)
+    classes.push(cell.improvement ? 'improvement' : 'regression');
   if (cell.deltaPercent !== null && !cell.significant) classes.push('not-significant');
   if (cell.marked) classes.push('marked');
   const text = formatDelta(cell.deltaPercent);
@@ -62,7 +89,13 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
       'data-low': cell.deltaInterval?.low,
       'data-high': cell.deltaInterval?.high,
       'data-significant': cell.deltaPercent === null ? undefined : String(cell.significant),
-      title: [deltaNote(cell, 'run A'), cell.marked ? 'A side of this difference is marked: it may not compare what the columns say.' : ''].filter(Boolean).join('\n') || undefined,
+      title:
+        [
+          deltaNote(cell, 'run A'),
+          cell.marked ? 'A side of this difference is marked: it may not compare what the columns say.' : '',
+        ]
+          .filter(Boolean)
+          .join('\n') || undefined,
     },
     text,
     interval ? h('span', { class: 'interval' }, ` ${interval}`) : null,
@@ -71,8 +104,23 @@ function deltaCell(cell: CompareCell, table: CompareTable, threads: number): HTM
 
 function compareTableElement(table: CompareTable, groupLabel: string, id = table.id): HTMLTableElement {
   const unit = table.displayUnit;
-  const stacksRow = h('tr', {}, h('th', { scope: 'col', rowspan: 2 }, 'Threads'), ...table.stacks.map((stack) => h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stackText(stack))));
-  const columnsRow = h('tr', {}, ...table.stacks.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'B vs A')]));
+  const stacksRow = h(
+    'tr',
+    {},
+    h('th', { scope: 'col', rowspan: 2 }, 'Threads'),
+    ...table.stacks.map((stack) =>
+      h('th', { scope: 'colgroup', colspan: 3, class: 'stack-head', 'data-stack': stack }, stackText(stack)),
+    ),
+  );
+  const columnsRow = h(
+    'tr',
+    {},
+    ...table.stacks.flatMap(() => [
+      h('th', { scope: 'col', class: 'unit-head' }, `A (${unit})`),
+      h('th', { scope: 'col', class: 'unit-head' }, `B (${unit})`),
+      h('th', { scope: 'col', class: 'unit-head' }, 'B vs A'),
+    ]),
+  );
   const body = threadRowsBody(table.rows, (row) =>
     row.cells.flatMap((cell) => [
       valueCell(cell.a, table, unit, cell.stack, row.threads, { 'data-side': 'a' }),
@@ -80,14 +128,24 @@ function compareTableElement(table: CompareTable, groupLabel: string, id = table
       deltaCell(cell, table, row.threads),
     ]),
   );
-  return h('table', { class: 'comparison compare', id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, stacksRow, columnsRow), body);
+  return h(
+    'table',
+    { class: 'comparison compare', id, 'data-metric': table.metric },
+    h('caption', {}, `${table.title}, ${groupLabel}`),
+    h('thead', {}, stacksRow, columnsRow),
+    body,
+  );
 }
 
 /** Opens the cells behind a point of run A (0) or B (1). */
 export type OpenCells = (runIndex: number, cellIds: readonly string[] | undefined) => void;
 
 /** The compare chart's Chart.js configuration: on screen (with clicks to a point's cells) and in its PNG/SVG files. */
-function compareChartConfig(chart: CompareChart, theme: ThemeColours, openCells?: OpenCells): ChartConfiguration<'line', (number | null)[], number> {
+function compareChartConfig(
+  chart: CompareChart,
+  theme: ThemeColours,
+  openCells?: OpenCells,
+): ChartConfiguration<'line', (number | null)[], number> {
   const unit = chart.displayUnit;
   const stacks = chart.series.map((series) => series.stack);
   const datasets = chart.series.flatMap((series) => {
@@ -127,13 +185,22 @@ function compareChartConfig(chart: CompareChart, theme: ThemeColours, openCells?
   });
   return {
     type: 'line',
-    data: { labels: chart.threads, datasets: datasets as ChartConfiguration<'line', (number | null)[], number>['data']['datasets'] },
+    data: {
+      labels: chart.threads,
+      datasets: datasets as ChartConfiguration<'line', (number | null)[], number>['data']['datasets'],
+    },
     options: {
       ...threadsLineOptions(unit),
       onClick: (event, _elements, target) => {
         if (!openCells) return;
-        const [nearest] = target.getElementsAtEventForMode(event as unknown as Event, 'nearest', { intersect: false }, false);
-        const dataset = nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
+        const [nearest] = target.getElementsAtEventForMode(
+          event as unknown as Event,
+          'nearest',
+          { intersect: false },
+          false,
+        );
+        const dataset =
+          nearest && (target.data.datasets[nearest.datasetIndex] as unknown as { stackName: string; side: 'a' | 'b' });
         const series = dataset && chart.series.find((candidate) => candidate.stack === dataset.stackName);
         if (series) openCells(dataset.side === 'a' ? 0 : 1, series[dataset.side][nearest.index]?.cellIds);
       },
@@ -151,7 +218,12 @@ function compareChartConfig(chart: CompareChart, theme: ThemeColours, openCells?
             label: (item) => {
               const dataset = item.dataset as unknown as { stackName: string; side: 'a' | 'b' };
               const series = chart.series.find((candidate) => candidate.stack === dataset.stackName);
-              return pointTooltip(dataset.stackName, series?.[dataset.side][item.dataIndex], unit, dataset.side.toUpperCase());
+              return pointTooltip(
+                dataset.stackName,
+                series?.[dataset.side][item.dataIndex],
+                unit,
+                dataset.side.toUpperCase(),
+              );
             },
           },
         },
@@ -171,23 +243,47 @@ function applyCompareView(figure: HTMLElement, view: 'chart' | 'table'): void {
   toggle.textContent = view === 'table' ? 'Show chart' : 'Show table';
 }
 
-function compareChart(container: HTMLElement, chart: CompareChart, group: CompareGroup, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells, save: SaveChartImage | undefined): void {
+function compareChart(
+  container: HTMLElement,
+  chart: CompareChart,
+  group: CompareGroup,
+  view: RunComparisonView,
+  theme: ThemeColours,
+  openCells: OpenCells,
+  save: SaveChartImage | undefined,
+): void {
   const unit = chart.displayUnit;
   const heading = `${chart.title} (${unit})`;
-  const canvas = h('canvas', { id: `${chart.id}-canvas`, role: 'img', 'aria-label': `${heading} against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values` });
+  const canvas = h('canvas', {
+    id: `${chart.id}-canvas`,
+    role: 'img',
+    'aria-label': `${heading} against YCSB threads, run B (solid) against run A (dashed); B is ${view.b.runId}, A is ${view.a.runId}; the table lists the values`,
+  });
   const figureId = `chart-${chart.id}`;
   const toggle = h('button', { type: 'button', class: 'view-toggle', 'aria-controls': `${figureId}-data-box` });
   const table = group.tables.find((candidate) => candidate.metric === chart.metric);
   const buttons = save
     ? imageButtons(`${chart.title} comparison chart of ${group.label}`, (format) =>
-        save(format, `${view.b.runId}-vs-${view.a.runId}-${group.interface}-${chart.metric}`, compareChartConfig(chart, theme), [heading, `${group.label} · run B ${view.b.runId} (solid) against run A ${view.a.runId} (dashed)`]))
+        save(
+          format,
+          `${view.b.runId}-vs-${view.a.runId}-${group.interface}-${chart.metric}`,
+          compareChartConfig(chart, theme),
+          [heading, `${group.label} · run B ${view.b.runId} (solid) against run A ${view.a.runId} (dashed)`],
+        ),
+      )
     : [];
   const figure = h(
     'figure',
     { class: 'chart compare-chart', id: figureId, 'data-metric': chart.metric },
     h('figcaption', {}, h('h4', {}, heading), h('div', { class: 'toolbar' }, toggle, ...buttons)),
     h('div', { class: 'canvas-box' }, canvas),
-    h('div', { class: 'data-box', id: `${figureId}-data-box` }, table ? compareTableElement(table, group.label, `${figureId}-table`) : h('p', { class: 'muted' }, 'No table for this chart.')),
+    h(
+      'div',
+      { class: 'data-box', id: `${figureId}-data-box` },
+      table
+        ? compareTableElement(table, group.label, `${figureId}-table`)
+        : h('p', { class: 'muted' }, 'No table for this chart.'),
+    ),
   );
   let shown: 'chart' | 'table' = 'chart';
   toggle.addEventListener('click', () => {
@@ -203,18 +299,36 @@ function compareChart(container: HTMLElement, chart: CompareChart, group: Compar
   charts.set(chart.id, instance);
 }
 
-export function renderComparison(container: HTMLElement, view: RunComparisonView, theme: ThemeColours, openCells: OpenCells, save?: SaveChartImage): void {
+export function renderComparison(
+  container: HTMLElement,
+  view: RunComparisonView,
+  theme: ThemeColours,
+  openCells: OpenCells,
+  save?: SaveChartImage,
+): void {
   for (const chart of charts.values()) chart.destroy();
   charts.clear();
   const side = (name: string, run: RunComparisonView['a']) =>
-    h('li', { class: `side-${name.toLowerCase()}`, 'data-run-id': run.runId }, h('strong', {}, `${name}: `), run.runId, run.createdAt ? ` (started ${formatLocalTime(run.createdAt)})` : '', run.planPath ? `, plan ${run.planPath}` : '');
+    h(
+      'li',
+      { class: `side-${name.toLowerCase()}`, 'data-run-id': run.runId },
+      h('strong', {}, `${name}: `),
+      run.runId,
+      run.createdAt ? ` (started ${formatLocalTime(run.createdAt)})` : '',
+      run.planPath ? `, plan ${run.planPath}` : '',
+    );
   const groups = view.groups.map((group) => {
     const chartBox = h('div', { class: 'charts' });
     const section = h(
       'section',
       { class: 'group compare-group', id: group.id, 'data-interface': group.interface },
       h('h3', {}, group.label),
-      h('div', { class: 'tables' }, ...group.tables.map((table) => compareTableElement(table, group.label)), ...(group.gainChanges ?? []).map((table) => gainChangeTableElement(table, group.label))),
+      h(
+        'div',
+        { class: 'tables' },
+        ...group.tables.map((table) => compareTableElement(table, group.label)),
+        ...(group.gainChanges ?? []).map((table) => gainChangeTableElement(table, group.label)),
+      ),
       chartBox,
     );
     return { section, chartBox, group };
@@ -222,12 +336,39 @@ export function renderComparison(container: HTMLElement, view: RunComparisonView
   replaceChildren(
     container,
     h('ul', { class: 'compare-runs' }, side('B', view.b), side('A', view.a)),
-    h('p', { class: 'muted' }, 'Each difference is B against A with its 95 % interval; only points both runs measured are shown. In the charts run A is dashed, run B solid.'),
-    h('section', { class: 'differences-box', 'aria-label': 'What changed between the runs' }, h('h2', {}, 'What changed'), differencesTable(view)),
-    view.leftOut.length > 0 ? h('details', { class: 'left-out' }, h('summary', {}, `Left out: ${view.leftOut.length} part${view.leftOut.length === 1 ? '' : 's'} only one run has`), h('ul', {}, ...view.leftOut.map((item) => h('li', {}, item)))) : null,
-    view.groups.length === 0 ? h('p', { class: 'placeholder muted' }, 'The runs have no interface, stack and thread count in common: nothing to compare.') : null,
+    h(
+      'p',
+      { class: 'muted' },
+      'Each difference is B against A with its 95 % interval; only points both runs measured are shown. In the charts run A is dashed, run B solid.',
+    ),
+    h(
+      'section',
+      { class: 'differences-box', 'aria-label': 'What changed between the runs' },
+      h('h2', {}, 'What changed'),
+      differencesTable(view),
+    ),
+    view.leftOut.length > 0
+      ? h(
+          'details',
+          { class: 'left-out' },
+          h(
+            'summary',
+            {},
+            `Left out: ${view.leftOut.length} part${view.leftOut.length === 1 ? '' : 's'} only one run has`,
+          ),
+          h('ul', {}, ...view.leftOut.map((item) => h('li', {}, item))),
+        )
+      : null,
+    view.groups.length === 0
+      ? h(
+          'p',
+          { class: 'placeholder muted' },
+          'The runs have no interface, stack and thread count in common: nothing to compare.',
+        )
+      : null,
     ...groups.map((entry) => entry.section),
   );
   // Charts after the elements are in the page (Chart.js measures its box).
-  for (const { chartBox, group } of groups) for (const chart of group.charts) compareChart(chartBox, chart, group, view, theme, openCells, save);
+  for (const { chartBox, group } of groups)
+    for (const chart of group.charts) compareChart(chartBox, chart, group, view, theme, openCells, save);
 }

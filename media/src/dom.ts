@@ -42,9 +42,12 @@ export function safeId(text: string): string {
  * each back as it was when the box is shown.
  */
 export function setTabbable(box: HTMLElement, tabbable: boolean): void {
-  for (const element of Array.from(box.querySelectorAll<HTMLElement>('[tabindex], a[href], button, input, select, textarea'))) {
+  for (const element of Array.from(
+    box.querySelectorAll<HTMLElement>('[tabindex], a[href], button, input, select, textarea'),
+  )) {
     if (!tabbable) {
-      if (element.dataset.tabindexShown === undefined) element.dataset.tabindexShown = element.getAttribute('tabindex') ?? '';
+      if (element.dataset.tabindexShown === undefined)
+        element.dataset.tabindexShown = element.getAttribute('tabindex') ?? '';
       element.tabIndex = -1;
     } else if (element.dataset.tabindexShown !== undefined) {
       if (element.dataset.tabindexShown === '') element.removeAttribute('tabindex');

@@ -3,7 +3,15 @@
 // group, and the time-series view a clicked chart point or table cell opens (the host answers an
 // `open-timeseries` request with a `timeseries` message); that view and Shift+click (or Shift+Enter)
 // on a cell open the point's records and YCSB logs (`open-cell`, issue 13).
-import type { ChartGroup, ChartModel, PanelViewModel, RunView, SeriesPoint, TimeSeriesView, WebviewMessage } from '../../client/src/panel/protocol.js';
+import type {
+  ChartGroup,
+  ChartModel,
+  PanelViewModel,
+  RunView,
+  SeriesPoint,
+  TimeSeriesView,
+  WebviewMessage,
+} from '../../client/src/panel/protocol.js';
 import { h, replaceChildren, safeId } from './dom.js';
 import { renderSpectrum } from './spectrumChart.js';
 import { stackText } from './stackNames.js';
@@ -39,13 +47,27 @@ function runIndexOf(runDir: string): number {
 }
 
 /** Asks the host for the time series of one point's cells. */
-export function requestTimeSeries(runDir: string, group: ChartGroup, stack: string, threads: number, cellIds: readonly string[] | undefined, x?: number | string): void {
+export function requestTimeSeries(
+  runDir: string,
+  group: ChartGroup,
+  stack: string,
+  threads: number,
+  cellIds: readonly string[] | undefined,
+  x?: number | string,
+): void {
   const runIndex = runIndexOf(runDir);
   if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
   pendingGroup = group.id;
   const active = document.activeElement;
   pendingOpener = active instanceof HTMLElement && active !== document.body ? active : undefined;
-  host.post({ type: 'open-timeseries', runIndex, cellIds: cellIds.slice(0, 100), stack, threads, title: `${group.label}, ${stackText(stack)}, ${pointText(group, threads, x)}` });
+  host.post({
+    type: 'open-timeseries',
+    runIndex,
+    cellIds: cellIds.slice(0, 100),
+    stack,
+    threads,
+    title: `${group.label}, ${stackText(stack)}, ${pointText(group, threads, x)}`,
+  });
 }
 
 /**
@@ -54,13 +76,17 @@ export function requestTimeSeries(runDir: string, group: ChartGroup, stack: stri
  */
 export function pointText(group: ChartGroup, threads: number, x?: number | string): string {
   const axis = group.charts[0]?.xAxis;
-  if (!axis || axis.id === 'threads' || x === undefined || x === '') return `${threads} thread${threads === 1 ? '' : 's'}`;
+  if (!axis || axis.id === 'threads' || x === undefined || x === '')
+    return `${threads} thread${threads === 1 ? '' : 's'}`;
   if (axis.id === 'clusterSize') return `${x} node${Number(x) === 1 ? '' : 's'}`;
   return `${axis.title}=${x}`;
 }
 
 /** A chart point was clicked. */
-export function onChartPointClick(runDir: string, group: ChartGroup): (stack: string, threads: number, point: SeriesPoint) => void {
+export function onChartPointClick(
+  runDir: string,
+  group: ChartGroup,
+): (stack: string, threads: number, point: SeriesPoint) => void {
   return (stack, threads, point) => requestTimeSeries(runDir, group, stack, threads, point.cellIds, point.x);
 }
 
@@ -71,18 +97,30 @@ export function onTimeSeries(view: TimeSeriesView): void {
   // The title starts with the group's label (requestTimeSeries): answers find their group even when
   // the reader clicked in another group meanwhile.
   // The groups against another axis (issue 23) too; the longest label that starts the title wins.
-  const candidates = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].filter((group) => view.title.startsWith(`${group.label}, `));
-  const groupId = candidates.sort((a, b) => b.label.length - a.label.length)[0]?.id ?? pendingGroup ?? run?.groups[0]?.id;
+  const candidates = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].filter((group) =>
+    view.title.startsWith(`${group.label}, `),
+  );
+  const groupId =
+    candidates.sort((a, b) => b.label.length - a.label.length)[0]?.id ?? pendingGroup ?? run?.groups[0]?.id;
   if (!groupId || !host) return;
   const box = document.querySelector<HTMLElement>(`#group-${safeId(groupId)} .timeseries-box`);
-  if (box) showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds), pendingOpener);
+  if (box)
+    showTimeSeries(box, view, run, host.theme(), (cellIds) => openCellLogs(view.runIndex, cellIds), pendingOpener);
 }
 
 /** The run header's Export report button and the legend of the marks met in the run. */
 export function renderRunEvidence(section: HTMLElement, run: RunView, runIndex: number): void {
   const toolbar = section.querySelector('header.run-header .toolbar');
   if (toolbar && !toolbar.querySelector('button.export-report')) {
-    const button = h('button', { type: 'button', class: 'export-report', 'aria-label': `Export run ${run.runId} as one self-contained HTML report` }, 'Export report');
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'export-report',
+        'aria-label': `Export run ${run.runId} as one self-contained HTML report`,
+      },
+      'Export report',
+    );
     button.addEventListener('click', () => {
       const index = runIndexOf(section.dataset.runDir ?? run.runDir);
       host?.post({ type: 'export-report', runIndex: index >= 0 ? index : runIndex });
@@ -93,7 +131,9 @@ export function renderRunEvidence(section: HTMLElement, run: RunView, runIndex: 
   const report = toolbar?.querySelector<HTMLButtonElement>('button.export-report');
   if (report) {
     report.disabled = run.progress.finished === 0;
-    report.title = report.disabled ? 'No cell has finished yet: nothing to report.' : 'The run as one self-contained HTML file';
+    report.title = report.disabled
+      ? 'No cell has finished yet: nothing to report.'
+      : 'The run as one self-contained HTML file';
   }
   let legend = section.querySelector<HTMLElement>(':scope > section.marks-legend');
   if (!legend) {
@@ -107,11 +147,28 @@ export function renderRunEvidence(section: HTMLElement, run: RunView, runIndex: 
   replaceChildren(
     legend,
     entries.length === 0 ? null : h('h3', {}, 'Marked cells'),
-    entries.length === 0 ? null : h('p', { class: 'muted' }, 'Marked repetitions may not measure what their row and column say: they leave the median when unmarked ones exist, and a point whose repetitions are all marked is drawn as a cross, never counted as an improvement. Hover a mark for what was seen; click a cell for its time series.'),
-    entries.length === 0 ? null : h('dl', { class: 'marks-legend-list' }, ...entries.flatMap((entry) => [
-      h('dt', { 'data-mark': entry.code }, h('span', { class: 'mark' }, `(${entry.label})`), ` ${entry.cells} cell${entry.cells === 1 ? '' : 's'}`),
-      h('dd', { 'data-mark': entry.code }, entry.explanation),
-    ])),
+    entries.length === 0
+      ? null
+      : h(
+          'p',
+          { class: 'muted' },
+          'Marked repetitions may not measure what their row and column say: they leave the median when unmarked ones exist, and a point whose repetitions are all marked is drawn as a cross, never counted as an improvement. Hover a mark for what was seen; click a cell for its time series.',
+        ),
+    entries.length === 0
+      ? null
+      : h(
+          'dl',
+          { class: 'marks-legend-list' },
+          ...entries.flatMap((entry) => [
+            h(
+              'dt',
+              { 'data-mark': entry.code },
+              h('span', { class: 'mark' }, `(${entry.label})`),
+              ` ${entry.cells} cell${entry.cells === 1 ? '' : 's'}`,
+            ),
+            h('dd', { 'data-mark': entry.code }, entry.explanation),
+          ]),
+        ),
   );
 }
 
@@ -134,12 +191,22 @@ export function evidenceBoxes(section: HTMLElement, group: ChartGroup, run: RunV
   const body = section.querySelector<HTMLElement>('.group-body')!;
   let timeseries = body.querySelector<HTMLElement>(':scope > .timeseries-box');
   if (!timeseries) {
-    timeseries = h('section', { class: 'timeseries-box', id: `ts-${safeId(group.id)}`, 'aria-label': 'Throughput, latency and CPU over time', hidden: true });
+    timeseries = h('section', {
+      class: 'timeseries-box',
+      id: `ts-${safeId(group.id)}`,
+      'aria-label': 'Throughput, latency and CPU over time',
+      hidden: true,
+    });
     body.querySelector(':scope > .tables')?.after(timeseries);
   }
   let cpu = body.querySelector<HTMLElement>(':scope > .cpu-box');
   if (!cpu) {
-    cpu = h('section', { class: 'cpu-box', 'aria-label': 'CPU utilisation and CPU per operation' }, h('h4', { class: 'box-title' }, 'CPU'), h('div', { class: 'charts cpu-charts' }));
+    cpu = h(
+      'section',
+      { class: 'cpu-box', 'aria-label': 'CPU utilisation and CPU per operation' },
+      h('h4', { class: 'box-title' }, 'CPU'),
+      h('div', { class: 'charts cpu-charts' }),
+    );
     body.appendChild(cpu);
   }
   cpu.hidden = (group.cpuCharts ?? []).length === 0;
@@ -184,11 +251,15 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
     if (!cell || cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) return;
     const run = host?.model()?.runs.find((candidate) => candidate.runDir === body.dataset.runDir);
     // A group against threads or, in a run drawn against another axis (issue 23), one of that axis' groups.
-    const current = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].find((candidate) => candidate.id === body.dataset.groupId);
+    const current = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].find(
+      (candidate) => candidate.id === body.dataset.groupId,
+    );
     if (!current) return;
     const stack = cell.dataset.stack!;
     const threads = Number(cell.dataset.threads);
-    const point = current.charts[0]?.series.find((series) => series.stack === stack)?.points.find((candidate) => candidate.threads === threads);
+    const point = current.charts[0]?.series
+      .find((series) => series.stack === stack)
+      ?.points.find((candidate) => candidate.threads === threads);
     let cellIds = point?.cellIds;
     try {
       if (cell.dataset.cells) cellIds = JSON.parse(cell.dataset.cells) as string[];
@@ -196,7 +267,15 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
       // a damaged attribute: the model's cells
     }
     if (logs) openCellLogs(runIndexOf(body.dataset.runDir!), cellIds);
-    else requestTimeSeries(body.dataset.runDir!, current, stack, threads, cellIds, cell.closest<HTMLElement>('tr')?.dataset.x);
+    else
+      requestTimeSeries(
+        body.dataset.runDir!,
+        current,
+        stack,
+        threads,
+        cellIds,
+        cell.closest<HTMLElement>('tr')?.dataset.x,
+      );
   };
   body.addEventListener('click', (event) => open(event.target, event.shiftKey));
   body.addEventListener('keydown', (event) => {

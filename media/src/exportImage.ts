@@ -20,6 +20,9 @@ export function exportTheme(theme: ThemeColours, background: 'light' | 'theme'):
 
 /** A file name the host accepts: letters, digits, dot, underscore and dash. */
 export function imageFileName(...parts: string[]): string {
-  const name = parts.join('-').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[^A-Za-z0-9]+/, '');
+  const name = parts
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '');
   return (name || 'chart').slice(0, 100);
 }

@@ -27,20 +27,44 @@ function changeText(row: GainChangeTable['rows'][number]): string {
 }
 
 export function gainChangeTableElement(table: GainChangeTable, groupLabel: string): HTMLTableElement {
-  const head = h('tr', {}, ...['Threads', 'Stack', 'Gain over the kernel in A', 'Gain over the kernel in B', 'Change (B − A)'].map((title) => h('th', { scope: 'col' }, title)));
-  const body = h('tbody', {}, ...table.rows.map((row) => h(
+  const head = h(
     'tr',
-    { 'data-threads': row.threads, 'data-stack': row.stack },
-    h('th', { scope: 'row' }, String(row.threads)),
-    h('td', { class: 'text' }, stackText(row.stack)),
-    h('td', { class: 'gain', 'data-side': 'a', 'data-gain': row.gainA }, formatDelta(row.gainA)),
-    h('td', { class: 'gain', 'data-side': 'b', 'data-gain': row.gainB }, formatDelta(row.gainB)),
-    h('td', {
-      class: `change${row.significant && !row.marked ? (row.better ? ' improvement' : ' regression') : ''}`,
-      'data-change': row.changePoints,
-      'data-significant': String(row.significant),
-      title: row.interval ? `95 % confidence interval ${points(row.interval.low)} to ${points(row.interval.high)}` : undefined,
-    }, changeText(row)),
-  )));
-  return h('table', { class: 'gain-change', id: table.id, 'data-metric': table.metric }, h('caption', {}, `${table.title}, ${groupLabel}`), h('thead', {}, head), body);
+    {},
+    ...['Threads', 'Stack', 'Gain over the kernel in A', 'Gain over the kernel in B', 'Change (B − A)'].map((title) =>
+      h('th', { scope: 'col' }, title),
+    ),
+  );
+  const body = h(
+    'tbody',
+    {},
+    ...table.rows.map((row) =>
+      h(
+        'tr',
+        { 'data-threads': row.threads, 'data-stack': row.stack },
+        h('th', { scope: 'row' }, String(row.threads)),
+        h('td', { class: 'text' }, stackText(row.stack)),
+        h('td', { class: 'gain', 'data-side': 'a', 'data-gain': row.gainA }, formatDelta(row.gainA)),
+        h('td', { class: 'gain', 'data-side': 'b', 'data-gain': row.gainB }, formatDelta(row.gainB)),
+        h(
+          'td',
+          {
+            class: `change${row.significant && !row.marked ? (row.better ? ' improvement' : ' regression') : ''}`,
+            'data-change': row.changePoints,
+            'data-significant': String(row.significant),
+            title: row.interval
+              ? `95 % confidence interval ${points(row.interval.low)} to ${points(row.interval.high)}`
+              : undefined,
+          },
+          changeText(row),
+        ),
+      ),
+    ),
+  );
+  return h(
+    'table',
+    { class: 'gain-change', id: table.id, 'data-metric': table.metric },
+    h('caption', {}, `${table.title}, ${groupLabel}`),
+    h('thead', {}, head),
+    body,
+  );
 }

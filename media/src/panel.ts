@@ -1,16 +1,37 @@
 // The results webview: draws the model the host posts (charts, tables, environment), keeps the
 // reader's place (scroll, chart/table toggles, hidden series, collapsed groups) across live
 // updates and reloads, and asks the host to save exports. Nothing here talks to the network.
-import type { ChartGroup, ChartModel, HostMessage, PanelUiState, PanelViewModel, RunView, WebviewMessage } from '../../client/src/panel/protocol.js';
+import type {
+  ChartGroup,
+  ChartModel,
+  HostMessage,
+  PanelUiState,
+  PanelViewModel,
+  RunView,
+  WebviewMessage,
+} from '../../client/src/panel/protocol.js';
 import { applyTheme, chartPrintPng, chartSvg, chartUnit, createChart, type ChartHandle } from './charts.js';
 import { pngOfChart, svgOfChart, type SaveChartImage } from './chartExport.js';
 import { renderComparison } from './compareView.js';
 import { h, replaceChildren, safeId, setTabbable } from './dom.js';
 import { exportPixelRatio, exportSize, exportTheme, imageFileName } from './exportImage.js';
-import { applyChartNote, evidenceBoxes, initEvidence, onChartPointClick, onTimeSeries, renderRunEvidence } from './evidencePanel.js';
+import {
+  applyChartNote,
+  evidenceBoxes,
+  initEvidence,
+  onChartPointClick,
+  onTimeSeries,
+  renderRunEvidence,
+} from './evidencePanel.js';
 import { formatDuration, formatLocalTime } from './format.js';
 import { renderPreflight } from './preflightView.js';
-import { bestImprovementsList, chartDataTable, comparisonTableElement, environmentTable, profilesList } from './tables.js';
+import {
+  bestImprovementsList,
+  chartDataTable,
+  comparisonTableElement,
+  environmentTable,
+  profilesList,
+} from './tables.js';
 import { onThemeChange, readTheme, useSeriesPalette, type ThemeColours } from './theme.js';
 import { renderVerdict } from './verdictView.js';
 import { initTableKeys, oneTabStopPerTable } from './tableKeys.js';
@@ -53,7 +74,11 @@ function announce(text: string): void {
   if (region) region.textContent = text;
 }
 
-function ensureChild<K extends keyof HTMLElementTagNameMap>(parent: Element, selector: string, create: () => HTMLElementTagNameMap[K]): HTMLElementTagNameMap[K] {
+function ensureChild<K extends keyof HTMLElementTagNameMap>(
+  parent: Element,
+  selector: string,
+  create: () => HTMLElementTagNameMap[K],
+): HTMLElementTagNameMap[K] {
   const existing = parent.querySelector(`:scope > ${selector}`);
   if (existing) return existing as HTMLElementTagNameMap[K];
   const element = create();
@@ -64,16 +89,20 @@ function ensureChild<K extends keyof HTMLElementTagNameMap>(parent: Element, sel
 /** The run's one-line summary; only a run still going says "so far". */
 function progressText(run: RunView): string {
   const { progress } = run;
-  if (run.status === 'preflight') return `Pre-flight checks running (${run.preflight?.checks.length ?? 0} done); ${progress.total} cells planned`;
-  if (run.status === 'preflight-failed') return run.removed ? 'Pre-flight failed: no cell ran and no run folder was kept' : 'Pre-flight failed: no cell ran';
+  if (run.status === 'preflight')
+    return `Pre-flight checks running (${run.preflight?.checks.length ?? 0} done); ${progress.total} cells planned`;
+  if (run.status === 'preflight-failed')
+    return run.removed ? 'Pre-flight failed: no cell ran and no run folder was kept' : 'Pre-flight failed: no cell ran';
   const going = run.status === 'running' || (run.status === undefined && !progress.outcome);
   const parts = [`${progress.finished} of ${progress.total} cells finished${going ? ' so far' : ''}`];
   if (run.status === 'incomplete') parts[0] = `Incomplete: ${progress.finished} of ${progress.total} cells finished`;
-  if (run.status === 'finished' && !progress.outcome) parts[0] = `Finished: ${progress.finished} of ${progress.total} cells`;
+  if (run.status === 'finished' && !progress.outcome)
+    parts[0] = `Finished: ${progress.finished} of ${progress.total} cells`;
   if (progress.failed > 0) parts.push(`${progress.failed} failed`);
   if (progress.running) {
     let running = `running ${progress.running.cell} (cell ${progress.running.index + 1} of ${progress.running.total})`;
-    if (progress.running.remainingEstimateMs !== undefined) running += `, about ${formatDuration(progress.running.remainingEstimateMs)} left`;
+    if (progress.running.remainingEstimateMs !== undefined)
+      running += `, about ${formatDuration(progress.running.remainingEstimateMs)} left`;
     parts.push(running);
   }
   if (progress.outcome) {
@@ -87,23 +116,46 @@ function progressText(run: RunView): string {
 function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): void {
   // The page's h1 is the one title; the header carries the run's facts and its actions.
   const header = ensureChild<'header'>(section, 'header.run-header', () => {
-    const exportButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Export every metric of run ${run.runId} as CSV` }, 'Export CSV');
+    const exportButton = h(
+      'button',
+      { type: 'button', class: 'export-csv', 'aria-label': `Export every metric of run ${run.runId} as CSV` },
+      'Export CSV',
+    );
     exportButton.addEventListener('click', () => vscode.postMessage({ type: 'export-csv', runIndex }));
-    return h('header', { class: 'run-header' }, h('p', { class: 'run-meta muted' }), h('div', { class: 'toolbar' }, exportButton));
+    return h(
+      'header',
+      { class: 'run-header' },
+      h('p', { class: 'run-meta muted' }),
+      h('div', { class: 'toolbar' }, exportButton),
+    );
   });
   const meta = header.querySelector('.run-meta')!;
-  const started = run.createdAt ? h('time', { class: 'started', datetime: run.createdAt }, formatLocalTime(run.createdAt)) : null;
-  replaceChildren(meta, ...(started ? ['started ', started, ' · '] : []), [run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · '));
+  const started = run.createdAt
+    ? h('time', { class: 'started', datetime: run.createdAt }, formatLocalTime(run.createdAt))
+    : null;
+  replaceChildren(
+    meta,
+    ...(started ? ['started ', started, ' · '] : []),
+    [run.planPath && `plan ${run.planPath}`, `stacks: ${run.stacks.join(', ') || '–'}`].filter(Boolean).join(' · '),
+  );
   header.hidden = run.removed === true;
   renderVerdict(section, header, run);
   // Nothing to export before a cell has finished.
   const exportButton = header.querySelector<HTMLButtonElement>('button.export-csv')!;
   exportButton.disabled = run.progress.finished === 0;
-  exportButton.title = exportButton.disabled ? 'No cell has finished yet: nothing to export.' : 'Every metric, percentile and mark of each cell, as CSV';
+  exportButton.title = exportButton.disabled
+    ? 'No cell has finished yet: nothing to export.'
+    : 'Every metric, percentile and mark of each cell, as CSV';
   renderPreflight(section, run);
 
   const progress = ensureChild<'div'>(section, 'div.progress', () =>
-    h('div', { class: 'progress' }, h('progress', { max: 1, value: 0, 'aria-label': 'cells finished' }), h('span', { class: 'progress-text' }), h('p', { class: 'live muted' })),
+    h(
+      'div',
+      { class: 'progress' },
+      h('progress', { max: 1, value: 0, 'aria-label': 'cells finished' }),
+      h('span', { class: 'progress-text' }),
+      h('p', { class: 'live muted' }),
+    ),
   );
   const bar = progress.querySelector('progress')!;
   bar.max = Math.max(1, run.progress.total);
@@ -115,22 +167,30 @@ function renderRunHeader(section: HTMLElement, run: RunView, runIndex: number): 
   bar.hidden = run.status === 'preflight-failed';
   if (!run.progress.running) progress.querySelector('.live')!.textContent = '';
 
-  const warnings = ensureChild<'ul'>(section, 'ul.warnings', () => h('ul', { class: 'warnings', 'aria-label': 'Warnings' }));
+  const warnings = ensureChild<'ul'>(section, 'ul.warnings', () =>
+    h('ul', { class: 'warnings', 'aria-label': 'Warnings' }),
+  );
   replaceChildren(warnings, ...run.warnings.map((warning) => h('li', {}, warning)));
   warnings.hidden = run.warnings.length === 0;
 
   renderStackFilter(section, run);
   renderAxisPicker(section, run);
 
-  const best = ensureChild<'section'>(section, 'section.best-box', () => h('section', { class: 'best-box', 'aria-label': 'Best improvements' }));
+  const best = ensureChild<'section'>(section, 'section.best-box', () =>
+    h('section', { class: 'best-box', 'aria-label': 'Best improvements' }),
+  );
   replaceChildren(best, bestImprovementsList(run));
   best.hidden = run.bestImprovements.length === 0;
 }
 
 /** One checkbox per stack, in the series colour: show or hide it in every chart of the run. */
 function renderStackFilter(section: HTMLElement, run: RunView): void {
-  const filter = ensureChild<'fieldset'>(section, 'fieldset.stack-filter', () => h('fieldset', { class: 'stack-filter' }, h('legend', {}, 'Stacks shown in the charts')));
-  const known = Array.from(filter.querySelectorAll<HTMLInputElement>('input[data-stack]')).map((input) => input.dataset.stack);
+  const filter = ensureChild<'fieldset'>(section, 'fieldset.stack-filter', () =>
+    h('fieldset', { class: 'stack-filter' }, h('legend', {}, 'Stacks shown in the charts')),
+  );
+  const known = Array.from(filter.querySelectorAll<HTMLInputElement>('input[data-stack]')).map(
+    (input) => input.dataset.stack,
+  );
   if (known.join('\u0000') !== run.stacks.join('\u0000')) {
     filter.querySelectorAll('label').forEach((label) => label.remove());
     run.stacks.forEach((stack, index) => {
@@ -142,13 +202,27 @@ function renderStackFilter(section: HTMLElement, run: RunView): void {
         saveState({ hiddenStacks: { ...uiState.hiddenStacks, [run.runDir]: [...hidden] } });
         redrawCharts();
       });
-      filter.appendChild(h('label', { for: input.id }, input, h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }), stackText(stack)));
+      filter.appendChild(
+        h(
+          'label',
+          { for: input.id },
+          input,
+          h('span', { class: 'swatch', 'aria-hidden': 'true', 'data-index': index }),
+          stackText(stack),
+        ),
+      );
     });
   }
   const hidden = uiState.hiddenStacks?.[run.runDir] ?? [];
-  filter.querySelectorAll<HTMLInputElement>('input[data-stack]').forEach((input) => (input.checked = !hidden.includes(input.dataset.stack ?? '')));
+  filter
+    .querySelectorAll<HTMLInputElement>('input[data-stack]')
+    .forEach((input) => (input.checked = !hidden.includes(input.dataset.stack ?? '')));
   // Swatch colours follow the theme; CSSOM writes are allowed under the CSP (style attributes are not).
-  filter.querySelectorAll<HTMLElement>('.swatch').forEach((swatch) => swatch.style.setProperty('background-color', theme.series[Number(swatch.dataset.index) % theme.series.length]));
+  filter
+    .querySelectorAll<HTMLElement>('.swatch')
+    .forEach((swatch) =>
+      swatch.style.setProperty('background-color', theme.series[Number(swatch.dataset.index) % theme.series.length]),
+    );
 }
 
 /** The axis a run's charts and tables are drawn against: the reader's pick, threads by default (issue 23). */
@@ -160,7 +234,7 @@ function xAxisOf(run: RunView): string {
 /** The groups drawn for the axis picked; the other axes are held, one group each. */
 function groupsOf(run: RunView): ChartGroup[] {
   const axis = xAxisOf(run);
-  return axis === 'threads' ? run.groups : run.axisGroups?.[axis] ?? run.groups;
+  return axis === 'threads' ? run.groups : (run.axisGroups?.[axis] ?? run.groups);
 }
 
 /** A select of the run's swept axes (threads, cluster size, fieldlength...): what the charts and tables are against. */
@@ -172,11 +246,20 @@ function renderAxisPicker(section: HTMLElement, run: RunView): void {
       saveState({ xAxis: { ...uiState.xAxis, [run.runDir]: select.value } });
       if (model) render(model);
     });
-    return h('div', { class: 'axis-picker' }, h('label', { for: select.id }, 'Charts and tables against '), select, h('span', { class: 'muted' }, ' (the other axes are held: one group per combination)'));
+    return h(
+      'div',
+      { class: 'axis-picker' },
+      h('label', { for: select.id }, 'Charts and tables against '),
+      select,
+      h('span', { class: 'muted' }, ' (the other axes are held: one group per combination)'),
+    );
   });
   const select = box.querySelector('select')!;
-  const known = Array.from(select.options).map((option) => option.value).join('\u0000');
-  if (known !== axes.map((axis) => axis.id).join('\u0000')) replaceChildren(select, ...axes.map((axis) => h('option', { value: axis.id }, axis.title)));
+  const known = Array.from(select.options)
+    .map((option) => option.value)
+    .join('\u0000');
+  if (known !== axes.map((axis) => axis.id).join('\u0000'))
+    replaceChildren(select, ...axes.map((axis) => h('option', { value: axis.id }, axis.title)));
   select.value = xAxisOf(run);
   box.hidden = axes.length < 2 || run.removed === true;
 }
@@ -222,7 +305,8 @@ function openCellFromEvent(event: Event): void {
   const cell = (event.target as Element | null)?.closest?.<HTMLElement>('#comparison td[data-cells]');
   if (!cell) return;
   const side = cell.dataset.side;
-  const runIndex = side === 'a' ? 0 : side === 'b' ? 1 : Number(cell.closest<HTMLElement>('section.run')?.dataset.runIndex ?? 0);
+  const runIndex =
+    side === 'a' ? 0 : side === 'b' ? 1 : Number(cell.closest<HTMLElement>('section.run')?.dataset.runIndex ?? 0);
   try {
     openCells(runIndex, JSON.parse(cell.dataset.cells ?? '[]') as string[]);
   } catch {
@@ -252,23 +336,53 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
         ...exportSize,
       };
       const hidden = hiddenIn(chart.id, entry.runDir);
-      const data = format === 'png' ? chartPrintPng(entry.model, entry.stacks, hidden, spec, exportPixelRatio(window.devicePixelRatio)) : chartSvg(entry.model, entry.stacks, hidden, spec);
-      vscode.postMessage({ type: 'save-image', format, name: imageFileName(run.runId, group.interface, chart.metric), data });
+      const data =
+        format === 'png'
+          ? chartPrintPng(entry.model, entry.stacks, hidden, spec, exportPixelRatio(window.devicePixelRatio))
+          : chartSvg(entry.model, entry.stacks, hidden, spec);
+      vscode.postMessage({
+        type: 'save-image',
+        format,
+        name: imageFileName(run.runId, group.interface, chart.metric),
+        data,
+      });
     };
-    const png = h('button', { type: 'button', class: 'save-png', 'aria-label': `Save ${chart.title} chart of ${group.label} as PNG` }, 'PNG');
-    const svg = h('button', { type: 'button', class: 'save-svg', 'aria-label': `Save ${chart.title} chart of ${group.label} as SVG` }, 'SVG');
+    const png = h(
+      'button',
+      { type: 'button', class: 'save-png', 'aria-label': `Save ${chart.title} chart of ${group.label} as PNG` },
+      'PNG',
+    );
+    const svg = h(
+      'button',
+      { type: 'button', class: 'save-svg', 'aria-label': `Save ${chart.title} chart of ${group.label} as SVG` },
+      'SVG',
+    );
     png.addEventListener('click', () => save('png'));
     svg.addEventListener('click', () => save('svg'));
     figure = h(
       'figure',
-      { class: 'chart', id: figureId, 'data-chart-id': chart.id, 'data-metric': chart.metric, 'data-interface': group.interface },
+      {
+        class: 'chart',
+        id: figureId,
+        'data-chart-id': chart.id,
+        'data-metric': chart.metric,
+        'data-interface': group.interface,
+      },
       h('figcaption', {}, h('h4', {}), h('div', { class: 'toolbar' }, toggle, png, svg)),
       h('div', { class: 'canvas-box' }, canvas),
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
     container.appendChild(figure);
     // A point opens its time series, which offers its records and logs (evidencePanel.ts).
-    const handle = createChart(canvas, chart, run.stacks, theme, hidden, (stack, hide) => toggleStack(chart.id, stack, hide), onChartPointClick(run.runDir, group));
+    const handle = createChart(
+      canvas,
+      chart,
+      run.stacks,
+      theme,
+      hidden,
+      (stack, hide) => toggleStack(chart.id, stack, hide),
+      onChartPointClick(run.runDir, group),
+    );
     charts.set(chart.id, { handle, model: chart, stacks: run.stacks, runDir: run.runDir });
   } else {
     const entry = charts.get(chart.id);
@@ -281,7 +395,12 @@ function renderChart(container: HTMLElement, chart: ChartModel, group: ChartGrou
   // Heading, canvas name, axis and table all say the unit the host chose for the metric, on every update.
   const unit = chartUnit(chart);
   figure.querySelector('figcaption h4')!.textContent = `${chart.title} (${unit})`;
-  figure.querySelector('canvas')!.setAttribute('aria-label', `${chart.title} (${unit}) against ${chart.xAxis?.title ?? 'YCSB threads'} for ${group.label}; the table view lists every value`);
+  figure
+    .querySelector('canvas')!
+    .setAttribute(
+      'aria-label',
+      `${chart.title} (${unit}) against ${chart.xAxis?.title ?? 'YCSB threads'} for ${group.label}; the table view lists every value`,
+    );
   replaceChildren(figure.querySelector('.data-box')!, chartDataTable(chart, group.label));
   applyChartNote(figure, chart);
   applyChartView(figure, chart.id);
@@ -292,7 +411,11 @@ function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): H
   const sectionId = `group-${safeId(group.id)}`;
   let section = document.getElementById(sectionId);
   if (!section) {
-    const toggle = h('button', { type: 'button', class: 'group-toggle', 'aria-controls': `${sectionId}-body` }, h('span', { class: 'group-label' }));
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'group-toggle', 'aria-controls': `${sectionId}-body` },
+      h('span', { class: 'group-label' }),
+    );
     toggle.addEventListener('click', () => {
       const collapsed = new Set(uiState.collapsed ?? []);
       if (collapsed.has(group.id)) collapsed.delete(group.id);
@@ -302,10 +425,21 @@ function renderGroup(container: HTMLElement, group: ChartGroup, run: RunView): H
     });
     section = h(
       'section',
-      { class: 'group', id: sectionId, 'data-group': group.id, 'data-interface': group.interface, 'aria-labelledby': `${sectionId}-heading` },
+      {
+        class: 'group',
+        id: sectionId,
+        'data-group': group.id,
+        'data-interface': group.interface,
+        'aria-labelledby': `${sectionId}-heading`,
+      },
       h('h3', { id: `${sectionId}-heading` }, toggle),
       // The cookbook's tables first (the answer), the charts after (the detail).
-      h('div', { class: 'group-body', id: `${sectionId}-body` }, h('div', { class: 'tables' }), h('div', { class: 'charts' })),
+      h(
+        'div',
+        { class: 'group-body', id: `${sectionId}-body` },
+        h('div', { class: 'tables' }),
+        h('div', { class: 'charts' }),
+      ),
     );
     container.appendChild(section);
   }
@@ -341,7 +475,14 @@ function applyCollapsed(section: HTMLElement, groupId: string): void {
 }
 
 function renderEnvironment(section: HTMLElement, run: RunView): void {
-  const details = ensureChild<'details'>(section, 'details.environment-box', () => h('details', { class: 'environment-box' }, h('summary', {}, 'Environment'), h('div', { class: 'environment-body' })));
+  const details = ensureChild<'details'>(section, 'details.environment-box', () =>
+    h(
+      'details',
+      { class: 'environment-box' },
+      h('summary', {}, 'Environment'),
+      h('div', { class: 'environment-body' }),
+    ),
+  );
   replaceChildren(details.querySelector('.environment-body')!, environmentTable(run.environment), profilesList(run));
 }
 
@@ -358,7 +499,14 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
     section = null;
   }
   if (!section) {
-    section = h('section', { class: 'run', id: sectionId, 'data-run-dir': run.runDir, 'data-run-id': run.runId, 'data-run-index': runIndex, 'aria-labelledby': 'panel-title' });
+    section = h('section', {
+      class: 'run',
+      id: sectionId,
+      'data-run-dir': run.runDir,
+      'data-run-id': run.runId,
+      'data-run-index': runIndex,
+      'aria-labelledby': 'panel-title',
+    });
     container.appendChild(section);
   }
   section.dataset.runId = run.runId;
@@ -366,7 +514,15 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
   renderRunHeader(section, run, runIndex);
   renderRunEvidence(section, run, runIndex);
   // A landmark of its own, which the skip link at the top of the page jumps to.
-  const groups = ensureChild<'div'>(section, 'div.groups', () => h('div', { class: 'groups', id: `${sectionId}-groups`, role: 'region', 'aria-label': `Tables and charts of run ${run.runId}`, tabindex: -1 }));
+  const groups = ensureChild<'div'>(section, 'div.groups', () =>
+    h('div', {
+      class: 'groups',
+      id: `${sectionId}-groups`,
+      role: 'region',
+      'aria-label': `Tables and charts of run ${run.runId}`,
+      tabindex: -1,
+    }),
+  );
   // A run whose folder is gone shows only why (the pre-flight section), never an empty run.
   const groupsShown = run.removed ? [] : groupsOf(run);
   const keep = new Set<Element>(groupsShown.map((group) => renderGroup(groups, group, run)));
@@ -381,9 +537,11 @@ function renderRun(container: HTMLElement, run: RunView, runIndex: number): HTML
     child.remove();
   }
   if (groupsShown.length === 0 && !run.removed && run.status !== 'preflight') {
-    if (!groups.querySelector('.placeholder')) groups.appendChild(h('p', { class: 'placeholder muted' }, 'No cells in this run yet.'));
+    if (!groups.querySelector('.placeholder'))
+      groups.appendChild(h('p', { class: 'placeholder muted' }, 'No cells in this run yet.'));
   } else groups.querySelector('.placeholder')?.remove();
-  section.querySelector<HTMLElement>('fieldset.stack-filter')!.hidden = run.removed === true || run.status === 'preflight';
+  section.querySelector<HTMLElement>('fieldset.stack-filter')!.hidden =
+    run.removed === true || run.status === 'preflight';
   // Throughput against nodes, the ideal line and cost per node (scalingView.ts), with 2+ sizes.
   const override = uiState.price?.[run.runDir];
   renderScaling(section, run, {
@@ -445,7 +603,9 @@ function render(next: PanelViewModel): void {
   // Tab enters each table once; the arrow keys move inside it (tableKeys.ts).
   oneTabStopPerTable(app);
   saveState({ runDirs: next.runs.map((run) => run.runDir) });
-  announce(next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '));
+  announce(
+    next.runs.map((run) => `${run.runId}: ${run.progress.finished} of ${run.progress.total} cells finished`).join('. '),
+  );
   if (!restoredScroll) {
     restoredScroll = true;
     if (uiState.scrollY) window.scrollTo(0, uiState.scrollY);
@@ -453,7 +613,9 @@ function render(next: PanelViewModel): void {
 }
 
 function showLive(runDir: string, text: string): void {
-  const section = Array.from(document.querySelectorAll<HTMLElement>('section.run')).find((element) => element.dataset.runDir === runDir);
+  const section = Array.from(document.querySelectorAll<HTMLElement>('section.run')).find(
+    (element) => element.dataset.runDir === runDir,
+  );
   const live = section?.querySelector('.live');
   if (live) live.textContent = text;
 }
@@ -502,10 +664,18 @@ onThemeChange(() => {
 /** The compare view's and the spectrum's exports: the same frame, size and background as the run's charts. */
 const saveChartImage: SaveChartImage = (format, name, config, title) => {
   const spec = { title, theme: exportTheme(theme, model?.exportBackground ?? 'light'), ...exportSize };
-  const data = format === 'png' ? pngOfChart(config, spec, exportPixelRatio(window.devicePixelRatio), applyTheme) : svgOfChart(config, spec, applyTheme);
+  const data =
+    format === 'png'
+      ? pngOfChart(config, spec, exportPixelRatio(window.devicePixelRatio), applyTheme)
+      : svgOfChart(config, spec, applyTheme);
   vscode.postMessage({ type: 'save-image', format, name: imageFileName(name), data });
 };
 
 initTableKeys();
-initEvidence({ post: (message) => vscode.postMessage(message), model: () => model, theme: () => theme, saveImage: saveChartImage });
+initEvidence({
+  post: (message) => vscode.postMessage(message),
+  model: () => model,
+  theme: () => theme,
+  saveImage: saveChartImage,
+});
 vscode.postMessage({ type: 'ready' });

@@ -28,7 +28,13 @@ function failureBanner(run: RunView): HTMLElement | null {
     h('h3', {}, heading),
     h('p', { class: 'what' }, failure.host ? `${failure.host}: ${failure.message}` : failure.message),
     h('p', { class: 'next-step' }, h('strong', {}, 'Next step: '), failure.action),
-    run.removed ? h('p', { class: 'muted' }, 'No cell ran, so no run folder was kept and there is nothing to resume: fix this and run the plan again.') : null,
+    run.removed
+      ? h(
+          'p',
+          { class: 'muted' },
+          'No cell ran, so no run folder was kept and there is nothing to resume: fix this and run the plan again.',
+        )
+      : null,
   );
 }
 
@@ -41,13 +47,25 @@ export function renderPreflight(section: HTMLElement, run: RunView): void {
   const checks = run.preflight?.checks ?? [];
   const banner = failureBanner(run);
   box.hidden = !banner && checks.length === 0 && run.status !== 'preflight';
-  box.dataset.state = run.status === 'preflight' ? 'running' : run.status === 'preflight-failed' ? 'failed' : checks.length > 0 ? 'passed' : '';
+  box.dataset.state =
+    run.status === 'preflight'
+      ? 'running'
+      : run.status === 'preflight-failed'
+        ? 'failed'
+        : checks.length > 0
+          ? 'passed'
+          : '';
   const list = h('ul', { class: 'checks' }, ...checks.map(checkItem));
   if (run.status === 'preflight') {
     replaceChildren(
       box,
       h('h3', {}, 'Pre-flight checks'),
-      h('p', { class: 'pending' }, h('progress', { 'aria-label': 'Pre-flight checks running' }), ` Checking every host: SSH, versions, interfaces, the bucket quota, the profiles and the workload… ${checks.length} done.`),
+      h(
+        'p',
+        { class: 'pending' },
+        h('progress', { 'aria-label': 'Pre-flight checks running' }),
+        ` Checking every host: SSH, versions, interfaces, the bucket quota, the profiles and the workload… ${checks.length} done.`,
+      ),
       list,
     );
     return;
@@ -55,6 +73,14 @@ export function renderPreflight(section: HTMLElement, run: RunView): void {
   const passed = checks.filter((check) => check.ok).length;
   const summary = `Pre-flight: ${passed} of ${checks.length} checks passed`;
   // Failed or warned checks stay open; a clean pass folds away under the results.
-  const details = checks.length > 0 ? h('details', { class: 'checks-box', open: banner !== null || passed < checks.length }, h('summary', {}, summary), list) : null;
+  const details =
+    checks.length > 0
+      ? h(
+          'details',
+          { class: 'checks-box', open: banner !== null || passed < checks.length },
+          h('summary', {}, summary),
+          list,
+        )
+      : null;
   replaceChildren(box, banner, details);
 }

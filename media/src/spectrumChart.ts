@@ -41,30 +41,75 @@ function seriesLabel(series: SpectrumView['series'][number]): string {
 function defaultSpectrum(spectra: readonly SpectrumView[]): SpectrumView {
   const operation = spectra[0].operation;
   const candidates = spectra.filter((spectrum) => spectrum.operation === operation);
-  const most = Math.max(...candidates.map((spectrum) => spectrum.series.filter((series) => series.source === 'hdr-merged' && !series.marked).length));
-  return [...candidates].reverse().find((spectrum) => spectrum.series.filter((series) => series.source === 'hdr-merged' && !series.marked).length === most) ?? candidates[candidates.length - 1];
+  const most = Math.max(
+    ...candidates.map(
+      (spectrum) => spectrum.series.filter((series) => series.source === 'hdr-merged' && !series.marked).length,
+    ),
+  );
+  return (
+    [...candidates]
+      .reverse()
+      .find(
+        (spectrum) =>
+          spectrum.series.filter((series) => series.source === 'hdr-merged' && !series.marked).length === most,
+      ) ?? candidates[candidates.length - 1]
+  );
 }
 
 function dataTable(spectrum: SpectrumView, groupLabel: string): HTMLTableElement {
-  const percentiles = [...new Set(spectrum.series.flatMap((series) => series.points.map((point) => point.percentile)))].sort((a, b) => a - b);
+  const percentiles = [
+    ...new Set(spectrum.series.flatMap((series) => series.points.map((point) => point.percentile))),
+  ].sort((a, b) => a - b);
   const body = h('tbody', {});
   for (const percentile of percentiles) {
-    body.appendChild(h('tr', {}, h('th', { scope: 'row' }, formatPercentile(percentile)), ...spectrum.series.map((series) => {
-      const point = series.points.find((candidate) => candidate.percentile === percentile);
-      return h('td', { 'data-stack': series.stack, 'data-percentile': percentile, 'data-value': point?.valueUs }, point ? point.valueUs.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '–');
-    })));
+    body.appendChild(
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, formatPercentile(percentile)),
+        ...spectrum.series.map((series) => {
+          const point = series.points.find((candidate) => candidate.percentile === percentile);
+          return h(
+            'td',
+            { 'data-stack': series.stack, 'data-percentile': percentile, 'data-value': point?.valueUs },
+            point ? point.valueUs.toLocaleString('en-US', { maximumFractionDigits: 1 }) : '–',
+          );
+        }),
+      ),
+    );
   }
   return h(
     'table',
     { class: 'chart-data spectrum-data', id: `${spectrum.id}-data` },
-    h('caption', {}, `${spectrum.operation} latency (µs) by percentile at ${threadsText(spectrum.threads)}, ${groupLabel}`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Percentile'), ...spectrum.series.map((series) => h('th', { scope: 'col', 'data-source': series.source }, seriesLabel(series))))),
+    h(
+      'caption',
+      {},
+      `${spectrum.operation} latency (µs) by percentile at ${threadsText(spectrum.threads)}, ${groupLabel}`,
+    ),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Percentile'),
+        ...spectrum.series.map((series) =>
+          h('th', { scope: 'col', 'data-source': series.source }, seriesLabel(series)),
+        ),
+      ),
+    ),
     body,
   );
 }
 
 /** Draws (or updates) the spectrum figure of a group inside `container`; removes it when the group has none. */
-export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: RunView, theme: ThemeColours, save?: SaveChartImage): void {
+export function renderSpectrum(
+  container: HTMLElement,
+  group: ChartGroup,
+  run: RunView,
+  theme: ThemeColours,
+  save?: SaveChartImage,
+): void {
   const spectra = group.spectra ?? [];
   const figureId = `spectrum-${safeId(group.id)}`;
   let figure = container.querySelector<HTMLElement>(`#${figureId}`);
@@ -78,7 +123,10 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
     return;
   }
   if (!figure) {
-    const select = h('select', { class: 'spectrum-select', 'aria-label': `Point and operation of the latency spectrum, ${group.label}` });
+    const select = h('select', {
+      class: 'spectrum-select',
+      'aria-label': `Point and operation of the latency spectrum, ${group.label}`,
+    });
     select.addEventListener('change', () => {
       state.selected = select.value;
       renderSpectrum(container, group, run, theme, save);
@@ -97,8 +145,21 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
     figure = h(
       'figure',
       { class: 'chart spectrum', id: figureId, 'data-group': group.id },
-      h('figcaption', {}, h('h4', {}, 'Latency by percentile (µs)'), h('div', { class: 'toolbar' }, select, toggle, ...buttons)),
-      h('div', { class: 'canvas-box' }, h('canvas', { id: `${figureId}-canvas`, role: 'img', 'aria-label': `Latency by percentile for ${group.label}, the stacks overlaid; the table view lists every value` })),
+      h(
+        'figcaption',
+        {},
+        h('h4', {}, 'Latency by percentile (µs)'),
+        h('div', { class: 'toolbar' }, select, toggle, ...buttons),
+      ),
+      h(
+        'div',
+        { class: 'canvas-box' },
+        h('canvas', {
+          id: `${figureId}-canvas`,
+          role: 'img',
+          'aria-label': `Latency by percentile for ${group.label}, the stacks overlaid; the table view lists every value`,
+        }),
+      ),
       h('p', { class: 'chart-note muted' }),
       h('div', { class: 'data-box', id: `${figureId}-data-box` }),
     );
@@ -107,7 +168,12 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
   const select = figure.querySelector<HTMLSelectElement>('select.spectrum-select')!;
   const ids = spectra.map((spectrum) => spectrum.id).join('\u0000');
   if (select.dataset.ids !== ids) {
-    replaceChildren(select, ...spectra.map((spectrum) => h('option', { value: spectrum.id }, `${threadsText(spectrum.threads)}, ${spectrum.operation}`)));
+    replaceChildren(
+      select,
+      ...spectra.map((spectrum) =>
+        h('option', { value: spectrum.id }, `${threadsText(spectrum.threads)}, ${spectrum.operation}`),
+      ),
+    );
     select.dataset.ids = ids;
   }
   const spectrum = spectra.find((candidate) => candidate.id === state.selected) ?? defaultSpectrum(spectra);
@@ -137,16 +203,21 @@ export function renderSpectrum(container: HTMLElement, group: ChartGroup, run: R
     state.chart = createXyChart(canvas, spec, theme);
     state.file = {
       spec,
-      title: [`${spectrum.operation} latency by percentile (µs) at ${threadsText(spectrum.threads)}`, `${group.label} · run ${run.runId}`],
+      title: [
+        `${spectrum.operation} latency by percentile (µs) at ${threadsText(spectrum.threads)}`,
+        `${group.label} · run ${run.runId}`,
+      ],
       name: `${run.runId}-${group.interface}-spectrum-${spectrum.operation}-${spectrum.threads}`,
     };
     state.drawn = key;
   }
   const bounded = spectrum.series.filter((series) => series.source !== 'hdr-merged');
   figure.querySelector('.chart-note')!.textContent = [
-    'Solid: the clients\' merged HDR histograms.',
+    "Solid: the clients' merged HDR histograms.",
     ...bounded.map((series) => `${stackText(series.stack)}: dashed, ${sourceLabel(series.source)}.`),
-    ...spectrum.series.filter((series) => series.marked).map((series) => `${stackText(series.stack)}: every repetition is marked.`),
+    ...spectrum.series
+      .filter((series) => series.marked)
+      .map((series) => `${stackText(series.stack)}: every repetition is marked.`),
   ].join(' ');
   replaceChildren(figure.querySelector('.data-box')!, dataTable(spectrum, group.label));
   applyView(figure, state);

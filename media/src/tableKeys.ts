@@ -26,7 +26,7 @@ export function oneTabStopPerTable(root: ParentNode): void {
   for (const table of Array.from(root.querySelectorAll<HTMLTableElement>('table'))) {
     const cells = cellsOf(table);
     if (cells.length === 0) continue;
-    const remembered = table.id ? stops.get(table.id) ?? 0 : 0;
+    const remembered = table.id ? (stops.get(table.id) ?? 0) : 0;
     const stop = Math.min(remembered, cells.length - 1);
     cells.forEach((cell, index) => setStop(cell, index === stop));
   }
@@ -45,11 +45,19 @@ function target(cells: readonly HTMLElement[], cell: HTMLElement, key: string): 
   const next = rows[rows.indexOf(row) + (key === 'ArrowDown' ? 1 : -1)];
   if (!next) return undefined;
   const column = (element: HTMLElement) => (element as HTMLTableCellElement).cellIndex;
-  return cells.filter((candidate) => candidate.closest('tr') === next).sort((a, b) => Math.abs(column(a) - column(cell)) - Math.abs(column(b) - column(cell)))[0];
+  return cells
+    .filter((candidate) => candidate.closest('tr') === next)
+    .sort((a, b) => Math.abs(column(a) - column(cell)) - Math.abs(column(b) - column(cell)))[0];
 }
 
 function onKey(event: KeyboardEvent): void {
-  if (!['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (
+    !['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(event.key) ||
+    event.altKey ||
+    event.ctrlKey ||
+    event.metaKey
+  )
+    return;
   const cell = (event.target as Element | null)?.closest?.<HTMLElement>(stopCells);
   const table = cell?.closest('table');
   if (!cell || !table) return;

@@ -1,7 +1,14 @@
 // The tables of the panel: the cookbook's kernel-vs-profile comparison, the data table behind
 // every chart (the screen-reader and keyboard view of it), and the run's environment. Every
 // value cell carries its unrounded number in data attributes for tests and for copying.
-import type { CellState, ChartModel, ComparisonTable, EnvironmentRow, RunView, TableCell } from '../../client/src/panel/protocol.js';
+import type {
+  CellState,
+  ChartModel,
+  ComparisonTable,
+  EnvironmentRow,
+  RunView,
+  TableCell,
+} from '../../client/src/panel/protocol.js';
 import { h } from './dom.js';
 import { stackText } from './stackNames.js';
 import { formatDelta, formatValue, formatWithUnit, threadsText, type DisplayUnit } from './format.js';
@@ -28,13 +35,19 @@ export const opensHint: Record<CellOpens, string> = {
 export function repetitionsNote(cell: TableCell, unit: DisplayUnit, opens: CellOpens = 'logs'): string {
   const { counted, finished, planned, failed } = cell.repetitions;
   const median = cell.value !== null ? `${formatWithUnit(cell.value, unit)}: ` : '';
-  const parts = [`${median}median of ${counted} repetition${counted === 1 ? '' : 's'}`, `${finished} of ${planned} finished`];
+  const parts = [
+    `${median}median of ${counted} repetition${counted === 1 ? '' : 's'}`,
+    `${finished} of ${planned} finished`,
+  ];
   if (failed > 0) parts.push(`${failed} failed`);
-  if (cell.min !== undefined && cell.max !== undefined) parts.push(`min–max ${formatValue(cell.min, unit)}–${formatWithUnit(cell.max, unit)}`);
+  if (cell.min !== undefined && cell.max !== undefined)
+    parts.push(`min–max ${formatValue(cell.min, unit)}–${formatWithUnit(cell.max, unit)}`);
   if (cell.spreadPercent != null) parts.push(`spread ${cell.spreadPercent.toFixed(1)} %`);
-  if (cell.markedLeftOut > 0) parts.push(`${cell.markedLeftOut} marked repetition${cell.markedLeftOut === 1 ? '' : 's'} left out`);
+  if (cell.markedLeftOut > 0)
+    parts.push(`${cell.markedLeftOut} marked repetition${cell.markedLeftOut === 1 ? '' : 's'} left out`);
   const notes = [parts.join(', ')];
-  for (const mark of cell.marks) notes.push(`${mark.label} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'}): ${mark.message}`);
+  for (const mark of cell.marks)
+    notes.push(`${mark.label} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'}): ${mark.message}`);
   if (cell.state === 'marked') notes.push('Every repetition is marked: shown, never counted as an improvement.');
   if (cell.cellIds?.length) notes.push(opensHint[opens]);
   return notes.join('\n');
@@ -47,12 +60,28 @@ function markBadges(cell: TableCell): HTMLElement | null {
     'span',
     { class: 'marks' },
     ...cell.marks.map((mark) =>
-      h('span', { class: 'mark', 'data-mark': mark.code, title: `${mark.message} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'})` }, `(${mark.label})`),
+      h(
+        'span',
+        {
+          class: 'mark',
+          'data-mark': mark.code,
+          title: `${mark.message} (${mark.repetitions} repetition${mark.repetitions === 1 ? '' : 's'})`,
+        },
+        `(${mark.label})`,
+      ),
     ),
   );
 }
 
-export function valueCell(cell: TableCell, table: { metric: string }, unit: DisplayUnit, stack: string, threads: number, extra: Record<string, string> = {}, opens: CellOpens = 'logs'): HTMLTableCellElement {
+export function valueCell(
+  cell: TableCell,
+  table: { metric: string },
+  unit: DisplayUnit,
+  stack: string,
+  threads: number,
+  extra: Record<string, string> = {},
+  opens: CellOpens = 'logs',
+): HTMLTableCellElement {
   const text = cell.state === 'ok' ? formatValue(cell.value, unit) : stateText[cell.state];
   const openable = (cell.cellIds?.length ?? 0) > 0;
   return h(
@@ -82,7 +111,8 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
   // A difference with a marked side (e.g. Onload not verified: the kernel against itself) is
   // neither better nor worse.
   // Only a significant difference is coloured better or worse; noise is plain.
-  if (cell.deltaPercent != null && !cell.deltaMarked && cell.significant) classes.push(cell.improvement ? 'improvement' : 'regression');
+  if (cell.deltaPercent != null && !cell.deltaMarked && cell.significant)
+    classes.push(cell.improvement ? 'improvement' : 'regression');
   if (cell.deltaPercent != null && !cell.significant) classes.push('not-significant');
   if (cell.deltaMarked) classes.push('marked');
   if (cell.best) classes.push('best');
@@ -101,8 +131,16 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
       'data-significant': cell.deltaPercent == null ? undefined : String(cell.significant === true),
       'data-best': cell.best ? 'true' : undefined,
       'data-marked': cell.deltaMarked ? 'true' : undefined,
-      title: [deltaNote(cell), cell.deltaMarked ? 'A side of this difference is marked: it may not compare what the columns say.' : ''].filter(Boolean).join('\n') || undefined,
-      'aria-label': [text, interval, cell.best ? 'best improvement' : '', cell.deltaMarked ? 'marked' : ''].filter(Boolean).join(', '),
+      title:
+        [
+          deltaNote(cell),
+          cell.deltaMarked ? 'A side of this difference is marked: it may not compare what the columns say.' : '',
+        ]
+          .filter(Boolean)
+          .join('\n') || undefined,
+      'aria-label': [text, interval, cell.best ? 'best improvement' : '', cell.deltaMarked ? 'marked' : '']
+        .filter(Boolean)
+        .join(', '),
     },
     text,
     interval ? h('span', { class: 'interval' }, ` ${interval}`) : null,
@@ -114,7 +152,8 @@ function deltaCell(cell: TableCell, table: ComparisonTable, stack: string, threa
 type DeltaFields = Pick<TableCell, 'deltaPercent' | 'deltaInterval' | 'deltaNoInterval' | 'significant' | 'pValue'>;
 
 export function intervalText(cell: DeltaFields): string {
-  if (cell.deltaInterval) return `(±${cell.deltaInterval.halfWidth.toFixed(1)}${cell.significant ? '' : ', not significant'})`;
+  if (cell.deltaInterval)
+    return `(±${cell.deltaInterval.halfWidth.toFixed(1)}${cell.significant ? '' : ', not significant'})`;
   if (cell.deltaNoInterval === 'single-repetition') return '(1 repetition: no interval)';
   if (cell.deltaNoInterval === 'no-spread') return '(no spread: no interval)';
   return '(no interval)';
@@ -126,14 +165,30 @@ export function deltaNote(cell: DeltaFields, baseline = 'kernel'): string {
     const p = cell.pValue !== undefined ? `, p = ${cell.pValue < 0.001 ? '< 0.001' : cell.pValue.toFixed(3)}` : '';
     return `95 % confidence interval ${formatDelta(cell.deltaInterval.low)} to ${formatDelta(cell.deltaInterval.high)}${p}: ${cell.significant ? 'significant' : 'not significant (the interval includes 0 %)'}`;
   }
-  if (cell.deltaNoInterval === 'single-repetition') return 'With a single repetition on a side no interval can be given: run more repetitions to know whether this difference is real.';
-  if (cell.deltaNoInterval === 'no-spread') return 'Every repetition gave the same figure: without a measured spread no interval can be given.';
+  if (cell.deltaNoInterval === 'single-repetition')
+    return 'With a single repetition on a side no interval can be given: run more repetitions to know whether this difference is real.';
+  if (cell.deltaNoInterval === 'no-spread')
+    return 'Every repetition gave the same figure: without a measured spread no interval can be given.';
   return `The ${baseline} repetitions vary too much to bound the ratio: no interval.`;
 }
 
 /** A comparison table's body: one row per thread count (or value of another axis, `x`), marked with it and headed by it. */
-export function threadRowsBody<Row extends { threads: number; x?: number | string }>(rows: readonly Row[], cellsOf: (row: Row) => HTMLTableCellElement[]): HTMLTableSectionElement {
-  return h('tbody', {}, ...rows.map((row) => h('tr', { 'data-threads': row.threads, 'data-x': row.x }, h('th', { scope: 'row' }, String(row.x ?? row.threads)), ...cellsOf(row))));
+export function threadRowsBody<Row extends { threads: number; x?: number | string }>(
+  rows: readonly Row[],
+  cellsOf: (row: Row) => HTMLTableCellElement[],
+): HTMLTableSectionElement {
+  return h(
+    'tbody',
+    {},
+    ...rows.map((row) =>
+      h(
+        'tr',
+        { 'data-threads': row.threads, 'data-x': row.x },
+        h('th', { scope: 'row' }, String(row.x ?? row.threads)),
+        ...cellsOf(row),
+      ),
+    ),
+  );
 }
 
 export function comparisonTableElement(table: ComparisonTable, groupLabel: string): HTMLTableElement {
@@ -145,13 +200,18 @@ export function comparisonTableElement(table: ComparisonTable, groupLabel: strin
     {},
     h('th', { scope: 'col', rowspan: 2 }, table.xAxis ? axisHeading(table.xAxis.title) : 'Threads'),
     h('th', { scope: 'colgroup', class: 'stack-head', 'data-stack': 'kernel' }, stackText('kernel')),
-    ...table.profiles.map((profile) => h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, stackText(profile))),
+    ...table.profiles.map((profile) =>
+      h('th', { scope: 'colgroup', colspan: 2, class: 'stack-head', 'data-stack': profile }, stackText(profile)),
+    ),
   );
   const columnsRow = h(
     'tr',
     {},
     h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`),
-    ...table.profiles.flatMap(() => [h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`), h('th', { scope: 'col', class: 'unit-head' }, 'vs kernel')]),
+    ...table.profiles.flatMap(() => [
+      h('th', { scope: 'col', class: 'unit-head' }, `median (${unit})`),
+      h('th', { scope: 'col', class: 'unit-head' }, 'vs kernel'),
+    ]),
   );
   const body = threadRowsBody(table.rows, (row) => [
     valueCell(row.kernel, table, unit, 'kernel', row.threads, {}, 'timeseries'),
@@ -182,10 +242,20 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
     const threads = chart.threads[index];
     const cells = chart.series.map((series) => {
       const point = series.points[index];
-      const spread = point && point.median !== null && point.repetitions >= 2 ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})` : '';
+      const spread =
+        point && point.median !== null && point.repetitions >= 2
+          ? ` (${formatValue(point.min, unit)}–${formatValue(point.max, unit)})`
+          : '';
       // A marked point keeps its number; its marks go beside it.
-      const marked = point?.state === 'marked' ? `${point.markedValue != null ? `${formatValue(point.markedValue, unit)} ` : ''}(marked: ${point.marks.map((mark) => mark.label).join(', ')})` : undefined;
-      const text = !point ? '–' : point.state === 'ok' ? `${formatValue(point.median, unit)}${spread}` : marked ?? stateText[point.state];
+      const marked =
+        point?.state === 'marked'
+          ? `${point.markedValue != null ? `${formatValue(point.markedValue, unit)} ` : ''}(marked: ${point.marks.map((mark) => mark.label).join(', ')})`
+          : undefined;
+      const text = !point
+        ? '–'
+        : point.state === 'ok'
+          ? `${formatValue(point.median, unit)}${spread}`
+          : (marked ?? stateText[point.state]);
       return h(
         'td',
         {
@@ -203,13 +273,28 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
         text,
       );
     });
-    body.appendChild(h('tr', { 'data-x': chart.xValues ? x : undefined }, h('th', { scope: 'row' }, String(x)), ...cells));
+    body.appendChild(
+      h('tr', { 'data-x': chart.xValues ? x : undefined }, h('th', { scope: 'row' }, String(x)), ...cells),
+    );
   });
   return h(
     'table',
     { class: 'chart-data', id: `${chart.id}-data`, 'data-metric': chart.metric },
-    h('caption', {}, `${chart.title} (${unit}) by ${chart.xAxis?.title ?? 'YCSB threads'}, ${groupLabel}: median, min–max of repetitions in brackets`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, chart.xAxis ? axisHeading(chart.xAxis.title) : 'Threads'), ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))))),
+    h(
+      'caption',
+      {},
+      `${chart.title} (${unit}) by ${chart.xAxis?.title ?? 'YCSB threads'}, ${groupLabel}: median, min–max of repetitions in brackets`,
+    ),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, chart.xAxis ? axisHeading(chart.xAxis.title) : 'Threads'),
+        ...chart.series.map((series) => h('th', { scope: 'col' }, stackText(series.stack))),
+      ),
+    ),
     body,
   );
 }
@@ -217,11 +302,24 @@ export function chartDataTable(chart: ChartModel, groupLabel: string): HTMLTable
 export function environmentTable(rows: EnvironmentRow[]): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'muted' }, 'The run recorded no environment.');
   const table = h('table', { class: 'environment' }, h('caption', {}, 'Hosts'));
-  table.appendChild(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Host'), h('th', { scope: 'col' }, 'Role'), h('th', { scope: 'col' }, 'Facts'))));
+  table.appendChild(
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Host'),
+        h('th', { scope: 'col' }, 'Role'),
+        h('th', { scope: 'col' }, 'Facts'),
+      ),
+    ),
+  );
   const body = h('tbody', {});
   for (const row of rows) {
     const facts = h('dl', { class: 'facts' });
-    for (const fact of row.facts) facts.append(h('dt', {}, fact.label), h('dd', { 'data-host': row.host, 'data-fact': fact.label }, fact.value));
+    for (const fact of row.facts)
+      facts.append(h('dt', {}, fact.label), h('dd', { 'data-host': row.host, 'data-fact': fact.label }, fact.value));
     body.appendChild(h('tr', {}, h('th', { scope: 'row' }, row.host), h('td', {}, row.role), h('td', {}, facts)));
   }
   table.appendChild(body);
@@ -232,9 +330,14 @@ export function profilesList(run: RunView): HTMLElement | null {
   if (run.profiles.length === 0) return null;
   const wrapper = h('div', { class: 'profiles' });
   for (const profile of run.profiles) {
-    const table = h('table', { class: 'profile-options', 'data-profile': profile.name }, h('caption', {}, `Onload profile ${profile.name}: effective options`));
+    const table = h(
+      'table',
+      { class: 'profile-options', 'data-profile': profile.name },
+      h('caption', {}, `Onload profile ${profile.name}: effective options`),
+    );
     const body = h('tbody', {});
-    for (const option of profile.options) body.appendChild(h('tr', {}, h('th', { scope: 'row' }, option.name), h('td', {}, option.value)));
+    for (const option of profile.options)
+      body.appendChild(h('tr', {}, h('th', { scope: 'row' }, option.name), h('td', {}, option.value)));
     table.appendChild(body);
     wrapper.appendChild(table);
   }
@@ -248,7 +351,14 @@ export function bestImprovementsList(run: RunView): HTMLElement | null {
   for (const metric of run.bestImprovements) {
     const list = h('ol', { 'aria-label': `Best ${metric.title} improvements`, 'data-metric': metric.metric });
     for (const item of metric.items) {
-      list.appendChild(h('li', { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads }, h('strong', {}, formatDelta(item.percent)), ` ${metric.title.toLowerCase()}: ${stackText(item.stack)} at ${threadsText(item.threads)}, ${item.group}`));
+      list.appendChild(
+        h(
+          'li',
+          { 'data-percent': item.percent, 'data-stack': item.stack, 'data-threads': item.threads },
+          h('strong', {}, formatDelta(item.percent)),
+          ` ${metric.title.toLowerCase()}: ${stackText(item.stack)} at ${threadsText(item.threads)}, ${item.group}`,
+        ),
+      );
     }
     box.appendChild(list);
   }

@@ -38,9 +38,15 @@ export function useSeriesPalette(palette: readonly string[] | undefined): void {
 export function readTheme(): ThemeColours {
   const style = getComputedStyle(document.documentElement);
   return {
-    series: fixedSeries ? [...fixedSeries] : seriesVariables.map((name, index) => cssVariable(style, name, seriesFallbacks[index])),
+    series: fixedSeries
+      ? [...fixedSeries]
+      : seriesVariables.map((name, index) => cssVariable(style, name, seriesFallbacks[index])),
     foreground: cssVariable(style, '--vscode-editor-foreground', cssVariable(style, '--vscode-foreground', '#cccccc')),
-    grid: cssVariable(style, '--vscode-editorWidget-border', cssVariable(style, '--vscode-panel-border', 'rgba(128,128,128,0.35)')),
+    grid: cssVariable(
+      style,
+      '--vscode-editorWidget-border',
+      cssVariable(style, '--vscode-panel-border', 'rgba(128,128,128,0.35)'),
+    ),
     background: cssVariable(style, '--vscode-editor-background', '#1e1e1e'),
     fontFamily: cssVariable(style, '--vscode-font-family', 'sans-serif'),
   };

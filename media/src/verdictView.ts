@@ -7,8 +7,20 @@ import { h, replaceChildren } from './dom.js';
 
 function verdictItem(line: VerdictView): HTMLLIElement {
   const at = line.text.indexOf(line.cue);
-  const parts = at < 0 ? [line.text] : [line.text.slice(0, at), h('strong', { class: 'cue' }, line.cue), line.text.slice(at + line.cue.length)];
-  return h('li', { class: `verdict-line ${line.kind}`, 'data-kind': line.kind, 'data-interface': line.interface, 'data-stack': line.stack }, ...parts);
+  const parts =
+    at < 0
+      ? [line.text]
+      : [line.text.slice(0, at), h('strong', { class: 'cue' }, line.cue), line.text.slice(at + line.cue.length)];
+  return h(
+    'li',
+    {
+      class: `verdict-line ${line.kind}`,
+      'data-kind': line.kind,
+      'data-interface': line.interface,
+      'data-stack': line.stack,
+    },
+    ...parts,
+  );
 }
 
 /** Creates the verdict box right after the run's header (once), then fills it. */

@@ -91,10 +91,22 @@ export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig 
           grid: { color: theme.grid },
           ticks: {
             color: theme.foreground,
-            ...(ticks ? { stepSize: 1, includeBounds: margin === 0, callback: (value: string | number) => ticks.find((tick) => Math.abs(tick.x - Number(value)) < 1e-9)?.label ?? '' } : {}),
+            ...(ticks
+              ? {
+                  stepSize: 1,
+                  includeBounds: margin === 0,
+                  callback: (value: string | number) =>
+                    ticks.find((tick) => Math.abs(tick.x - Number(value)) < 1e-9)?.label ?? '',
+                }
+              : {}),
           },
         },
-        y: { beginAtZero: true, title: { display: true, text: spec.yTitle, color: theme.foreground }, grid: { color: theme.grid }, ticks: { color: theme.foreground } },
+        y: {
+          beginAtZero: true,
+          title: { display: true, text: spec.yTitle, color: theme.foreground },
+          grid: { color: theme.grid },
+          ticks: { color: theme.foreground },
+        },
       },
       plugins: {
         legend: { labels: { color: theme.foreground } },
@@ -103,7 +115,11 @@ export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig 
             label: (item) => {
               const series = spec.series[item.datasetIndex];
               const point = series?.points[item.dataIndex];
-              return series && point ? (spec.tooltip ? spec.tooltip(series, point) : `${series.label}: ${point.y}`) : '';
+              return series && point
+                ? spec.tooltip
+                  ? spec.tooltip(series, point)
+                  : `${series.label}: ${point.y}`
+                : '';
             },
           },
         },
@@ -112,13 +128,24 @@ export function xyChartConfig(spec: XyChartSpec, theme: ThemeColours): XyConfig 
   };
 }
 
-export function createXyChart(canvas: HTMLCanvasElement, spec: XyChartSpec, theme: ThemeColours): Chart<'line', { x: number; y: number }[]> {
+export function createXyChart(
+  canvas: HTMLCanvasElement,
+  spec: XyChartSpec,
+  theme: ThemeColours,
+): Chart<'line', { x: number; y: number }[]> {
   Chart.defaults.font.family = theme.fontFamily;
   const chart = new Chart<'line', { x: number; y: number }[]>(canvas, xyChartConfig(spec, theme));
   const area = chart.chartArea;
-  if (area) canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom].map((value) => Math.round(value)).join(',');
+  if (area)
+    canvas.dataset.plotArea = [area.left, area.top, area.right, area.bottom]
+      .map((value) => Math.round(value))
+      .join(',');
   // Where the fixed ticks land, for pixel tests: inside the plot area when the spec leaves a margin.
-  if (spec.xTicks && chart.scales.x) canvas.dataset.xTickPixels = spec.xTicks.map((tick) => Math.round(chart.scales.x.getPixelForValue(tick.x))).join(',');
-  if (spec.markers && spec.markers.length > 0) canvas.dataset.markers = spec.markers.map((marker) => marker.x).join(',');
+  if (spec.xTicks && chart.scales.x)
+    canvas.dataset.xTickPixels = spec.xTicks
+      .map((tick) => Math.round(chart.scales.x.getPixelForValue(tick.x)))
+      .join(',');
+  if (spec.markers && spec.markers.length > 0)
+    canvas.dataset.markers = spec.markers.map((marker) => marker.x).join(',');
   return chart;
 }

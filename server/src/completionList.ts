@@ -5,7 +5,10 @@
 import { type CompletionItem, type CompletionList, InsertTextMode, type Range } from 'vscode-languageserver';
 
 const sameRange = (a: Range, b: Range) =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
 export interface ListDefaults {
   /** The client declared `itemDefaults: ['editRange']`. */
@@ -14,14 +17,20 @@ export interface ListDefaults {
   insertTextModeAsIs?: boolean;
 }
 
-export function compactCompletionList(items: CompletionItem[], defaults: ListDefaults): CompletionItem[] | CompletionList {
+export function compactCompletionList(
+  items: CompletionItem[],
+  defaults: ListDefaults,
+): CompletionItem[] | CompletionList {
   const asIs = defaults.insertTextModeAsIs === true;
   const shared = defaults.editRange && items.length >= 2 ? sharedRange(items) : undefined;
-  if (!shared) return asIs ? { isIncomplete: false, itemDefaults: { insertTextMode: InsertTextMode.asIs }, items } : items;
+  if (!shared)
+    return asIs ? { isIncomplete: false, itemDefaults: { insertTextMode: InsertTextMode.asIs }, items } : items;
   return {
     isIncomplete: false,
     itemDefaults: { editRange: shared, ...(asIs && { insertTextMode: InsertTextMode.asIs }) },
-    items: items.map(({ textEdit, ...item }) => (textEdit!.newText === item.label ? item : { ...item, textEditText: textEdit!.newText })),
+    items: items.map(({ textEdit, ...item }) =>
+      textEdit!.newText === item.label ? item : { ...item, textEditText: textEdit!.newText },
+    ),
   };
 }
 
@@ -30,5 +39,7 @@ function sharedRange(items: CompletionItem[]): Range | undefined {
   const first = items[0]!.textEdit;
   if (!first || !('range' in first)) return undefined;
   const range = first.range;
-  return items.every((item) => item.textEdit && 'range' in item.textEdit && sameRange(item.textEdit.range, range)) ? range : undefined;
+  return items.every((item) => item.textEdit && 'range' in item.textEdit && sameRange(item.textEdit.range, range))
+    ? range
+    : undefined;
 }

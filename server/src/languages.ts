@@ -5,8 +5,5 @@ import { createOnloadLanguage } from './onload/service';
 import { createYcsbLanguageService } from './ycsb/service';
 
 export function createLanguages(): LanguageFeatures[] {
-  return [
-    createOnloadLanguage(),
-    createYcsbLanguageService(),
-  ];
+  return [createOnloadLanguage(), createYcsbLanguageService()];
 }

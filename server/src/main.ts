@@ -25,7 +25,11 @@ function transport(): { reader: MessageReader; writer: MessageWriter; input?: No
   const args = process.argv.slice(2);
   if (args.includes('--stdio')) {
     const writer = new StreamMessageWriter(process.stdout);
-    const parseErrorResponse = (message: string): ResponseMessage => ({ jsonrpc: '2.0', id: null, error: { code: parseError, message } });
+    const parseErrorResponse = (message: string): ResponseMessage => ({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: parseError, message },
+    });
     const guard = new FrameGuard(({ reason }) => void writer.write(parseErrorResponse(`Bad frame skipped: ${reason}`)));
     process.stdin.pipe(guard);
     process.stdin.on('end', () => guard.end());
@@ -44,11 +48,12 @@ function transport(): { reader: MessageReader; writer: MessageWriter; input?: No
 
 const chosen = transport();
 const gate = chosen ? new LifecycleGate(chosen.reader, chosen.writer) : undefined;
-const connection = chosen && gate
-  ? createConnection(ProposedFeatures.all, gate, chosen.writer)
-  : createConnection(ProposedFeatures.all);
+const connection =
+  chosen && gate ? createConnection(ProposedFeatures.all, gate, chosen.writer) : createConnection(ProposedFeatures.all);
 // The page each diagnostic code links to: docs/diagnostics.md beside dist/, in the repository and the .vsix.
-startServer(connection, undefined, { diagnosticDocs: pathToFileURL(join(__dirname, '..', 'docs', 'diagnostics.md')).toString() });
+startServer(connection, undefined, {
+  diagnosticDocs: pathToFileURL(join(__dirname, '..', 'docs', 'diagnostics.md')).toString(),
+});
 // `exit`, and the end of the input (a client gone without `exit`): 0 after `shutdown`, else 1.
 const exitCode = () => (gate?.shutdownReceived ? 0 : 1);
 connection.onExit(() => exitProcess(exitCode()));

@@ -15,7 +15,12 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { noClientCommands, type HoverOptions, type LanguageFeatures, type LanguageSettings } from './common/languageFeatures';
+import {
+  noClientCommands,
+  type HoverOptions,
+  type LanguageFeatures,
+  type LanguageSettings,
+} from './common/languageFeatures';
 import { NodeWorkspaceFiles } from './common/nodeWorkspaceFiles';
 import { analysedPart, capDiagnostics, forgetAnalysedPart, truncationNotice } from './common/documentLimits';
 import { languageOfFileName } from './common/fileLanguages';
@@ -49,14 +54,22 @@ export interface ServerOptions {
   diagnosticDocs?: string;
 }
 
-export function startServer(connection: Connection, languages: LanguageFeatures[] = createLanguages(), options: ServerOptions = {}): void {
+export function startServer(
+  connection: Connection,
+  languages: LanguageFeatures[] = createLanguages(),
+  options: ServerOptions = {},
+): void {
   const documents = new TextDocuments(TextDocument);
   const byLanguage = new Map(languages.map((language) => [language.languageId, language]));
   let roots: string[] = [];
   /** Open documents by uriKey: an import's URI is spelled by vscode-uri, the client's may differ. */
   const openByKey = new Map<string, string>();
   const openDocument = (uri: string) => documents.get(uri) ?? documents.get(openByKey.get(uriKey(uri)) ?? '');
-  const files = new NodeWorkspaceFiles(() => roots, (uri) => openDocument(uri)?.getText(), () => documents.keys());
+  const files = new NodeWorkspaceFiles(
+    () => roots,
+    (uri) => openDocument(uri)?.getText(),
+    () => documents.keys(),
+  );
   const dependencies = new Dependencies();
   const pending = new Map<string, NodeJS.Timeout>();
   let manners: ClientManners = clientManners({});
@@ -69,13 +82,15 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   const featuresOf = (uri: string) => {
     const document = documents.get(uri);
     if (!document) return undefined;
-    const features = byLanguage.get(document.languageId) ?? byLanguage.get(languageOfFileName(URI.parse(uri).path) ?? '');
+    const features =
+      byLanguage.get(document.languageId) ?? byLanguage.get(languageOfFileName(URI.parse(uri).path) ?? '');
     if (!features) return undefined;
     const part = analysedPart(document);
     return { document: part.document, whole: document, cutAtLine: part.cutAtLine, features };
   };
   /** Positions past the analysed part of a huge document get no answers. */
-  const analysed = (target: { document: TextDocument; cutAtLine?: number }, line: number) => target.cutAtLine === undefined || line < target.cutAtLine;
+  const analysed = (target: { document: TextDocument; cutAtLine?: number }, line: number) =>
+    target.cutAtLine === undefined || line < target.cutAtLine;
 
   const configure = (settings: LanguageSettings | undefined) => {
     if (!settings) return;
@@ -121,14 +136,22 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onInitialized(() => {
     if (manners.watchesFiles) {
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] }).then(
-        () => { watched = true; },
+        () => {
+          watched = true;
+        },
         // A client may declare watchers and still refuse them: then we look again on open, save and change.
-        (error: unknown) => connection.console.warn(`file watcher not registered (${String(error)}): the workspace is read again on open, save and change`),
+        (error: unknown) =>
+          connection.console.warn(
+            `file watcher not registered (${String(error)}): the workspace is read again on open, save and change`,
+          ),
       );
     }
     // Only a client that declared it may be asked to register (eglot warns about anything else);
     // the others notify changes of their own accord.
-    if (manners.pullsConfiguration && manners.registersConfigurationChanges) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'onloadBench' }).catch(() => undefined);
+    if (manners.pullsConfiguration && manners.registersConfigurationChanges)
+      void connection.client
+        .register(DidChangeConfigurationNotification.type, { section: 'onloadBench' })
+        .catch(() => undefined);
     void pullSettings();
   });
 
@@ -156,23 +179,32 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     dependencies.record(uri, recording);
     diagnostics = capDiagnostics(diagnostics);
     // Always shown, whatever the cap left out.
-    if (target.cutAtLine !== undefined) diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
+    if (target.cutAtLine !== undefined)
+      diagnostics = [...diagnostics, truncationNotice(target.whole, target.cutAtLine)];
     published.set(uri, diagnostics);
-    void connection.sendDiagnostics({ uri, version, diagnostics: shapeDiagnostics(diagnostics, manners, options.diagnosticDocs) });
+    void connection.sendDiagnostics({
+      uri,
+      version,
+      diagnostics: shapeDiagnostics(diagnostics, manners, options.diagnosticDocs),
+    });
   };
 
   const schedule = (uri: string, delay = validationDelayMs): void => {
     clearTimeout(pending.get(uri));
-    pending.set(uri, setTimeout(() => {
-      pending.delete(uri);
-      // Nothing a document holds may end the server: an unexpected failure is logged, not thrown.
-      validate(uri).catch((error: unknown) => connection.console.error(`checking ${uri} failed: ${String(error)}`));
-    }, delay));
+    pending.set(
+      uri,
+      setTimeout(() => {
+        pending.delete(uri);
+        // Nothing a document holds may end the server: an unexpected failure is logged, not thrown.
+        validate(uri).catch((error: unknown) => connection.console.error(`checking ${uri} failed: ${String(error)}`));
+      }, delay),
+    );
   };
 
   /** Open documents that read `uri` in their last check (imported it, or looked for it and found nothing). */
   const recheckDependents = (uri: string) => {
-    for (const dependent of dependencies.dependentsOf(uri)) if (dependent !== uri && documents.get(dependent)) schedule(dependent, dependentsDelayMs);
+    for (const dependent of dependencies.dependentsOf(uri))
+      if (dependent !== uri && documents.get(dependent)) schedule(dependent, dependentsDelayMs);
   };
   /**
    * Without file watchers nothing tells us about files changed on disk (created by a terminal, a
@@ -229,9 +261,13 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onCompletion(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target || !analysed(target, params.position.line)) return [];
-    const items = (await target.features.completion(target.document, params.position, files, token, { snippets: manners.snippets }))
-      .map((item) => shapeCompletionItem(item, manners));
-    return compactCompletionList(deferred ? deferred.defer(items) : items, { editRange: manners.completionEditRangeDefault, insertTextModeAsIs: manners.insertTextModeAsIs && manners.insertTextModeDefault });
+    const items = (
+      await target.features.completion(target.document, params.position, files, token, { snippets: manners.snippets })
+    ).map((item) => shapeCompletionItem(item, manners));
+    return compactCompletionList(deferred ? deferred.defer(items) : items, {
+      editRange: manners.completionEditRangeDefault,
+      insertTextModeAsIs: manners.insertTextModeAsIs && manners.insertTextModeDefault,
+    });
   });
 
   connection.onCompletionResolve((item) => (deferred ? shapeCompletionItem(deferred.resolve(item), manners) : item));
@@ -239,7 +275,10 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onHover(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target || !analysed(target, params.position.line)) return null;
-    return shapeHover(await target.features.hover(target.document, params.position, files, token, hoverOptions), manners);
+    return shapeHover(
+      await target.features.hover(target.document, params.position, files, token, hoverOptions),
+      manners,
+    );
   });
 
   connection.onCodeAction(async (params, token) => {
@@ -249,7 +288,15 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
     const context = requestDiagnostics(params.context.diagnostics, params.range, current);
     const actions: CodeAction[] = await target.features.codeActions(target.document, params.range, context, token);
     // Fix all of a code, disable for this line: for the diagnostics this request is about.
-    actions.push(...await fileWideActions(target.features, target.document, diagnosticsForRange(params.range, context), current, token));
+    actions.push(
+      ...(await fileWideActions(
+        target.features,
+        target.document,
+        diagnosticsForRange(params.range, context),
+        current,
+        token,
+      )),
+    );
     return shapeCodeActions(actions, manners);
   });
 
@@ -263,7 +310,11 @@ export function startServer(connection: Connection, languages: LanguageFeatures[
   connection.onDocumentSymbol(async (params, token) => {
     const target = featuresOf(params.textDocument.uri);
     if (!target) return [];
-    return shapeSymbols(params.textDocument.uri, await target.features.documentSymbols(target.document, token), manners);
+    return shapeSymbols(
+      params.textDocument.uri,
+      await target.features.documentSymbols(target.document, token),
+      manners,
+    );
   });
 
   connection.onDefinition(async (params, token) => {

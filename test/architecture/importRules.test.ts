@@ -8,15 +8,34 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-interface Violation { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }
-interface RuleSet { forbidden: unknown[]; options: Record<string, unknown> }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+  cycle?: { name: string }[];
+}
+interface RuleSet {
+  forbidden: unknown[];
+  options: Record<string, unknown>;
+}
 
 const config = createRequire(__filename)(resolve('.dependency-cruiser.cjs')) as RuleSet;
 
 async function violations(paths: string[], baseDir: string, withTsConfig: boolean): Promise<Violation[]> {
-  const { cruise } = (await import('dependency-cruiser')) as unknown as { cruise: (files: string[], options: Record<string, unknown>) => Promise<{ output: { summary: { violations: Violation[] } } }> };
+  const { cruise } = (await import('dependency-cruiser')) as unknown as {
+    cruise: (
+      files: string[],
+      options: Record<string, unknown>,
+    ) => Promise<{ output: { summary: { violations: Violation[] } } }>;
+  };
   const { tsConfig: _tsConfig, ...options } = config.options;
-  const result = await cruise(paths, { ...options, ...(withTsConfig ? { tsConfig: config.options.tsConfig } : {}), baseDir, ruleSet: { forbidden: config.forbidden }, validate: true });
+  const result = await cruise(paths, {
+    ...options,
+    ...(withTsConfig ? { tsConfig: config.options.tsConfig } : {}),
+    baseDir,
+    ruleSet: { forbidden: config.forbidden },
+    validate: true,
+  });
   return result.output.summary.violations;
 }
 
@@ -35,11 +54,17 @@ test('the rules fire: an import up, a circle, a webview value import, the engine
   };
   try {
     write('engine/src/model.ts', 'export interface Cell { id: string }\n');
-    write('engine/src/sweep/sweep.ts', "import type { Cell } from '../model';\nexport const sweep = (cell: Cell) => cell.id;\n");
+    write(
+      'engine/src/sweep/sweep.ts',
+      "import type { Cell } from '../model';\nexport const sweep = (cell: Cell) => cell.id;\n",
+    );
     write('engine/src/remote/ssh.ts', "import { sweep } from '../sweep/sweep';\nexport const ssh = sweep;\n");
     write('engine/src/plan/a.ts', "import type { B } from './b';\nexport interface A { b?: B }\n");
     write('engine/src/plan/b.ts', "import type { A } from './a';\nexport interface B { a?: A }\n");
-    write('engine/src/report/report.ts', "import { panel } from '../../../client/src/panel';\nexport const report = panel;\n");
+    write(
+      'engine/src/report/report.ts',
+      "import { panel } from '../../../client/src/panel';\nexport const report = panel;\n",
+    );
     write('client/src/panel.ts', 'export const panel = 1;\n');
     write('media/src/view.ts', "import { sweep } from '../../engine/src/sweep/sweep';\nexport const view = sweep;\n");
     const found = describe(await violations(['engine', 'client', 'media'], dir, false));
@@ -58,13 +83,34 @@ test('the rules fire: an import up, a circle, a webview value import, the engine
 test('ARCHITECTURE.md shows the same engine folder rules as .dependency-cruiser.cjs', () => {
   const text = readFileSync('.dependency-cruiser.cjs', 'utf8');
   const table = /const engineMayImport = \{([\s\S]*?)\n\};/.exec(text)?.[1] ?? '';
-  const rules = new Map([...table.matchAll(/^\s+(\w+): \[([^\]]*)\]/gm)].map((m) => [m[1], m[2].replace(/'/g, '').split(',').map((s) => s.trim()).filter(Boolean).sort().join(', ')]));
+  const rules = new Map(
+    [...table.matchAll(/^\s+(\w+): \[([^\]]*)\]/gm)].map((m) => [
+      m[1],
+      m[2]
+        .replace(/'/g, '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .sort()
+        .join(', '),
+    ]),
+  );
   assert.ok(rules.size >= 9, 'the rule table was read');
   const architecture = readFileSync('ARCHITECTURE.md', 'utf8');
   for (const [folder, allowed] of rules) {
-    const row = new RegExp(`^\\| \`${folder === 'options' ? 'options.ts' : `${folder}/`}\` \\|[^|]*\\| ([^|]*) \\|$`, 'm').exec(architecture);
+    const row = new RegExp(
+      `^\\| \`${folder === 'options' ? 'options.ts' : `${folder}/`}\` \\|[^|]*\\| ([^|]*) \\|$`,
+      'm',
+    ).exec(architecture);
     assert.ok(row, `ARCHITECTURE.md has a row for engine ${folder}`);
-    const documented = row[1].replace(/`/g, '').replace(/\/|\.ts/g, '').split(',').map((s) => s.trim()).filter(Boolean).sort().join(', ');
+    const documented = row[1]
+      .replace(/`/g, '')
+      .replace(/\/|\.ts/g, '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .sort()
+      .join(', ');
     assert.equal(documented, allowed, `ARCHITECTURE.md's row for ${folder}`);
   }
 });

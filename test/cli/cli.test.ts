@@ -27,13 +27,31 @@ test('parse prints the report table and GC summary; --json prints every measurem
   const text = cli(['parse', file]);
   assert.equal(text.code, 0, text.stderr);
   const lines = text.stdout.split('\n');
-  assert.equal(lines[0], `YCSB report (text exporter): runtime ${r.runtimeMs} ms, throughput ${r.throughputOpsPerSec.toFixed(1)} ops/s`);
+  assert.equal(
+    lines[0],
+    `YCSB report (text exporter): runtime ${r.runtimeMs} ms, throughput ${r.throughputOpsPerSec.toFixed(1)} ops/s`,
+  );
   assert.match(lines[2], /^operation +operations +avg µs +min µs +max µs +p50 µs +p95 µs +p99 µs +return codes$/);
   const read = lines.find((line) => line.startsWith('READ '));
-  assert.match(read ?? '', new RegExp(`^READ +${r.operations.READ.operations} .* OK=${r.operations.READ.returnCodes.OK} ERROR=${r.operations.READ.returnCodes.ERROR}$`));
-  const notOk = Object.values(r.operations).reduce((sum, stats) => sum + Object.entries(stats.returnCodes).filter(([code]) => code !== 'OK').reduce((total, [, count]) => total + count, 0), 0);
+  assert.match(
+    read ?? '',
+    new RegExp(
+      `^READ +${r.operations.READ.operations} .* OK=${r.operations.READ.returnCodes.OK} ERROR=${r.operations.READ.returnCodes.ERROR}$`,
+    ),
+  );
+  const notOk = Object.values(r.operations).reduce(
+    (sum, stats) =>
+      sum +
+      Object.entries(stats.returnCodes)
+        .filter(([code]) => code !== 'OK')
+        .reduce((total, [, count]) => total + count, 0),
+    0,
+  );
   assert.ok(lines.includes(`${notOk} operation(s) did not return OK (see the return codes).`), text.stdout);
-  assert.ok(lines.some((line) => /^GC G1_Young_Generation: \d+ collections, \d+ ms \([\d.]+ % of the runtime\)$/.test(line)), text.stdout);
+  assert.ok(
+    lines.some((line) => /^GC G1_Young_Generation: \d+ collections, \d+ ms \([\d.]+ % of the runtime\)$/.test(line)),
+    text.stdout,
+  );
 
   const json = cli(['parse', '--json', file]);
   assert.equal(json.code, 0, json.stderr);
@@ -48,7 +66,10 @@ test('parse reads stdin and JSON exports; no report exits 1 with the reason; bad
   const exported = readFileSync(join(fixtures, 'lab_ycsb-0.17.0_workloada_run_json-exporter.stdout.txt'), 'utf8');
   const fromStdin = cli(['parse', '-', '--json'], exported);
   assert.equal(fromStdin.code, 0, fromStdin.stderr);
-  assert.equal(JSON.parse(fromStdin.stdout).runtimeMs, Number(/"RunTime\(ms\)",\s*"value" : (\d+)/.exec(exported)?.[1]));
+  assert.equal(
+    JSON.parse(fromStdin.stdout).runtimeMs,
+    Number(/"RunTime\(ms\)",\s*"value" : (\d+)/.exec(exported)?.[1]),
+  );
 
   const stderrOnly = cli(['parse', join(fixtures, 'lab_ycsb-0.17.0_workloadc_run_timeseries.stderr.txt')]);
   assert.equal(stderrOnly.code, 1);
@@ -68,26 +89,53 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   const text = cli(['report', run]);
   assert.equal(text.code, 0, text.stderr);
   // The verdict comes first, then the tables.
-  assert.ok(text.stdout.startsWith('Verdict (best significant difference from the kernel, 95 % interval):\n'
-    + '  25G (10.20.128.35) · Onload · redis-balanced vs kernel: ▲ better: read average latency −16.3 % (95 % CI −27.2 % to −4.2 %) at 5 threads\n'
-    + '  10G (10.20.129.35) · Onload · redis-balanced vs kernel: ? no interval: every point has a marked side\n\n'
-    + 'Throughput (ops/s, higher is better)\n'), text.stdout.slice(0, 400));
+  assert.ok(
+    text.stdout.startsWith(
+      'Verdict (best significant difference from the kernel, 95 % interval):\n' +
+        '  25G (10.20.128.35) · Onload · redis-balanced vs kernel: ▲ better: read average latency −16.3 % (95 % CI −27.2 % to −4.2 %) at 5 threads\n' +
+        '  10G (10.20.129.35) · Onload · redis-balanced vs kernel: ? no interval: every point has a marked side\n\n' +
+        'Throughput (ops/s, higher is better)\n',
+    ),
+    text.stdout.slice(0, 400),
+  );
   assert.ok(text.stdout.includes('\nRead average latency (µs, lower is better)\n'));
   // Stacks are named as stacks in the columns.
-  assert.ok(text.stdout.includes('threads  kernel               Onload · redis-balanced  Onload · redis-balanced vs kernel\n'));
-  assert.ok(text.stdout.includes('     10  20000 (1/2 failed)       26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n'));
+  assert.ok(
+    text.stdout.includes('threads  kernel               Onload · redis-balanced  Onload · redis-balanced vs kernel\n'),
+  );
+  assert.ok(
+    text.stdout.includes(
+      '     10  20000 (1/2 failed)       26500 [26000-27000]  +32.5 % (1 repetition: no interval)\n',
+    ),
+  );
   assert.match(text.stderr, /^warning: The last line of results\.jsonl is incomplete/);
 
   // Without --metric a CSV holds every metric the run measured.
   const everything = cli(['report', run, '--csv']).stdout.split('\r\n');
-  assert.deepEqual([...new Set(everything.slice(1, -1).map((line) => line.split(',')[0]))], [
-    'throughput', 'read-latency', 'read-min', 'read-max', 'read-p95', 'read-p99', 'update-latency', 'update-min', 'update-max', 'update-p95', 'update-p99',
-  ]);
+  assert.deepEqual(
+    [...new Set(everything.slice(1, -1).map((line) => line.split(',')[0]))],
+    [
+      'throughput',
+      'read-latency',
+      'read-min',
+      'read-max',
+      'read-p95',
+      'read-p99',
+      'update-latency',
+      'update-min',
+      'update-max',
+      'update-p95',
+      'update-p99',
+    ],
+  );
   const csv = cli(['report', join(run, 'results.jsonl'), '--csv', '--metric', 'read-p95,update-p99']);
   assert.equal(csv.code, 0, csv.stderr);
   const rows = csv.stdout.split('\r\n');
   assert.equal(rows.length, 10);
-  assert.equal(rows[1], 'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,,710,700,720,2,0,ok,,,-20.22,-26.23,-13.84,true,0.00612,best');
+  assert.equal(
+    rows[1],
+    'read-p95,µs,25G,10.20.128.35,5,890,880,900,2,0,ok,,,710,700,720,2,0,ok,,,-20.22,-26.23,-13.84,true,0.00612,best',
+  );
   assert.ok(rows[5].startsWith('update-p99,µs,25G,'));
 
   const json = cli(['report', run, '--json', '--metric', 'throughput']);
@@ -105,8 +153,19 @@ test('report prints the tables with warnings on stderr; --csv and --metric; bad 
   assert.match(none.stderr, /Cannot open .*no-such-run/);
 });
 
-test('the bundled dist/cli.js parses JSON exports too (jsonc-parser must be bundled, not required at run time)', { skip: !existsSync(join('dist', 'cli.js')) && 'dist/cli.js not built' }, () => {
-  const result = spawnSync(process.execPath, [join('dist', 'cli.js'), 'parse', join(fixtures, 'lab_ycsb-0.17.0_workloada_run_json-exporter.stdout.txt')], { encoding: 'utf8', timeout: 60_000 });
-  assert.equal(result.status, 0, result.stderr);
-  assert.match(result.stdout.split('\n')[0], /^YCSB report \(JSON exporter\): runtime \d+ ms, throughput [\d.]+ ops\/s$/);
-});
+test(
+  'the bundled dist/cli.js parses JSON exports too (jsonc-parser must be bundled, not required at run time)',
+  { skip: !existsSync(join('dist', 'cli.js')) && 'dist/cli.js not built' },
+  () => {
+    const result = spawnSync(
+      process.execPath,
+      [join('dist', 'cli.js'), 'parse', join(fixtures, 'lab_ycsb-0.17.0_workloada_run_json-exporter.stdout.txt')],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(
+      result.stdout.split('\n')[0],
+      /^YCSB report \(JSON exporter\): runtime \d+ ms, throughput [\d.]+ ops\/s$/,
+    );
+  },
+);

@@ -21,9 +21,37 @@ const c1 = '\u009b31mred';
 
 function cell(id: string, stack: string, threads: number, extra: Partial<CellResult> = {}): CellResult {
   return {
-    kind: 'cell', id, key: { interface: `25G${title}`, address: '10.0.0.1', stack, threads, axes: { fieldlength: `100${clipboard}` }, repetition: 1 }, status: 'ok', accelerated: null,
-    startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs: [],
-    run: { runtimeMs: 1000, throughputOpsPerSec: 1000 + threads, operations: { READ: { operation: 'READ', operations: 100, averageUs: 250, percentilesUs: { '99': 900 }, returnCodes: { OK: 100 } } }, other: {}, warnings: [] },
+    kind: 'cell',
+    id,
+    key: {
+      interface: `25G${title}`,
+      address: '10.0.0.1',
+      stack,
+      threads,
+      axes: { fieldlength: `100${clipboard}` },
+      repetition: 1,
+    },
+    status: 'ok',
+    accelerated: null,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs: [],
+    run: {
+      runtimeMs: 1000,
+      throughputOpsPerSec: 1000 + threads,
+      operations: {
+        READ: {
+          operation: 'READ',
+          operations: 100,
+          averageUs: 250,
+          percentilesUs: { '99': 900 },
+          returnCodes: { OK: 100 },
+        },
+      },
+      other: {},
+      warnings: [],
+    },
     ...extra,
   };
 }
@@ -34,19 +62,40 @@ function runFolder(): string {
   const results = [
     cell('k', 'kernel', 1),
     cell('t', `tuned${c1}`, 1, { marks: [{ code: 'client-bound', message: `busy${fakeLine}` }] }),
-    cell('f', 'kernel', 2, { status: 'failed', run: undefined, error: { code: 'ycsb-exit', host: `cli${title}`, step: 'ycsb-run', message: `YCSB said ${fakeLine}`, action: `retry${clipboard}` } }),
-    cell('m', '-1+cmd|\' /C calc\'!A0', 1),
+    cell('f', 'kernel', 2, {
+      status: 'failed',
+      run: undefined,
+      error: {
+        code: 'ycsb-exit',
+        host: `cli${title}`,
+        step: 'ycsb-run',
+        message: `YCSB said ${fakeLine}`,
+        action: `retry${clipboard}`,
+      },
+    }),
+    cell('m', "-1+cmd|' /C calc'!A0", 1),
   ];
   writeFileSync(join(dir, 'results.jsonl'), results.map((result) => JSON.stringify(result)).join('\n') + '\n');
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({
-    kind: 'manifest', formatVersion: 1, runId: 'run', createdAt: '2026-01-01T00:00:00Z', plan: {}, cells: results.map((result) => ({ id: result.id, key: result.key })),
-    environment: { hosts: { srv: { role: 'server', kernel: `6.1${c1}`, couchbase: `7.6${title}` } }, profiles: {} },
-  }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({
+      kind: 'manifest',
+      formatVersion: 1,
+      runId: 'run',
+      createdAt: '2026-01-01T00:00:00Z',
+      plan: {},
+      cells: results.map((result) => ({ id: result.id, key: result.key })),
+      environment: { hosts: { srv: { role: 'server', kernel: `6.1${c1}`, couchbase: `7.6${title}` } }, profiles: {} },
+    }),
+  );
   return dir;
 }
 
 function report(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -60,7 +109,11 @@ describe('report output carries no terminal control sequence from run data', () 
       const out = report([dir, ...format]);
       assert.equal(out.status, 0, out.stderr);
       const bad = controls.exec(out.stdout) ?? controls.exec(out.stderr);
-      assert.equal(bad, null, `control character U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${JSON.stringify((out.stdout + out.stderr).slice(Math.max(0, (bad?.index ?? 0) - 20), (bad?.index ?? 0) + 20))}`);
+      assert.equal(
+        bad,
+        null,
+        `control character U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${JSON.stringify((out.stdout + out.stderr).slice(Math.max(0, (bad?.index ?? 0) - 20), (bad?.index ?? 0) + 20))}`,
+      );
       if (format[0] === '--json') {
         assert.doesNotThrow(() => JSON.parse(out.stdout), 'the JSON stays valid');
         assert.match(out.stdout, /\\u009b31mred/);
@@ -71,7 +124,8 @@ describe('report output carries no terminal control sequence from run data', () 
 
 describe('CSV formula prefixes', () => {
   it('a leading - is neutralised like =, +, @, tab and CR; numbers stay numbers', () => {
-    for (const text of ['-1+cmd|\' /C calc\'!A0', '=1+1', '+1', '@SUM(A1)', '\tx', '\rx']) assert.ok(csvField(text).replace(/^"/, '').startsWith('\''), `${JSON.stringify(text)} -> ${csvField(text)}`);
+    for (const text of ["-1+cmd|' /C calc'!A0", '=1+1', '+1', '@SUM(A1)', '\tx', '\rx'])
+      assert.ok(csvField(text).replace(/^"/, '').startsWith("'"), `${JSON.stringify(text)} -> ${csvField(text)}`);
     assert.equal(csvField(-5), '-5');
     assert.equal(csvField('5'), '5');
     const out = report([runFolder(), '--csv']);

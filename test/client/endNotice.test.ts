@@ -15,7 +15,11 @@ test('a cancelled run offers Resume run and its results; a finished one its resu
     text: 'Onload Bench: Benchmark cancelled (5 of 12 cells done, 0 failed). Its results so far are kept; Resume run carries on with the cells left.',
     actions: ['Resume run', 'Open results'],
   });
-  assert.deepEqual(endNotice({ ...outcome, completed: 12 }), { level: 'info', text: 'Onload Bench: Benchmark finished: 12 of 12 cells done, 0 failed.', actions: ['Open results'] });
+  assert.deepEqual(endNotice({ ...outcome, completed: 12 }), {
+    level: 'info',
+    text: 'Onload Bench: Benchmark finished: 12 of 12 cells done, 0 failed.',
+    actions: ['Open results'],
+  });
   assert.equal(endNotice({ ...outcome, runDir: '' }), undefined);
 });
 
@@ -28,6 +32,7 @@ test('every step the sweep announces has words of its own (a new phase without t
   const source = ['engine/src/sweep/sweep.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
   const phases = [...new Set([...source.matchAll(/phase\('([a-z-]+)'\)/g)].map((match) => match[1]))];
   assert.ok(phases.length >= 8, phases.join(' '));
-  for (const phase of phases) assert.notEqual(phaseText(phase), phase.charAt(0).toUpperCase() + phase.slice(1).replace(/-/g, ' '), phase);
+  for (const phase of phases)
+    assert.notEqual(phaseText(phase), phase.charAt(0).toUpperCase() + phase.slice(1).replace(/-/g, ' '), phase);
   assert.equal(phaseText('resize-cluster'), 'Forming the cluster for this size (add, rebalance)');
 });

@@ -17,15 +17,23 @@ function scratch(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
-const request = (dir: string, plan: Plan) => ({ planPath: join(dir, 'lab.benchplan.json'), plan, resultsRoot: join(dir, 'results'), password: 'pw-Secret-42' });
+const request = (dir: string, plan: Plan) => ({
+  planPath: join(dir, 'lab.benchplan.json'),
+  plan,
+  resultsRoot: join(dir, 'results'),
+  password: 'pw-Secret-42',
+});
 
-test('the engine runs on the setting\'s Node, else the host\'s own Node, else node from PATH under Electron', () => {
-  assert.equal(chooseNodeRuntime({ setting: ' /opt/node/bin/node ', execPath: '/x/code', isElectron: true }), '/opt/node/bin/node');
+test("the engine runs on the setting's Node, else the host's own Node, else node from PATH under Electron", () => {
+  assert.equal(
+    chooseNodeRuntime({ setting: ' /opt/node/bin/node ', execPath: '/x/code', isElectron: true }),
+    '/opt/node/bin/node',
+  );
   assert.equal(chooseNodeRuntime({ setting: undefined, execPath: '/cs/lib/node', isElectron: false }), '/cs/lib/node');
   assert.equal(chooseNodeRuntime({ setting: '', execPath: '/usr/share/code/code', isElectron: true }), 'node');
 });
 
-test('the engine\'s environment drops the flag that makes the Couchbase SDK look for an Electron build', () => {
+test("the engine's environment drops the flag that makes the Couchbase SDK look for an Electron build", () => {
   const env = engineEnvironment({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1', HOME: '/root' });
   assert.deepEqual(env, { PATH: '/bin', HOME: '/root' });
 });
@@ -44,9 +52,17 @@ test('the password reaches the engine over IPC only: not in its arguments or env
   );
   const previous = process.env['ELECTRON_RUN_AS_NODE'];
   process.env['ELECTRON_RUN_AS_NODE'] = '1';
-  t.after(() => (previous === undefined ? delete process.env['ELECTRON_RUN_AS_NODE'] : (process.env['ELECTRON_RUN_AS_NODE'] = previous)));
+  t.after(() =>
+    previous === undefined
+      ? delete process.env['ELECTRON_RUN_AS_NODE']
+      : (process.env['ELECTRON_RUN_AS_NODE'] = previous),
+  );
   const outcome = await runSweepInProcess({
-    modulePath: probe, nodePath: process.execPath, request: request(dir, {} as Plan), signal: new AbortController().signal, onEvent: () => undefined,
+    modulePath: probe,
+    nodePath: process.execPath,
+    request: request(dir, {} as Plan),
+    signal: new AbortController().signal,
+    onEvent: () => undefined,
   });
   assert.deepEqual(outcome, { runDir: '', completed: 0, failed: 0, total: 0, cancelled: false });
   const recorded = JSON.parse(readFileSync(seen, 'utf8'));
@@ -62,12 +78,19 @@ test('a plan the engine rejects comes back as a plan-invalid outcome with its ru
   const dir = scratch(t);
   const events: SweepEvent[] = [];
   const outcome = await runSweepInProcess({
-    modulePath: engineEntry, nodePath: process.execPath, execArgv: tsx,
-    request: request(dir, { servers: [] } as unknown as Plan), signal: new AbortController().signal, onEvent: (event) => events.push(event),
+    modulePath: engineEntry,
+    nodePath: process.execPath,
+    execArgv: tsx,
+    request: request(dir, { servers: [] } as unknown as Plan),
+    signal: new AbortController().signal,
+    onEvent: (event) => events.push(event),
   });
   assert.equal(outcome.error?.code, 'plan-invalid');
   assert.equal(outcome.cancelled, false);
-  assert.deepEqual(events.map((event) => event.type), ['run-finished']);
+  assert.deepEqual(
+    events.map((event) => event.type),
+    ['run-finished'],
+  );
 });
 
 test('an unreachable server stops the run in pre-flight and leaves no half-made run folder behind', async (t) => {
@@ -75,14 +98,23 @@ test('an unreachable server stops the run in pre-flight and leaves no half-made 
   writeFileSync(join(dir, 'ssh_config'), 'Host *\n  Port 1\n  ConnectTimeout 5\n');
   writeFileSync(join(dir, 'workloada'), 'recordcount=10\noperationcount=10\nreadproportion=1\nupdateproportion=0\n');
   const plan = {
-    servers: [{ host: '127.0.0.1' }], interfaces: { lo: '127.0.0.1' }, clients: [{ host: '127.0.0.1', ycsbHome: '/opt/ycsb' }],
-    bucket: { name: 'bench' }, workload: { path: 'workloada' }, stacks: ['kernel'], threads: [1],
+    servers: [{ host: '127.0.0.1' }],
+    interfaces: { lo: '127.0.0.1' },
+    clients: [{ host: '127.0.0.1', ycsbHome: '/opt/ycsb' }],
+    bucket: { name: 'bench' },
+    workload: { path: 'workloada' },
+    stacks: ['kernel'],
+    threads: [1],
   } as Plan;
   const events: SweepEvent[] = [];
   const commands: string[] = [];
   const outcome = await runSweepInProcess({
-    modulePath: engineEntry, nodePath: process.execPath, execArgv: tsx,
-    request: { ...request(dir, plan), ssh: { configFile: join(dir, 'ssh_config') } }, signal: new AbortController().signal, onEvent: (event) => events.push(event),
+    modulePath: engineEntry,
+    nodePath: process.execPath,
+    execArgv: tsx,
+    request: { ...request(dir, plan), ssh: { configFile: join(dir, 'ssh_config') } },
+    signal: new AbortController().signal,
+    onEvent: (event) => events.push(event),
     onRemoteCommand: (line) => commands.push(line),
   });
   assert.equal(outcome.error?.code, 'ssh-unreachable');
@@ -94,18 +126,28 @@ test('an unreachable server stops the run in pre-flight and leaves no half-made 
   assert.equal(types[0], 'run-started');
   assert.ok(types.includes('preflight'));
   // Each check is reported as it completes, before the whole list (the panel shows them live).
-  assert.ok(types.includes('preflight-check') && types.indexOf('preflight-check') < types.indexOf('preflight'), types.join(' '));
+  assert.ok(
+    types.includes('preflight-check') && types.indexOf('preflight-check') < types.indexOf('preflight'),
+    types.join(' '),
+  );
   assert.equal(types.at(-1), 'run-finished');
   assert.equal(JSON.stringify(events).includes('pw-Secret-42'), false);
   // The reachability check's command reached the log, attributed to its host and step.
-  assert.ok(commands.some((line) => line.startsWith('127.0.0.1 [') && line.includes('$ ')), `no remote command logged: ${JSON.stringify(commands)}`);
+  assert.ok(
+    commands.some((line) => line.startsWith('127.0.0.1 [') && line.includes('$ ')),
+    `no remote command logged: ${JSON.stringify(commands)}`,
+  );
   assert.equal(JSON.stringify(commands).includes('pw-Secret-42'), false);
 });
 
 test('a missing Node.js or an engine that dies become outcomes that say what to do', async (t) => {
   const dir = scratch(t);
   const missing = await runSweepInProcess({
-    modulePath: engineEntry, nodePath: join(dir, 'no-such-node'), request: request(dir, {} as Plan), signal: new AbortController().signal, onEvent: () => undefined,
+    modulePath: engineEntry,
+    nodePath: join(dir, 'no-such-node'),
+    request: request(dir, {} as Plan),
+    signal: new AbortController().signal,
+    onEvent: () => undefined,
   });
   assert.equal(missing.error?.code, 'internal');
   assert.match(missing.error?.message ?? '', /Node\.js was not found at ".*no-such-node"/);
@@ -114,7 +156,11 @@ test('a missing Node.js or an engine that dies become outcomes that say what to 
   const crash = join(dir, 'crash.cjs');
   writeFileSync(crash, "process.stderr.write('boom: out of memory\\n'); process.exit(3);");
   const died = await runSweepInProcess({
-    modulePath: crash, nodePath: process.execPath, request: { ...request(dir, {} as Plan), resumeRunDir: join(dir, 'results', 'run-1') }, signal: new AbortController().signal, onEvent: () => undefined,
+    modulePath: crash,
+    nodePath: process.execPath,
+    request: { ...request(dir, {} as Plan), resumeRunDir: join(dir, 'results', 'run-1') },
+    signal: new AbortController().signal,
+    onEvent: () => undefined,
   });
   assert.equal(died.runDir, join(dir, 'results', 'run-1'));
   assert.match(died.error?.message ?? '', /exited with code 3 before the run finished: boom: out of memory/);
@@ -126,7 +172,11 @@ test('a run cancelled before it starts starts no process and says cancelled', as
   const abort = new AbortController();
   abort.abort();
   const outcome = await runSweepInProcess({
-    modulePath: join(dir, 'never-started.cjs'), nodePath: process.execPath, request: request(dir, {} as Plan), signal: abort.signal, onEvent: () => undefined,
+    modulePath: join(dir, 'never-started.cjs'),
+    nodePath: process.execPath,
+    request: request(dir, {} as Plan),
+    signal: abort.signal,
+    onEvent: () => undefined,
   });
   assert.deepEqual(outcome, { runDir: '', completed: 0, failed: 0, total: 0, cancelled: true });
 });

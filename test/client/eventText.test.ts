@@ -16,27 +16,59 @@ import {
 } from '../../client/src/tasks/eventText';
 
 const key = (stack: string, threads: number, extra: Partial<CellKey> = {}): CellKey => ({
-  interface: '25G', address: '10.0.0.1', stack, threads, axes: {}, repetition: 1, ...extra,
+  interface: '25G',
+  address: '10.0.0.1',
+  stack,
+  threads,
+  axes: {},
+  repetition: 1,
+  ...extra,
 });
 
 const manifest = (cells: number): RunManifest => ({
-  kind: 'manifest', formatVersion: 1, runId: 'lab-20261202-1405', createdAt: '2026-12-02T14:05:00Z', plan: {},
+  kind: 'manifest',
+  formatVersion: 1,
+  runId: 'lab-20261202-1405',
+  createdAt: '2026-12-02T14:05:00Z',
+  plan: {},
   cells: Array.from({ length: cells }, (_, index) => ({ id: `c${index}`, key: key('kernel', 5 * (index + 1)) })),
 });
 
 const report = (throughput: number, readAvg: number, readP99: number): YcsbReport => ({
-  runtimeMs: 60000, throughputOpsPerSec: throughput, other: {}, warnings: [],
-  operations: { READ: { operation: 'READ', operations: 1000, averageUs: readAvg, percentilesUs: { '99': readP99 }, returnCodes: { OK: 1000 } } },
+  runtimeMs: 60000,
+  throughputOpsPerSec: throughput,
+  other: {},
+  warnings: [],
+  operations: {
+    READ: {
+      operation: 'READ',
+      operations: 1000,
+      averageUs: readAvg,
+      percentilesUs: { '99': readP99 },
+      returnCodes: { OK: 1000 },
+    },
+  },
 });
 
 const result = (status: 'ok' | 'failed', extra: Partial<CellResult> = {}): CellResult => ({
-  kind: 'cell', id: 'c0', key: key('onload-latency', 10), status, accelerated: true,
-  startedAt: '2026-12-02T14:05:00Z', finishedAt: '2026-12-02T14:06:00Z', attempts: 1, logs: [], ...extra,
+  kind: 'cell',
+  id: 'c0',
+  key: key('onload-latency', 10),
+  status,
+  accelerated: true,
+  startedAt: '2026-12-02T14:05:00Z',
+  finishedAt: '2026-12-02T14:06:00Z',
+  attempts: 1,
+  logs: [],
+  ...extra,
 });
 
 test('cell labels name interface, stack, threads, extra axes and repetitions after the first', () => {
   assert.equal(cellLabel(key('kernel', 1)), '25G · kernel · 1 thread');
-  assert.equal(cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })), '25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2');
+  assert.equal(
+    cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })),
+    '25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2',
+  );
   // A run that sweeps cluster sizes (issue 23) names the size after the stack, as the cell id does.
   assert.equal(cellLabel(key('kernel', 10, { clusterSize: 3 })), '25G · kernel · 3 nodes · 10 threads');
 });
@@ -58,30 +90,79 @@ test('progress follows the events: resumed cells count, failures count, the esti
     { type: 'cell-started', id: 'c3', key: key('onload-latency', 20), index: 3, total: 4, attempt: 1 },
   ];
   const state = events.reduce(reduceProgress, initialProgress);
-  assert.deepEqual(state, { runDir: '/r/lab-1', total: 4, done: 3, failed: 1, currentCell: '25G · onload-latency · 20 threads', currentIndex: 3, started: true, remainingEstimateMs: 70_000, finished: false });
+  assert.deepEqual(state, {
+    runDir: '/r/lab-1',
+    total: 4,
+    done: 3,
+    failed: 1,
+    currentCell: '25G · onload-latency · 20 threads',
+    currentIndex: 3,
+    started: true,
+    remainingEstimateMs: 70_000,
+    finished: false,
+  });
   assert.equal(progressMessage(state), 'cell 4/4 — 25G · onload-latency · 20 threads — about 1 min left — 1 failed');
   assert.equal(statusBarText(state), '$(pulse) Couchbase benchmark 3/4 (1 failed)');
   assert.equal(percentDone(state), 75);
 
-  const finished = reduceProgress(state, { type: 'run-finished', outcome: { runDir: '/r/lab-1', completed: 3, failed: 1, total: 4, cancelled: false } });
+  const finished = reduceProgress(state, {
+    type: 'run-finished',
+    outcome: { runDir: '/r/lab-1', completed: 3, failed: 1, total: 4, cancelled: false },
+  });
   assert.equal(finished.finished, true);
   assert.equal(finished.currentCell, undefined);
   assert.equal(finished.remainingEstimateMs, undefined);
 });
 
 test('with run until stable the estimate counts the repetitions that may be added: "up to"', () => {
-  const upTo = reduceProgress(initialProgress, { type: 'cell-finished', result: result('ok'), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true });
+  const upTo = reduceProgress(initialProgress, {
+    type: 'cell-finished',
+    result: result('ok'),
+    index: 0,
+    total: 4,
+    remainingEstimateMs: 600_000,
+    remainingEstimateUpTo: true,
+  });
   assert.equal(progressMessage(upTo), '1/4 cells done — up to 10 min left');
-  const line = terminalLines({ type: 'cell-finished', result: result('ok', { run: report(1000, 90, 120) }), index: 0, total: 4, remainingEstimateMs: 600_000, remainingEstimateUpTo: true }, false);
+  const line = terminalLines(
+    {
+      type: 'cell-finished',
+      result: result('ok', { run: report(1000, 90, 120) }),
+      index: 0,
+      total: 4,
+      remainingEstimateMs: 600_000,
+      remainingEstimateUpTo: true,
+    },
+    false,
+  );
   assert.match(line[0], /\(up to 10 min left\)$/);
-  const settled = reduceProgress(upTo, { type: 'cell-finished', result: result('ok'), index: 1, total: 4, remainingEstimateMs: 60_000 });
+  const settled = reduceProgress(upTo, {
+    type: 'cell-finished',
+    result: result('ok'),
+    index: 1,
+    total: 4,
+    remainingEstimateMs: 60_000,
+  });
   assert.equal(progressMessage(settled), '2/4 cells done — about 1 min left');
 });
 
 test('the counter and the label agree: pre-flight says so, a running cell is counted as itself, between cells only what is done', () => {
-  const opened = reduceProgress(initialProgress, { type: 'run-started', runDir: '/r/lab-1', manifest: manifest(4), resumed: false, alreadyDone: 0 });
+  const opened = reduceProgress(initialProgress, {
+    type: 'run-started',
+    runDir: '/r/lab-1',
+    manifest: manifest(4),
+    resumed: false,
+    alreadyDone: 0,
+  });
   assert.equal(progressMessage(opened), 'pre-flight checks (4 cells planned)');
-  const running = reduceProgress(opened, { type: 'cell-started', id: 'c3', key: key('onload-latency', 20), index: 3, total: 4, attempt: 1 });
+  const running = reduceProgress(opened, {
+    type: 'cell-started',
+    id: 'c3',
+    key: key('onload-latency', 20),
+    index: 3,
+    total: 4,
+    attempt: 1,
+  });
   assert.equal(progressMessage(running), 'cell 4/4 — 25G · onload-latency · 20 threads');
   const done = reduceProgress(running, { type: 'cell-finished', result: result('ok'), index: 3, total: 4 });
   assert.equal(progressMessage(done), '1/4 cells done');
@@ -94,28 +175,70 @@ test('before anything is known the progress message is empty and percent is 0', 
 });
 
 test('a finished cell prints throughput and read latency; a failed one its error and next step', () => {
-  const ok = terminalLines({ type: 'cell-finished', result: result('ok', { run: report(123456.7, 850.25, 1830) }), index: 0, total: 20, remainingEstimateMs: 600_000 }, false);
+  const ok = terminalLines(
+    {
+      type: 'cell-finished',
+      result: result('ok', { run: report(123456.7, 850.25, 1830) }),
+      index: 0,
+      total: 20,
+      remainingEstimateMs: 600_000,
+    },
+    false,
+  );
   assert.deepEqual(ok, ['  done: 123,457 ops/s, read avg 850.3 µs, p99 1.83 ms (about 10 min left)']);
 
-  const notAccelerated = terminalLines({ type: 'cell-finished', result: result('ok', { run: report(1000, 90, 120), accelerated: false }), index: 0, total: 2 }, false);
+  const notAccelerated = terminalLines(
+    {
+      type: 'cell-finished',
+      result: result('ok', { run: report(1000, 90, 120), accelerated: false }),
+      index: 0,
+      total: 2,
+    },
+    false,
+  );
   assert.deepEqual(notAccelerated, ['  done: 1,000 ops/s, read avg 90.0 µs, p99 120.0 µs, NOT accelerated']);
 
-  const failed = terminalLines({
-    type: 'cell-finished', index: 0, total: 2,
-    result: result('failed', { error: { code: 'ycsb-exit', host: 'client1', step: 'ycsb-run', message: 'YCSB exited with status 1.', action: 'Look at logs/c0-run.log.' } }),
-  }, false);
-  assert.deepEqual(failed, ['  failed: [ycsb-exit] client1: ycsb-run: YCSB exited with status 1. Next: Look at logs/c0-run.log.']);
+  const failed = terminalLines(
+    {
+      type: 'cell-finished',
+      index: 0,
+      total: 2,
+      result: result('failed', {
+        error: {
+          code: 'ycsb-exit',
+          host: 'client1',
+          step: 'ycsb-run',
+          message: 'YCSB exited with status 1.',
+          action: 'Look at logs/c0-run.log.',
+        },
+      }),
+    },
+    false,
+  );
+  assert.deepEqual(failed, [
+    '  failed: [ycsb-exit] client1: ycsb-run: YCSB exited with status 1. Next: Look at logs/c0-run.log.',
+  ]);
 });
 
 test('pre-flight lines mark ok, blocking failures and warnings, with the next action', () => {
-  const lines = terminalLines({
-    type: 'preflight',
-    checks: [
-      { id: 'reachable', host: 'cb1', ok: true, detail: 'ssh works', blocking: true },
-      { id: 'couchbase-version', host: 'cb1', ok: false, detail: 'no couchbase-server', action: 'Install Couchbase Server.', blocking: true },
-      { id: 'profile-lint', ok: false, detail: '1 warning in latency.opf', blocking: false },
-    ],
-  }, false);
+  const lines = terminalLines(
+    {
+      type: 'preflight',
+      checks: [
+        { id: 'reachable', host: 'cb1', ok: true, detail: 'ssh works', blocking: true },
+        {
+          id: 'couchbase-version',
+          host: 'cb1',
+          ok: false,
+          detail: 'no couchbase-server',
+          action: 'Install Couchbase Server.',
+          blocking: true,
+        },
+        { id: 'profile-lint', ok: false, detail: '1 warning in latency.opf', blocking: false },
+      ],
+    },
+    false,
+  );
   assert.deepEqual(lines, [
     'Pre-flight checks:',
     '  ok   reachable cb1: ssh works',
@@ -125,9 +248,19 @@ test('pre-flight lines mark ok, blocking failures and warnings, with the next ac
   ]);
 });
 
-test('status lines show the host and YCSB\'s own line; debug logs stay out of the terminal', () => {
+test("status lines show the host and YCSB's own line; debug logs stay out of the terminal", () => {
   assert.deepEqual(
-    terminalLines({ type: 'status', id: 'c0', host: 'client1', phase: 'run', line: '2026-12-02 14:05:10:123 10 sec: 52345 operations; 5234.5 current ops/sec;\n', status: { elapsedSec: 10, operations: 52345, currentOpsPerSec: 5234.5 } }, false),
+    terminalLines(
+      {
+        type: 'status',
+        id: 'c0',
+        host: 'client1',
+        phase: 'run',
+        line: '2026-12-02 14:05:10:123 10 sec: 52345 operations; 5234.5 current ops/sec;\n',
+        status: { elapsedSec: 10, operations: 52345, currentOpsPerSec: 5234.5 },
+      },
+      false,
+    ),
     ['  client1 run: 2026-12-02 14:05:10:123 10 sec: 52345 operations; 5234.5 current ops/sec;'],
   );
   assert.deepEqual(terminalLines({ type: 'log', level: 'debug', message: "ssh cb1 'couchbase-cli ...'" }, false), []);
@@ -135,20 +268,56 @@ test('status lines show the host and YCSB\'s own line; debug logs stay out of th
 });
 
 test('the start of a run names the run, its cell count, what a resume skips and the results folder', () => {
-  assert.deepEqual(terminalLines({ type: 'run-started', runDir: '/r/lab-1', manifest: manifest(40), resumed: true, alreadyDone: 12 }, false), [
-    'Resuming run lab-20261202-1405: 40 cells, 12 already done',
-    'Results folder: /r/lab-1',
-    'Running pre-flight checks on every host…',
-  ]);
-  assert.equal(terminalLines({ type: 'run-started', runDir: '/r/lab-1', manifest: manifest(2), resumed: false, alreadyDone: 0 }, false)[0], 'Starting run lab-20261202-1405: 2 cells');
+  assert.deepEqual(
+    terminalLines(
+      { type: 'run-started', runDir: '/r/lab-1', manifest: manifest(40), resumed: true, alreadyDone: 12 },
+      false,
+    ),
+    [
+      'Resuming run lab-20261202-1405: 40 cells, 12 already done',
+      'Results folder: /r/lab-1',
+      'Running pre-flight checks on every host…',
+    ],
+  );
+  assert.equal(
+    terminalLines(
+      { type: 'run-started', runDir: '/r/lab-1', manifest: manifest(2), resumed: false, alreadyDone: 0 },
+      false,
+    )[0],
+    'Starting run lab-20261202-1405: 2 cells',
+  );
 });
 
 test('the end of a run says what happened and how to go on', () => {
   const outcome = { runDir: '/r/lab-1', completed: 12, failed: 0, total: 40, cancelled: true };
-  assert.deepEqual(terminalLines({ type: 'run-finished', outcome }, false), ['Run cancelled: 12 of 40 cells done, 0 failed. Resume it with "Resume interrupted run".']);
-  const stopped = terminalLines({ type: 'run-finished', outcome: { ...outcome, cancelled: false, error: { code: 'ssh-unreachable', host: 'cb1', step: 'connect', message: 'No route to host.', action: 'Check the network.' } } }, false);
-  assert.deepEqual(stopped, ['Run stopped: 12 of 40 cells done, 0 failed.', '[ssh-unreachable] cb1: connect: No route to host. Next: Check the network.']);
-  const coloured = terminalLines({ type: 'run-finished', outcome: { ...outcome, cancelled: false, completed: 40 } }, true);
+  assert.deepEqual(terminalLines({ type: 'run-finished', outcome }, false), [
+    'Run cancelled: 12 of 40 cells done, 0 failed. Resume it with "Resume interrupted run".',
+  ]);
+  const stopped = terminalLines(
+    {
+      type: 'run-finished',
+      outcome: {
+        ...outcome,
+        cancelled: false,
+        error: {
+          code: 'ssh-unreachable',
+          host: 'cb1',
+          step: 'connect',
+          message: 'No route to host.',
+          action: 'Check the network.',
+        },
+      },
+    },
+    false,
+  );
+  assert.deepEqual(stopped, [
+    'Run stopped: 12 of 40 cells done, 0 failed.',
+    '[ssh-unreachable] cb1: connect: No route to host. Next: Check the network.',
+  ]);
+  const coloured = terminalLines(
+    { type: 'run-finished', outcome: { ...outcome, cancelled: false, completed: 40 } },
+    true,
+  );
   assert.equal(coloured[0], '\x1b[32mRun finished: 40 of 40 cells done, 0 failed.\x1b[0m');
 });
 

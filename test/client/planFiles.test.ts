@@ -22,13 +22,22 @@ test('the quick pick lists the active plan first, then by folder and name, witho
 });
 
 test('with several workspace folders the description names the folder; outside, the absolute folder', () => {
-  const choices = planChoices(['/w1/x.benchplan.json', '/w2/sub/y.benchplan.json', '/tmp/z.benchplan.json'], ['/w1', '/w2']);
-  assert.deepEqual(choices.map((choice) => choice.description), ['/tmp', 'w1', 'w2/sub']);
+  const choices = planChoices(
+    ['/w1/x.benchplan.json', '/w2/sub/y.benchplan.json', '/tmp/z.benchplan.json'],
+    ['/w1', '/w2'],
+  );
+  assert.deepEqual(
+    choices.map((choice) => choice.description),
+    ['/tmp', 'w1', 'w2/sub'],
+  );
 });
 
 test('a new plan never overwrites an existing file', () => {
   assert.equal(freshPlanFileName('kernel-vs-onload', ['README.md']), 'kernel-vs-onload.benchplan.json');
-  assert.equal(freshPlanFileName('kernel-vs-onload', ['kernel-vs-onload.benchplan.json', 'Kernel-vs-onload-2.benchplan.json']), 'kernel-vs-onload-3.benchplan.json');
+  assert.equal(
+    freshPlanFileName('kernel-vs-onload', ['kernel-vs-onload.benchplan.json', 'Kernel-vs-onload-2.benchplan.json']),
+    'kernel-vs-onload-3.benchplan.json',
+  );
   assert.equal(freshPlanFileName('my plan/../x', []), 'my-plan-..-x.benchplan.json');
   assert.equal(freshPlanFileName('///', []), 'benchmark.benchplan.json');
 });

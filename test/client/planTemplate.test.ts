@@ -17,7 +17,11 @@ test('the template is a valid plan for the engine: kernel and Onload, 5 to 50 th
 });
 
 test('the template points at the workspace workload and profile when given, and cleans the name', () => {
-  const text = planTemplateText({ name: 'my lab!', workloadPath: 'ycsb/workloads/workloadc', profilePath: 'profiles/latency-best.opf' });
+  const text = planTemplateText({
+    name: 'my lab!',
+    workloadPath: 'ycsb/workloads/workloadc',
+    profilePath: 'profiles/latency-best.opf',
+  });
   const plan = JSON.parse(text);
   assert.equal(plan.name, 'my-lab-');
   assert.equal(plan.workload.path, 'ycsb/workloads/workloadc');

@@ -8,7 +8,15 @@ const run = (runDir: string, createdAt: string, done: number, total: number, pla
   done,
   total,
   finished: done >= total,
-  manifest: { kind: 'manifest', formatVersion: 1, runId: runDir, createdAt, plan: {}, cells: [], ...(planPath ? { planPath } : {}) },
+  manifest: {
+    kind: 'manifest',
+    formatVersion: 1,
+    runId: runDir,
+    createdAt,
+    plan: {},
+    cells: [],
+    ...(planPath ? { planPath } : {}),
+  },
 });
 
 const runs = [
@@ -20,7 +28,10 @@ const runs = [
 ];
 
 test('unfinished runs, newest first; finished runs are never offered', () => {
-  assert.deepEqual(unfinishedRuns(runs).map((summary) => summary.runDir), ['/r/a-3', '/r/b-1', '/r/a-2', '/r/old']);
+  assert.deepEqual(
+    unfinishedRuns(runs).map((summary) => summary.runDir),
+    ['/r/a-3', '/r/b-1', '/r/a-2', '/r/old'],
+  );
 });
 
 test('resume: true on a plan takes its newest unfinished run, matching the plan path after normalising', () => {
@@ -30,7 +41,15 @@ test('resume: true on a plan takes its newest unfinished run, matching the plan 
 });
 
 test('a run is described by its folder, progress, start time and plan', () => {
-  assert.deepEqual(describeRun(runs[1]!), { label: 'a-2', description: '12/40 cells (unfinished), started 2026-12-02 09:00 UTC', detail: '/w/a.benchplan.json' });
+  assert.deepEqual(describeRun(runs[1]!), {
+    label: 'a-2',
+    description: '12/40 cells (unfinished), started 2026-12-02 09:00 UTC',
+    detail: '/w/a.benchplan.json',
+  });
   assert.deepEqual(describeRun(runs[3]!).description, '0/40 cells (unfinished), started 2026-12-02 12:00 UTC');
-  assert.deepEqual(describeRun(runs[0]!), { label: 'a-1', description: '40/40 cells, started 2026-12-01 10:00 UTC', detail: '/w/a.benchplan.json' });
+  assert.deepEqual(describeRun(runs[0]!), {
+    label: 'a-1',
+    description: '40/40 cells, started 2026-12-01 10:00 UTC',
+    detail: '/w/a.benchplan.json',
+  });
 });

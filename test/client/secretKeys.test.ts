@@ -9,7 +9,9 @@ test('the key names the admin user and the server hosts, in a stable order', () 
 
 test('plans naming the same cluster share a key; another admin user or host gets another key', () => {
   const a = passwordSecretKey({ servers: [{ host: 'cb1' }, { host: 'cb2' }] });
-  const b = passwordSecretKey({ servers: [{ host: 'cb2', adminUser: 'Administrator' }, { host: 'cb1' }, { host: 'cb1' }] });
+  const b = passwordSecretKey({
+    servers: [{ host: 'cb2', adminUser: 'Administrator' }, { host: 'cb1' }, { host: 'cb1' }],
+  });
   assert.equal(a, b);
   assert.notEqual(a, passwordSecretKey({ servers: [{ host: 'cb1', adminUser: 'bench' }, { host: 'cb2' }] }));
   assert.notEqual(a, passwordSecretKey({ servers: [{ host: 'cb1' }] }));

@@ -21,10 +21,16 @@ test('defaults when nothing is set: ssh from PATH, bench-results, plan timeouts,
 });
 
 test('onloadBench.profilePath: a list of folders, blanks dropped; anything else is a problem and ignored', () => {
-  assert.deepEqual(readSettings(from({ profilePath: [' ~/.openonload/profiles ', '', 'shared/profiles'] })).settings.profilePath, ['~/.openonload/profiles', 'shared/profiles']);
+  assert.deepEqual(
+    readSettings(from({ profilePath: [' ~/.openonload/profiles ', '', 'shared/profiles'] })).settings.profilePath,
+    ['~/.openonload/profiles', 'shared/profiles'],
+  );
   const wrong = readSettings(from({ profilePath: '/opt/profiles' }));
   assert.deepEqual(wrong.settings.profilePath, []);
-  assert.deepEqual(wrong.problems.map((problem) => problem.setting), ['profilePath']);
+  assert.deepEqual(
+    wrong.problems.map((problem) => problem.setting),
+    ['profilePath'],
+  );
 });
 
 test('values the user set are used, trimmed; a 0 timeout means "the plan decides"', () => {
@@ -57,11 +63,15 @@ test('ssh options that turn host-key checking off are removed, in both -o forms,
   const { settings, problems } = readSettings(
     from({
       'ssh.extraOptions': [
-        '-o', 'StrictHostKeyChecking=no',
+        '-o',
+        'StrictHostKeyChecking=no',
         '-oUserKnownHostsFile=/dev/null',
-        '-o', 'ConnectTimeout=5',
-        '-o', 'stricthostkeychecking accept-new',
-        '-p', '2222',
+        '-o',
+        'ConnectTimeout=5',
+        '-o',
+        'stricthostkeychecking accept-new',
+        '-p',
+        '2222',
       ],
     }),
   );
@@ -94,13 +104,21 @@ test('wrong types fall back to defaults with a message naming the setting', () =
   assert.equal(settings.timeouts.cellSec, undefined);
   assert.equal(settings.couchbase.passwordEnvVar, undefined);
   assert.equal(settings.offerResumeOnStartup, true);
-  assert.deepEqual(
-    problems.map((problem) => problem.setting).sort(),
-    ['couchbase.passwordEnvVar', 'ssh.binary', 'ssh.extraOptions', 'timeouts.cellSec'],
+  assert.deepEqual(problems.map((problem) => problem.setting).sort(), [
+    'couchbase.passwordEnvVar',
+    'ssh.binary',
+    'ssh.extraOptions',
+    'timeouts.cellSec',
+  ]);
+  assert.match(
+    problems.find((problem) => problem.setting === 'couchbase.passwordEnvVar')!.message,
+    /environment variable name, not "not a name"/,
   );
-  assert.match(problems.find((problem) => problem.setting === 'couchbase.passwordEnvVar')!.message, /environment variable name, not "not a name"/);
 });
 
 test('profile folders: ~ is the home folder, relative ones are taken from the workspace folder', () => {
-  assert.deepEqual(expandProfileFolders(['~/.openonload/profiles', 'shared/profiles', '/opt/p/', '~'], '/work/ws', '/home/me'), ['/home/me/.openonload/profiles', '/work/ws/shared/profiles', '/opt/p', '/home/me']);
+  assert.deepEqual(
+    expandProfileFolders(['~/.openonload/profiles', 'shared/profiles', '/opt/p/', '~'], '/work/ws', '/home/me'),
+    ['/home/me/.openonload/profiles', '/work/ws/shared/profiles', '/opt/p', '/home/me'],
+  );
 });

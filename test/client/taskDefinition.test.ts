@@ -6,13 +6,24 @@ const folder = '/work/lab';
 
 test('a tasks.json entry with a relative plan resolves against its workspace folder', () => {
   const resolved = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: 'plans/25g.benchplan.json' }, folder);
-  assert.deepEqual(resolved, { ok: true, planPath: '/work/lab/plans/25g.benchplan.json', resume: { kind: 'new' }, name: 'Run 25g' });
+  assert.deepEqual(resolved, {
+    ok: true,
+    planPath: '/work/lab/plans/25g.benchplan.json',
+    resume: { kind: 'new' },
+    name: 'Run 25g',
+  });
 });
 
 test('${workspaceFolder} is expanded and absolute paths are kept', () => {
-  const expanded = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: '${workspaceFolder}/a.benchplan.json' }, folder);
+  const expanded = resolveTaskDefinition(
+    { type: 'couchbase-benchmark', plan: '${workspaceFolder}/a.benchplan.json' },
+    folder,
+  );
   assert.equal(expanded.ok && expanded.planPath, '/work/lab/a.benchplan.json');
-  const absolute = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: '/srv/plans/b.benchplan.json' }, undefined);
+  const absolute = resolveTaskDefinition(
+    { type: 'couchbase-benchmark', plan: '/srv/plans/b.benchplan.json' },
+    undefined,
+  );
   assert.equal(absolute.ok && absolute.planPath, '/srv/plans/b.benchplan.json');
 });
 
@@ -20,7 +31,10 @@ test('resume: true picks the newest unfinished run, a path names a run folder', 
   const latest = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: 'a.benchplan.json', resume: true }, folder);
   assert.deepEqual(latest.ok && latest.resume, { kind: 'latest' });
   assert.equal(latest.ok && latest.name, 'Resume a');
-  const dir = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: 'a.benchplan.json', resume: 'bench-results/a-20261202-1405' }, folder);
+  const dir = resolveTaskDefinition(
+    { type: 'couchbase-benchmark', plan: 'a.benchplan.json', resume: 'bench-results/a-20261202-1405' },
+    folder,
+  );
   assert.deepEqual(dir.ok && dir.resume, { kind: 'runDir', runDir: '/work/lab/bench-results/a-20261202-1405' });
   assert.equal(dir.ok && dir.name, 'Resume a (a-20261202-1405)');
   const off = resolveTaskDefinition({ type: 'couchbase-benchmark', plan: 'a.benchplan.json', resume: false }, folder);
@@ -42,8 +56,14 @@ test('bad definitions come back with a message the user can act on', () => {
 });
 
 test('provided tasks carry the plan relative to the folder, in / form; outside the folder, absolute', () => {
-  assert.deepEqual(definitionForPlan('/work/lab/plans/x.benchplan.json', folder), { type: 'couchbase-benchmark', plan: 'plans/x.benchplan.json' });
-  assert.deepEqual(definitionForPlan('/elsewhere/x.benchplan.json', folder), { type: 'couchbase-benchmark', plan: '/elsewhere/x.benchplan.json' });
+  assert.deepEqual(definitionForPlan('/work/lab/plans/x.benchplan.json', folder), {
+    type: 'couchbase-benchmark',
+    plan: 'plans/x.benchplan.json',
+  });
+  assert.deepEqual(definitionForPlan('/elsewhere/x.benchplan.json', folder), {
+    type: 'couchbase-benchmark',
+    plan: '/elsewhere/x.benchplan.json',
+  });
   // What the provider offers resolves back to the same file.
   const roundTrip = resolveTaskDefinition({ ...definitionForPlan('/work/lab/plans/x.benchplan.json', folder) }, folder);
   assert.equal(roundTrip.ok && roundTrip.planPath, '/work/lab/plans/x.benchplan.json');

@@ -40,7 +40,11 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
     smokeTestDriver: true,
     settings: options.settings,
     restrictedMode: options.restrictedMode ?? false,
-    env: { ...options.env, ONLOAD_BENCH_E2E_SUMMARY: summaryFile, ...(options.restrictedMode ? { ONLOAD_BENCH_E2E_SUITES: 'restricted' } : {}) },
+    env: {
+      ...options.env,
+      ONLOAD_BENCH_E2E_SUMMARY: summaryFile,
+      ...(options.restrictedMode ? { ONLOAD_BENCH_E2E_SUITES: 'restricted' } : {}),
+    },
   });
   const browser = await openBrowser();
   const log: string[] = [];
@@ -58,7 +62,11 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
       const line = format(...(args as [unknown, ...unknown[]]));
       log.push(line);
       // Known noise of an offline code-server stays in the log file only.
-      if (!/ENOTFOUND open-vsx\.org|authentication provider|vscode-remote-resource|Unable to load and parse grammar/.test(line)) {
+      if (
+        !/ENOTFOUND open-vsx\.org|authentication provider|vscode-remote-resource|Unable to load and parse grammar/.test(
+          line,
+        )
+      ) {
         process.stdout.write(`  [host ${type}] ${line}\n`);
       }
     });
@@ -67,7 +75,12 @@ export async function runIntegrationTests(options: IntegrationOptions): Promise<
     const timeoutMs = options.timeoutMs ?? 600_000;
     const code = await Promise.race([
       exited,
-      new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`the integration tests did not finish within ${timeoutMs / 1000} s`)), timeoutMs).unref()),
+      new Promise<number>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`the integration tests did not finish within ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        ).unref(),
+      ),
     ]);
     if (existsSync(summaryFile)) return JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
     // The test module never got to write its summary (it did not load, or crashed).

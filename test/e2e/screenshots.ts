@@ -50,7 +50,10 @@ async function runDemo(outDir: string): Promise<void> {
 /** Moves the quick pick's highlight to the row labelled exactly `label` (arrow keys), then Enter. */
 async function choose(page: Page, label: string): Promise<void> {
   await expectVisible(page.locator(selectors.quickInputRows, { hasText: label }), `${label} in the picker`);
-  const focused = () => page.evaluate(() => (document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name')?.textContent ?? '').trim());
+  const focused = () =>
+    page.evaluate(() =>
+      (document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name')?.textContent ?? '').trim(),
+    );
   for (let step = 0; step < 12; step++) {
     const current = await focused();
     if (current === label) {
@@ -58,7 +61,16 @@ async function choose(page: Page, label: string): Promise<void> {
       return;
     }
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((previous) => (document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name')?.textContent ?? '').trim() !== previous, current, { timeout: 5_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        (previous) =>
+          (
+            document.querySelector('.quick-input-widget .monaco-list-row.focused .label-name')?.textContent ?? ''
+          ).trim() !== previous,
+        current,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
   }
   throw new Error(`could not highlight ${label} in the picker`);
 }
@@ -70,8 +82,16 @@ async function tidy(page: Page): Promise<void> {
   await runCommand(page, 'View: Close Primary Side Bar', 30_000);
   await page.locator('.part.sidebar').first().waitFor({ state: 'hidden', timeout: 10_000 });
   await page.setViewportSize({ width: 1400, height: 1150 });
-  await page.waitForFunction(() => document.querySelector('.monaco-workbench')?.getBoundingClientRect().width === 1400, undefined, { timeout: 10_000 });
-  await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await page.waitForFunction(
+    () => document.querySelector('.monaco-workbench')?.getBoundingClientRect().width === 1400,
+    undefined,
+    { timeout: 10_000 },
+  );
+  await page
+    .locator('.notifications-toasts .notification-toast')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 async function takeShots(vsix: string, cli: string, runDir: string, outDir: string): Promise<void> {
@@ -96,7 +116,11 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
     await runCommand(page, 'Onload Bench: Open results', 60_000);
     await choose(page, runA);
     const panel = resultsFrame(page, 'Onload Bench Results');
-    await expectVisible(panel.locator('figure.chart[data-metric="throughput"] canvas').first(), 'the results panel with its throughput chart', 60_000);
+    await expectVisible(
+      panel.locator('figure.chart[data-metric="throughput"] canvas').first(),
+      'the results panel with its throughput chart',
+      60_000,
+    );
     await tidy(page);
     await panel.locator('body').evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(1_500); // the charts' last layout after the resize: a picture, not a check
@@ -107,14 +131,20 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
     // This build's picker: baseline, then candidate in a second pick; the earlier one: Enter on A, then on B in one list.
     await choose(page, runA);
     await choose(page, runB);
-    await expectVisible(panel.locator('h1#panel-title', { hasText: `${runB} against ${runA}` }), 'the compare view of B against A', 60_000);
+    await expectVisible(
+      panel.locator('h1#panel-title', { hasText: `${runB} against ${runA}` }),
+      'the compare view of B against A',
+      60_000,
+    );
     await expectVisible(panel.locator('figure.compare-chart canvas').first(), 'a compare chart', 30_000);
     await panel.locator('body').evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(outDir, 'compare.png') });
 
     const report = join(outDir, 'report.html');
-    const made = spawnSync(process.execPath, [cli, 'report', join(resultsFolder, runA), '--html', '--output', report], { stdio: 'inherit' });
+    const made = spawnSync(process.execPath, [cli, 'report', join(resultsFolder, runA), '--html', '--output', report], {
+      stdio: 'inherit',
+    });
     if (made.status !== 0) throw new Error(`${cli} report --html ended with exit ${made.status}`);
     const reportPage = await session.context.newPage();
     await reportPage.setViewportSize({ width: 1400, height: 1150 });
@@ -122,7 +152,9 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
     await reportPage.waitForLoadState('load');
     await reportPage.screenshot({ path: join(outDir, 'html-report.png') });
     rmSync(report);
-    console.log(`screenshots: ${['panel.png', 'compare.png', 'html-report.png'].map((name) => join(outDir, name)).join(', ')}`);
+    console.log(
+      `screenshots: ${['panel.png', 'compare.png', 'html-report.png'].map((name) => join(outDir, name)).join(', ')}`,
+    );
   } finally {
     await session?.close();
     await server?.stop();
@@ -133,7 +165,8 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   if (mode === 'run' && args.length === 1) return runDemo(resolve(args[0]!));
-  if (mode === 'shots' && args.length === 4) return takeShots(resolve(args[0]!), resolve(args[1]!), resolve(args[2]!), resolve(args[3]!));
+  if (mode === 'shots' && args.length === 4)
+    return takeShots(resolve(args[0]!), resolve(args[1]!), resolve(args[2]!), resolve(args[3]!));
   throw new Error('usage: screenshots.ts run OUT_DIR | screenshots.ts shots VSIX CLI RUN_DIR OUT_DIR');
 }
 

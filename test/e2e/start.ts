@@ -11,7 +11,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installVsix, startCodeServer, workbenchUrl, type CodeServer } from './support/codeServer';
-import { demoLabOptions, passwordEnvVar, simulatedPlanName, startSimulatedLab, type RunningLab } from './support/simulatedLab';
+import {
+  demoLabOptions,
+  passwordEnvVar,
+  simulatedPlanName,
+  startSimulatedLab,
+  type RunningLab,
+} from './support/simulatedLab';
 import { repoRoot } from './support/workspace';
 import { openAtStartVariable } from '../../client/src/openAtStartPaths';
 import { entriesOf, recordCreated, removeRecorded } from './support/startFiles';

@@ -11,14 +11,35 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertCompletedLines, assertDiagnosticsAsLint, assertReadmeQuotes, editorWorkspace, type LintFinding } from '../support/realEditors';
+import {
+  assertCompletedLines,
+  assertDiagnosticsAsLint,
+  assertReadmeQuotes,
+  editorWorkspace,
+  type LintFinding,
+} from '../support/realEditors';
 
-interface Shown { lnum: number; col: number; end_lnum: number; end_col: number; severity: number; code: string }
+interface Shown {
+  lnum: number;
+  col: number;
+  end_lnum: number;
+  end_col: number;
+  severity: number;
+  code: string;
+}
 
 /** Lint's findings as flymake shows them: 0-based, information and hints as notes (3). */
-const asFlymake = (findings: LintFinding[]): Shown[] => findings
-  .map((f) => ({ lnum: f.line - 1, col: f.column - 1, end_lnum: f.endLine - 1, end_col: f.endColumn - 1, severity: f.severity === 'error' ? 1 : f.severity === 'warning' ? 2 : 3, code: f.code }))
-  .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+const asFlymake = (findings: LintFinding[]): Shown[] =>
+  findings
+    .map((f) => ({
+      lnum: f.line - 1,
+      col: f.column - 1,
+      end_lnum: f.endLine - 1,
+      end_col: f.endColumn - 1,
+      severity: f.severity === 'error' ? 1 : f.severity === 'warning' ? 2 : 3,
+      code: f.code,
+    }))
+    .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
 const codesByLine = (list: Shown[]) => list.map((d) => [d.lnum, d.code]);
 
 function drive(client: 'eglot' | 'lsp-mode'): { seen: Record<string, any>; ws: string; stderr: string } {
@@ -29,11 +50,23 @@ function drive(client: 'eglot' | 'lsp-mode'): { seen: Record<string, any>; ws: s
     const run = spawnSync('emacs', ['--batch', '-l', `test/emacs/drive-${client}.el`], {
       encoding: 'utf8',
       timeout: 90_000,
-      env: { ...process.env, HOME: home, WORKSPACE: ws, SERVER: resolve('dist/server.js'), CONFIG: resolve(`test/emacs/${client}.el`), OUT: out },
+      env: {
+        ...process.env,
+        HOME: home,
+        WORKSPACE: ws,
+        SERVER: resolve('dist/server.js'),
+        CONFIG: resolve(`test/emacs/${client}.el`),
+        OUT: out,
+      },
     });
-    assert.equal(run.error, undefined, `emacs could not run (scripts/setup-system.sh installs emacs-nox, elpa-eglot and elpa-lsp-mode): ${run.error}`);
+    assert.equal(
+      run.error,
+      undefined,
+      `emacs could not run (scripts/setup-system.sh installs emacs-nox, elpa-eglot and elpa-lsp-mode): ${run.error}`,
+    );
     const seen = JSON.parse(readFileSync(out, 'utf8')) as Record<string, any>;
-    if (typeof seen.client_capabilities_json === 'string') seen.client_capabilities = JSON.parse(seen.client_capabilities_json);
+    if (typeof seen.client_capabilities_json === 'string')
+      seen.client_capabilities = JSON.parse(seen.client_capabilities_json);
     assert.equal(seen.failure, undefined, `${seen.failure}\n${run.stderr}`);
     assert.equal(run.status, 0, run.stderr);
     return { seen, ws, stderr: run.stderr };
@@ -64,8 +97,14 @@ function assertUse(seen: Record<string, any>, ws: string): void {
   // Go to definition through profilePath, back, an edit checked, then its correction.
   assert.equal(seen.definition, 'my-profiles/shared-tuning.opf-fragment');
   assert.equal(seen.back_in, 'profiles/via-path.opf');
-  assert.deepEqual(codesByLine(seen.edited), [[1, 'ineffective-assignment'], [2, 'unknown-option']]);
-  assert.equal(seen.corrected_text, 'onload_import shared-tuning\nonload_set EF_SPIN_USEC 3\nonload_set EF_BUZZ_USEC 2\n');
+  assert.deepEqual(codesByLine(seen.edited), [
+    [1, 'ineffective-assignment'],
+    [2, 'unknown-option'],
+  ]);
+  assert.equal(
+    seen.corrected_text,
+    'onload_import shared-tuning\nonload_set EF_SPIN_USEC 3\nonload_set EF_BUZZ_USEC 2\n',
+  );
   assert.deepEqual(codesByLine(seen.corrected), [[1, 'ineffective-assignment']]);
 }
 
@@ -75,7 +114,10 @@ function driveAsReadme(client: 'eglot' | 'lsp-mode', fixture: string, more: (see
   const { seen, ws } = drive(client);
   try {
     // What the client declared is what test/server/realClientManners.test.ts sends for it.
-    assert.deepEqual(seen.client_capabilities, JSON.parse(readFileSync(`test/fixtures/clients/${fixture}.initialize.json`, 'utf8')).capabilities);
+    assert.deepEqual(
+      seen.client_capabilities,
+      JSON.parse(readFileSync(`test/fixtures/clients/${fixture}.initialize.json`, 'utf8')).capabilities,
+    );
     assertUse(seen, ws);
     more(seen);
   } finally {
@@ -90,10 +132,14 @@ test('Emacs 28 with eglot 1.9, configured as the README says', { timeout: 120_00
   });
 });
 
-test('Emacs 28 with lsp-mode 8, configured as the README says (the project-root question answered with i)', { timeout: 120_000 }, () => {
-  driveAsReadme('lsp-mode', 'lsp-mode-8.0.0', (seen) => {
-    assert.equal(seen.root_prompt_answered, true);
-    assert.equal(seen.servers, 1, 'one server for profiles and workloads');
-    assert.doesNotMatch(seen.lsp_log, /error|warn|fail/i, seen.lsp_log);
-  });
-});
+test(
+  'Emacs 28 with lsp-mode 8, configured as the README says (the project-root question answered with i)',
+  { timeout: 120_000 },
+  () => {
+    driveAsReadme('lsp-mode', 'lsp-mode-8.0.0', (seen) => {
+      assert.equal(seen.root_prompt_answered, true);
+      assert.equal(seen.servers, 1, 'one server for profiles and workloads');
+      assert.doesNotMatch(seen.lsp_log, /error|warn|fail/i, seen.lsp_log);
+    });
+  },
+);

@@ -18,18 +18,36 @@ test('the demo plan: 3 repetitions, 8 s throttled run phases after a 2 s warm-up
   const dir = mkdtempSync(join(tmpdir(), 'demo-plan-'));
   try {
     const lab = {
-      serverHost: 'lab-server', clientHosts: ['lab-client-1'], ycsbHome: '/opt/ycsb',
+      serverHost: 'lab-server',
+      clientHosts: ['lab-client-1'],
+      ycsbHome: '/opt/ycsb',
       couchbase: { username: 'Administrator', kvPort: 11210, restPort: 8091 },
-      interfaces: [{ label: 'nic-a', address: '10.0.0.1' }, { label: 'nic-b', address: '10.0.1.1' }, { label: 'nic-c', address: '10.0.2.1' }],
+      interfaces: [
+        { label: 'nic-a', address: '10.0.0.1' },
+        { label: 'nic-b', address: '10.0.1.1' },
+        { label: 'nic-c', address: '10.0.2.1' },
+      ],
     } as unknown as Lab;
     const settings = labPlanSettings(demoLabOptions);
-    const path = writeLabPlan(lab, { dir, stacks: ['kernel', 'latency'], interfaces: lab.interfaces.slice(0, 2), ...settings });
+    const path = writeLabPlan(lab, {
+      dir,
+      stacks: ['kernel', 'latency'],
+      interfaces: lab.interfaces.slice(0, 2),
+      ...settings,
+    });
     const { plan, errors } = checkPlanText(readFileSync(path, 'utf8'), dir);
     assert.deepEqual(errors, []);
     const resolved = withDefaults(plan);
     assert.equal(resolved.repetitions, 3);
     assert.equal(resolved.warmupSec, 2);
-    assert.deepEqual([resolved.workload.properties.maxexecutiontime, resolved.workload.properties.operationcount, resolved.workload.properties.target], [8, 0, 400]);
+    assert.deepEqual(
+      [
+        resolved.workload.properties.maxexecutiontime,
+        resolved.workload.properties.operationcount,
+        resolved.workload.properties.target,
+      ],
+      [8, 0, 400],
+    );
     const cells = expandCells(resolved);
     assert.equal(cells.length, 24);
     // About five minutes: each cell's run phase plus a generous 4 s for restart, bucket and load.

@@ -46,8 +46,16 @@ export function clientProcess(leaderPid: number, request: ClientSignalRequest): 
   try {
     // the host's own tables: /proc/<pid>/net is the network namespace of that process
     inode =
-      socketInode(read(`/proc/${leaderPid}/net/tcp`), procNetAddress(request.clientAddress, request.clientPort), procNetAddress(request.nodeAddress, request.nodePort)) ??
-      socketInode(read(`/proc/${leaderPid}/net/tcp6`), procNet6MappedAddress(request.clientAddress, request.clientPort), procNet6MappedAddress(request.nodeAddress, request.nodePort));
+      socketInode(
+        read(`/proc/${leaderPid}/net/tcp`),
+        procNetAddress(request.clientAddress, request.clientPort),
+        procNetAddress(request.nodeAddress, request.nodePort),
+      ) ??
+      socketInode(
+        read(`/proc/${leaderPid}/net/tcp6`),
+        procNet6MappedAddress(request.clientAddress, request.clientPort),
+        procNet6MappedAddress(request.nodeAddress, request.nodePort),
+      );
   } catch {
     return undefined; // an IPv6 connection: no fault test uses one
   }
@@ -85,11 +93,18 @@ export function clientProcess(leaderPid: number, request: ClientSignalRequest): 
  * `everyMs`, signals each client's process in the host `hostOf(clientAddress)` names, and removes
  * the request. Returns the stop function.
  */
-export function serveClientSignals(dir: string, hostOf: (clientAddress: string) => number | undefined, log: (line: string) => void, everyMs = 50): () => void {
+export function serveClientSignals(
+  dir: string,
+  hostOf: (clientAddress: string) => number | undefined,
+  log: (line: string) => void,
+  everyMs = 50,
+): () => void {
   const timer = setInterval(() => {
     let names: string[] = [];
     try {
-      names = readdirSync(dir).filter((name) => name.endsWith('.json') && !name.startsWith('.')).sort();
+      names = readdirSync(dir)
+        .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+        .sort();
     } catch {
       return;
     }

@@ -116,24 +116,37 @@ export function clusterMembership(options: MembershipOptions) {
   if (restored) {
     joinedTo = restored.joinedTo;
     for (const member of restored.others) others.set(member.otpNode, member);
-    options.log(`cluster: membership restored after a restart (${restored.joinedTo !== undefined ? `member of ${restored.joinedTo}'s cluster` : `${restored.others.length} other member(s)`})`);
+    options.log(
+      `cluster: membership restored after a restart (${restored.joinedTo !== undefined ? `member of ${restored.joinedTo}'s cluster` : `${restored.others.length} other member(s)`})`,
+    );
   }
-  const save = (): void => options.saved?.write({ ...(joinedTo !== undefined ? { joinedTo } : {}), others: [...others.values()], ...(leaving ? { leaving } : {}) });
-  const setting = <K extends keyof MembershipFaults>(name: K, fallback: NonNullable<MembershipFaults[K]>): NonNullable<MembershipFaults[K]> => options.faults()[name] ?? fallback;
+  const save = (): void =>
+    options.saved?.write({
+      ...(joinedTo !== undefined ? { joinedTo } : {}),
+      others: [...others.values()],
+      ...(leaving ? { leaving } : {}),
+    });
+  const setting = <K extends keyof MembershipFaults>(
+    name: K,
+    fallback: NonNullable<MembershipFaults[K]>,
+  ): NonNullable<MembershipFaults[K]> => options.faults()[name] ?? fallback;
 
   /** K9, K16: the leave itself, `leaveMs` after the node was told (ns_cluster leave_body). */
   function leave(): void {
     leaving = true;
     save();
-    setTimeout(() => {
-      joinedTo = undefined;
-      others.clear();
-      rebalance = undefined;
-      leaving = false;
-      save();
-      options.wipe();
-      options.log('cluster: left the cluster; configuration wiped, memcached restarted');
-    }, setting('leaveMs', 1000)).unref();
+    setTimeout(
+      () => {
+        joinedTo = undefined;
+        others.clear();
+        rebalance = undefined;
+        leaving = false;
+        save();
+        options.wipe();
+        options.log('cluster: left the cluster; configuration wiped, memcached restarted');
+      },
+      setting('leaveMs', 1000),
+    ).unref();
   }
   if (restored?.leaving) {
     // ns_cluster init: "Found marker of in-flight cluster leave … Going to complete leave cluster procedure."
@@ -164,7 +177,9 @@ export function clusterMembership(options: MembershipOptions) {
     if (!rebalance || rebalance.ejecting) return;
     rebalance.ejecting = true;
     const ending = rebalance;
-    const told = ending.ejected.map((otpNode) => others.get(otpNode)).filter((member): member is Member => member !== undefined);
+    const told = ending.ejected
+      .map((otpNode) => others.get(otpNode))
+      .filter((member): member is Member => member !== undefined);
     if (told.length === 0) {
       finish(now, undefined);
       return;
@@ -190,7 +205,11 @@ export function clusterMembership(options: MembershipOptions) {
     lastReportId = reportId;
     if (errorMessage !== undefined) {
       rebalance.errorMessage = errorMessage;
-      reports.set(reportId, { completionMessage: `Rebalance exited with reason ${errorMessage}`, is_rebalancing: false, rebalanceId: rebalance.rebalanceId });
+      reports.set(reportId, {
+        completionMessage: `Rebalance exited with reason ${errorMessage}`,
+        is_rebalancing: false,
+        rebalanceId: rebalance.rebalanceId,
+      });
       options.log(`cluster: rebalance ${rebalance.rebalanceId} failed: ${errorMessage}`);
       return;
     }
@@ -198,13 +217,26 @@ export function clusterMembership(options: MembershipOptions) {
     for (const otpNode of rebalance.ejected) others.delete(otpNode);
     save();
     options.onMembersChanged?.(members());
-    reports.set(reportId, { completionMessage: 'Rebalance completed successfully.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId, nodesOut: rebalance.ejected });
-    options.log(`cluster: rebalance ${rebalance.rebalanceId} completed; members ${members().map((member) => member.otpNode).join(', ')}`);
+    reports.set(reportId, {
+      completionMessage: 'Rebalance completed successfully.',
+      is_rebalancing: false,
+      rebalanceId: rebalance.rebalanceId,
+      nodesOut: rebalance.ejected,
+    });
+    options.log(
+      `cluster: rebalance ${rebalance.rebalanceId} completed; members ${members()
+        .map((member) => member.otpNode)
+        .join(', ')}`,
+    );
   }
 
   async function tellToLeave(member: Member): Promise<void> {
     try {
-      await fetch(`http://${member.hostname}/_lab/leaveCluster`, { method: 'POST', headers: { authorization: basic(options.username, options.password) }, signal: AbortSignal.timeout(5000) });
+      await fetch(`http://${member.hostname}/_lab/leaveCluster`, {
+        method: 'POST',
+        headers: { authorization: basic(options.username, options.password) },
+        signal: AbortSignal.timeout(5000),
+      });
     } catch (error) {
       options.log(`cluster: ${member.otpNode} did not hear it was ejected: ${String(error)}`);
     }
@@ -237,7 +269,8 @@ export function clusterMembership(options: MembershipOptions) {
       else services = [...new Set(named)].sort();
     }
     if (errors.length > 0) return { status: 400, body: errors };
-    if (user === '' && password !== '') return { status: 400, body: ['If a username is not specified, a password must not be supplied.'] };
+    if (user === '' && password !== '')
+      return { status: 400, body: ['If a username is not specified, a password must not be supplied.'] };
     if (user !== '' && password === '') return { status: 400, body: ['A password must be supplied.'] };
     if (running(now)) return { status: 400, body: ['Node addition is disallowed while rebalance is in progress'] };
     const target = /^(?:https?:\/\/)?(\[[^\]]+\]|[^:/]+)(?::(\d+))?\/?$/.exec(hostname);
@@ -246,20 +279,32 @@ export function clusterMembership(options: MembershipOptions) {
     // K3: the joining node is asked to engage (ns_cluster: post_json_to_joinee /engageCluster2)
     let answer: Response;
     try {
-      answer = await fetch(`http://${endpoint}/engageCluster2`, { method: 'POST', headers: { authorization: basic(user ?? '', password ?? ''), 'content-type': 'application/json' }, body: JSON.stringify({ otpNode: self().otpNode, requestedServices: services }), signal: AbortSignal.timeout(5000) });
+      answer = await fetch(`http://${endpoint}/engageCluster2`, {
+        method: 'POST',
+        headers: { authorization: basic(user ?? '', password ?? ''), 'content-type': 'application/json' },
+        body: JSON.stringify({ otpNode: self().otpNode, requestedServices: services }),
+        signal: AbortSignal.timeout(5000),
+      });
     } catch {
       const host = target[1].replace(/^\[|\]$/g, '');
-      return { status: 400, body: [`Failed to connect to http://${endpoint}. Could not connect to "${host}" on port ${target[2] ?? '8091'}.  This could be due to an incorrect host/port combination or a firewall in place between the servers.`] };
+      return {
+        status: 400,
+        body: [
+          `Failed to connect to http://${endpoint}. Could not connect to "${host}" on port ${target[2] ?? '8091'}.  This could be due to an incorrect host/port combination or a firewall in place between the servers.`,
+        ],
+      };
     }
     const text = await answer.text();
-    if (answer.status === 401) return { status: 400, body: ['Prepare join failed. Authentication failed. Verify username and password.'] };
+    if (answer.status === 401)
+      return { status: 400, body: ['Prepare join failed. Authentication failed. Verify username and password.'] };
     let joinee: { otpNode?: string; error?: string } = {};
     try {
       joinee = JSON.parse(text) as typeof joinee;
     } catch {
       // not JSON: refused below
     }
-    if (answer.status !== 200 || typeof joinee.otpNode !== 'string') return { status: 400, body: [`Prepare join failed. ${joinee.error ?? text.trim()}`] };
+    if (answer.status !== 200 || typeof joinee.otpNode !== 'string')
+      return { status: 400, body: [`Prepare join failed. ${joinee.error ?? text.trim()}`] };
     others.set(joinee.otpNode, { otpNode: joinee.otpNode, hostname: endpoint, services, membership: 'inactiveAdded' });
     save();
     options.log(`cluster: added ${joinee.otpNode} (${endpoint}, ${services.join(',')})`);
@@ -274,9 +319,11 @@ export function clusterMembership(options: MembershipOptions) {
     } catch {
       return { status: 400, body: { error: 'Invalid JSON' } };
     }
-    if (asker.otpNode === self().otpNode) return { status: 400, body: { error: 'Joining node to itself is not allowed.' } };
+    if (asker.otpNode === self().otpNode)
+      return { status: 400, body: { error: 'Joining node to itself is not allowed.' } };
     // system_joinable: nodes_wanted is this node alone, which it is again only once a leave is done (K16)
-    if (joinedTo !== undefined || others.size > 0 || leaving) return { status: 400, body: { error: 'Node is already part of cluster.' } };
+    if (joinedTo !== undefined || others.size > 0 || leaving)
+      return { status: 400, body: { error: 'Node is already part of cluster.' } };
     joinedTo = String(asker.otpNode);
     save();
     options.log(`cluster: joined ${joinedTo}'s cluster`);
@@ -291,22 +338,41 @@ export function clusterMembership(options: MembershipOptions) {
     const names = members().map((member) => member.otpNode);
     // K5: parse_rebalance_params (a name ns_server never saw) and rebalance_safety_checks
     if ([...known, ...ejected].some((name) => !names.includes(name))) return { status: 400, body: { mismatch: 1 } };
-    if (ejected.some((name) => !known.includes(name)) || [...new Set(known)].sort().join() !== [...names].sort().join()) return { status: 400, body: { mismatch: 1 } };
+    if (ejected.some((name) => !known.includes(name)) || [...new Set(known)].sort().join() !== [...names].sort().join())
+      return { status: 400, body: { mismatch: 1 } };
     if (running(now)) return { status: 503, body: { error: 'Cannot rebalance during rebalance' } };
     const keep = members().filter((member) => !ejected.includes(member.otpNode));
     if (keep.length === 0) return { status: 400, body: 'No active nodes left' };
     if (!keep.some((member) => member.services.includes('kv'))) return { status: 400, body: { noKVNodesLeft: 1 } };
-    if (ejected.includes(self().otpNode)) return { status: 400, body: 'The lab\'s test node does not eject the node that orchestrates the rebalance' };
-    rebalance = { statusId: randomBytes(16).toString('hex'), rebalanceId: randomBytes(16).toString('hex'), startedAt: now, known, ejected };
+    if (ejected.includes(self().otpNode))
+      return { status: 400, body: "The lab's test node does not eject the node that orchestrates the rebalance" };
+    rebalance = {
+      statusId: randomBytes(16).toString('hex'),
+      rebalanceId: randomBytes(16).toString('hex'),
+      startedAt: now,
+      known,
+      ejected,
+    };
     lastStatusId = rebalance.statusId;
-    options.log(`cluster: rebalance ${rebalance.rebalanceId} started (known ${known.join(',')}; ejected ${ejected.join(',') || 'none'})`);
+    options.log(
+      `cluster: rebalance ${rebalance.rebalanceId} started (known ${known.join(',')}; ejected ${ejected.join(',') || 'none'})`,
+    );
     return { status: 200, body: { rebalance_id: rebalance.rebalanceId } };
   }
 
   /** K6: the rebalance entry of /pools/default/tasks. */
   function rebalanceTask(now: number): Record<string, unknown> {
     if (running(now) && rebalance) {
-      return { statusId: rebalance.statusId, type: 'rebalance', subtype: 'rebalance', recommendedRefreshPeriod: 0.25, status: 'running', progress: progressOf(now), perNode: Object.fromEntries(rebalance.known.map((name) => [name, { progress: progressOf(now) }])), rebalanceId: rebalance.rebalanceId };
+      return {
+        statusId: rebalance.statusId,
+        type: 'rebalance',
+        subtype: 'rebalance',
+        recommendedRefreshPeriod: 0.25,
+        status: 'running',
+        progress: progressOf(now),
+        perNode: Object.fromEntries(rebalance.known.map((name) => [name, { progress: progressOf(now) }])),
+        rebalanceId: rebalance.rebalanceId,
+      };
     }
     return {
       statusId: lastStatusId,
@@ -315,30 +381,56 @@ export function clusterMembership(options: MembershipOptions) {
       status: 'notRunning',
       statusIsStale: false,
       masterRequestTimedOut: false,
-      ...(rebalance?.errorMessage !== undefined ? { errorMessage: 'Rebalance failed. See logs for detailed reason. You can try again.' } : {}),
+      ...(rebalance?.errorMessage !== undefined
+        ? { errorMessage: 'Rebalance failed. See logs for detailed reason. You can try again.' }
+        : {}),
       ...(lastReportId !== undefined ? { lastReportURI: `/logs/rebalanceReport?reportID=${lastReportId}` } : {}),
     };
   }
 
   return {
     /** The members as /pools/default lists them (K4), this node's own entry built by the caller. */
-    nodes(now: number, selfJson: Record<string, unknown>, otherJson: (member: Member) => Record<string, unknown>): Record<string, unknown>[] {
+    nodes(
+      now: number,
+      selfJson: Record<string, unknown>,
+      otherJson: (member: Member) => Record<string, unknown>,
+    ): Record<string, unknown>[] {
       advance(now);
-      return [{ ...selfJson, otpNode: self().otpNode, clusterMembership: 'active' }, ...[...others.values()].map((member) => ({ ...otherJson(member), otpNode: member.otpNode, hostname: member.hostname, services: member.services, clusterMembership: member.membership }))];
+      return [
+        { ...selfJson, otpNode: self().otpNode, clusterMembership: 'active' },
+        ...[...others.values()].map((member) => ({
+          ...otherJson(member),
+          otpNode: member.otpNode,
+          hostname: member.hostname,
+          services: member.services,
+          clusterMembership: member.membership,
+        })),
+      ];
     },
     /** K7: balanced unless a member waits for a rebalance or the last one failed. */
     balanced(now: number): boolean {
       advance(now);
-      return [...others.values()].every((member) => member.membership === 'active') && rebalance?.errorMessage === undefined && !running(now);
+      return (
+        [...others.values()].every((member) => member.membership === 'active') &&
+        rebalance?.errorMessage === undefined &&
+        !running(now)
+      );
     },
     rebalanceStatus(now: number): string {
       return running(now) ? 'running' : 'none';
     },
     /** The REST paths of membership; undefined for any other. Callers have checked the admin's credentials. */
-    async handle(method: string, path: string, query: URLSearchParams, body: () => Promise<string>, now: number): Promise<RestOutcome | undefined> {
+    async handle(
+      method: string,
+      path: string,
+      query: URLSearchParams,
+      body: () => Promise<string>,
+      now: number,
+    ): Promise<RestOutcome | undefined> {
       if (method === 'POST' && path === '/controller/addNode') return addNode(new URLSearchParams(await body()), now);
       if (method === 'POST' && path === '/engageCluster2') return engage(await body());
-      if (method === 'POST' && path === '/controller/rebalance') return startRebalance(new URLSearchParams(await body()), now);
+      if (method === 'POST' && path === '/controller/rebalance')
+        return startRebalance(new URLSearchParams(await body()), now);
       if (method === 'GET' && path === '/pools/default/tasks') return { status: 200, body: [rebalanceTask(now)] };
       if (method === 'POST' && path === '/controller/stopRebalance') {
         // K15: 200 whether or not one runs; the members stay as they were (added ones inactiveAdded)
@@ -346,7 +438,11 @@ export function clusterMembership(options: MembershipOptions) {
           rebalance.endedAt = now;
           lastStatusId = randomBytes(16).toString('hex');
           lastReportId = randomBytes(16).toString('hex');
-          reports.set(lastReportId, { completionMessage: 'Rebalance stopped by user.', is_rebalancing: false, rebalanceId: rebalance.rebalanceId });
+          reports.set(lastReportId, {
+            completionMessage: 'Rebalance stopped by user.',
+            is_rebalancing: false,
+            rebalanceId: rebalance.rebalanceId,
+          });
           options.log(`cluster: rebalance ${rebalance.rebalanceId} stopped`);
         }
         return { status: 200 };
@@ -354,8 +450,10 @@ export function clusterMembership(options: MembershipOptions) {
       if (method === 'GET' && path === '/logs/rebalanceReport') {
         // K8: reportID, when given, is exactly 32 characters; no other key
         const id = query.get('reportID');
-        if ([...query.keys()].some((key) => key !== 'reportID')) return { status: 400, body: { errors: { _: 'Unsupported key' } } };
-        if (id !== null && id.length !== 32) return { status: 400, body: { errors: { reportID: 'length must be 32' } } };
+        if ([...query.keys()].some((key) => key !== 'reportID'))
+          return { status: 400, body: { errors: { _: 'Unsupported key' } } };
+        if (id !== null && id.length !== 32)
+          return { status: 400, body: { errors: { reportID: 'length must be 32' } } };
         const report = reports.get(id ?? lastReportId ?? '');
         return report ? { status: 200, body: report } : { status: 200, body: { error: 'not_found' } };
       }

@@ -7,7 +7,12 @@
 // clusterMembership.ts, the cluster map spread over the members and the buckets and users made on
 // every member here.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
@@ -81,7 +86,17 @@ export interface TestNodeFaults extends MembershipFaults {
 }
 
 /** The strict defaults of the switches above (the lab is as strict as a real node unless a test relaxes it). */
-export const strictNodeDefaults = { bucketWarmupMs: 300, bucketDeletionMs: 700, statsIntervalMs: 1000, persistDelayMs: 400, statsScrapeMs: 1000, nodeServices: ['kv', 'index', 'n1ql'], indexBuildMs: 300, indexLagMs: 300, indexItemsPerSec: 400 } as const;
+export const strictNodeDefaults = {
+  bucketWarmupMs: 300,
+  bucketDeletionMs: 700,
+  statsIntervalMs: 1000,
+  persistDelayMs: 400,
+  statsScrapeMs: 1000,
+  nodeServices: ['kv', 'index', 'n1ql'],
+  indexBuildMs: 300,
+  indexLagMs: 300,
+  indexItemsPerSec: 400,
+} as const;
 
 export interface TestNodeOptions {
   /** Addresses to listen on, one per lab interface. Default `['127.0.0.1']`. */
@@ -107,7 +122,10 @@ export interface TestNodeOptions {
    * Sends a signal to the process at the other end of a KV connection (faults ycsbCrashAfterOps,
    * ycsbHangAfterOps); returns what was done, for the log. Without it those faults do nothing.
    */
-  signalClient?: (connection: { nodeAddress: string; nodePort: number; clientAddress: string; clientPort: number }, signal: NodeJS.Signals) => string;
+  signalClient?: (
+    connection: { nodeAddress: string; nodePort: number; clientAddress: string; clientPort: number },
+    signal: NodeJS.Signals,
+  ) => string;
   /** Addresses whose KV port the node listens on itself (default: every address). The others' KV
    * connections are handed in through `acceptKv` (the lab's Onload stack, standins/onloadStack.ts). */
   kvAddresses?: string[];
@@ -220,12 +238,18 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   let kvPort = options.kvPort ?? 0;
   let restPort = options.restPort ?? 0;
   let queryPort = 0;
-  const setting = <K extends keyof typeof strictNodeDefaults>(name: K): (typeof strictNodeDefaults)[K] | NonNullable<TestNodeFaults[K]> => faults()[name] ?? strictNodeDefaults[name];
+  const setting = <K extends keyof typeof strictNodeDefaults>(
+    name: K,
+  ): (typeof strictNodeDefaults)[K] | NonNullable<TestNodeFaults[K]> => faults()[name] ?? strictNodeDefaults[name];
 
   // --- the cluster this node is a member of (issue 23, lab README K1-K9: clusterMembership.ts)
   const nodeAddress = options.nodeName ?? addresses[0];
   const membership = clusterMembership({
-    self: () => ({ otpNode: `ns_1@${nodeAddress}`, hostname: `${nodeAddress.includes(':') ? `[${nodeAddress}]` : nodeAddress}:${restPort}`, services: [...setting('nodeServices')] }),
+    self: () => ({
+      otpNode: `ns_1@${nodeAddress}`,
+      hostname: `${nodeAddress.includes(':') ? `[${nodeAddress}]` : nodeAddress}:${restPort}`,
+      services: [...setting('nodeServices')],
+    }),
     username: options.username,
     password: options.password,
     faults,
@@ -265,16 +289,44 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       const view: ViewMember[] = [];
       for (const member of members) {
         if (member.otpNode === selfOtpNode()) {
-          view.push({ otpNode: member.otpNode, name: nodeAddress, restPort, kvPort, ...(setting('nodeServices').includes('n1ql') ? { queryPort } : {}) });
+          view.push({
+            otpNode: member.otpNode,
+            name: nodeAddress,
+            restPort,
+            kvPort,
+            ...(setting('nodeServices').includes('n1ql') ? { queryPort } : {}),
+          });
           continue;
         }
-        const answer = (await (await fetch(`http://${member.hostname}/pools/default/nodeServices`, { headers: { authorization: adminHeader }, signal: AbortSignal.timeout(5000) })).json()) as { nodesExt?: { services?: Record<string, number> }[] };
+        const answer = (await (
+          await fetch(`http://${member.hostname}/pools/default/nodeServices`, {
+            headers: { authorization: adminHeader },
+            signal: AbortSignal.timeout(5000),
+          })
+        ).json()) as { nodesExt?: { services?: Record<string, number> }[] };
         const ports = answer.nodesExt?.[0]?.services ?? {};
         const name = member.hostname.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-        view.push({ otpNode: member.otpNode, name, restPort: ports.mgmt ?? 8091, kvPort: ports.kv ?? 11210, ...(ports.n1ql !== undefined ? { queryPort: ports.n1ql } : {}) });
+        view.push({
+          otpNode: member.otpNode,
+          name,
+          restPort: ports.mgmt ?? 8091,
+          kvPort: ports.kv ?? 11210,
+          ...(ports.n1ql !== undefined ? { queryPort: ports.n1ql } : {}),
+        });
       }
       setClusterView(view);
-      await Promise.all(view.filter((member) => member.otpNode !== selfOtpNode()).map((member) => fetch(`http://${hostPort(member.name, member.restPort)}/_lab/clusterView`, { method: 'POST', headers: { authorization: adminHeader, 'content-type': 'application/json' }, body: JSON.stringify(view), signal: AbortSignal.timeout(5000) })));
+      await Promise.all(
+        view
+          .filter((member) => member.otpNode !== selfOtpNode())
+          .map((member) =>
+            fetch(`http://${hostPort(member.name, member.restPort)}/_lab/clusterView`, {
+              method: 'POST',
+              headers: { authorization: adminHeader, 'content-type': 'application/json' },
+              body: JSON.stringify(view),
+              signal: AbortSignal.timeout(5000),
+            }),
+          ),
+      );
     } catch (error) {
       log(`cluster: could not share the cluster map: ${String(error)}`);
     }
@@ -295,38 +347,68 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   /** The other members, when this node is in a cluster of several. */
   const otherMembers = (): ViewMember[] => (clusterView ?? []).filter((member) => member.otpNode !== selfOtpNode());
   /** Sends what a client asked of this node to every other member (which does not send it on). */
-  async function forward(method: string, path: string, body: string | undefined, contentType: string | undefined, headers: Record<string, string> = {}): Promise<void> {
-    await Promise.all(otherMembers().map(async (member) => {
-      try {
-        await fetch(`http://${hostPort(member.name, member.restPort)}${path}`, { method, headers: { authorization: adminHeader, 'x-lab-forwarded': '1', ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(5000) });
-      } catch (error) {
-        log(`cluster: ${method} ${path} did not reach ${member.name}: ${String(error)}`);
-      }
-    }));
+  async function forward(
+    method: string,
+    path: string,
+    body: string | undefined,
+    contentType: string | undefined,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
+    await Promise.all(
+      otherMembers().map(async (member) => {
+        try {
+          await fetch(`http://${hostPort(member.name, member.restPort)}${path}`, {
+            method,
+            headers: {
+              authorization: adminHeader,
+              'x-lab-forwarded': '1',
+              ...headers,
+              ...(contentType ? { 'content-type': contentType } : {}),
+            },
+            ...(body !== undefined ? { body } : {}),
+            signal: AbortSignal.timeout(5000),
+          });
+        } catch (error) {
+          log(`cluster: ${method} ${path} did not reach ${member.name}: ${String(error)}`);
+        }
+      }),
+    );
   }
   /** Each other member's share of a bucket (its last items sample and warm-up), for the orchestrator's answer. */
   async function memberShares(bucket: string): Promise<Map<string, { items: number; warm: boolean }>> {
     const shares = new Map<string, { items: number; warm: boolean }>();
-    await Promise.all(otherMembers().map(async (member) => {
-      try {
-        const answer = await fetch(`http://${hostPort(member.name, member.restPort)}/_lab/share?bucket=${encodeURIComponent(bucket)}`, { headers: { authorization: adminHeader }, signal: AbortSignal.timeout(5000) });
-        if (answer.status === 200) shares.set(member.otpNode, (await answer.json()) as { items: number; warm: boolean });
-      } catch {
-        // an unreachable member counts no items and is not healthy
-      }
-    }));
+    await Promise.all(
+      otherMembers().map(async (member) => {
+        try {
+          const answer = await fetch(
+            `http://${hostPort(member.name, member.restPort)}/_lab/share?bucket=${encodeURIComponent(bucket)}`,
+            { headers: { authorization: adminHeader }, signal: AbortSignal.timeout(5000) },
+          );
+          if (answer.status === 200)
+            shares.set(member.otpNode, (await answer.json()) as { items: number; warm: boolean });
+        } catch {
+          // an unreachable member counts no items and is not healthy
+        }
+      }),
+    );
     return shares;
   }
 
   // --- users: the admin and the RBAC users created through REST (REAL-LAB Y2: nobody else; a
   // couchbase2 client logging in with the bucket's name needs such a user)
   const users = new Map<string, RbacUser>();
-  const passwordOf = (username: string): string | undefined => (username === options.username ? options.password : users.get(username)?.password);
+  const passwordOf = (username: string): string | undefined =>
+    username === options.username ? options.password : users.get(username)?.password;
   /** Whether `username` may use the bucket's data (the admin, or a role on that bucket). */
   const mayUseBucket = (username: string, bucket: string): boolean => {
     if (username === options.username) return true;
     const roles = users.get(username)?.roles ?? [];
-    return roles.some((role) => /^(bucket_full_access|bucket_admin|data_reader|data_writer)\[([^\]:]+)/.exec(role)?.slice(2).some((name) => name === bucket || name === '*'));
+    return roles.some((role) =>
+      /^(bucket_full_access|bucket_admin|data_reader|data_writer)\[([^\]:]+)/
+        .exec(role)
+        ?.slice(2)
+        .some((name) => name === bucket || name === '*'),
+    );
   };
   /** REAL-LAB C8: a new bucket is not ready for this long after its creation. */
   const warmingUp = (bucket: Bucket): boolean => Date.now() - bucket.createdAt < setting('bucketWarmupMs');
@@ -353,7 +435,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       while (bucket.writeQueue.length > 0 && bucket.writeQueue[0] <= persisted) bucket.writeQueue.shift();
       // what a test compares with the moment the run started (REAL-LAB C10)
       if (queued > 0 && bucket.writeQueue.length === 0) log(`persistence: every mutation of ${bucket.name} is on disk`);
-      if (now - (bucket.scrape?.at ?? bucket.createdAt) >= setting('statsScrapeMs')) bucket.scrape = { at: now, values: statValues(bucket, now) };
+      if (now - (bucket.scrape?.at ?? bucket.createdAt) >= setting('statsScrapeMs'))
+        bucket.scrape = { at: now, values: statValues(bucket, now) };
       indexerTick(bucket, now);
     }
     lastIndexerTick = Date.now();
@@ -441,18 +524,33 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
 
   /** K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the next ones. */
   function clusterViewConfig(view: ViewMember[], bucket?: Bucket): Record<string, unknown> {
-    const nodesExt = view.map((member) => ({ hostname: member.name, ...(member.otpNode === selfOtpNode() ? { thisNode: true } : {}), services: { mgmt: member.restPort, kv: member.kvPort, ...(member.queryPort !== undefined ? { n1ql: member.queryPort } : {}) } }));
+    const nodesExt = view.map((member) => ({
+      hostname: member.name,
+      ...(member.otpNode === selfOtpNode() ? { thisNode: true } : {}),
+      services: {
+        mgmt: member.restPort,
+        kv: member.kvPort,
+        ...(member.queryPort !== undefined ? { n1ql: member.queryPort } : {}),
+      },
+    }));
     if (!bucket) return { rev: configRevision, revEpoch: 1, nodesExt };
     const replicas = Math.min(bucket.replicaNumber, view.length - 1);
     return {
       ...bucketEnvelope(bucket),
-      nodes: view.map((member) => ({ hostname: hostPort(member.name, member.restPort), ports: { direct: member.kvPort } })),
+      nodes: view.map((member) => ({
+        hostname: hostPort(member.name, member.restPort),
+        ports: { direct: member.kvPort },
+      })),
       nodesExt,
       vBucketServerMap: {
         hashAlgorithm: 'CRC',
         numReplicas: bucket.replicaNumber,
         serverList: view.map((member) => hostPort(member.name, member.kvPort)),
-        vBucketMap: Array.from({ length: vbucketCount }, (_, vbucket) => Array.from({ length: bucket.replicaNumber + 1 }, (__, copy) => (copy <= replicas ? (vbucket + copy) % view.length : -1))),
+        vBucketMap: Array.from({ length: vbucketCount }, (_, vbucket) =>
+          Array.from({ length: bucket.replicaNumber + 1 }, (__, copy) =>
+            copy <= replicas ? (vbucket + copy) % view.length : -1,
+          ),
+        ),
       },
     };
   }
@@ -515,7 +613,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   /** ycsbCrashAfterOps / ycsbHangAfterOps: the Nth operation since the switch was set signals its sender. */
   function clientProcessFaults(connection: Connection): void {
     const set = faults();
-    for (const [name, signal] of [['ycsbCrashAfterOps', 'SIGKILL'], ['ycsbHangAfterOps', 'SIGSTOP']] as const) {
+    for (const [name, signal] of [
+      ['ycsbCrashAfterOps', 'SIGKILL'],
+      ['ycsbHangAfterOps', 'SIGSTOP'],
+    ] as const) {
       const after = set[name];
       if (after === undefined) {
         faultStarts.delete(name);
@@ -525,7 +626,15 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       if (!faultStarts.has(key)) faultStarts.set(key, documentOperations - 1);
       if (documentOperations - faultStarts.get(key)! !== after) continue;
       const socket = connection.socket;
-      const what = options.signalClient?.({ nodeAddress: socket.localAddress?.replace(/^::ffff:/, '') ?? '', nodePort: socket.localPort ?? 0, clientAddress: socket.remoteAddress?.replace(/^::ffff:/, '') ?? '', clientPort: socket.remotePort ?? 0 }, signal);
+      const what = options.signalClient?.(
+        {
+          nodeAddress: socket.localAddress?.replace(/^::ffff:/, '') ?? '',
+          nodePort: socket.localPort ?? 0,
+          clientAddress: socket.remoteAddress?.replace(/^::ffff:/, '') ?? '',
+          clientPort: socket.remotePort ?? 0,
+        },
+        signal,
+      );
       log(`fault ${key}: ${what ?? 'no signalClient, nothing done'}`);
     }
   }
@@ -602,7 +711,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         return { status: Status.success };
       }
       case Opcode.getClusterConfig: {
-        const bucket = connection.bucket && liveBucket(connection.bucket.name) === connection.bucket ? connection.bucket : undefined;
+        const bucket =
+          connection.bucket && liveBucket(connection.bucket.name) === connection.bucket ? connection.bucket : undefined;
         const value = Buffer.from(JSON.stringify(clusterConfig(host, bucket)));
         return { status: Status.success, value, datatype: Datatype.json };
       }
@@ -642,7 +752,7 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       }
       for (const request of requests) {
         queue = queue.then(async () => {
-          const delay = isDocumentOperation(request.opcode) ? faults().kvDelayMs ?? 0 : 0;
+          const delay = isDocumentOperation(request.opcode) ? (faults().kvDelayMs ?? 0) : 0;
           if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
           if (socket.destroyed) return;
           socket.write(encodeResponse(request, handle(connection, request)));
@@ -674,14 +784,34 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     };
   }
 
-  function bucketJson(bucket: Bucket, host: string, shares?: Map<string, { items: number; warm: boolean }>): Record<string, unknown> {
+  function bucketJson(
+    bucket: Bucket,
+    host: string,
+    shares?: Map<string, { items: number; warm: boolean }>,
+  ): Record<string, unknown> {
     const ownItems = setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems;
     // K13: in a cluster the answer lists every member with its own items; the count is the cluster's
-    const memberNodes = clusterView && shares
-      ? clusterView.map((member) => member.otpNode === selfOtpNode()
-        ? { ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } }
-        : { hostname: hostPort(member.name, member.restPort), thisNode: false, status: shares.get(member.otpNode)?.warm === false ? 'warmup' : shares.has(member.otpNode) ? 'healthy' : 'unhealthy', clusterMembership: 'active', services: ['kv'], ports: { direct: member.kvPort }, interestingStats: { curr_items: shares.get(member.otpNode)?.items ?? 0, vb_replica_curr_items: 0 } })
-      : undefined;
+    const memberNodes =
+      clusterView && shares
+        ? clusterView.map((member) =>
+            member.otpNode === selfOtpNode()
+              ? { ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } }
+              : {
+                  hostname: hostPort(member.name, member.restPort),
+                  thisNode: false,
+                  status:
+                    shares.get(member.otpNode)?.warm === false
+                      ? 'warmup'
+                      : shares.has(member.otpNode)
+                        ? 'healthy'
+                        : 'unhealthy',
+                  clusterMembership: 'active',
+                  services: ['kv'],
+                  ports: { direct: member.kvPort },
+                  interestingStats: { curr_items: shares.get(member.otpNode)?.items ?? 0, vb_replica_curr_items: 0 },
+                },
+          )
+        : undefined;
     const itemCount = ownItems + [...(shares?.values() ?? [])].reduce((sum, share) => sum + share.items, 0);
     const controllers: Record<string, string> = {
       compactAll: `/pools/default/buckets/${bucket.name}/controller/compactBucket`,
@@ -718,7 +848,9 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       streamingUri: `/pools/default/bucketsStreaming/${bucket.name}?bucket_uuid=${bucket.uuid}`,
       vBucketServerMap: (clusterConfig(host, bucket) as { vBucketServerMap: unknown }).vBucketServerMap,
       nodesExt: (clusterConfig(host, bucket) as { nodesExt: unknown }).nodesExt,
-      nodes: memberNodes ?? [{ ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } }],
+      nodes: memberNodes ?? [
+        { ...nodeJson(host, bucket), interestingStats: { curr_items: ownItems, vb_replica_curr_items: 0 } },
+      ],
       bucketCapabilities: ['cbhello', 'touch', 'cccp', 'xdcrCheckpointing', 'nodesExt', 'xattr', 'dcp'],
     };
   }
@@ -851,26 +983,47 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
   function nodeServicesJson(host: string): Record<string, unknown> {
     const services: Record<string, number> = { mgmt: restPort, kv: kvPort };
     if (setting('nodeServices').includes('n1ql')) services.n1ql = queryPort;
-    return { rev: configRevision, nodesExt: [{ hostname: host, thisNode: true, services }], clusterCapabilitiesVer: [1, 0], clusterCapabilities: { n1ql: ['enhancedPreparedStatements'] } };
+    return {
+      rev: configRevision,
+      nodesExt: [{ hostname: host, thisNode: true, services }],
+      clusterCapabilitiesVer: [1, 0],
+      clusterCapabilities: { n1ql: ['enhancedPreparedStatements'] },
+    };
   }
 
   /** PUT/DELETE /settings/rbac/users/local/NAME, as ns_server validates them. */
-  async function rbacUser(method: string, name: string, form?: URLSearchParams): Promise<{ status: number; body?: unknown }> {
+  async function rbacUser(
+    method: string,
+    name: string,
+    form?: URLSearchParams,
+  ): Promise<{ status: number; body?: unknown }> {
     if (method === 'DELETE') {
       if (!users.delete(name)) return { status: 404, body: '"User was not found."' };
       return { status: 200, body: '""' };
     }
     if (method !== 'PUT' || !form) return { status: 405 };
     const password = form.get('password') ?? users.get(name)?.password ?? '';
-    if (password.length < 6) return { status: 400, body: { errors: { password: 'The password must be at least 6 characters long.' } } };
-    const roles = (form.get('roles') ?? '').split(',').map((role) => role.trim()).filter(Boolean);
+    if (password.length < 6)
+      return { status: 400, body: { errors: { password: 'The password must be at least 6 characters long.' } } };
+    const roles = (form.get('roles') ?? '')
+      .split(',')
+      .map((role) => role.trim())
+      .filter(Boolean);
     const bad = roles.filter((role) => {
       const match = /^([a-z_]+)(?:\[([^\]]+)\])?$/.exec(role);
       if (!match) return true;
       const bucket = match[2]?.split(':')[0];
       return bucket !== undefined && bucket !== '*' && liveBucket(bucket) === undefined;
     });
-    if (bad.length > 0) return { status: 400, body: { errors: { roles: `Cannot assign roles to user because the following roles are unknown, malformed or role parameters are undefined: [${bad.join(',')}]` } } };
+    if (bad.length > 0)
+      return {
+        status: 400,
+        body: {
+          errors: {
+            roles: `Cannot assign roles to user because the following roles are unknown, malformed or role parameters are undefined: [${bad.join(',')}]`,
+          },
+        },
+      };
     users.set(name, { password, roles });
     log(`rest: user ${name} with ${roles.join(',')}`);
     return { status: 200, body: '""' };
@@ -888,7 +1041,11 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       const bucket = liveBucket(name);
       if (!bucket || bucket.primaryIndex) return false;
       // the initial build takes what is there; later mutations go through the indexer
-      bucket.primaryIndex = { onlineAt: Date.now() + setting('indexBuildMs'), keys: new Set(bucket.documents.keys()), backlog: [] };
+      bucket.primaryIndex = {
+        onlineAt: Date.now() + setting('indexBuildMs'),
+        keys: new Set(bucket.documents.keys()),
+        backlog: [],
+      };
       return true;
     },
     indexState: (name) => {
@@ -900,7 +1057,8 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       if (!index || Date.now() < index.onlineAt) return undefined;
       index.sorted ??= [...index.keys].sort();
       // REAL-LAB C11: what a test looks for when a run scanned before the index caught up
-      if (index.backlog.length > 0) log(`query: scan of ${name} read the primary index ${index.backlog.length} mutation(s) behind`);
+      if (index.backlog.length > 0)
+        log(`query: scan of ${name} read the primary index ${index.backlog.length} mutation(s) behind`);
       return index.sorted;
     },
     document: (name, key) => {
@@ -932,17 +1090,25 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     const url = new URL(request.url ?? '/', 'http://node');
     // Java SDK 2.x posts to /query, the Node SDK and the engine to /query/service: both are the service's
     if (url.pathname === '/admin/ping' && request.method === 'GET') return send(response, 200, {});
-    if ((url.pathname !== '/query/service' && url.pathname !== '/query') || request.method !== 'POST') return send(response, 404, 'Not found.\r\n');
+    if ((url.pathname !== '/query/service' && url.pathname !== '/query') || request.method !== 'POST')
+      return send(response, 404, 'Not found.\r\n');
     const username = authenticatedUser(request);
-    if (username === undefined) return send(response, 401, { status: 'fatal', errors: [{ code: 10000, msg: 'Authentication failure' }] });
+    if (username === undefined)
+      return send(response, 401, { status: 'fatal', errors: [{ code: 10000, msg: 'Authentication failure' }] });
     let parsed;
     try {
       parsed = queryRequestFrom(await readBody(request), request.headers['content-type'] ?? '');
     } catch (error) {
-      return send(response, 400, { status: 'fatal', errors: [{ code: 1040, msg: `Error processing request: ${String(error)}` }] });
+      return send(response, 400, {
+        status: 'fatal',
+        errors: [{ code: 1040, msg: `Error processing request: ${String(error)}` }],
+      });
     }
     const answer = await queryService.answer(username, parsed);
-    response.writeHead(answer.httpStatus, { 'Content-Type': 'application/json; version=7.6.2', 'Content-Length': String(Buffer.byteLength(answer.body)) });
+    response.writeHead(answer.httpStatus, {
+      'Content-Type': 'application/json; version=7.6.2',
+      'Content-Length': String(Buffer.byteLength(answer.body)),
+    });
     response.end(answer.body);
   }
 
@@ -1000,7 +1166,11 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         return send(response, 401);
       }
       const name = decodeURIComponent(bucketConfigPath[2]);
-      if (!mayUseBucket(user, name)) return send(response, 403, { message: 'Forbidden. User needs the following permissions', permissions: [`cluster.bucket[${name}].settings!read`] });
+      if (!mayUseBucket(user, name))
+        return send(response, 403, {
+          message: 'Forbidden. User needs the following permissions',
+          permissions: [`cluster.bucket[${name}].settings!read`],
+        });
     }
     if (bucketConfigPath && bucketConfigPath[1] !== 'buckets') {
       const bucket = liveBucket(decodeURIComponent(bucketConfigPath[2]));
@@ -1020,25 +1190,55 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     if (method === 'GET' && path === '/_lab/share') {
       const bucket = liveBucket(url.searchParams.get('bucket') ?? '');
       if (!bucket) return send(response, 404);
-      return send(response, 200, { items: setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems, warm: !warmingUp(bucket) });
+      return send(response, 200, {
+        items: setting('statsIntervalMs') === 0 ? bucket.documents.size : bucket.sampledItems,
+        warm: !warmingUp(bucket),
+      });
     }
     const userPath = /^\/settings\/rbac\/users\/local\/([^/]+)$/.exec(path);
     if (userPath) {
       const body = method === 'PUT' ? await readBody(request) : undefined;
-      const outcome = await rbacUser(method, decodeURIComponent(userPath[1]), body !== undefined ? new URLSearchParams(body) : undefined);
+      const outcome = await rbacUser(
+        method,
+        decodeURIComponent(userPath[1]),
+        body !== undefined ? new URLSearchParams(body) : undefined,
+      );
       if (!forwarded && outcome.status === 200) await forward(method, path, body, request.headers['content-type']);
       return sendOutcome(response, outcome);
     }
     if (method === 'GET' && path === '/settings/rbac/users') {
-      return send(response, 200, [...users.entries()].map(([id, user]) => ({ id, domain: 'local', roles: user.roles.map((role) => ({ role: role.replace(/\[.*$/, ''), bucket_name: /\[([^\]]+)\]/.exec(role)?.[1] })) })));
+      return send(
+        response,
+        200,
+        [...users.entries()].map(([id, user]) => ({
+          id,
+          domain: 'local',
+          roles: user.roles.map((role) => ({
+            role: role.replace(/\[.*$/, ''),
+            bucket_name: /\[([^\]]+)\]/.exec(role)?.[1],
+          })),
+        })),
+      );
     }
-    const membershipOutcome = await membership.handle(method, path, url.searchParams, () => readBody(request), Date.now());
+    const membershipOutcome = await membership.handle(
+      method,
+      path,
+      url.searchParams,
+      () => readBody(request),
+      Date.now(),
+    );
     if (membershipOutcome) return send(response, membershipOutcome.status, membershipOutcome.body);
     if (method === 'GET' && path === '/pools/default') {
       const now = Date.now();
       return send(response, 200, {
         name: 'default',
-        nodes: membership.nodes(now, nodeJson(host), () => ({ thisNode: false, status: 'healthy', recoveryType: 'none', version, os: 'x86_64-pc-linux-gnu' })),
+        nodes: membership.nodes(now, nodeJson(host), () => ({
+          thisNode: false,
+          status: 'healthy',
+          recoveryType: 'none',
+          version,
+          os: 'x86_64-pc-linux-gnu',
+        })),
         buckets: { uri: '/pools/default/buckets' },
         memoryQuota: memoryQuotaMB,
         storageTotals: {
@@ -1055,14 +1255,23 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     }
     if (method === 'GET' && path === '/nodes/self') return send(response, 200, nodeJson(host));
     if (path === '/pools/default/buckets') {
-      if (method === 'GET') return send(response, 200, [...buckets.values()].map((bucket) => bucketJson(bucket, host)));
+      if (method === 'GET')
+        return send(
+          response,
+          200,
+          [...buckets.values()].map((bucket) => bucketJson(bucket, host)),
+        );
       if (method === 'POST') {
         const body = await readBody(request);
         const form = new URLSearchParams(body);
-        const outcome = createBucket(form, typeof request.headers['x-lab-bucket-uuid'] === 'string' ? request.headers['x-lab-bucket-uuid'] : undefined);
+        const outcome = createBucket(
+          form,
+          typeof request.headers['x-lab-bucket-uuid'] === 'string' ? request.headers['x-lab-bucket-uuid'] : undefined,
+        );
         // every member holds the bucket, under one uuid
         const uuid = buckets.get(form.get('name') ?? '')?.uuid;
-        if (!forwarded && outcome.status < 300) await forward('POST', path, body, request.headers['content-type'], uuid ? { 'x-lab-bucket-uuid': uuid } : {});
+        if (!forwarded && outcome.status < 300)
+          await forward('POST', path, body, request.headers['content-type'], uuid ? { 'x-lab-bucket-uuid': uuid } : {});
         return send(response, outcome.status, outcome.body);
       }
     }
@@ -1074,8 +1283,20 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
       if (bucketPath[2] === '/stats' && method === 'GET') {
         // REAL-LAB C6, C10: the last scrape, stale by up to statsScrapeMs; no series before the first
         const scrape = bucket.scrape;
-        const samples = Object.fromEntries(Object.entries(scrape?.values ?? {}).filter(([name]) => bucket.bucketType === 'membase' || !/queue|flusher|diskqueue/.test(name)).map(([name, value]) => [name, [value]]));
-        return send(response, 200, { op: { samples, samplesCount: scrape ? 1 : 0, isPersistent: bucket.bucketType === 'membase', lastTStamp: scrape?.at ?? 0, interval: setting('statsScrapeMs') } });
+        const samples = Object.fromEntries(
+          Object.entries(scrape?.values ?? {})
+            .filter(([name]) => bucket.bucketType === 'membase' || !/queue|flusher|diskqueue/.test(name))
+            .map(([name, value]) => [name, [value]]),
+        );
+        return send(response, 200, {
+          op: {
+            samples,
+            samplesCount: scrape ? 1 : 0,
+            isPersistent: bucket.bucketType === 'membase',
+            lastTStamp: scrape?.at ?? 0,
+            interval: setting('statsScrapeMs'),
+          },
+        });
       }
       if (bucketPath[2] && method === 'POST') {
         if (!bucket.flushEnabled) return send(response, 400, { _: 'Flush is disabled for the bucket' });
@@ -1084,7 +1305,12 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         bucket.bytes = 0;
         return send(response, 200);
       }
-      if (!bucketPath[2] && method === 'GET') return send(response, 200, bucketJson(bucket, host, clusterView && !forwarded ? await memberShares(name) : undefined));
+      if (!bucketPath[2] && method === 'GET')
+        return send(
+          response,
+          200,
+          bucketJson(bucket, host, clusterView && !forwarded ? await memberShares(name) : undefined),
+        );
       if (!bucketPath[2] && method === 'DELETE') {
         const going = dropBucket(name);
         if (!forwarded) await forward('DELETE', path, undefined, undefined);
@@ -1152,11 +1378,13 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
         netServers.push(kvServer);
         kvPort = await listen(kvServer, address, kvPort);
       }
-      if (options.restAddresses === undefined || options.restAddresses.includes(address)) restPort = await listen(restServer(), address, restPort);
+      if (options.restAddresses === undefined || options.restAddresses.includes(address))
+        restPort = await listen(restServer(), address, restPort);
       const queryServer = createHttpServer((request, response) => {
         handleQuery(request, response).catch((error: unknown) => {
           log(`query: ${String(error)}`);
-          if (!response.headersSent) send(response, 400, { status: 'fatal', errors: [{ code: 1000, msg: String(error) }] });
+          if (!response.headersSent)
+            send(response, 400, { status: 'fatal', errors: [{ code: 1000, msg: String(error) }] });
           else response.destroy();
         });
       });
@@ -1186,7 +1414,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
 }
 
 /** The membership kept in a JSON file (written whole, then renamed into place). */
-function membershipFileStore(path: string, log: (line: string) => void): { read(): SavedMembership | undefined; write(state: SavedMembership): void } {
+function membershipFileStore(
+  path: string,
+  log: (line: string) => void,
+): { read(): SavedMembership | undefined; write(state: SavedMembership): void } {
   return {
     read: () => {
       try {

@@ -27,7 +27,16 @@
 // their bundles at /usr/lib/onload-bench-lab/lib and the project's node_modules (the couchbase SDK)
 // at /usr/lib/onload-bench-lab/node_modules (labHosts.ts binds them).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hostConfigPath, hostFaultsDir, type HostConfig, type NodeConfig } from './labFiles';
 
@@ -56,7 +65,9 @@ interface Owner {
 
 /** The ids of a user of the root (from its /etc/passwd). */
 export function userIds(root: string, name: string): Owner {
-  const line = readFileSync(join(root, 'etc', 'passwd'), 'utf8').split('\n').find((entry) => entry.startsWith(`${name}:`));
+  const line = readFileSync(join(root, 'etc', 'passwd'), 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${name}:`));
   if (!line) throw new Error(`lab root: no user ${name} in ${root}/etc/passwd (rebuild it: bash scripts/lab-root.sh)`);
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -64,7 +75,10 @@ export function userIds(root: string, name: string): Owner {
 
 /** Writes into a host's overlay upper folder, making parent folders as the root has them (copy-up). */
 export class HostWriter {
-  constructor(readonly lower: string, readonly upper: string) {}
+  constructor(
+    readonly lower: string,
+    readonly upper: string,
+  ) {}
 
   private ensureDir(path: string, fallback: { mode: number } & Owner = { mode: 0o755, uid: 0, gid: 0 }): void {
     const parts = path.split('/').filter(Boolean);
@@ -77,7 +91,8 @@ export class HostWriter {
       let owner: Owner = fallback;
       try {
         const below = lstatSync(join(this.lower, current));
-        if (below.isSymbolicLink()) throw new Error(`lab host files: ${current} is a symlink in the root; write below its target instead`);
+        if (below.isSymbolicLink())
+          throw new Error(`lab host files: ${current} is a symlink in the root; write below its target instead`);
         mode = below.mode & 0o7777;
         owner = { uid: below.uid, gid: below.gid };
       } catch (error) {
@@ -352,7 +367,7 @@ export const hostPythonPrefix = '/opt/python2.7';
 function python2Script(): string {
   return [
     '#!/bin/sh',
-    '# The real Python 2.7 of the lab\'s machine, bound read-only at /opt/python2.7 (REAL-LAB Y4): its',
+    "# The real Python 2.7 of the lab's machine, bound read-only at /opt/python2.7 (REAL-LAB Y4): its",
     '# libpython is found there, not at the path it was built for (not visible in this host).',
     `exec env LD_LIBRARY_PATH=${hostPythonPrefix}/lib ${hostPythonPrefix}/bin/python2.7 "$@"`,
     '',
@@ -407,7 +422,9 @@ export function writeHostFiles(writer: HostWriter, options: HostFilesOptions): v
       '127.0.0.1\tlocalhost',
       `127.0.1.1\t${options.alias}`,
       '::1\tlocalhost ip6-localhost ip6-loopback',
-      ...Object.entries(options.labHosts).filter(([alias]) => alias !== options.alias).map(([alias, address]) => `${address}\t${alias}`),
+      ...Object.entries(options.labHosts)
+        .filter(([alias]) => alias !== options.alias)
+        .map(([alias, address]) => `${address}\t${alias}`),
       '',
     ].join('\n'),
   );
@@ -418,15 +435,33 @@ export function writeHostFiles(writer: HostWriter, options: HostFilesOptions): v
   writer.file(sshdSnippetPath, sshdHostKeyConfig('main', options.sshdLogLevel), 0o644);
   writer.dir('/home/bench/.ssh', 0o700, bench);
   writer.file('/home/bench/.ssh/authorized_keys', options.userPublicKey, 0o600, bench);
-  const config: HostConfig = { alias: options.alias, role: options.role, faultsDir: hostFaultsDir, versions: options.versions };
+  const config: HostConfig = {
+    alias: options.alias,
+    role: options.role,
+    faultsDir: hostFaultsDir,
+    versions: options.versions,
+  };
   writer.file(hostConfigPath, `${JSON.stringify(config, null, 2)}\n`, 0o644, root);
-  writer.file('/etc/tmpfiles.d/onload-bench-lab.conf', `# Lab stand-in Onload's stack registry (test/lab/hostFiles.ts)\nd /run/onload-bench-lab 0755 root root -\nd ${stacksDir} 1777 root root -\n`);
+  writer.file(
+    '/etc/tmpfiles.d/onload-bench-lab.conf',
+    `# Lab stand-in Onload's stack registry (test/lab/hostFiles.ts)\nd /run/onload-bench-lab 0755 root root -\nd ${stacksDir} 1777 root root -\n`,
+  );
   writer.file('/usr/local/bin/setsid', setsidScript(), 0o755);
   // Onload (stand-ins): installed on servers and clients alike, as the cookbook's hosts have it
   writer.file('/usr/bin/onload', onloadScript(options.versions.onload), 0o755);
-  writer.file('/usr/bin/onload_stackdump', `#!/bin/sh\n# Lab stand-in for onload_stackdump (test/lab/standins/onloadStackdump.ts).\n${nodeCommand('onload-stackdump.cjs', [`ONLOAD_BENCH_LAB_ONLOAD_VERSION=${options.versions.onload}`])}\n`, 0o755);
-  writer.file('/usr/libexec/onload/profiles/latency.opf', '# Lab profile: spin for low latency.\nonload_set EF_POLL_USEC 100000\nonload_set EF_TCP_FASTSTART_INIT 0\n');
-  writer.file('/usr/libexec/onload/profiles/throughput.opf', '# Lab profile: batch for throughput.\nonload_set EF_HIGH_THROUGHPUT_MODE 1\n');
+  writer.file(
+    '/usr/bin/onload_stackdump',
+    `#!/bin/sh\n# Lab stand-in for onload_stackdump (test/lab/standins/onloadStackdump.ts).\n${nodeCommand('onload-stackdump.cjs', [`ONLOAD_BENCH_LAB_ONLOAD_VERSION=${options.versions.onload}`])}\n`,
+    0o755,
+  );
+  writer.file(
+    '/usr/libexec/onload/profiles/latency.opf',
+    '# Lab profile: spin for low latency.\nonload_set EF_POLL_USEC 100000\nonload_set EF_TCP_FASTSTART_INIT 0\n',
+  );
+  writer.file(
+    '/usr/libexec/onload/profiles/throughput.opf',
+    '# Lab profile: batch for throughput.\nonload_set EF_HIGH_THROUGHPUT_MODE 1\n',
+  );
   // A "libonload.so" that does nothing: glibc's empty libdl stub (glibc >= 2.34) under that name,
   // where ld.so finds LD_PRELOAD=libonload.so, so /proc/PID/maps shows it
   writer.copyFromRoot('/usr/lib/x86_64-linux-gnu/libdl.so.2', '/usr/lib/x86_64-linux-gnu/libonload.so');
@@ -445,8 +480,16 @@ export function writeHostFiles(writer: HostWriter, options: HostFilesOptions): v
     // the stand-in Onload stack's root half (not the engine's: its own file, for couchbase only);
     // -C 4 keeps memcached's IPC channel (fd 3) open through sudo
     writer.file(onloadStackCommand, onloadStackScript(), 0o755);
-    writer.file('/etc/sudoers.d/onload-bench-lab-stack', `# Lab stand-in Onload stack (test/lab/standins/onloadStack.ts), started by memcached.\nDefaults!${onloadStackCommand} closefrom_override, !requiretty\ncouchbase ALL=(root) NOPASSWD: ${onloadStackCommand}\n`, 0o440);
-    writer.file(sudoersPath, `# What README.md ("What the server host needs") tells users to write.\n${sudoersLines(sshUser).join('\n')}\n`, 0o440);
+    writer.file(
+      '/etc/sudoers.d/onload-bench-lab-stack',
+      `# Lab stand-in Onload stack (test/lab/standins/onloadStack.ts), started by memcached.\nDefaults!${onloadStackCommand} closefrom_override, !requiretty\ncouchbase ALL=(root) NOPASSWD: ${onloadStackCommand}\n`,
+      0o440,
+    );
+    writer.file(
+      sudoersPath,
+      `# What README.md ("What the server host needs") tells users to write.\n${sudoersLines(sshUser).join('\n')}\n`,
+      0o440,
+    );
   } else {
     if (options.python2) writer.file('/usr/local/bin/python2', python2Script(), 0o755);
     if (options.withoutJava) for (const path of ['/usr/bin/java', '/usr/lib/jvm']) writer.whiteout(path);

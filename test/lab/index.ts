@@ -68,15 +68,70 @@
 // Needs root, systemd-container, debootstrap (scripts/setup-system.sh).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { HostWriter, hostNode, hostPythonPrefix, nodeLogInHost, labLibDir, requireTtyPath, sshdHostKeyConfig, sshdSnippetPath, sshUser, sudoersLines, sudoersPath, userIds, writeHostFiles, couchbaseServerPathInHost, onloadStackNetnsInHost } from './hostFiles';
-import { ensureNspawnRuntime, hostExec, hostExecSync, hostFolders, powerOff, powerOffSync, startHost, waitUntilBooted, type BootedHost } from './labHosts';
-import { clearFaults, isAlive, labConfigFile, readFaults, writeFaults, type LabConfig, type LabFaults, type NodeConfig } from './labFiles';
+import {
+  HostWriter,
+  hostNode,
+  hostPythonPrefix,
+  nodeLogInHost,
+  labLibDir,
+  requireTtyPath,
+  sshdHostKeyConfig,
+  sshdSnippetPath,
+  sshUser,
+  sudoersLines,
+  sudoersPath,
+  userIds,
+  writeHostFiles,
+  couchbaseServerPathInHost,
+  onloadStackNetnsInHost,
+} from './hostFiles';
+import {
+  ensureNspawnRuntime,
+  hostExec,
+  hostExecSync,
+  hostFolders,
+  powerOff,
+  powerOffSync,
+  startHost,
+  waitUntilBooted,
+  type BootedHost,
+} from './labHosts';
+import {
+  clearFaults,
+  isAlive,
+  labConfigFile,
+  readFaults,
+  writeFaults,
+  type LabConfig,
+  type LabFaults,
+  type NodeConfig,
+} from './labFiles';
 import { hostSignalsDir, serveClientSignals } from './clientSignals';
-import { claimBlock, createNetwork, createOnloadStack, destroyNetwork, destroyNetworkById, reapStaleClaims, releaseBlock, type LabNetwork } from './labNetwork';
+import {
+  claimBlock,
+  createNetwork,
+  createOnloadStack,
+  destroyNetwork,
+  destroyNetworkById,
+  reapStaleClaims,
+  releaseBlock,
+  type LabNetwork,
+} from './labNetwork';
 import { hostYcsbExtras, hostYcsbHome, labJavaOptions, python27, ycsbExtrasHome, ycsbReleaseHome } from './realYcsb';
 import { makeSshFiles } from './sshKeys';
 
@@ -230,8 +285,13 @@ const labPrefix = 'obl-';
  */
 export function labUnavailable(): string | false {
   if (process.getuid?.() !== 0) return 'the lab needs root (network namespaces, overlay mounts, systemd-nspawn)';
-  const onPath = (name: string): boolean => (process.env.PATH ?? '/usr/bin:/usr/sbin').split(':').concat(['/usr/sbin', '/usr/bin']).some((folder) => existsSync(join(folder, name)));
-  if (!onPath('systemd-nspawn')) return 'systemd-nspawn is not installed (scripts/setup-system.sh installs systemd-container)';
+  const onPath = (name: string): boolean =>
+    (process.env.PATH ?? '/usr/bin:/usr/sbin')
+      .split(':')
+      .concat(['/usr/sbin', '/usr/bin'])
+      .some((folder) => existsSync(join(folder, name)));
+  if (!onPath('systemd-nspawn'))
+    return 'systemd-nspawn is not installed (scripts/setup-system.sh installs systemd-container)';
   if (!onPath('debootstrap')) return 'debootstrap is not installed (scripts/setup-system.sh installs it)';
   if (!onPath('ssh')) return 'the OpenSSH client is not installed (scripts/setup-system.sh)';
   return false;
@@ -241,11 +301,21 @@ export function labUnavailable(): string | false {
 async function labRoot(): Promise<string> {
   const script = join(repoRoot, 'scripts', 'lab-root.sh');
   return new Promise((resolvePromise, reject) => {
-    execFile('bash', [script], { encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const root = /^LAB_ROOT=(.+)$/m.exec(stdout)?.[1];
-      if (error || !root) reject(new Error(`lab: the hosts' root filesystem could not be built (scripts/lab-root.sh): ${stderr.trim() || error?.message}`));
-      else resolvePromise(root);
-    });
+    execFile(
+      'bash',
+      [script],
+      { encoding: 'utf8', timeout: 15 * 60_000, maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const root = /^LAB_ROOT=(.+)$/m.exec(stdout)?.[1];
+        if (error || !root)
+          reject(
+            new Error(
+              `lab: the hosts' root filesystem could not be built (scripts/lab-root.sh): ${stderr.trim() || error?.message}`,
+            ),
+          );
+        else resolvePromise(root);
+      },
+    );
   });
 }
 
@@ -269,7 +339,9 @@ async function buildBundles(dir: string): Promise<void> {
 
 /** Processes left by SSH sessions (ssh.service's cgroup, not sshd itself), optionally the couchbase service's. */
 function processesLeftScript(includeService: boolean): string {
-  const wanted = includeService ? '/system.slice/ssh.service|/system.slice/couchbase-server.service|/user.slice' : '/system.slice/ssh.service|/user.slice';
+  const wanted = includeService
+    ? '/system.slice/ssh.service|/system.slice/couchbase-server.service|/user.slice'
+    : '/system.slice/ssh.service|/user.slice';
   return [
     'for d in /proc/[0-9]*; do',
     '  pid=${d#/proc/}',
@@ -278,18 +350,25 @@ function processesLeftScript(includeService: boolean): string {
     '  [ "$comm" = sshd ] && continue',
     '  state=$(sed \'s/.*) //\' "$d/stat" 2>/dev/null | cut -c1); [ "$state" = Z ] && continue',
     '  group=$(sed -n \'s/^[0-9]*:name=systemd://p; s/^0:://p\' "$d/cgroup" 2>/dev/null | head -n 1)',
-    `  case "$group" in ${wanted.split('|').map((path) => `${path}*`).join('|')}) echo "$pid $(tr '\\0' ' ' < "$d/cmdline" 2>/dev/null)" ;; esac`,
+    `  case "$group" in ${wanted
+      .split('|')
+      .map((path) => `${path}*`)
+      .join('|')}) echo "$pid $(tr '\\0' ' ' < "$d/cmdline" 2>/dev/null)" ;; esac`,
     'done',
   ].join('\n');
 }
 
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const clientCount = options.clients ?? 1;
-  if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > 8) throw new Error('lab: clients must be 1..8');
+  if (!Number.isInteger(clientCount) || clientCount < 1 || clientCount > 8)
+    throw new Error('lab: clients must be 1..8');
   const serverCount = options.servers ?? 1;
-  if (!Number.isInteger(serverCount) || serverCount < 1 || serverCount > 4) throw new Error('lab: servers must be 1..4');
-  if (serverCount > 1 && options.onloadNics !== undefined) throw new Error('lab: the Onload stack (onloadNics) is built for one server host');
-  if (serverCount > 1 && typeof options.nodeName === 'string') throw new Error('lab: a nodeName for several server hosts is { interface: N }');
+  if (!Number.isInteger(serverCount) || serverCount < 1 || serverCount > 4)
+    throw new Error('lab: servers must be 1..4');
+  if (serverCount > 1 && options.onloadNics !== undefined)
+    throw new Error('lab: the Onload stack (onloadNics) is built for one server host');
+  if (serverCount > 1 && typeof options.nodeName === 'string')
+    throw new Error('lab: a nodeName for several server hosts is { interface: N }');
   reapStaleLabs();
   const lowerRoot = await labRoot();
   ensureNspawnRuntime();
@@ -302,11 +381,21 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   clearFaults(faultsDir);
   if (options.faults) writeFaults(faultsDir, options.faults);
   const keep = options.keep === true || process.env.ONLOAD_BENCH_LAB_KEEP === '1';
-  const clientAliases = Array.from({ length: clientCount }, (_, index) => (index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`));
-  const serverAliases = Array.from({ length: serverCount }, (_, index) => (index === 0 ? 'cb-server' : `cb-server-${index + 1}`));
+  const clientAliases = Array.from({ length: clientCount }, (_, index) =>
+    index === 0 ? 'ycsb-client' : `ycsb-client-${index + 1}`,
+  );
+  const serverAliases = Array.from({ length: serverCount }, (_, index) =>
+    index === 0 ? 'cb-server' : `cb-server-${index + 1}`,
+  );
   const aliases = [...serverAliases, ...clientAliases];
-  const config: LabConfig = { labId: id, ownerPid: process.pid, labDir: dir, hosts: aliases.map((alias) => ({ alias, dir: join(dir, 'hosts', alias), machine: `ob${id}-${alias}` })) };
-  const saveConfig = (): void => writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
+  const config: LabConfig = {
+    labId: id,
+    ownerPid: process.pid,
+    labDir: dir,
+    hosts: aliases.map((alias) => ({ alias, dir: join(dir, 'hosts', alias), machine: `ob${id}-${alias}` })),
+  };
+  const saveConfig = (): void =>
+    writeFileSync(join(dir, labConfigFile), JSON.stringify(config, null, 2), { mode: 0o600 });
   saveConfig();
 
   let network: LabNetwork | undefined;
@@ -363,31 +452,56 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     config.block = block;
     network = createNetwork(id, block, aliases, serverCount);
     const onloadNics = (options.onloadNics ?? []).map((nic) => Number(nic.slice(3)));
-    if (options.onloadNics !== undefined) network.netns['onload-stack'] = createOnloadStack(id, network.netns['cb-server'], onloadNics, network.addresses['cb-server']);
+    if (options.onloadNics !== undefined)
+      network.netns['onload-stack'] = createOnloadStack(
+        id,
+        network.netns['cb-server'],
+        onloadNics,
+        network.addresses['cb-server'],
+      );
     config.network = { netns: network.netns, bridges: network.bridges, veths: network.veths };
     saveConfig();
-    ssh = makeSshFiles(join(dir, 'ssh'), aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })), sshUser);
+    ssh = makeSshFiles(
+      join(dir, 'ssh'),
+      aliases.map((alias) => ({ alias, address: network!.addresses[alias].ipv4.a })),
+      sshUser,
+    );
     await buildBundles(join(dir, 'lib'));
     const nodeOf = (alias: string): NodeConfig => {
-    const server = network!.addresses[alias];
-    return {
-      addresses: [server.ipv4.a, server.ipv4.b, server.ipv4.c, ...(options.nodeIpv6 === false ? [] : [server.ipv6]), '127.0.0.1'],
-      kvPort: 11210,
-      restPort: 8091,
-      username: options.username ?? 'Administrator',
-      password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
-      version: couchbaseVersion,
-      memoryQuotaMB: options.memoryQuotaMB ?? 1024,
-      ...(typeof options.nodeName === 'object' ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] } : nodeName !== undefined ? { nodeName } : {}),
-      ...(options.onloadNics !== undefined ? { onloadAddresses: onloadNics.map((index) => [server.ipv4.a, server.ipv4.b, server.ipv4.c][index]) } : {}),
-    };
+      const server = network!.addresses[alias];
+      return {
+        addresses: [
+          server.ipv4.a,
+          server.ipv4.b,
+          server.ipv4.c,
+          ...(options.nodeIpv6 === false ? [] : [server.ipv6]),
+          '127.0.0.1',
+        ],
+        kvPort: 11210,
+        restPort: 8091,
+        username: options.username ?? 'Administrator',
+        password: options.password ?? `lab-${randomBytes(9).toString('base64url')}`,
+        version: couchbaseVersion,
+        memoryQuotaMB: options.memoryQuotaMB ?? 1024,
+        ...(typeof options.nodeName === 'object'
+          ? { nodeName: [server.ipv4.a, server.ipv4.b, server.ipv4.c][options.nodeName.interface] }
+          : nodeName !== undefined
+            ? { nodeName }
+            : {}),
+        ...(options.onloadNics !== undefined
+          ? { onloadAddresses: onloadNics.map((index) => [server.ipv4.a, server.ipv4.b, server.ipv4.c][index]) }
+          : {}),
+      };
     };
     node = nodeOf('cb-server');
     const nodeBinary = realpathSync(process.execPath);
     // the real YCSB (assembled once in the tools cache) and, when asked for, a real Python 2.7
     const ycsbRelease = ycsbReleaseHome();
     const python = options.python2 ? python27() : undefined;
-    if (options.python2 && !python) throw new Error('lab: the python2 option needs a Python 2.7 on this machine (none in /usr/bin, /usr/local/bin or pyenv)');
+    if (options.python2 && !python)
+      throw new Error(
+        'lab: the python2 option needs a Python 2.7 on this machine (none in /usr/bin, /usr/local/bin or pyenv)',
+      );
     const signalsDir = join(dir, 'signals');
     mkdirSync(signalsDir);
     chmodSync(signalsDir, 0o1777); // the node writes as couchbase
@@ -405,7 +519,9 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         otherHostKey: ssh.hostKey(alias, 'other'),
         userPublicKey: ssh.userPublicKey,
         labHosts: Object.fromEntries(aliases.map((each) => [each, network!.addresses[each].ipv4.a])),
-        ...(role === 'server' ? { node: index === 0 ? node : { ...nodeOf(alias), username: node.username, password: node.password } } : {}),
+        ...(role === 'server'
+          ? { node: index === 0 ? node : { ...nodeOf(alias), username: node.username, password: node.password } }
+          : {}),
         ...(options.python2 ? { python2: true } : {}),
         ...((options.withoutJava ?? []).includes(alias) ? { withoutJava: true } : {}),
         ...(options.sshdLogLevel ? { sshdLogLevel: options.sshdLogLevel } : {}),
@@ -414,13 +530,30 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         `${nodeBinary}:${hostNode}`,
         `${join(dir, 'lib')}:${labLibDir}/lib`,
         `${faultsDir}:/etc/onload-bench-lab/faults`,
-        ...(role === 'server' && network.netns['onload-stack'] ? [`/run/netns/${network.netns['onload-stack']}:${onloadStackNetnsInHost}`] : []),
+        ...(role === 'server' && network.netns['onload-stack']
+          ? [`/run/netns/${network.netns['onload-stack']}:${onloadStackNetnsInHost}`]
+          : []),
         ...(role === 'client' ? [`${ycsbRelease}:${hostYcsbHome}`, `${ycsbExtrasHome()}:${hostYcsbExtras}`] : []),
         ...(role === 'client' && python ? [`${dirname(dirname(python))}:${hostPythonPrefix}`] : []),
-        ...(options.binds ?? []).filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server')).map((bind) => `${bind.source}:${bind.target}`),
+        ...(options.binds ?? [])
+          .filter((bind) => (bind.hosts ?? 'all') === 'all' || (bind.hosts === 'server') === (role === 'server'))
+          .map((bind) => `${bind.source}:${bind.target}`),
       ];
       const writable = role === 'server' ? [`${signalsDir}:${hostSignalsDir}`] : [];
-      booted.push(startHost({ alias, machine: config.hosts[index].machine, dir: hostDir, netns: network.netns[alias], bindsReadOnly: binds, bindsWritable: writable, ...(role === 'server' && network.netns['onload-stack'] ? { capabilities: ['CAP_NET_ADMIN'] } : {}) }, lowerRoot));
+      booted.push(
+        startHost(
+          {
+            alias,
+            machine: config.hosts[index].machine,
+            dir: hostDir,
+            netns: network.netns[alias],
+            bindsReadOnly: binds,
+            bindsWritable: writable,
+            ...(role === 'server' && network.netns['onload-stack'] ? { capabilities: ['CAP_NET_ADMIN'] } : {}),
+          },
+          lowerRoot,
+        ),
+      );
     }
     await Promise.all(
       booted.map(async (host) => {
@@ -442,13 +575,22 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const signalLog = join(dir, 'client-signals.log');
   stopSignals = serveClientSignals(
     join(dir, 'signals'),
-    (clientAddress) => booted.find((host) => clientAliases.includes(host.alias) && Object.values(addresses[host.alias].ipv4).includes(clientAddress))?.leaderPid,
+    (clientAddress) =>
+      booted.find(
+        (host) =>
+          clientAliases.includes(host.alias) && Object.values(addresses[host.alias].ipv4).includes(clientAddress),
+      )?.leaderPid,
     (line) => appendFileSync(signalLog, `${new Date().toISOString()} ${line}\n`),
   );
   const hosts: Record<string, LabHost> = {};
   for (const alias of aliases) {
     const each = addresses[alias];
-    hosts[alias] = { alias, address: each.ipv4.a, addresses: { eth0: each.ipv4.a, eth1: each.ipv4.b, eth2: each.ipv4.c, ipv6: each.ipv6 }, home: `/home/${sshUser}` };
+    hosts[alias] = {
+      alias,
+      address: each.ipv4.a,
+      addresses: { eth0: each.ipv4.a, eth1: each.ipv4.b, eth2: each.ipv4.c, ipv6: each.ipv6 },
+      home: `/home/${sshUser}`,
+    };
   }
   const serverAddresses = addresses['cb-server'];
   const interfaces: LabInterface[] = [
@@ -459,12 +601,21 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
 
   const runSsh = (alias: string, command: string, runOptions: { timeoutMs?: number } = {}): Promise<RemoteOutcome> =>
     new Promise((resolvePromise) => {
-      execFile('ssh', ['-F', ssh.sshConfigPath, alias, command], { timeout: runOptions.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
-        resolvePromise({ code, stdout, stderr });
-      });
+      execFile(
+        'ssh',
+        ['-F', ssh.sshConfigPath, alias, command],
+        { timeout: runOptions.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
+          resolvePromise({ code, stdout, stderr });
+        },
+      );
     });
-  const runRoot = (alias: string, command: string, runOptions: { timeoutMs?: number; input?: string } = {}): Promise<RemoteOutcome> => hostExec(hostOf(alias).leaderPid, command, runOptions);
+  const runRoot = (
+    alias: string,
+    command: string,
+    runOptions: { timeoutMs?: number; input?: string } = {},
+  ): Promise<RemoteOutcome> => hostExec(hostOf(alias).leaderPid, command, runOptions);
   const rootSync = (alias: string, command: string): RemoteOutcome => hostExecSync(hostOf(alias).leaderPid, command);
   const hostPath = (alias: string, path: string): string => join(hostOf(alias).rootPath, path);
 
@@ -483,7 +634,12 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     ).stdout;
     const pid = /^pid (\d+)$/m.exec(out)?.[1];
     if (pid === undefined) return { running: false, service: false, accelerated: false };
-    return { running: true, pid: Number(pid), service: /^service$/m.test(out), accelerated: /^accelerated$/m.test(out) };
+    return {
+      running: true,
+      pid: Number(pid),
+      service: /^service$/m.test(out),
+      accelerated: /^accelerated$/m.test(out),
+    };
   };
 
   // sudo switches are the server's real sudoers (REAL-LAB H2, O5): rewritten through its overlay
@@ -493,10 +649,15 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     if (denied === true) rmSync(sudoers, { force: true });
     else {
       const note = denied && denied.length > 0 ? ` (lab fault: without ${denied.join(', ')})` : '';
-      writeFileSync(sudoers, `# What README.md ("What the server host needs") tells users to write${note}.\n${sudoersLines(sshUser, denied ?? []).join('\n')}\n`, { mode: 0o440 });
+      writeFileSync(
+        sudoers,
+        `# What README.md ("What the server host needs") tells users to write${note}.\n${sudoersLines(sshUser, denied ?? []).join('\n')}\n`,
+        { mode: 0o440 },
+      );
     }
     const requireTty = hostPath('cb-server', requireTtyPath);
-    if (faults.sudoRequiresTty) writeFileSync(requireTty, '# lab fault sudoRequiresTty (REAL-LAB H2)\nDefaults requiretty\n', { mode: 0o440 });
+    if (faults.sudoRequiresTty)
+      writeFileSync(requireTty, '# lab fault sudoRequiresTty (REAL-LAB H2)\nDefaults requiretty\n', { mode: 0o440 });
     else rmSync(requireTty, { force: true });
   };
   const setFaults = (faults: LabFaults): void => {
@@ -509,7 +670,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     for (;;) {
       const state = await runRoot(alias, 'systemctl is-active ssh.service');
       if (state.stdout.trim() === 'active') return;
-      if (Date.now() > deadline) throw new Error(`${alias}: sshd did not start: ${(await runRoot(alias, 'journalctl -u ssh -n 5 --no-pager')).stdout}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${alias}: sshd did not start: ${(await runRoot(alias, 'journalctl -u ssh -n 5 --no-pager')).stdout}`,
+        );
       await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
     }
   };
@@ -529,7 +693,13 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     clientHosts: clientAliases,
     unknownHost: ssh.unknownHostAlias,
     hosts,
-    couchbase: { kvPort: 11210, restPort: 8091, username: node.username, password: node.password, version: couchbaseVersion },
+    couchbase: {
+      kvPort: 11210,
+      restPort: 8091,
+      username: node.username,
+      password: node.password,
+      version: couchbaseVersion,
+    },
     interfaces,
     ipv6Interface: { label: 'nic-c6', address: serverAddresses.ipv6 },
     couchbaseServerPath: couchbaseServerPathInHost,
@@ -557,7 +727,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         rootSync(alias, `kill -${frozen ? 'STOP' : 'CONT'} "$(systemctl show -p MainPID --value ssh.service)"`);
       },
       swapHostKey: async (alias, swapped = true) => {
-        writeFileSync(hostPath(alias, sshdSnippetPath), sshdHostKeyConfig(swapped ? 'other' : 'main', options.sshdLogLevel));
+        writeFileSync(
+          hostPath(alias, sshdSnippetPath),
+          sshdHostKeyConfig(swapped ? 'other' : 'main', options.sshdLogLevel),
+        );
         await runRoot(alias, `systemctl stop ssh.service; ${killSessions}; systemctl start ssh.service`);
         await sshdListening(alias);
       },
@@ -570,7 +743,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
         let count = 0;
         for (const alias of clientAliases) {
           // the real YCSB's JVM (bin/ycsb and bin/ycsb.sh then end with its status)
-          const out = rootSync(alias, `for d in /proc/[0-9]*; do if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -Eq ' site\\.ycsb\\.(Client|CommandLine)( |$)'; then kill -KILL "\${d#/proc/}" 2>/dev/null && echo killed; fi; done; exit 0`).stdout;
+          const out = rootSync(
+            alias,
+            `for d in /proc/[0-9]*; do if tr '\\0' ' ' < "$d/cmdline" 2>/dev/null | grep -Eq ' site\\.ycsb\\.(Client|CommandLine)( |$)'; then kill -KILL "\${d#/proc/}" 2>/dev/null && echo killed; fi; done; exit 0`,
+          ).stdout;
           count += out.split('\n').filter((line) => line === 'killed').length;
         }
         return count;
@@ -612,13 +788,21 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     processesLeft: async ({ includeService = false } = {}) => {
       // give processes that are exiting right now a moment to go
       await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
-      const lists = await Promise.all(aliases.map(async (alias) => (await runRoot(alias, processesLeftScript(includeService))).stdout.split('\n').filter(Boolean).map((line) => `${alias} ${line.trim()}`)));
+      const lists = await Promise.all(
+        aliases.map(async (alias) =>
+          (await runRoot(alias, processesLeftScript(includeService))).stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => `${alias} ${line.trim()}`),
+        ),
+      );
       return lists.flat();
     },
     bootTimes,
     stop: cleanup,
   };
-  if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults)) applySudoFaults(options.faults);
+  if (options.faults && ('sudoDenied' in options.faults || 'sudoRequiresTty' in options.faults))
+    applySudoFaults(options.faults);
 
   // ssh.service active means sshd listens, not that a login works (pam_nologin refuses users
   // until systemd-user-sessions has run; closed logins and 10 s silences were seen while hosts
@@ -632,11 +816,25 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
           const started = Date.now();
           const probe = await runSsh(alias, 'true', { timeoutMs: 20_000 });
           if (probe.code === 0) return;
-          const said = probe.stderr.trim() || (Date.now() - started >= 19_000 ? 'no answer within 20 s' : '(nothing said)');
+          const said =
+            probe.stderr.trim() || (Date.now() - started >= 19_000 ? 'no answer within 20 s' : '(nothing said)');
           if (Date.now() > deadline) {
-            const verbose = await new Promise<string>((resolvePromise) => execFile('ssh', ['-v', '-F', ssh.sshConfigPath, '-o', 'LogLevel=DEBUG1', alias, 'true'], { timeout: 20_000, encoding: 'utf8' }, (_error, _stdout, stderr) => resolvePromise(stderr)));
-            const journal = await runRoot(alias, 'systemctl is-active ssh; journalctl --no-pager -n 30 -u ssh; ss -tlnp', { timeoutMs: 10_000 });
-            throw new Error(`lab: ${alias} does not accept an SSH login after ${tries} tries in ${Math.round((Date.now() - deadline + 60_000) / 1000)} s (last: exit ${probe.code}: ${said})\nssh -v: ${verbose.split('\n').slice(-25).join('\n')}\nhost: ${journal.stdout}${journal.stderr}`);
+            const verbose = await new Promise<string>((resolvePromise) =>
+              execFile(
+                'ssh',
+                ['-v', '-F', ssh.sshConfigPath, '-o', 'LogLevel=DEBUG1', alias, 'true'],
+                { timeout: 20_000, encoding: 'utf8' },
+                (_error, _stdout, stderr) => resolvePromise(stderr),
+              ),
+            );
+            const journal = await runRoot(
+              alias,
+              'systemctl is-active ssh; journalctl --no-pager -n 30 -u ssh; ss -tlnp',
+              { timeoutMs: 10_000 },
+            );
+            throw new Error(
+              `lab: ${alias} does not accept an SSH login after ${tries} tries in ${Math.round((Date.now() - deadline + 60_000) / 1000)} s (last: exit ${probe.code}: ${said})\nssh -v: ${verbose.split('\n').slice(-25).join('\n')}\nhost: ${journal.stdout}${journal.stderr}`,
+            );
           }
           await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
         }
@@ -652,11 +850,14 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
     const failures = await Promise.all(
       serverAliases.map(async (alias): Promise<string | undefined> => {
         const started = await runSsh(alias, 'sudo -n systemctl start couchbase-server');
-        if (started.code !== 0) return `could not start the couchbase service on ${alias} (ssh exit ${started.code}): ${started.stderr.trim() || started.stdout.trim()}`;
+        if (started.code !== 0)
+          return `could not start the couchbase service on ${alias} (ssh exit ${started.code}): ${started.stderr.trim() || started.stdout.trim()}`;
         try {
           await waitForPort(addresses[alias].ipv4.a, 8091, 15_000);
           // memcached writes its pid file once every listener is up, a moment after REST answers
-          if (alias === 'cb-server') for (let i = 0; i < 50 && !couchbaseState().running; i++) await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+          if (alias === 'cb-server')
+            for (let i = 0; i < 50 && !couchbaseState().running; i++)
+              await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
           return undefined;
         } catch (error) {
           const status = await runRoot(alias, 'systemctl status --no-pager -n 20 couchbase-server');
@@ -755,7 +956,10 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
     const host = lab.hosts[alias].addresses;
     if (item.address === lab.ipv6Interface.address) return host.ipv6;
     const nic = lab.interfaces.findIndex((each) => each.address === item.address);
-    if (nic < 0) throw new Error(`writeLabPlan: ${item.label} (${item.address}) is none of cb-server's interfaces, so ${alias} has no address for it`);
+    if (nic < 0)
+      throw new Error(
+        `writeLabPlan: ${item.label} (${item.address}) is none of cb-server's interfaces, so ${alias} has no address for it`,
+      );
     return [host.eth0, host.eth1, host.eth2][nic];
   };
   // several servers: each with the services the lab's test node runs (a member's cannot change)
@@ -763,16 +967,28 @@ export function writeLabPlan(lab: Lab, options: LabPlanOptions): string {
   const servers = (options.servers ?? [lab.serverHost]).map((alias, index) =>
     index === 0 && alias === lab.serverHost
       ? { host: alias, adminUser: lab.couchbase.username, ...services }
-      : { host: alias, adminUser: lab.couchbase.username, interfaces: Object.fromEntries(planInterfaces.map((item) => [item.label, addressOn(alias, item)])), ...services },
+      : {
+          host: alias,
+          adminUser: lab.couchbase.username,
+          interfaces: Object.fromEntries(planInterfaces.map((item) => [item.label, addressOn(alias, item)])),
+          ...services,
+        },
   );
   const plan = {
     name: 'lab',
     servers,
     interfaces: Object.fromEntries(planInterfaces.map((item) => [item.label, item.address])),
     // the JAXB API for YCSB's HDR interval logs on Java 17 (realYcsb.ts)
-    clients: (options.clients ?? lab.clientHosts).map((host) => ({ host, ycsbHome: lab.ycsbHome, javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort) })),
+    clients: (options.clients ?? lab.clientHosts).map((host) => ({
+      host,
+      ycsbHome: lab.ycsbHome,
+      javaOptions: labJavaOptions(lab.couchbase.kvPort, lab.couchbase.restPort),
+    })),
     bucket: { name: options.bucket ?? 'bench', ramQuotaMB: 128, replicas: 0, flush: true },
-    workload: { path: workloadName, properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) } },
+    workload: {
+      path: workloadName,
+      properties: { recordcount: 200, operationcount: 400, 'status.interval': 1, ...(options.properties ?? {}) },
+    },
     stacks,
     threads: options.threads ?? [1, 2],
     repetitions: options.repetitions ?? 1,

@@ -13,7 +13,16 @@
 // systemd for an orderly shutdown; after a deadline, SIGKILL to the container's init, which ends
 // every process of its PID namespace. The synchronous variant (exit handlers, reaping) kills at once.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, readPidFile } from './labFiles';
 import { killQuietly } from './processes';
@@ -70,7 +79,11 @@ export function ensureNspawnRuntime(): void {
 function mountOverlay(lower: string, dir: string): string {
   const { upper, work, merged } = hostFolders(dir);
   for (const path of [upper, work, merged]) mkdirSync(path, { recursive: true });
-  execFileSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${lower},upperdir=${upper},workdir=${work}`, merged], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(
+    'mount',
+    ['-t', 'overlay', 'overlay', '-o', `lowerdir=${lower},upperdir=${upper},workdir=${work}`, merged],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   return merged;
 }
 
@@ -86,7 +99,11 @@ function unmountQuietly(path: string): void {
  * intermediate child first, which exits once the container's init is started). */
 function leaderOf(nspawnPid: number): number | undefined {
   try {
-    const children = readFileSync(`/proc/${nspawnPid}/task/${nspawnPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = readFileSync(`/proc/${nspawnPid}/task/${nspawnPid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     return children.find((pid) => {
       try {
         return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'systemd';
@@ -100,12 +117,27 @@ function leaderOf(nspawnPid: number): number | undefined {
 }
 
 /** Runs a command inside a booted host, as root, in all its namespaces (no SSH involved). */
-export function hostExec(leaderPid: number, command: string, options: { timeoutMs?: number; input?: string; user?: string } = {}): Promise<ExecOutcome> {
+export function hostExec(
+  leaderPid: number,
+  command: string,
+  options: { timeoutMs?: number; input?: string; user?: string } = {},
+): Promise<ExecOutcome> {
   const inner = options.user ? ['runuser', '-u', options.user, '--', 'sh', '-c', command] : ['sh', '-c', command];
   return new Promise((resolve) => {
     const child = execFile(
       'nsenter',
-      ['-t', String(leaderPid), '-a', '--', 'env', '-i', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'HOME=/root', 'LANG=C.UTF-8', ...inner],
+      [
+        '-t',
+        String(leaderPid),
+        '-a',
+        '--',
+        'env',
+        '-i',
+        'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        'HOME=/root',
+        'LANG=C.UTF-8',
+        ...inner,
+      ],
       { timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 255) : 0;
@@ -120,11 +152,26 @@ export function hostExec(leaderPid: number, command: string, options: { timeoutM
 /** The same, synchronously (for state a test reads between two steps). */
 export function hostExecSync(leaderPid: number, command: string): ExecOutcome {
   try {
-    const stdout = execFileSync('nsenter', ['-t', String(leaderPid), '-a', '--', 'env', '-i', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'sh', '-c', command], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 10_000,
-    });
+    const stdout = execFileSync(
+      'nsenter',
+      [
+        '-t',
+        String(leaderPid),
+        '-a',
+        '--',
+        'env',
+        '-i',
+        'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        'sh',
+        '-c',
+        command,
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 10_000,
+      },
+    );
     return { code: 0, stdout, stderr: '' };
   } catch (error) {
     const failed = error as { status?: number; stdout?: string; stderr?: string };
@@ -141,7 +188,8 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
   const log = openSync(join(spec.dir, 'boot.log'), 'a');
   const args = [
     '--quiet',
-    '-D', rootPath,
+    '-D',
+    rootPath,
     '--boot',
     '--register=no',
     '--keep-unit',
@@ -160,7 +208,10 @@ export function startHost(spec: HostSpec, lowerRoot: string): BootedHost {
     ...(spec.bindsWritable ?? []).map((bind) => `--bind=${bind}`),
   ];
   // nspawn starts in a cgroup of its own (see hostCgroupScript), then execs itself in place
-  const child = spawn('sh', ['-c', hostCgroupScript, 'sh', hostCgroupName(spec.machine), 'systemd-nspawn', ...args], { detached: true, stdio: ['ignore', log, log] });
+  const child = spawn('sh', ['-c', hostCgroupScript, 'sh', hostCgroupName(spec.machine), 'systemd-nspawn', ...args], {
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   child.unref();
   if (child.pid === undefined) throw new Error(`${spec.alias}: systemd-nspawn did not start`);
@@ -201,7 +252,9 @@ function removeHostCgroups(machine: string): boolean {
   const removeTree = (path: string): void => {
     let entries: string[] = [];
     try {
-      entries = readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+      entries = readdirSync(path, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
     } catch {
       return;
     }
@@ -223,7 +276,8 @@ export async function waitUntilBooted(host: BootedHost, timeoutMs = 60_000): Pro
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
-    if (!isAlive(host.nspawnPid)) throw new Error(`${host.alias}: systemd-nspawn exited during boot: ${tailOf(join(host.dir, 'boot.log'))}`);
+    if (!isAlive(host.nspawnPid))
+      throw new Error(`${host.alias}: systemd-nspawn exited during boot: ${tailOf(join(host.dir, 'boot.log'))}`);
     if (host.leaderPid === 0) {
       const leader = leaderOf(host.nspawnPid);
       if (leader !== undefined) {
@@ -232,15 +286,26 @@ export async function waitUntilBooted(host: BootedHost, timeoutMs = 60_000): Pro
       }
     }
     if (host.leaderPid !== 0) {
-      const state = await hostExec(host.leaderPid, 'systemctl is-system-running; systemctl is-active ssh.service', { timeoutMs: 5000 });
+      const state = await hostExec(host.leaderPid, 'systemctl is-system-running; systemctl is-active ssh.service', {
+        timeoutMs: 5000,
+      });
       last = state.stdout.trim().replace(/\n/g, ', ');
       if (/^running\nactive$/.test(state.stdout.trim())) return;
       if (/^degraded\n/.test(state.stdout.trim())) {
-        const failed = await hostExec(host.leaderPid, 'systemctl --failed --no-legend --plain --no-pager; journalctl -b --no-pager -p warning -n 12', { timeoutMs: 5000 });
-        throw new Error(`${host.alias}: booted degraded (a unit failed): ${failed.stdout.trim().replace(/\n/g, ' | ')}`);
+        const failed = await hostExec(
+          host.leaderPid,
+          'systemctl --failed --no-legend --plain --no-pager; journalctl -b --no-pager -p warning -n 12',
+          { timeoutMs: 5000 },
+        );
+        throw new Error(
+          `${host.alias}: booted degraded (a unit failed): ${failed.stdout.trim().replace(/\n/g, ' | ')}`,
+        );
       }
     }
-    if (Date.now() > deadline) throw new Error(`${host.alias}: not booted after ${timeoutMs} ms (${last || 'no answer'}): ${tailOf(join(host.dir, 'boot.log'))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${host.alias}: not booted after ${timeoutMs} ms (${last || 'no answer'}): ${tailOf(join(host.dir, 'boot.log'))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -100,8 +100,16 @@ export function claimBlock(labDir: string): number {
       }
     }
     // belt and braces: nobody else (another tool) routes this block here
-    const routes = execFileSync('ip', ['-4', 'route', 'show', 'to', 'match', `${prefix(block)}.1`], { encoding: 'utf8' });
-    if (routes.split('\n').some((line) => line.startsWith(`${prefix(block)}.`) || line.startsWith('198.18.') || line.startsWith('198.19.'))) {
+    const routes = execFileSync('ip', ['-4', 'route', 'show', 'to', 'match', `${prefix(block)}.1`], {
+      encoding: 'utf8',
+    });
+    if (
+      routes
+        .split('\n')
+        .some(
+          (line) => line.startsWith(`${prefix(block)}.`) || line.startsWith('198.18.') || line.startsWith('198.19.'),
+        )
+    ) {
       rmSync(path, { force: true });
       continue;
     }
@@ -120,7 +128,10 @@ export function releaseBlock(block: number, labDir: string): void {
 }
 
 /** Names of a lab's network objects (pure). Host index 0 = the first server. */
-export function networkNames(labId: string, aliases: string[]): { bridges: string[]; netns: Record<string, string>; veth: (hostIndex: number, leg: Leg) => string } {
+export function networkNames(
+  labId: string,
+  aliases: string[],
+): { bridges: string[]; netns: Record<string, string>; veth: (hostIndex: number, leg: Leg) => string } {
   return {
     bridges: legs.map((leg) => `ob${labId}${leg}`),
     netns: Object.fromEntries(aliases.map((alias) => [alias, `obl-${labId}-${alias}`])),
@@ -166,7 +177,9 @@ export function createNetwork(labId: string, block: number, aliases: string[], s
     });
   } catch (error) {
     destroyNetwork(network);
-    throw new Error(`lab network: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`);
+    throw new Error(
+      `lab network: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`,
+    );
   }
   return network;
 }
@@ -183,7 +196,12 @@ export function onloadStackNetns(labId: string): string {
  * them (ARP is mirrored there too); whatever the stack sends leaves through ethN. Sockets of the
  * stack namespace are in no /proc/net/tcp of the server's. Removed with the lab's namespaces.
  */
-export function createOnloadStack(labId: string, serverNetns: string, nics: number[], addresses: HostAddresses): string {
+export function createOnloadStack(
+  labId: string,
+  serverNetns: string,
+  nics: number[],
+  addresses: HostAddresses,
+): string {
   const stack = onloadStackNetns(labId);
   const tc = (args: string[]): void => {
     execFileSync('tc', ['-n', serverNetns, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -191,24 +209,96 @@ export function createOnloadStack(labId: string, serverNetns: string, nics: numb
   try {
     ip(['netns', 'add', stack]);
     ip(['-n', stack, 'link', 'set', 'lo', 'up']);
-    execFileSync('ip', ['netns', 'exec', stack, 'sysctl', '-q', '-w', 'net.ipv6.conf.all.disable_ipv6=1', 'net.ipv6.conf.default.disable_ipv6=1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'ip',
+      [
+        'netns',
+        'exec',
+        stack,
+        'sysctl',
+        '-q',
+        '-w',
+        'net.ipv6.conf.all.disable_ipv6=1',
+        'net.ipv6.conf.default.disable_ipv6=1',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     for (const index of nics) {
       const nic = `eth${index}`;
-      const mac = /link\/ether ([0-9a-f:]+)/.exec(execFileSync('ip', ['-n', serverNetns, '-o', 'link', 'show', nic], { encoding: 'utf8' }))?.[1];
+      const mac = /link\/ether ([0-9a-f:]+)/.exec(
+        execFileSync('ip', ['-n', serverNetns, '-o', 'link', 'show', nic], { encoding: 'utf8' }),
+      )?.[1];
       if (!mac) throw new Error(`no MAC address on ${nic}`);
-      ip(['-n', serverNetns, 'link', 'add', `stk${index}`, 'type', 'veth', 'peer', 'name', `onl${index}`, 'netns', stack]);
+      ip([
+        '-n',
+        serverNetns,
+        'link',
+        'add',
+        `stk${index}`,
+        'type',
+        'veth',
+        'peer',
+        'name',
+        `onl${index}`,
+        'netns',
+        stack,
+      ]);
       ip(['-n', stack, 'link', 'set', `onl${index}`, 'address', mac]);
       ip(['-n', stack, 'addr', 'add', `${addresses.ipv4[legs[index]]}/26`, 'dev', `onl${index}`]);
       ip(['-n', stack, 'link', 'set', `onl${index}`, 'up']);
       ip(['-n', serverNetns, 'link', 'set', `stk${index}`, 'up']);
       tc(['qdisc', 'add', 'dev', nic, 'clsact']);
-      tc(['filter', 'add', 'dev', nic, 'ingress', 'protocol', 'arp', 'pref', '2', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'mirror', 'dev', `stk${index}`]);
+      tc([
+        'filter',
+        'add',
+        'dev',
+        nic,
+        'ingress',
+        'protocol',
+        'arp',
+        'pref',
+        '2',
+        'u32',
+        'match',
+        'u32',
+        '0',
+        '0',
+        'action',
+        'mirred',
+        'egress',
+        'mirror',
+        'dev',
+        `stk${index}`,
+      ]);
       tc(['qdisc', 'add', 'dev', `stk${index}`, 'clsact']);
-      tc(['filter', 'add', 'dev', `stk${index}`, 'ingress', 'protocol', 'all', 'pref', '1', 'u32', 'match', 'u32', '0', '0', 'action', 'mirred', 'egress', 'redirect', 'dev', nic]);
+      tc([
+        'filter',
+        'add',
+        'dev',
+        `stk${index}`,
+        'ingress',
+        'protocol',
+        'all',
+        'pref',
+        '1',
+        'u32',
+        'match',
+        'u32',
+        '0',
+        '0',
+        'action',
+        'mirred',
+        'egress',
+        'redirect',
+        'dev',
+        nic,
+      ]);
     }
   } catch (error) {
     quietly(() => ip(['netns', 'delete', stack]));
-    throw new Error(`lab network: Onload stack: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`);
+    throw new Error(
+      `lab network: Onload stack: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`,
+    );
   }
   return stack;
 }
@@ -232,7 +322,10 @@ export function destroyNetworkById(labId: string): void {
   const links = execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' })
     .split('\n')
     .map((line) => /^\d+: ([^:@]+)/.exec(line)?.[1])
-    .filter((name): name is string => name !== undefined && name.startsWith(`ob${labId}`) && name.length <= `ob${labId}`.length + 3);
+    .filter(
+      (name): name is string =>
+        name !== undefined && name.startsWith(`ob${labId}`) && name.length <= `ob${labId}`.length + 3,
+    );
   destroyNetwork({ netns: Object.fromEntries(namespaces.map((name) => [name, name])), bridges: links, veths: [] });
 }
 

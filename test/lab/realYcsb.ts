@@ -20,13 +20,20 @@ export function ycsbReleaseHome(): string {
   if (home) return home;
   let printed: string;
   try {
-    printed = execFileSync('bash', [join(repoRoot, 'scripts', 'ycsb-release.sh'), '--print-home'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    printed = execFileSync('bash', [join(repoRoot, 'scripts', 'ycsb-release.sh'), '--print-home'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 600_000,
+    });
   } catch (error) {
     const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`lab: the real YCSB could not be assembled (scripts/ycsb-release.sh):\n${output.stderr ?? ''}${output.stdout ?? ''}`);
+    throw new Error(
+      `lab: the real YCSB could not be assembled (scripts/ycsb-release.sh):\n${output.stderr ?? ''}${output.stdout ?? ''}`,
+    );
   }
   home = printed.trim().split('\n').pop() ?? '';
-  if (!existsSync(join(home, 'bin', 'ycsb.sh'))) throw new Error(`lab: scripts/ycsb-release.sh printed ${home}, which holds no bin/ycsb.sh`);
+  if (!existsSync(join(home, 'bin', 'ycsb.sh')))
+    throw new Error(`lab: scripts/ycsb-release.sh printed ${home}, which holds no bin/ycsb.sh`);
   return home;
 }
 
@@ -38,7 +45,11 @@ export function python27(): string | undefined {
   const candidates = ['/usr/bin/python2.7', '/usr/local/bin/python2.7'];
   const pyenv = join(process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
   if (existsSync(pyenv)) {
-    for (const version of readdirSync(pyenv).filter((name) => name.startsWith('2.7')).sort().reverse()) candidates.push(join(pyenv, version, 'bin', 'python2.7'));
+    for (const version of readdirSync(pyenv)
+      .filter((name) => name.startsWith('2.7'))
+      .sort()
+      .reverse())
+      candidates.push(join(pyenv, version, 'bin', 'python2.7'));
   }
   return candidates.find((path) => existsSync(path) && statSync(path).isFile());
 }

@@ -9,8 +9,13 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 /** `127.0.0.2:11210` as /proc/net/tcp writes it: the address's bytes in host (little-endian) order, then the port. */
 export function procNetAddress(address: string, port: number): string {
   const bytes = address.split('.').map(Number);
-  if (bytes.length !== 4 || bytes.some((byte) => !Number.isInteger(byte) || byte < 0 || byte > 255)) throw new Error(`not an IPv4 address: ${address}`);
-  const hex = bytes.reverse().map((byte) => byte.toString(16).padStart(2, '0')).join('').toUpperCase();
+  if (bytes.length !== 4 || bytes.some((byte) => !Number.isInteger(byte) || byte < 0 || byte > 255))
+    throw new Error(`not an IPv4 address: ${address}`);
+  const hex = bytes
+    .reverse()
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
   return `${hex}:${port.toString(16).padStart(4, '0').toUpperCase()}`;
 }
 
@@ -33,7 +38,11 @@ export function socketInode(tcpTable: string, local: string, remote: string): st
  * The pid of the process that holds the client end of a connection the node accepted, among the
  * processes `accept` agrees to (the lab passes its own id check); undefined if none.
  */
-export function peerProcess(node: { address: string; port: number }, peer: { address: string; port: number }, accept: (pid: number) => boolean): number | undefined {
+export function peerProcess(
+  node: { address: string; port: number },
+  peer: { address: string; port: number },
+  accept: (pid: number) => boolean,
+): number | undefined {
   const read = (path: string): string => {
     try {
       return readFileSync(path, 'utf8');
@@ -42,8 +51,16 @@ export function peerProcess(node: { address: string; port: number }, peer: { add
     }
   };
   const inode =
-    socketInode(read('/proc/net/tcp'), procNetAddress(peer.address, peer.port), procNetAddress(node.address, node.port)) ??
-    socketInode(read('/proc/net/tcp6'), procNet6MappedAddress(peer.address, peer.port), procNet6MappedAddress(node.address, node.port));
+    socketInode(
+      read('/proc/net/tcp'),
+      procNetAddress(peer.address, peer.port),
+      procNetAddress(node.address, node.port),
+    ) ??
+    socketInode(
+      read('/proc/net/tcp6'),
+      procNet6MappedAddress(peer.address, peer.port),
+      procNet6MappedAddress(node.address, node.port),
+    );
   if (!inode || inode === '0') return undefined;
   const wanted = `socket:[${inode}]`;
   for (const name of readdirSync('/proc')) {

@@ -38,9 +38,13 @@ export function makeSshFiles(dir: string, hosts: SshHostEntry[], user: string): 
     keygen(join(dir, `host-${host.alias}`), `${host.alias}-lab-host`);
     keygen(join(dir, `host-${host.alias}-other`), `${host.alias}-lab-host-other`);
   }
-  const publicOf = (path: string): string => readFileSync(`${path}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
+  const publicOf = (path: string): string =>
+    readFileSync(`${path}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
   const knownHostsPath = join(dir, 'known_hosts');
-  writeFileSync(knownHostsPath, hosts.map((host) => `${host.address} ${publicOf(join(dir, `host-${host.alias}`))}\n`).join(''));
+  writeFileSync(
+    knownHostsPath,
+    hosts.map((host) => `${host.address} ${publicOf(join(dir, `host-${host.alias}`))}\n`).join(''),
+  );
   const unknownHostAlias = 'unknown-host';
   const sshConfigPath = join(dir, 'ssh_config');
   writeFileSync(

@@ -13,8 +13,25 @@ process.stdin.on('data', (chunk: string) => {
   const newline = input.indexOf('\n');
   if (newline < 0 || started) return;
   started = true;
-  const { username, password, faults, membershipFile, restPort, kvPort } = JSON.parse(input.slice(0, newline)) as { username: string; password: string; faults?: Record<string, unknown>; membershipFile?: string; restPort?: number; kvPort?: number };
-  void startCouchbaseTestNode({ addresses: [address], username, password, nodeName: address, faults: () => faults ?? {}, log: (line) => process.stderr.write(`${line}\n`), ...(membershipFile !== undefined ? { membershipFile } : {}), ...(restPort !== undefined ? { restPort } : {}), ...(kvPort !== undefined ? { kvPort } : {}) }).then((node) => {
+  const { username, password, faults, membershipFile, restPort, kvPort } = JSON.parse(input.slice(0, newline)) as {
+    username: string;
+    password: string;
+    faults?: Record<string, unknown>;
+    membershipFile?: string;
+    restPort?: number;
+    kvPort?: number;
+  };
+  void startCouchbaseTestNode({
+    addresses: [address],
+    username,
+    password,
+    nodeName: address,
+    faults: () => faults ?? {},
+    log: (line) => process.stderr.write(`${line}\n`),
+    ...(membershipFile !== undefined ? { membershipFile } : {}),
+    ...(restPort !== undefined ? { restPort } : {}),
+    ...(kvPort !== undefined ? { kvPort } : {}),
+  }).then((node) => {
     process.stdout.write(`${JSON.stringify({ restPort: node.restPort, kvPort: node.kvPort })}\n`);
     process.stdin.on('end', () => void node.stop().then(() => process.exit(0)));
   });

@@ -27,7 +27,9 @@ const running = new Set<ChildProcess>();
 
 /** Starts a node on `address` and waits (60 s at most) for the ports it listens on. */
 export async function startTestNode(address: string, start: TestNodeStart): Promise<TestNodeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'testNodeProcess.ts'), address], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'testNodeProcess.ts'), address], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let err = '';

@@ -10,19 +10,36 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assertReadmeQuotes, lintJson, problemWorkload, type LintFinding } from '../support/realEditors';
 
-interface VimDiagnostic { lnum: number; col: number; end_lnum: number; end_col: number; severity: number; code: string; message: string }
+interface VimDiagnostic {
+  lnum: number;
+  col: number;
+  end_lnum: number;
+  end_col: number;
+  severity: number;
+  code: string;
+  message: string;
+}
 
 const severities: Record<string, number> = { error: 1, warning: 2, info: 3, hint: 4 };
 
 /** Lint's findings as Neovim shows them (0-based; the files compared are ASCII where it matters). */
-const asVim = (findings: LintFinding[]) => findings
-  .map((f) => ({ lnum: f.line - 1, col: f.column - 1, end_lnum: f.endLine - 1, end_col: f.endColumn - 1, severity: severities[f.severity], code: f.code, message: f.message }))
-  .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+const asVim = (findings: LintFinding[]) =>
+  findings
+    .map((f) => ({
+      lnum: f.line - 1,
+      col: f.column - 1,
+      end_lnum: f.endLine - 1,
+      end_col: f.endColumn - 1,
+      severity: severities[f.severity],
+      code: f.code,
+      message: f.message,
+    }))
+    .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
 const sortVim = (list: VimDiagnostic[]) => [...list].sort((a, b) => a.lnum - b.lnum || a.col - b.col);
 
 test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', { timeout: 120_000 }, () => {
   const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
-  assert.equal(version.error, undefined, 'nvim is missing: scripts/setup-system.sh installs Debian\'s neovim');
+  assert.equal(version.error, undefined, "nvim is missing: scripts/setup-system.sh installs Debian's neovim");
   const ws = mkdtempSync(join(tmpdir(), 'nvim-ws-'));
   try {
     mkdirSync(join(ws, 'profiles'));
@@ -41,11 +58,21 @@ test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', 
     const lintedWorkload = lintJson(join(ws, 'workloads', 'workloadx'));
 
     const out = join(ws, 'out.json');
-    const run = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', 'luafile test/neovim/drive.lua'], {
-      encoding: 'utf8',
-      timeout: 100_000,
-      env: { ...process.env, WORKSPACE: ws, SERVER: resolve('dist/server.js'), OUT: out, CONFIG: resolve('test/neovim/onload-bench.lua') },
-    });
+    const run = spawnSync(
+      'nvim',
+      ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', 'luafile test/neovim/drive.lua'],
+      {
+        encoding: 'utf8',
+        timeout: 100_000,
+        env: {
+          ...process.env,
+          WORKSPACE: ws,
+          SERVER: resolve('dist/server.js'),
+          OUT: out,
+          CONFIG: resolve('test/neovim/onload-bench.lua'),
+        },
+      },
+    );
     const seen = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(seen.failure, undefined, `${seen.failure}\n${run.stderr}`);
     assert.equal(run.status, 0, run.stderr);
@@ -76,7 +103,10 @@ test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', 
     assert.deepEqual([...seen.completion_words].sort(), ['onload_import ', 'onload_set ']);
     assert.deepEqual(seen.after_completion, ['onload_set ']);
     assert.equal(seen.option_word, 'EF_POLL_USEC');
-    assert.ok(seen.key_words.length > 0 && seen.key_words.every((word: string) => /^operationcount=\d*$/.test(word)), seen.key_words.join(' | '));
+    assert.ok(
+      seen.key_words.length > 0 && seen.key_words.every((word: string) => /^operationcount=\d*$/.test(word)),
+      seen.key_words.join(' | '),
+    );
 
     // The quick fix picked from vim.lsp.buf.code_action() (data round-tripped through Lua) changes the buffer.
     assert.ok(seen.offered_fixes.includes('Change to EF_SPIN_USEC'), seen.offered_fixes.join(', '));
@@ -85,15 +115,32 @@ test('Neovim 0.7 with its built-in LSP client, against dist/server.js --stdio', 
 
     // An import that resolves after the imported file is created in Neovim; one created outside it,
     // seen at the importer's :w; one found through profilePath.
-    assert.deepEqual(seen.before_create.map((d: VimDiagnostic) => d.code), ['unresolved-import']);
-    assert.deepEqual(seen.after_create.map((d: VimDiagnostic) => d.code), ['ineffective-assignment']);
-    assert.deepEqual(seen.outside.map((d: VimDiagnostic) => [d.code, d.lnum]), [['ineffective-assignment', 1]]);
-    assert.deepEqual(seen.via_path.map((d: VimDiagnostic) => [d.code, d.lnum]), [['ineffective-assignment', 1]]);
+    assert.deepEqual(
+      seen.before_create.map((d: VimDiagnostic) => d.code),
+      ['unresolved-import'],
+    );
+    assert.deepEqual(
+      seen.after_create.map((d: VimDiagnostic) => d.code),
+      ['ineffective-assignment'],
+    );
+    assert.deepEqual(
+      seen.outside.map((d: VimDiagnostic) => [d.code, d.lnum]),
+      [['ineffective-assignment', 1]],
+    );
+    assert.deepEqual(
+      seen.via_path.map((d: VimDiagnostic) => [d.code, d.lnum]),
+      [['ineffective-assignment', 1]],
+    );
 
     // Incremental edits end in the diagnostics of the final text.
     const finalText = join(ws, 'profiles', 'final.opf');
     writeFileSync(finalText, `${seen.edited_text.join('\n')}\n`);
-    assert.deepEqual(seen.edited_text, ['onload_set EF_POLL_USEC 5; onload_set EF_SPIN_USEC 1', 'onload_set EF_INT_DRIVEN 0 ', '# é ü — comment', 'onload_set EF_TX_PUSH 2']);
+    assert.deepEqual(seen.edited_text, [
+      'onload_set EF_POLL_USEC 5; onload_set EF_SPIN_USEC 1',
+      'onload_set EF_INT_DRIVEN 0 ',
+      '# é ü — comment',
+      'onload_set EF_TX_PUSH 2',
+    ]);
     assert.deepEqual(sortVim(seen.edited), asVim(lintJson(finalText)));
 
     // Hover: Markdown as Neovim asks; plain text, without Markdown marks, for a plain-text client.

@@ -7,23 +7,27 @@ import { messageOf, openProfile, range, startOnloadClient, summary } from './sup
 
 const { Error, Warning, Information } = DiagnosticSeverity;
 let client: TestClient;
-before(async () => { client = await startOnloadClient(); });
-after(async () => { await client.stop(); });
+before(async () => {
+  client = await startOnloadClient();
+});
+after(async () => {
+  await client.stop();
+});
 
 test('every diagnostic carries a stable code, the onload-bench source and a precise range', async () => {
   const text = [
-    'onload_set EF_POLL_USC 50',                         // 0 unknown option
-    'onload_set EF_CLUSTER_IGNORE 1',                    // 1 deprecated
-    'onload_set EF_TX_PUSH 2',                           // 2 truncated to 1 bit
-    'onload_set EF_CTPIO_MODE 2',                        // 3 name-only enum given a number
-    'onload_set EF_SCALABLE_FILTERS=any=rss:active',     // 4 cut at the second '='
-    'onload_set EF_INTERFACE_WHITELIST eth0 eth1',       // 5 unquoted multi-word
-    'onload_set EF_CLUSTER_SIZE ""',                     // 6 empty value
-    'onload_import no-such-profile',                     // 7 unresolved import
-    'onload_set EF_ICMP_PKTS 5000',                      // 8 out of range (per stack: clamped)
-    'onload_set EF_FDS_MT_SAFE yes',                     // 9 not a number (per process: rejected)
-    'onload_set EF_POLL_FAST_LOOPS 100',                 // 10 removed option
-    'onload_set EF_TCP_SOCKBUF_MAX_FRACTION 5',          // 11 never read
+    'onload_set EF_POLL_USC 50', // 0 unknown option
+    'onload_set EF_CLUSTER_IGNORE 1', // 1 deprecated
+    'onload_set EF_TX_PUSH 2', // 2 truncated to 1 bit
+    'onload_set EF_CTPIO_MODE 2', // 3 name-only enum given a number
+    'onload_set EF_SCALABLE_FILTERS=any=rss:active', // 4 cut at the second '='
+    'onload_set EF_INTERFACE_WHITELIST eth0 eth1', // 5 unquoted multi-word
+    'onload_set EF_CLUSTER_SIZE ""', // 6 empty value
+    'onload_import no-such-profile', // 7 unresolved import
+    'onload_set EF_ICMP_PKTS 5000', // 8 out of range (per stack: clamped)
+    'onload_set EF_FDS_MT_SAFE yes', // 9 not a number (per process: rejected)
+    'onload_set EF_POLL_FAST_LOOPS 100', // 10 removed option
+    'onload_set EF_TCP_SOCKBUF_MAX_FRACTION 5', // 11 never read
   ].join('\n');
   const { diagnostics } = await openProfile(client, 'mistakes.opf', text);
   assert.ok(diagnostics.every((diagnostic) => diagnostic.source === 'onload-bench'));
@@ -51,17 +55,24 @@ test('every diagnostic carries a stable code, the onload-bench source and a prec
 });
 
 test('per-process values outside the range are reported as unchecked, not clamped', async () => {
-  const { diagnostics } = await openProfile(client, 'process-range.opf', 'onload_set EF_TCP_FORCE_REUSEPORT 11210,99999\nonload_set EF_FDTABLE_SIZE 2\n');
+  const { diagnostics } = await openProfile(
+    client,
+    'process-range.opf',
+    'onload_set EF_TCP_FORCE_REUSEPORT 11210,99999\nonload_set EF_FDTABLE_SIZE 2\n',
+  );
   const messages = diagnostics.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`);
-  assert.ok(messages.some((message) => message.startsWith('value-out-of-range') && message.includes('65535')), messages.join('\n'));
+  assert.ok(
+    messages.some((message) => message.startsWith('value-out-of-range') && message.includes('65535')),
+    messages.join('\n'),
+  );
 });
 
 test('a later onload_set of the same name has no effect; an earlier import counts', async () => {
   const text = [
-    'onload_import base',             // base sets EF_POLL_USEC 50
-    'onload_set EF_POLL_USEC 10',     // 1: ineffective (import set it first)
+    'onload_import base', // base sets EF_POLL_USEC 50
+    'onload_set EF_POLL_USEC 10', // 1: ineffective (import set it first)
     'onload_set EF_RXQ_SIZE 1024',
-    'onload_set EF_RXQ_SIZE 2048',    // 3: ineffective (line 3 set it first)
+    'onload_set EF_RXQ_SIZE 2048', // 3: ineffective (line 3 set it first)
   ].join('\n');
   const { diagnostics } = await openProfile(client, 'ineffective.opf', text);
   assert.deepEqual(summary(diagnostics), [
@@ -77,9 +88,9 @@ test('conditional assignments never claim certainty', async () => {
     'if [ "$MODE" = fast ]; then',
     '  onload_set EF_POLL_USEC 100',
     'else',
-    '  onload_set EF_POLL_USEC 0',     // other branch: must not be reported
+    '  onload_set EF_POLL_USEC 0', // other branch: must not be reported
     'fi',
-    'onload_set EF_POLL_USEC 5',       // may or may not run after a branch: not reported
+    'onload_set EF_POLL_USEC 5', // may or may not run after a branch: not reported
     'onload_set EF_SPIN_USEC 1',
     '[ -n "$X" ] && onload_set EF_SPIN_USEC 2', // certainly after an unconditional one: information only
   ].join('\n');
@@ -98,10 +109,10 @@ test('import cycles are reported on the import that starts them', async () => {
 test('relations that a static check can decide are reported with their relations.json id', async () => {
   const text = [
     'onload_set EF_UL_EPOLL 0',
-    'onload_set EF_POLL_USEC 20',          // implies EF_INT_DRIVEN=0: incompatible with EF_UL_EPOLL=0
+    'onload_set EF_POLL_USEC 20', // implies EF_INT_DRIVEN=0: incompatible with EF_UL_EPOLL=0
     'onload_set EF_TX_PUSH 0',
     'onload_set EF_TX_PUSH_THRESHOLD 100', // ignored while EF_TX_PUSH=0
-    'onload_set EF_RXQ_SIZE 1000',         // not a power of two
+    'onload_set EF_RXQ_SIZE 1000', // not a power of two
     'onload_set EF_UDP_PORT_HANDOVER_MIN 5000',
   ].join('\n');
   const { diagnostics } = await openProfile(client, 'relations.opf', text);

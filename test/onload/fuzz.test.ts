@@ -48,33 +48,103 @@ async function exercise(text: string): Promise<Diagnostic[]> {
 }
 
 const shellTokens = [
-  'onload_set', 'onload_import', 'EF_POLL_USEC', 'EF_CTPIO_MODE', 'EF_CLUSTER_IGNORE', 'EF_TX_PUSH', 'EF_NOPE', 'latency', 'a', 'b', 'nosuch',
-  ' ', ' ', ' ', '\n', '\r\n', '\t', '=', '"', "'", '`', '$(', '$((', ')', '))', '${', '}', '{', '(', '#', '\\', '\\\n', ';', ';;', '&&', '||', '|',
-  'if', 'then', 'else', 'fi', 'case', 'in', 'esac', 'for', 'do', 'done', 'f()', '<<EOF', 'EOF', '1', '-1', '2', '0x10', 'ct', 'any=rss:active', '$1', '"$@"',
+  'onload_set',
+  'onload_import',
+  'EF_POLL_USEC',
+  'EF_CTPIO_MODE',
+  'EF_CLUSTER_IGNORE',
+  'EF_TX_PUSH',
+  'EF_NOPE',
+  'latency',
+  'a',
+  'b',
+  'nosuch',
+  ' ',
+  ' ',
+  ' ',
+  '\n',
+  '\r\n',
+  '\t',
+  '=',
+  '"',
+  "'",
+  '`',
+  '$(',
+  '$((',
+  ')',
+  '))',
+  '${',
+  '}',
+  '{',
+  '(',
+  '#',
+  '\\',
+  '\\\n',
+  ';',
+  ';;',
+  '&&',
+  '||',
+  '|',
+  'if',
+  'then',
+  'else',
+  'fi',
+  'case',
+  'in',
+  'esac',
+  'for',
+  'do',
+  'done',
+  'f()',
+  '<<EOF',
+  'EOF',
+  '1',
+  '-1',
+  '2',
+  '0x10',
+  'ct',
+  'any=rss:active',
+  '$1',
+  '"$@"',
 ];
 
 test('arbitrary unicode text never crashes a feature', { timeout: 60_000 }, async () => {
-  await fc.assert(fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 400 }), async (text) => { await exercise(text); }), { numRuns: 150 });
+  await fc.assert(
+    fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 400 }), async (text) => {
+      await exercise(text);
+    }),
+    { numRuns: 150 },
+  );
 });
 
 test('binary bytes (decoded as UTF-8 and as Latin-1) never crash a feature', { timeout: 60_000 }, async () => {
-  await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), async (bytes) => {
-    await exercise(Buffer.from(bytes).toString('utf8'));
-    await exercise(Buffer.from(bytes).toString('latin1'));
-  }), { numRuns: 100 });
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), async (bytes) => {
+      await exercise(Buffer.from(bytes).toString('utf8'));
+      await exercise(Buffer.from(bytes).toString('latin1'));
+    }),
+    { numRuns: 100 },
+  );
 });
 
 test('shell-like token soup: directives keep their spans inside the text', { timeout: 60_000 }, async () => {
-  await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...shellTokens), { maxLength: 120 }), async (tokens) => {
-    const text = tokens.join(tokens.length % 2 === 0 ? '' : ' ');
-    const parsed = parseProfile(text);
-    for (const directive of parsed.directives) {
-      for (const span of [directive.command, directive.keyword, directive.kind === 'set' ? directive.valueSpan : directive.nameSpan]) {
-        assert.ok(span.start >= 0 && span.start <= span.end && span.end <= text.length, JSON.stringify(span));
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.constantFrom(...shellTokens), { maxLength: 120 }), async (tokens) => {
+      const text = tokens.join(tokens.length % 2 === 0 ? '' : ' ');
+      const parsed = parseProfile(text);
+      for (const directive of parsed.directives) {
+        for (const span of [
+          directive.command,
+          directive.keyword,
+          directive.kind === 'set' ? directive.valueSpan : directive.nameSpan,
+        ]) {
+          assert.ok(span.start >= 0 && span.start <= span.end && span.end <= text.length, JSON.stringify(span));
+        }
       }
-    }
-    await exercise(text);
-  }), { numRuns: 300 });
+      await exercise(text);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('a 1 MB line, unbalanced quotes and deep expansions finish', { timeout: 60_000 }, async () => {
@@ -90,9 +160,17 @@ test('a 1 MB line, unbalanced quotes and deep expansions finish', { timeout: 60_
 });
 
 test('CRLF line endings give the same findings as LF', { timeout: 30_000 }, async () => {
-  const lf = readFileSync('test/fixtures/onload/profiles/node-js.opf', 'utf8') + 'onload_set EF_TX_PUSH 2\nonload_set EF_POLL_US 1\n';
+  const lf =
+    readFileSync('test/fixtures/onload/profiles/node-js.opf', 'utf8') +
+    'onload_set EF_TX_PUSH 2\nonload_set EF_POLL_US 1\n';
   const crlf = lf.replace(/\n/g, '\r\n');
-  const summarise = (diagnostics: Diagnostic[]) => diagnostics.map((diagnostic) => `${diagnostic.code}@${diagnostic.range.start.line}:${diagnostic.range.start.character}-${diagnostic.range.end.character}`).sort();
+  const summarise = (diagnostics: Diagnostic[]) =>
+    diagnostics
+      .map(
+        (diagnostic) =>
+          `${diagnostic.code}@${diagnostic.range.start.line}:${diagnostic.range.start.character}-${diagnostic.range.end.character}`,
+      )
+      .sort();
   const fromLf = summarise(await exercise(lf));
   assert.ok(fromLf.some((entry) => entry.startsWith('value-truncated')));
   assert.deepEqual(summarise(await exercise(crlf)), fromLf);
@@ -101,7 +179,13 @@ test('CRLF line endings give the same findings as LF', { timeout: 30_000 }, asyn
 test('a 100,000-line profile is checked completely', { timeout: 120_000 }, async () => {
   const lines: string[] = ['onload_import latency'];
   for (let index = 0; lines.length < 100_000; index++) {
-    lines.push(index % 5 === 0 ? `# block ${index}` : index % 5 === 1 ? `if [ -n "$X${index}" ]; then onload_set EF_SPIN_USEC ${index}; fi` : `onload_set EF_TCP_SYNRECV_MAX ${index}`);
+    lines.push(
+      index % 5 === 0
+        ? `# block ${index}`
+        : index % 5 === 1
+          ? `if [ -n "$X${index}" ]; then onload_set EF_SPIN_USEC ${index}; fi`
+          : `onload_set EF_TCP_SYNRECV_MAX ${index}`,
+    );
   }
   const diagnostics = await exercise(lines.join('\n'));
   // Every EF_TCP_SYNRECV_MAX line after the first one is ineffective.

@@ -10,10 +10,17 @@ let grammar: IGrammar;
 before(async () => {
   await oniguruma.loadWASM(readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm')).buffer as ArrayBuffer);
   const registry = new Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns), createOnigString: (text) => new oniguruma.OnigString(text) }),
-    loadGrammar: async (scopeName) => scopeName === 'source.onload-profile'
-      ? parseRawGrammar(readFileSync('syntaxes/onload-profile.tmLanguage.json', 'utf8'), 'onload-profile.tmLanguage.json')
-      : null,
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
+      createOnigString: (text) => new oniguruma.OnigString(text),
+    }),
+    loadGrammar: async (scopeName) =>
+      scopeName === 'source.onload-profile'
+        ? parseRawGrammar(
+            readFileSync('syntaxes/onload-profile.tmLanguage.json', 'utf8'),
+            'onload-profile.tmLanguage.json',
+          )
+        : null,
   });
   grammar = (await registry.loadGrammar('source.onload-profile'))!;
 });
@@ -33,8 +40,13 @@ function tokens(line: string): [string, string][] {
 
 test('package.json points at this grammar by its scope name', () => {
   const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
-  const entry = manifest.contributes.grammars.find((candidate: { language: string }) => candidate.language === 'onload-profile');
-  assert.deepEqual([entry.scopeName, entry.path], ['source.onload-profile', './syntaxes/onload-profile.tmLanguage.json']);
+  const entry = manifest.contributes.grammars.find(
+    (candidate: { language: string }) => candidate.language === 'onload-profile',
+  );
+  assert.deepEqual(
+    [entry.scopeName, entry.path],
+    ['source.onload-profile', './syntaxes/onload-profile.tmLanguage.json'],
+  );
 });
 
 test('directives, option names, numbers, strings and comments', () => {
@@ -53,13 +65,23 @@ test('directives, option names, numbers, strings and comments', () => {
     ['onload_import', 'keyword.other.directive.import.onload-profile'],
     ['latency', 'entity.name.type.profile.onload-profile'],
   ]);
-  assert.deepEqual(tokens('##onload_set EF_X 1').map(([, scope]) => scope), ['punctuation.definition.comment.onload-profile', 'comment.line.number-sign.onload-profile']);
+  assert.deepEqual(
+    tokens('##onload_set EF_X 1').map(([, scope]) => scope),
+    ['punctuation.definition.comment.onload-profile', 'comment.line.number-sign.onload-profile'],
+  );
 });
 
 test('shell keywords and expansions around the directives', () => {
   const line = tokens('if [ -z "$EF_CTPIO_MODE" ]; then');
   assert.deepEqual(line[0], ['if', 'keyword.control.shell.onload-profile']);
-  assert.ok(line.some(([text, scope]) => text === '$EF_CTPIO_MODE' && scope === 'variable.other.expansion.onload-profile'), JSON.stringify(line));
+  assert.ok(
+    line.some(([text, scope]) => text === '$EF_CTPIO_MODE' && scope === 'variable.other.expansion.onload-profile'),
+    JSON.stringify(line),
+  );
   assert.deepEqual(line.at(-1), ['then', 'keyword.control.shell.onload-profile']);
-  assert.ok(tokens('onload_set EF_MAX_PACKETS $(( 1000 / $n ))').some(([, scope]) => scope === 'meta.arithmetic.onload-profile' || scope === 'variable.other.expansion.onload-profile'));
+  assert.ok(
+    tokens('onload_set EF_MAX_PACKETS $(( 1000 / $n ))').some(
+      ([, scope]) => scope === 'meta.arithmetic.onload-profile' || scope === 'variable.other.expansion.onload-profile',
+    ),
+  );
 });

@@ -6,8 +6,12 @@ import type { TestClient } from '../support/lspClient';
 import { positionOf, range, startOnloadClient, workspaceUri } from './support';
 
 let client: TestClient;
-before(async () => { client = await startOnloadClient(); });
-after(async () => { await client.stop(); });
+before(async () => {
+  client = await startOnloadClient();
+});
+after(async () => {
+  await client.stop();
+});
 
 const text = [
   'onload_import latency',
@@ -28,7 +32,10 @@ test('an option: facts, description and the value an earlier import already set'
   assert.deepEqual(hover?.range, range(1, 11, 23));
   assert.match(value, /\*\*EF_POLL_USEC\*\* — per-process integer in usec/);
   assert.match(value, /default: `0`/);
-  assert.match(value, /\*\*Effective value here:\*\* `100000` from shipped profile latency line 10 via onload_import latency; this line has no effect/);
+  assert.match(
+    value,
+    /\*\*Effective value here:\*\* `100000` from shipped profile latency line 10 via onload_import latency; this line has no effect/,
+  );
 });
 
 test('an option the profile sets first: its own value is effective', async () => {

@@ -20,7 +20,11 @@ async function diskLookUps<T>(work: () => Promise<T>): Promise<{ result: T; call
   const names = ['stat', 'lstat', 'open', 'readFile', 'readdir', 'access'];
   const originals = new Map(names.map((name) => [name, fsPromises[name]!]));
   let calls = 0;
-  for (const [name, original] of originals) fsPromises[name] = (...args: unknown[]) => { calls++; return original(...args); };
+  for (const [name, original] of originals)
+    fsPromises[name] = (...args: unknown[]) => {
+      calls++;
+      return original(...args);
+    };
   try {
     return { result: await work(), calls };
   } finally {
@@ -37,10 +41,26 @@ test('one check of a profile of many unresolved imports asks the disk as often f
   try {
     const check = async (count: number) => {
       const lines = Array.from({ length: count }, (_, index) => `onload_import absent-${index}`);
-      const text = ['onload_import present', 'onload_import common', 'onload_import unsaved', ...lines, 'onload_set EF_POLL_USEC 5', ''].join('\n');
+      const text = [
+        'onload_import present',
+        'onload_import common',
+        'onload_import unsaved',
+        ...lines,
+        'onload_set EF_POLL_USEC 5',
+        '',
+      ].join('\n');
       const language = createOnloadLanguage({ profilePath: [join(folder, 'shared')] });
-      const files = new NodeWorkspaceFiles(() => [pathToFileURL(folder).toString()], (uri) => (uri === openUri ? 'onload_set EF_BUZZ_USEC 2\n' : undefined), () => [openUri]);
-      const document = TextDocument.create(pathToFileURL(join(folder, `many-${count}.opf`)).toString(), 'onload-profile', 1, text);
+      const files = new NodeWorkspaceFiles(
+        () => [pathToFileURL(folder).toString()],
+        (uri) => (uri === openUri ? 'onload_set EF_BUZZ_USEC 2\n' : undefined),
+        () => [openUri],
+      );
+      const document = TextDocument.create(
+        pathToFileURL(join(folder, `many-${count}.opf`)).toString(),
+        'onload-profile',
+        1,
+        text,
+      );
       return diskLookUps(() => language.diagnostics(document, files, { isCancellationRequested: false }));
     };
     await check(10); // first use: the catalog and modules load
@@ -48,11 +68,20 @@ test('one check of a profile of many unresolved imports asks the disk as often f
     const large = await check(3000);
     // What the user sees: each absent name an error on its line; the three that exist resolve
     // (beside the profile, through profilePath, and an unsaved open document).
-    for (const [checked, count] of [[small, 300], [large, 3000]] as const) {
+    for (const [checked, count] of [
+      [small, 300],
+      [large, 3000],
+    ] as const) {
       const unresolved = checked.result.filter((diagnostic) => diagnostic.code === 'unresolved-import');
       assert.equal(unresolved.length, count);
-      assert.deepEqual(unresolved.map((diagnostic) => diagnostic.range.start.line), Array.from({ length: count }, (_, index) => index + 3));
-      assert.deepEqual(unresolved.map((diagnostic) => diagnostic.severity), Array.from({ length: count }, () => 1));
+      assert.deepEqual(
+        unresolved.map((diagnostic) => diagnostic.range.start.line),
+        Array.from({ length: count }, (_, index) => index + 3),
+      );
+      assert.deepEqual(
+        unresolved.map((diagnostic) => diagnostic.severity),
+        Array.from({ length: count }, () => 1),
+      );
     }
     assert.equal(large.calls, small.calls, `${small.calls} look-ups for 300 names, ${large.calls} for 3,000`);
     assert.ok(large.calls < 20, `${large.calls} look-ups`);

@@ -13,12 +13,22 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function lint(...args: string[]) {
   const result = spawnSync(process.execPath, ['dist/cli.js', 'lint', ...args], { encoding: 'utf8', timeout: 30_000 });
-  return { status: result.status, stdout: result.stdout.trim().split('\n').filter((line) => line.length > 0), stderr: result.stderr };
+  return {
+    status: result.status,
+    stdout: result.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line.length > 0),
+    stderr: result.stderr,
+  };
 }
 
 test('errors: one line per finding, file:line:col severity code message, exit code 1', () => {
   const file = join(scratch, 'bad.opf');
-  writeFileSync(file, '# deliberate mistakes\nonload_set EF_TX_PUSH 2\nonload_set EF_POLL_USC 5\nonload_import nowhere\n');
+  writeFileSync(
+    file,
+    '# deliberate mistakes\nonload_set EF_TX_PUSH 2\nonload_set EF_POLL_USC 5\nonload_import nowhere\n',
+  );
   const { status, stdout, stderr } = lint('--root', scratch, file);
   assert.equal(status, 1);
   assert.deepEqual(stdout, [
@@ -37,7 +47,10 @@ test('warnings only exit 0; a folder is searched for profiles; imports resolve a
   writeFileSync(join(folder, 'notes.txt'), 'onload_set EF_BROKEN 1\n');
   const { status, stdout, stderr } = lint('--root', scratch, folder);
   assert.equal(status, 0);
-  assert.deepEqual(stdout.map((line) => line.split(' ').slice(0, 3).join(' ')), [`${join(folder, 'cb.opf')}:2:12 warning ineffective-assignment`]);
+  assert.deepEqual(
+    stdout.map((line) => line.split(' ').slice(0, 3).join(' ')),
+    [`${join(folder, 'cb.opf')}:2:12 warning ineffective-assignment`],
+  );
   assert.match(stderr, /2 files checked: 0 errors, 1 warning/);
 });
 
@@ -52,10 +65,21 @@ test('the example profiles: the Couchbase one is clean, the mistakes one shows e
   assert.deepEqual([clean.status, clean.stdout], [0, []]);
   const mistakes = lint('--root', 'examples/profiles', 'examples/profiles/mistakes.opf');
   assert.equal(mistakes.status, 1);
-  assert.deepEqual(mistakes.stdout.map((line) => line.split(' ')[2]), [
-    'ineffective-assignment', 'unknown-option', 'deprecated-option', 'value-not-accepted', 'value-truncated',
-    'value-cut-at-equals', 'unquoted-multiword', 'empty-value', 'ul-epoll0-int-driven0', 'unresolved-import',
-  ]);
+  assert.deepEqual(
+    mistakes.stdout.map((line) => line.split(' ')[2]),
+    [
+      'ineffective-assignment',
+      'unknown-option',
+      'deprecated-option',
+      'value-not-accepted',
+      'value-truncated',
+      'value-cut-at-equals',
+      'unquoted-multiword',
+      'empty-value',
+      'ul-epoll0-int-driven0',
+      'unresolved-import',
+    ],
+  );
 });
 
 test('usage errors and unreadable files exit 2', () => {
@@ -87,14 +111,38 @@ test('--format json: one array of findings with 1-based ranges, the same exit co
   const { status, stdout } = lint('--format', 'json', file);
   assert.equal(status, 1);
   assert.deepEqual(JSON.parse(stdout.join('\n')), [
-    { file, line: 1, column: 23, endLine: 1, endColumn: 24, severity: 'error', code: 'value-truncated', message: 'EF_TX_PUSH is stored in a 1-bit field: 2 silently becomes 0.', uses: '0' },
+    {
+      file,
+      line: 1,
+      column: 23,
+      endLine: 1,
+      endColumn: 24,
+      severity: 'error',
+      code: 'value-truncated',
+      message: 'EF_TX_PUSH is stored in a 1-bit field: 2 silently becomes 0.',
+      uses: '0',
+    },
   ]);
 });
 
 test('--format sarif: a SARIF 2.1.0 log that validates against the SARIF schema, paths relative to --root', () => {
-  const schema = JSON.parse(readFileSync('node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json', 'utf8'));
-  const validate = new AjvDraft04({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
-  const { status, stdout } = lint('--format', 'sarif', '--root', '.', 'examples/profiles/mistakes.opf', 'examples/plans/cookbook.benchplan.json');
+  const schema = JSON.parse(
+    readFileSync('node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json', 'utf8'),
+  );
+  const validate = new AjvDraft04({
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    unicodeRegExp: false,
+  }).compile(schema);
+  const { status, stdout } = lint(
+    '--format',
+    'sarif',
+    '--root',
+    '.',
+    'examples/profiles/mistakes.opf',
+    'examples/plans/cookbook.benchplan.json',
+  );
   assert.equal(status, 1);
   const log = JSON.parse(stdout.join('\n'));
   assert.equal(validate(log), true, JSON.stringify(validate.errors, null, 2));
@@ -123,7 +171,21 @@ test('benchmark plans are checked against the plan schema, at the line of the mi
   assert.equal(good.status, 0);
   assert.match(good.stderr, /checked: 0 errors/);
   const plan = join(scratch, 'broken.benchplan.json');
-  writeFileSync(plan, JSON.stringify({ servers: [{ host: 'cb', restPort: 99999 }], interfaces: { nic: '10.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/y' }], bucket: { name: 'b' }, workload: { path: 'nowhere/workloada' }, stacks: ['kernel'] }, null, 2));
+  writeFileSync(
+    plan,
+    JSON.stringify(
+      {
+        servers: [{ host: 'cb', restPort: 99999 }],
+        interfaces: { nic: '10.0.0.1' },
+        clients: [{ host: 'c', ycsbHome: '/y' }],
+        bucket: { name: 'b' },
+        workload: { path: 'nowhere/workloada' },
+        stacks: ['kernel'],
+      },
+      null,
+      2,
+    ),
+  );
   const { status, stdout } = lint(plan);
   assert.equal(status, 1);
   assert.deepEqual(stdout, [`${plan}:5:19 error plan-schema servers[0].restPort: must be <= 65535`]);
@@ -131,16 +193,22 @@ test('benchmark plans are checked against the plan schema, at the line of the mi
   writeFileSync(missing, readFileSync(plan, 'utf8').replace('99999', '8091'));
   const second = lint(missing);
   assert.equal(second.status, 1);
-  assert.match(second.stdout.join('\n'), /:21:13 error plan-file-missing workload\.path: workload file not found: .*nowhere\/workloada/);
+  assert.match(
+    second.stdout.join('\n'),
+    /:21:13 error plan-file-missing workload\.path: workload file not found: .*nowhere\/workloada/,
+  );
 });
 
-test('imports resolve the same with and without --root: beside the profile, then --profile-path, then Onload\'s own', () => {
+test("imports resolve the same with and without --root: beside the profile, then --profile-path, then Onload's own", () => {
   // The simulated lab's two-line latency.opf elsewhere in the workspace must not stand in for Onload's latency.
   mkdirSync(join(scratch, 'ws', 'profiles'), { recursive: true });
   mkdirSync(join(scratch, 'ws', 'lab'), { recursive: true });
   mkdirSync(join(scratch, 'ws', 'mine'), { recursive: true });
   writeFileSync(join(scratch, 'ws', 'lab', 'latency.opf'), 'onload_set EF_POLL_USEC 7\n');
-  writeFileSync(join(scratch, 'ws', 'profiles', 'cb.opf'), 'onload_import latency\nonload_set EF_POLL_USEC 5\nonload_import tuning\n');
+  writeFileSync(
+    join(scratch, 'ws', 'profiles', 'cb.opf'),
+    'onload_import latency\nonload_set EF_POLL_USEC 5\nonload_import tuning\n',
+  );
   writeFileSync(join(scratch, 'ws', 'mine', 'tuning.opf-fragment'), 'onload_set EF_SPIN_USEC 1\n');
   const profile = join(scratch, 'ws', 'profiles', 'cb.opf');
   const codes = (result: ReturnType<typeof lint>) => result.stdout.map((line) => line.split(' ').slice(0, 3).join(' '));

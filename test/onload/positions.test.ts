@@ -29,7 +29,10 @@ test('positions and line numbers agree with TextDocument.positionAt for every of
     }
     for (let start = 0; start <= text.length; start++) {
       const span = { start, end: Math.min(text.length, start + 5) };
-      assert.equal(mapper.textOf(span), document.getText({ start: document.positionAt(span.start), end: document.positionAt(span.end) }));
+      assert.equal(
+        mapper.textOf(span),
+        document.getText({ start: document.positionAt(span.start), end: document.positionAt(span.end) }),
+      );
     }
   }
 });

@@ -10,10 +10,16 @@ import { fileUri, type TestClient } from '../support/lspClient';
 import { messageOf, shippedProfilesFolder, startOnloadClient } from './support';
 
 let client: TestClient;
-before(async () => { client = await startOnloadClient([shippedProfilesFolder]); });
-after(async () => { await client.stop(); });
+before(async () => {
+  client = await startOnloadClient([shippedProfilesFolder]);
+});
+after(async () => {
+  await client.stop();
+});
 
-const profiles = readdirSync(shippedProfilesFolder).filter((name) => /\.opf(-fragment)?$/.test(name)).sort();
+const profiles = readdirSync(shippedProfilesFolder)
+  .filter((name) => /\.opf(-fragment)?$/.test(name))
+  .sort();
 
 test('all 24 shipped profiles are present as fixtures', () => {
   assert.equal(profiles.length, 24);
@@ -26,7 +32,11 @@ test('shipped profiles: no errors, and warnings only for the deprecated EF_CLUST
     await client.open(uri, 'onload-profile', readFileSync(join(shippedProfilesFolder, name), 'utf8'));
     const diagnostics: Diagnostic[] = await client.diagnostics(uri);
     const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
-    assert.deepEqual(errors.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`), [], name);
+    assert.deepEqual(
+      errors.map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`),
+      [],
+      name,
+    );
     for (const diagnostic of diagnostics.filter((candidate) => candidate.severity === DiagnosticSeverity.Warning)) {
       warnings.push(`${name}:${diagnostic.range.start.line + 1} ${diagnostic.code}`);
       assert.equal(diagnostic.code, 'deprecated-option', `${name}: ${diagnostic.message}`);

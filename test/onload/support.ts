@@ -16,7 +16,11 @@ export async function startOnloadClient(folders: string[] = [workspaceFolder]): 
 }
 
 /** Opens `text` as an Onload profile in the fixture workspace and returns its diagnostics. */
-export async function openProfile(client: TestClient, name: string, text: string): Promise<{ uri: string; diagnostics: Diagnostic[] }> {
+export async function openProfile(
+  client: TestClient,
+  name: string,
+  text: string,
+): Promise<{ uri: string; diagnostics: Diagnostic[] }> {
   const uri = workspaceUri(name);
   await client.open(uri, 'onload-profile', text);
   return { uri, diagnostics: await client.diagnostics(uri) };
@@ -38,8 +42,17 @@ export function positionOf(text: string, needle: string, offsetInNeedle = 0): Po
 /** Diagnostics reduced to what a user sees, sorted by position. */
 export function summary(diagnostics: Diagnostic[]): { code: string; severity: number; range: Range }[] {
   return diagnostics
-    .map((diagnostic) => ({ code: String(diagnostic.code), severity: diagnostic.severity ?? 0, range: diagnostic.range }))
-    .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || a.code.localeCompare(b.code));
+    .map((diagnostic) => ({
+      code: String(diagnostic.code),
+      severity: diagnostic.severity ?? 0,
+      range: diagnostic.range,
+    }))
+    .sort(
+      (a, b) =>
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character ||
+        a.code.localeCompare(b.code),
+    );
 }
 
 export function messageOf(diagnostic: Diagnostic): string {

@@ -38,11 +38,19 @@ test('diagnostic, hover, effective configuration and lint --format json give the
   try {
     await client.open(uri, 'onload-profile', text);
     const diagnostics = await client.diagnostics(uri);
-    const effective = await client.connection.sendRequest<EffectiveConfigurationResult>(EffectiveConfigurationRequest.method, { uri });
-    const lint = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', path], { encoding: 'utf8', timeout: 30_000 });
+    const effective = await client.connection.sendRequest<EffectiveConfigurationResult>(
+      EffectiveConfigurationRequest.method,
+      { uri },
+    );
+    const lint = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', path], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     const findings = JSON.parse(lint.stdout) as { line: number; code: string; message: string; uses?: string }[];
     for (const [line, name, exported, used] of expected) {
-      const about = diagnostics.filter((d) => d.range.start.line === line && (d.data as { used?: string } | undefined)?.used !== undefined);
+      const about = diagnostics.filter(
+        (d) => d.range.start.line === line && (d.data as { used?: string } | undefined)?.used !== undefined,
+      );
       assert.equal(about.length, 1, `one diagnostic says what line ${line + 1} ends up as`);
       assert.equal((about[0]!.data as { used: string }).used, used, name);
       assert.ok(String(about[0]!.message).includes(used), String(about[0]!.message));
@@ -50,9 +58,18 @@ test('diagnostic, hover, effective configuration and lint --format json give the
       const here = /\*\*Effective value here:\*\* (.*)/.exec(hover.value)?.[1] ?? '';
       assert.ok(here.startsWith(`\`${exported}\``), here);
       assert.ok(here.includes(`which libonload reads as \`${used}\``), here);
-      assert.deepEqual(effective.entries.find((entry) => entry.name === name), { name, value: exported, used, uri, line, conditional: false });
+      assert.deepEqual(
+        effective.entries.find((entry) => entry.name === name),
+        { name, value: exported, used, uri, line, conditional: false },
+      );
       assert.ok(effective.markdown.includes(`| \`${name}\` | \`${exported}\` → \`${used}\` |`), effective.markdown);
-      assert.deepEqual(findings.filter((finding) => finding.line === line + 1 && finding.uses !== undefined).map((finding) => finding.uses), [used], name);
+      assert.deepEqual(
+        findings
+          .filter((finding) => finding.line === line + 1 && finding.uses !== undefined)
+          .map((finding) => finding.uses),
+        [used],
+        name,
+      );
     }
     // An empty value is never shown as an empty one.
     for (const line of [2, 3]) {
@@ -63,7 +80,10 @@ test('diagnostic, hover, effective configuration and lint --format json give the
     // A value libonload takes as written is shown as it is, with nothing about what libonload uses.
     const poll = (await client.hover(uri, { line: 4, character: 13 }))?.contents as { value: string };
     assert.match(poll.value, /\*\*Effective value here:\*\* `5`, unless the environment already sets EF_POLL_USEC\./);
-    assert.deepEqual(effective.entries.find((entry) => entry.name === 'EF_POLL_USEC'), { name: 'EF_POLL_USEC', value: '5', uri, line: 4, conditional: false });
+    assert.deepEqual(
+      effective.entries.find((entry) => entry.name === 'EF_POLL_USEC'),
+      { name: 'EF_POLL_USEC', value: '5', uri, line: 4, conditional: false },
+    );
   } finally {
     await client.stop();
     rmSync(folder, { recursive: true, force: true });

@@ -5,7 +5,10 @@ import { onloadCatalog } from '../../server/src/onload/catalog';
 import { checkValue, numericValue, scalableFiltersProblem } from '../../server/src/onload/values';
 
 const catalog = onloadCatalog();
-const check = (name: string, value: string) => checkValue(catalog.option(name)!, value).map((issue) => `${issue.severity} ${issue.code}${issue.suggestions ? ` [${issue.suggestions.join(',')}]` : ''}`);
+const check = (name: string, value: string) =>
+  checkValue(catalog.option(name)!, value).map(
+    (issue) => `${issue.severity} ${issue.code}${issue.suggestions ? ` [${issue.suggestions.join(',')}]` : ''}`,
+  );
 
 test('numbers: atoi per stack (warning), strict per process (error), labels suggest their number', () => {
   assert.deepEqual(check('EF_TCP_SNDBUF_MODE', 'abc'), ['warning value-not-number [1]']);

@@ -20,26 +20,46 @@ const server = {
 };
 
 function results(): CellResult[] {
-  return fixtureResults().map((result) => (result.id === id ? { ...result, evidence: { ...(result.evidence ?? {}), server: { 'cb-server': server } } } : result));
+  return fixtureResults().map((result) =>
+    result.id === id
+      ? { ...result, evidence: { ...(result.evidence ?? {}), server: { 'cb-server': server } } }
+      : result,
+  );
 }
 
-test('the panel\'s time-series view says how each repetition\'s acceleration and interface were proven', { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 }, async () => {
-  const data = runDataFromFiles('/runs/run-fixture', fixtureManifest(), results());
-  const view = timeSeriesView(data, 0, { cellIds: [id], stack: 'kernel', threads: 10, title: '25G (127.0.0.1), kernel, 10 threads' });
-  assert.deepEqual(view.cells[0].proofs, [
-    {
-      host: 'cb-server',
-      acceleration: 'kernel arm; before the run, onload_stackdump: not in a stack (memcached 4242 has no Onload stack)',
-      interface: '10.0.2.1 (/proc/net/tcp)',
-      memcached: 'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
-    },
-  ]);
-  await inTimeSeriesView(buildViewModel([data]), view, '#ts-r0-g0:not([hidden]) section.proofs', async (page) => {
-    assert.equal(await page.textContent('#ts-r0-g0 section.proofs p.proof-of'), 'Repetition 1, cb-server');
-    assert.deepEqual(await page.$$eval('#ts-r0-g0 section.proofs dl.proof > *', (items) => items.map((item) => item.textContent)), [
-      'Acceleration', 'kernel arm; before the run, onload_stackdump: not in a stack (memcached 4242 has no Onload stack)',
-      'Interface', '10.0.2.1 (/proc/net/tcp)',
-      'memcached', 'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
+test(
+  "the panel's time-series view says how each repetition's acceleration and interface were proven",
+  { skip: !existsSync(chromiumPath) && 'no /usr/bin/chromium', timeout: 90_000 },
+  async () => {
+    const data = runDataFromFiles('/runs/run-fixture', fixtureManifest(), results());
+    const view = timeSeriesView(data, 0, {
+      cellIds: [id],
+      stack: 'kernel',
+      threads: 10,
+      title: '25G (127.0.0.1), kernel, 10 threads',
+    });
+    assert.deepEqual(view.cells[0].proofs, [
+      {
+        host: 'cb-server',
+        acceleration:
+          'kernel arm; before the run, onload_stackdump: not in a stack (memcached 4242 has no Onload stack)',
+        interface: '10.0.2.1 (/proc/net/tcp)',
+        memcached: 'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
+      },
     ]);
-  });
-});
+    await inTimeSeriesView(buildViewModel([data]), view, '#ts-r0-g0:not([hidden]) section.proofs', async (page) => {
+      assert.equal(await page.textContent('#ts-r0-g0 section.proofs p.proof-of'), 'Repetition 1, cb-server');
+      assert.deepEqual(
+        await page.$$eval('#ts-r0-g0 section.proofs dl.proof > *', (items) => items.map((item) => item.textContent)),
+        [
+          'Acceleration',
+          'kernel arm; before the run, onload_stackdump: not in a stack (memcached 4242 has no Onload stack)',
+          'Interface',
+          '10.0.2.1 (/proc/net/tcp)',
+          'memcached',
+          'memcached 4242 found by memcached binary /opt/couchbase/bin/memcached, user couchbase after 2 s',
+        ],
+      );
+    });
+  },
+);

@@ -20,7 +20,10 @@ test('environment.hosts: null and no createdAt: results shown, hosts empty, a wa
     await writeFile(join(dir, 'results.jsonl'), fixtureFiles().results);
     const data = await loadRunFolder(dir);
     assert.equal(data.results.size, 12);
-    assert.deepEqual(data.warnings, ["manifest.json: The manifest has no start time (createdAt).", "manifest.json: The environment record of the manifest is damaged; what could not be read is not shown."]);
+    assert.deepEqual(data.warnings, [
+      'manifest.json: The manifest has no start time (createdAt).',
+      'manifest.json: The environment record of the manifest is damaged; what could not be read is not shown.',
+    ]);
     const run = buildViewModel([data]).runs[0]!;
     assert.equal(run.groups[0]!.tables[0]!.rows[0]!.kernel.value, 10500);
     assert.ok(run.warnings.length >= 1);

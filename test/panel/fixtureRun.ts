@@ -4,7 +4,15 @@
 // host, YCSB status lines, merged HDR percentiles; see fixtureEvidence) except the kernel's at 20
 // threads, which has no HDR logs (its percentiles are the clients' maximum, an upper bound).
 // Checked in under fixtures/run-fixture (viewModel.test.ts checks the files are what this builds).
-import type { CellResult, CellStatus, ClusterEvidence, CpuEvidence, RunManifest, TimeseriesEvidence, YcsbReport } from '../../engine/src/model';
+import type {
+  CellResult,
+  CellStatus,
+  ClusterEvidence,
+  CpuEvidence,
+  RunManifest,
+  TimeseriesEvidence,
+  YcsbReport,
+} from '../../engine/src/model';
 
 export const fixtureRunId = 'run-fixture';
 export const profileName = 'latency-best';
@@ -23,8 +31,24 @@ function report(n: Numbers): YcsbReport {
     runtimeMs: 60000,
     throughputOpsPerSec: n.throughput,
     operations: {
-      READ: { operation: 'READ', operations: Math.round(ops / 2), averageUs: n.readAvg, minUs: 50, maxUs: n.readP99 * 4, percentilesUs: { '95': n.readP95, '99': n.readP99 }, returnCodes: { OK: Math.round(ops / 2) } },
-      UPDATE: { operation: 'UPDATE', operations: Math.round(ops / 2), averageUs: n.updateAvg, minUs: 60, maxUs: n.updateAvg * 8, percentilesUs: { '95': n.updateAvg * 2, '99': n.updateAvg * 3 }, returnCodes: { OK: Math.round(ops / 2) } },
+      READ: {
+        operation: 'READ',
+        operations: Math.round(ops / 2),
+        averageUs: n.readAvg,
+        minUs: 50,
+        maxUs: n.readP99 * 4,
+        percentilesUs: { '95': n.readP95, '99': n.readP99 },
+        returnCodes: { OK: Math.round(ops / 2) },
+      },
+      UPDATE: {
+        operation: 'UPDATE',
+        operations: Math.round(ops / 2),
+        averageUs: n.updateAvg,
+        minUs: 60,
+        maxUs: n.updateAvg * 8,
+        percentilesUs: { '95': n.updateAvg * 2, '99': n.updateAvg * 3 },
+        returnCodes: { OK: Math.round(ops / 2) },
+      },
     },
     other: {},
     warnings: [],
@@ -42,7 +66,13 @@ const keyFor = (stack: string, threads: number, repetition: number) => ({
 
 const idFor = (stack: string, threads: number, repetition: number) => `25G-${stack}-t${threads}-r${repetition}`;
 
-function cell(stack: string, threads: number, repetition: number, numbers: Numbers | 'failed', accelerated?: boolean): CellResult {
+function cell(
+  stack: string,
+  threads: number,
+  repetition: number,
+  numbers: Numbers | 'failed',
+  accelerated?: boolean,
+): CellResult {
   const status: CellStatus = numbers === 'failed' ? 'failed' : 'ok';
   const minute = threads + repetition;
   const result: CellResult = {
@@ -57,11 +87,18 @@ function cell(stack: string, threads: number, repetition: number, numbers: Numbe
     logs: [`logs/${idFor(stack, threads, repetition)}.log`],
   };
   if (numbers === 'failed') {
-    result.error = { code: 'ycsb-exit', host: '127.0.0.1', step: 'ycsb-run', message: 'YCSB exited with status 1.', action: 'Read the cell log.' };
+    result.error = {
+      code: 'ycsb-exit',
+      host: '127.0.0.1',
+      step: 'ycsb-run',
+      message: 'YCSB exited with status 1.',
+      action: 'Read the cell log.',
+    };
   } else {
     result.run = report(numbers);
     const hdr = !(stack === 'kernel' && threads === 20);
-    for (const operation of Object.values(result.run.operations)) operation.percentilesSource = hdr ? 'hdr-merged' : 'client-max';
+    for (const operation of Object.values(result.run.operations))
+      operation.percentilesSource = hdr ? 'hdr-merged' : 'client-max';
     result.evidence = fixtureEvidence(stack, threads, repetition, numbers, hdr);
   }
   return result;
@@ -91,26 +128,48 @@ export function spectrumOf(averageUs: number): { percentile: number; valueUs: nu
   });
 }
 
-function fixtureEvidence(stack: string, threads: number, repetition: number, n: Numbers, hdr: boolean): { cpu: CpuEvidence; timeseries: TimeseriesEvidence } {
+function fixtureEvidence(
+  stack: string,
+  threads: number,
+  repetition: number,
+  n: Numbers,
+  hdr: boolean,
+): { cpu: CpuEvidence; timeseries: TimeseriesEvidence } {
   const busy = serverBusy(stack, threads, repetition);
   const client = clientBusy(threads, repetition);
-  const samples = (level: number) => Array.from({ length: 12 }, (_, index) => ({ tSec: index * 5, busyPct: level + (index % 3) - 1 }));
+  const samples = (level: number) =>
+    Array.from({ length: 12 }, (_, index) => ({ tSec: index * 5, busyPct: level + (index % 3) - 1 }));
   const busyCores = (busy * serverCores) / 100;
   const cpu: CpuEvidence = {
     sampler: { intervalMs: 1000, selfCostPctOfCore: { [serverHost]: 0.12, [clientHost]: 0.1 } },
     hosts: {
       [serverHost]: {
-        role: 'server', cores: serverCores, busyPct: busy, userPct: busy * 0.4, systemPct: busy * 0.4, softirqPct: busy * 0.2, idlePct: 100 - busy,
+        role: 'server',
+        cores: serverCores,
+        busyPct: busy,
+        userPct: busy * 0.4,
+        systemPct: busy * 0.4,
+        softirqPct: busy * 0.2,
+        idlePct: 100 - busy,
         maxCoreBusyPct: Math.min(100, busy * 2),
         process: { name: 'memcached', pid: 4242, pctOfCore: busyCores * 70, cpuSec: busyCores * 0.7 * 60 },
-        contextSwitchesPerSec: 1000 * threads, interruptsPerSec: 500 * threads, nicInterruptsPerSec: { sfc0: 400 * threads },
+        contextSwitchesPerSec: 1000 * threads,
+        interruptsPerSec: 500 * threads,
+        nicInterruptsPerSec: { sfc0: 400 * threads },
         series: samples(busy).map((sample) => ({ ...sample, processPctOfCore: busyCores * 70 })),
       },
       [clientHost]: {
-        role: 'client', cores: clientCores, busyPct: client, userPct: client * 0.7, systemPct: client * 0.2, softirqPct: client * 0.1, idlePct: 100 - client,
+        role: 'client',
+        cores: clientCores,
+        busyPct: client,
+        userPct: client * 0.7,
+        systemPct: client * 0.2,
+        softirqPct: client * 0.1,
+        idlePct: 100 - client,
         maxCoreBusyPct: Math.min(100, client * 1.5),
         process: { name: 'java', pid: 777, pctOfCore: client * 3, cpuSec: client * 0.03 * 60 },
-        contextSwitchesPerSec: 800 * threads, interruptsPerSec: 300 * threads,
+        contextSwitchesPerSec: 800 * threads,
+        interruptsPerSec: 300 * threads,
         series: samples(client),
       },
     },
@@ -122,14 +181,28 @@ function fixtureEvidence(stack: string, threads: number, repetition: number, n: 
   const status = Array.from({ length: 6 }, (_, index) => {
     const tSec = (index + 1) * 10;
     const opsPerSec = index === 0 ? n.throughput * 0.8 : n.throughput;
-    return { tSec, operations: Math.round(n.throughput * tSec), opsPerSec, latencyUs: { READ: n.readAvg * (index === 0 ? 1.2 : 1), UPDATE: n.updateAvg } };
+    return {
+      tSec,
+      operations: Math.round(n.throughput * tSec),
+      opsPerSec,
+      latencyUs: { READ: n.readAvg * (index === 0 ? 1.2 : 1), UPDATE: n.updateAvg },
+    };
   });
-  const timeseries: TimeseriesEvidence = { status: { [clientHost]: status }, throughputAfterWarmupOpsPerSec: n.throughput };
+  const timeseries: TimeseriesEvidence = {
+    status: { [clientHost]: status },
+    throughputAfterWarmupOpsPerSec: n.throughput,
+  };
   if (hdr) {
     const operation = (averageUs: number, count: number) => {
       const spectrum = spectrumOf(averageUs);
       const at = (percentile: number) => spectrum.find((point) => point.percentile === percentile)?.valueUs ?? 0;
-      return { count, meanUs: averageUs, maxUs: at(100), percentilesUs: { '50': at(50), '90': at(90), '99': at(99), '99.9': at(99.9), '99.99': at(99.99) }, spectrum };
+      return {
+        count,
+        meanUs: averageUs,
+        maxUs: at(100),
+        percentilesUs: { '50': at(50), '90': at(90), '99': at(99), '99.9': at(99.9), '99.99': at(99.99) },
+        spectrum,
+      };
     };
     const ops = Math.round((n.throughput * 60) / 2);
     timeseries.hdr = {
@@ -170,7 +243,8 @@ export function fixtureManifest(): RunManifest {
   const cells: RunManifest['cells'] = [];
   for (const threads of [5, 10, 20]) {
     for (const stack of ['kernel', profileName]) {
-      for (const repetition of [1, 2]) cells.push({ id: idFor(stack, threads, repetition), key: keyFor(stack, threads, repetition) });
+      for (const repetition of [1, 2])
+        cells.push({ id: idFor(stack, threads, repetition), key: keyFor(stack, threads, repetition) });
     }
   }
   return {
@@ -188,8 +262,26 @@ export function fixtureManifest(): RunManifest {
           kernel: '6.1.0-fixture',
           couchbase: '7.6.2',
           onload: '9.0.1',
-          interfaces: { '127.0.0.1': { device: 'sfc0', driver: 'sfc', firmware: '8.2.1', numaNode: 1, irqs: [{ irq: 90, cpus: '8' }, { irq: 91, cpus: '9' }] } },
-          cpu: { model: 'AMD EPYC 7313', sockets: 1, cores: 16, threads: 32, numaNodes: 2, governors: { performance: 32 } },
+          interfaces: {
+            '127.0.0.1': {
+              device: 'sfc0',
+              driver: 'sfc',
+              firmware: '8.2.1',
+              numaNode: 1,
+              irqs: [
+                { irq: 90, cpus: '8' },
+                { irq: 91, cpus: '9' },
+              ],
+            },
+          },
+          cpu: {
+            model: 'AMD EPYC 7313',
+            sockets: 1,
+            cores: 16,
+            threads: 32,
+            numaNodes: 2,
+            governors: { performance: 32 },
+          },
         },
         '127.0.0.2': { role: 'client', kernel: '6.1.0-fixture', ycsb: '0.17.0', java: '17.0.9' },
       },
@@ -201,14 +293,20 @@ export function fixtureManifest(): RunManifest {
 export function fixtureFiles(): { manifest: string; results: string } {
   return {
     manifest: JSON.stringify(fixtureManifest(), null, 2) + '\n',
-    results: fixtureResults().map((result) => JSON.stringify(result)).join('\n') + '\n',
+    results:
+      fixtureResults()
+        .map((result) => JSON.stringify(result))
+        .join('\n') + '\n',
   };
 }
 
 /** A cell's cluster of two nodes (issue 23): formed by a rebalance after waiting for a node still leaving; the second node's items not read. */
 export const twoNodes: ClusterEvidence = {
   size: 2,
-  members: [{ host: 'cb1', hostname: '10.0.0.1:8091', services: ['kv'] }, { host: 'cb2', hostname: '10.0.0.2:8091', services: ['kv', 'index'] }],
+  members: [
+    { host: 'cb1', hostname: '10.0.0.1:8091', services: ['kv'] },
+    { host: 'cb2', hostname: '10.0.0.2:8091', services: ['kv', 'index'] },
+  ],
   replicas: { requested: 2, effective: 1 },
   added: ['ns_1@10.0.0.2'],
   ejected: [],

@@ -19,19 +19,45 @@ test('events from a sweep give the same charts and tables as the finished files'
   const events: SweepEvent[] = [{ type: 'run-started', runDir: live.runDir, manifest, resumed: false, alreadyDone: 0 }];
   results.forEach((result, index) => {
     events.push({ type: 'cell-started', id: result.id, key: result.key, index, total: results.length, attempt: 1 });
-    events.push({ type: 'cell-finished', result, index, total: results.length, remainingEstimateMs: (results.length - index - 1) * 60000 });
+    events.push({
+      type: 'cell-finished',
+      result,
+      index,
+      total: results.length,
+      remainingEstimateMs: (results.length - index - 1) * 60000,
+    });
   });
   for (const event of events) applySweepEvent(live, event);
-  assert.deepEqual(live.running, { cell: '25G, latency-best, 20 threads, repetition 2', index: 11, total: 12, remainingEstimateMs: 0 });
-  applySweepEvent(live, { type: 'run-finished', outcome: { runDir: live.runDir, completed: 10, failed: 2, total: 12, cancelled: false } });
+  assert.deepEqual(live.running, {
+    cell: '25G, latency-best, 20 threads, repetition 2',
+    index: 11,
+    total: 12,
+    remainingEstimateMs: 0,
+  });
+  applySweepEvent(live, {
+    type: 'run-finished',
+    outcome: { runDir: live.runDir, completed: 10, failed: 2, total: 12, cancelled: false },
+  });
   const fromFiles = runDataFromFiles('/runs/run-fixture', manifest, results);
   assert.deepEqual(buildViewModel([live]).runs[0].groups, buildViewModel([fromFiles]).runs[0].groups);
-  assert.deepEqual(buildViewModel([live]).runs[0].progress.outcome, { completed: 10, failed: 2, total: 12, cancelled: false, error: undefined });
+  assert.deepEqual(buildViewModel([live]).runs[0].progress.outcome, {
+    completed: 10,
+    failed: 2,
+    total: 12,
+    cancelled: false,
+    error: undefined,
+  });
 });
 
 test('mid-run: missing cells are marked, progress counts what finished', () => {
   const live = emptyRunData('/runs/run-fixture');
-  applySweepEvent(live, { type: 'run-started', runDir: live.runDir, manifest: fixtureManifest(), resumed: false, alreadyDone: 0 });
+  applySweepEvent(live, {
+    type: 'run-started',
+    runDir: live.runDir,
+    manifest: fixtureManifest(),
+    resumed: false,
+    alreadyDone: 0,
+  });
   const [first] = fixtureResults();
   applySweepEvent(live, { type: 'cell-finished', result: first, index: 0, total: 12 });
   const run = buildViewModel([live]).runs[0];
@@ -46,7 +72,14 @@ test('mid-run: missing cells are marked, progress counts what finished', () => {
 
 test('status events become the live line without a redraw', () => {
   const data = emptyRunData('/r');
-  const event: SweepEvent = { type: 'status', id: 'c', host: 'client1', phase: 'run', status: { elapsedSec: 30, operations: 300000, currentOpsPerSec: 10000.4 }, line: '...' };
+  const event: SweepEvent = {
+    type: 'status',
+    id: 'c',
+    host: 'client1',
+    phase: 'run',
+    status: { elapsedSec: 30, operations: 300000, currentOpsPerSec: 10000.4 },
+    line: '...',
+  };
   assert.equal(applySweepEvent(data, event), false);
   assert.equal(liveText(event), 'client1, YCSB run: 30 s, 300,000 operations, 10,000 ops/s');
   // A cell's steps read in words, not as the engine's ids.
@@ -60,7 +93,10 @@ test('a torn last line and a damaged line are skipped with warnings; the rest sh
   try {
     const lines = fixtureFiles().results.trimEnd().split('\n');
     await writeFile(join(dir, 'manifest.json'), fixtureFiles().manifest);
-    await writeFile(join(dir, 'results.jsonl'), [lines[0], '{"kind":"cell", broken', lines[1], lines[2].slice(0, 40)].join('\n'));
+    await writeFile(
+      join(dir, 'results.jsonl'),
+      [lines[0], '{"kind":"cell", broken', lines[1], lines[2].slice(0, 40)].join('\n'),
+    );
     const data = await loadRunFolder(dir);
     assert.deepEqual([...data.results.keys()], ['25G-kernel-t5-r1', '25G-kernel-t5-r2']);
     assert.equal(data.warnings.length, 2);
@@ -100,19 +136,38 @@ test('a folder without a manifest still shows its results, with a warning', asyn
 
 test('CSV export is the engine report CSV of every metric the run measured, with intervals and marks', () => {
   const lines = runTablesCsv(runDataFromFiles('/runs/run-fixture', fixtureManifest(), fixtureResults())).split('\r\n');
-  assert.equal(lines[0], 'metric,unit,interface,address,threads,kernel median,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,'
-    + 'Onload · latency-best median,Onload · latency-best min,Onload · latency-best max,Onload · latency-best repetitions,Onload · latency-best failed,Onload · latency-best state,Onload · latency-best marks,Onload · latency-best percentile source,'
-    + 'Onload · latency-best vs kernel (%),Onload · latency-best vs kernel low (%),Onload · latency-best vs kernel high (%),Onload · latency-best vs kernel significant,Onload · latency-best vs kernel p,Onload · latency-best vs kernel note');
-  assert.equal(lines[1], 'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,');
-  assert.equal(lines[3], 'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,,26000,26000,26000,1,1,marked,not-accelerated:1,,4,,,,,one repetition: no interval; a side is marked');
-  assert.equal(lines[4], 'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,,260,250,270,2,0,ok,,,-36.59,-48.39,-23.36,true,0.00877,');
+  assert.equal(
+    lines[0],
+    'metric,unit,interface,address,threads,kernel median,kernel min,kernel max,kernel repetitions,kernel failed,kernel state,kernel marks,kernel percentile source,' +
+      'Onload · latency-best median,Onload · latency-best min,Onload · latency-best max,Onload · latency-best repetitions,Onload · latency-best failed,Onload · latency-best state,Onload · latency-best marks,Onload · latency-best percentile source,' +
+      'Onload · latency-best vs kernel (%),Onload · latency-best vs kernel low (%),Onload · latency-best vs kernel high (%),Onload · latency-best vs kernel significant,Onload · latency-best vs kernel p,Onload · latency-best vs kernel note',
+  );
+  assert.equal(
+    lines[1],
+    'throughput,ops/s,25G,127.0.0.1,5,10500,10000,11000,2,0,ok,,,15500,15000,16000,2,0,ok,,,47.62,16.21,91.97,true,0.0194,',
+  );
+  assert.equal(
+    lines[3],
+    'throughput,ops/s,25G,127.0.0.1,20,25000,25000,25000,1,1,ok,,,26000,26000,26000,1,1,marked,not-accelerated:1,,4,,,,,one repetition: no interval; a side is marked',
+  );
+  assert.equal(
+    lines[4],
+    'read-latency,µs,25G,127.0.0.1,5,410,400,420,2,0,ok,,,260,250,270,2,0,ok,,,-36.59,-48.39,-23.36,true,0.00877,',
+  );
   const metrics = [...new Set(lines.slice(1, -1).map((line) => line.split(',')[0]))];
   assert.deepEqual(metrics.slice(0, 4), ['throughput', 'read-latency', 'read-min', 'read-max']);
   assert.ok(metrics.includes('read-p99') && metrics.includes('update-p95'), metrics.join(' '));
   assert.equal(lines.length, 2 + metrics.length * 3);
   // Issue 10's columns: CPU metrics from the cells' evidence, and where each percentile came from.
-  assert.deepEqual(metrics.slice(-5), ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'memcached-cpu-per-op', 'ops-per-busy-core']);
-  const row = (metric: string, threads: number) => lines.find((line) => line.startsWith(`${metric},`) && line.split(',')[4] === String(threads))!.split(',');
+  assert.deepEqual(metrics.slice(-5), [
+    'server-cpu',
+    'client-cpu',
+    'server-cpu-per-op',
+    'memcached-cpu-per-op',
+    'ops-per-busy-core',
+  ]);
+  const row = (metric: string, threads: number) =>
+    lines.find((line) => line.startsWith(`${metric},`) && line.split(',')[4] === String(threads))!.split(',');
   // Server busy: kernel 31 and 32 % (median 31.5), Onload 20.5 and 21.5 % (median 21).
   assert.deepEqual(row('server-cpu', 5).slice(0, 8), ['server-cpu', '%', '25G', '127.0.0.1', '5', '31.5', '31', '32']);
   assert.equal(row('server-cpu', 5)[13], '21');

@@ -19,11 +19,28 @@ function runFolder(name: string, logs: string[]): string {
   const runDir = join(root, name);
   mkdirSync(runDir, { recursive: true });
   const result: CellResult = {
-    kind: 'cell', id: 'c1', key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 1, axes: {}, repetition: 1 }, status: 'ok', accelerated: null,
-    startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs,
+    kind: 'cell',
+    id: 'c1',
+    key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 1, axes: {}, repetition: 1 },
+    status: 'ok',
+    accelerated: null,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs,
   };
   writeFileSync(join(runDir, 'results.jsonl'), `${JSON.stringify(result)}\n`);
-  writeFileSync(join(runDir, 'manifest.json'), JSON.stringify({ kind: 'manifest', formatVersion: 1, runId: name, createdAt: '2026-01-01T00:00:00Z', plan: {}, cells: [{ id: 'c1', key: result.key }] }));
+  writeFileSync(
+    join(runDir, 'manifest.json'),
+    JSON.stringify({
+      kind: 'manifest',
+      formatVersion: 1,
+      runId: name,
+      createdAt: '2026-01-01T00:00:00Z',
+      plan: {},
+      cells: [{ id: 'c1', key: result.key }],
+    }),
+  );
   return runDir;
 }
 
@@ -43,7 +60,10 @@ test('a log planted as a symlink to /etc/passwd is not opened; the refusal names
   symlinkSync('/etc/passwd', join(runDir, 'logs', 'cell', 'passwd.log'));
   await pickLog(runDir, 'passwd.log');
   assert.deepEqual(fake.opened, []);
-  assert.match(fake.errors[0] ?? '', /logs\/cell\/passwd\.log is a symbolic link; files of a run folder are never followed/);
+  assert.match(
+    fake.errors[0] ?? '',
+    /logs\/cell\/passwd\.log is a symbolic link; files of a run folder are never followed/,
+  );
 });
 
 test('a logs/ folder that is a symlink is not followed either', async () => {
@@ -59,5 +79,8 @@ test('a real log of the run folder opens', async () => {
   mkdirSync(join(runDir, 'logs', 'cell'), { recursive: true });
   writeFileSync(join(runDir, 'logs', 'cell', 'attempt1-cli-run.log'), 'YCSB output\n');
   await pickLog(runDir, 'attempt1-cli-run.log');
-  assert.equal((fake.opened[0] as { document: FakeUri }).document.fsPath, join(runDir, 'logs', 'cell', 'attempt1-cli-run.log'));
+  assert.equal(
+    (fake.opened[0] as { document: FakeUri }).document.fsPath,
+    join(runDir, 'logs', 'cell', 'attempt1-cli-run.log'),
+  );
 });

@@ -8,9 +8,16 @@ import { fake, installFakeVscode } from './support/fakeVscode';
 
 installFakeVscode();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { pickBaselineThenCandidate } = require('../../client/src/commands/pickRun') as typeof import('../../client/src/commands/pickRun');
+const { pickBaselineThenCandidate } =
+  require('../../client/src/commands/pickRun') as typeof import('../../client/src/commands/pickRun');
 
-const run = (id: string): RunSummary => ({ runDir: `/runs/${id}`, manifest: { kind: 'manifest', formatVersion: 1, runId: id, createdAt: '2026-01-01T10:00:00Z', plan: {}, cells: [] }, done: 12, total: 12, finished: true });
+const run = (id: string): RunSummary => ({
+  runDir: `/runs/${id}`,
+  manifest: { kind: 'manifest', formatVersion: 1, runId: id, createdAt: '2026-01-01T10:00:00Z', plan: {}, cells: [] },
+  done: 12,
+  total: 12,
+  finished: true,
+});
 
 test('the baseline first, then the candidate from the other runs, each pick named', async () => {
   const answers = ['run-old', 'run-new'];
@@ -18,14 +25,21 @@ test('the baseline first, then the candidate from the other runs, each pick name
   fake.quickPickAnswer = (items) => items.find((item) => item.label === answers[fake.quickPicks.length - 1]);
   const pair = await pickBaselineThenCandidate([run('run-new'), run('run-old'), run('run-other')], 'Compare two runs');
   assert.deepEqual(pair, ['/runs/run-old', '/runs/run-new']);
-  const titles = fake.quickPicks.map((pick) => (pick.options as { title: string; placeHolder: string }));
-  assert.deepEqual(titles.map((options) => options.title), ['Compare two runs (1 of 2): the baseline', 'Compare two runs (2 of 2): the candidate, compared against run-old']);
+  const titles = fake.quickPicks.map((pick) => pick.options as { title: string; placeHolder: string });
+  assert.deepEqual(
+    titles.map((options) => options.title),
+    ['Compare two runs (1 of 2): the baseline', 'Compare two runs (2 of 2): the candidate, compared against run-old'],
+  );
   assert.equal(titles[1].placeHolder, 'Choose the candidate: the run compared against run-old');
   // The candidate is one of the other runs: the baseline is not offered again.
-  assert.deepEqual(fake.quickPicks[1].items.map((item) => item.label).filter((label) => label.startsWith('run-')), ['run-new', 'run-other']);
+  assert.deepEqual(
+    fake.quickPicks[1].items.map((item) => item.label).filter((label) => label.startsWith('run-')),
+    ['run-new', 'run-other'],
+  );
   // Escape on either pick compares nothing.
   fake.quickPicks.length = 0;
-  fake.quickPickAnswer = (items) => (fake.quickPicks.length === 1 ? items.find((item) => item.label === 'run-old') : undefined);
+  fake.quickPickAnswer = (items) =>
+    fake.quickPicks.length === 1 ? items.find((item) => item.label === 'run-old') : undefined;
   assert.equal(await pickBaselineThenCandidate([run('run-new'), run('run-old')], 'Compare two runs'), undefined);
   fake.quickPickAnswer = undefined;
 });

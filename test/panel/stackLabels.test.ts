@@ -12,11 +12,25 @@ test('the model names each stack as a stack; a display name from the recorded pl
   assert.deepEqual(plain.stackLabels, { kernel: 'kernel', 'latency-best': 'Onload · latency-best' });
 
   const manifest = fixtureManifest();
-  manifest.plan = { name: 'fixture', stacks: ['kernel', { name: 'latency-best', profile: 'p.opf', displayName: 'Onload spin' }] };
+  manifest.plan = {
+    name: 'fixture',
+    stacks: ['kernel', { name: 'latency-best', profile: 'p.opf', displayName: 'Onload spin' }],
+  };
   const named = buildViewModel([runDataFromFiles('/runs/b', manifest, fixtureResults())]);
   assert.deepEqual(named.stackLabels, { kernel: 'kernel', 'latency-best': 'Onload spin' });
   assert.match(named.runs[0].verdict?.[0].text ?? '', /^25G \(127\.0\.0\.1\) · Onload spin vs kernel: ▲ better/);
 
-  assert.deepEqual(stackDisplayNames({ stacks: [{ name: 'a', displayName: 'x\u001b]0;t\u0007' }, { name: 'b', displayName: ' ' }, { name: 'c', displayName: 7 }, 'kernel', null] }), {});
+  assert.deepEqual(
+    stackDisplayNames({
+      stacks: [
+        { name: 'a', displayName: 'x\u001b]0;t\u0007' },
+        { name: 'b', displayName: ' ' },
+        { name: 'c', displayName: 7 },
+        'kernel',
+        null,
+      ],
+    }),
+    {},
+  );
   assert.deepEqual(stackDisplayNames(undefined), {});
 });

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command, CompletionItem, Hover, MarkupContent, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-types';
+import type {
+  Command,
+  CompletionItem,
+  Hover,
+  MarkupContent,
+  SymbolInformation,
+  WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import { fileUri, startTestClient, type TestClient } from '../support/lspClient';
 
 const profile = 'onload_set EF_CLUSTER_IGNORE 1\nonload_set EF_POLL_USEC 5\nonload_set EF_POLL_USEC 6\nonl\n';
@@ -24,7 +31,12 @@ before(async () => {
   rich = await startTestClient([folder]);
   minimal = await startTestClient([folder], {
     capabilities: {},
-    onRequest: { 'workspace/applyEdit': (params) => { applied.push((params as { edit: WorkspaceEdit }).edit); return { applied: true }; } },
+    onRequest: {
+      'workspace/applyEdit': (params) => {
+        applied.push((params as { edit: WorkspaceEdit }).edit);
+        return { applied: true };
+      },
+    },
   });
   for (const client of [rich, minimal]) {
     await client.open(uri('tuning.opf'), 'onload-profile', profile);
@@ -46,7 +58,10 @@ test('completion: snippets only for a client with snippetSupport, a plain word a
   const set = plain.find((item) => item.label === 'onload_set')!;
   assert.equal(set.insertTextFormat ?? 1, 1);
   assert.equal(set.textEdit?.newText, 'onload_set ');
-  assert.ok(plain.every((item) => item.insertTextFormat !== 2 && !/\$\{?\d/.test(item.textEdit?.newText ?? '')), 'no snippet syntax anywhere');
+  assert.ok(
+    plain.every((item) => item.insertTextFormat !== 2 && !/\$\{?\d/.test(item.textEdit?.newText ?? '')),
+    'no snippet syntax anywhere',
+  );
   const snippets = await rich.completion(uri('tuning.opf'), { line: 3, character: 3 });
   assert.equal(snippets.find((item) => item.label === 'onload_set')!.textEdit?.newText, 'onload_set ${1:EF_}');
 });
@@ -71,9 +86,13 @@ test('completion without snippetSupport: plain text and no placeholder anywhere,
       assert.doesNotMatch(inserted(item), snippetSyntax, item.label);
     }
   }
-  const log = (await minimal.completion(uri('tuning.opf'), { line: 3, character: 3 })).find((item) => item.label === 'log')!;
+  const log = (await minimal.completion(uri('tuning.opf'), { line: 3, character: 3 })).find(
+    (item) => item.label === 'log',
+  )!;
   assert.equal(log.textEdit?.newText, 'log ', 'no empty quotes to step out of');
-  const key = (await minimal.completion(uri('workloads/workloadx'), { line: 3, character: 0 })).find((item) => item.label === 'operationcount')!;
+  const key = (await minimal.completion(uri('workloads/workloadx'), { line: 3, character: 0 })).find(
+    (item) => item.label === 'operationcount',
+  )!;
   assert.match(inserted(key), /^operationcount=\d*$/);
 });
 
@@ -105,7 +124,13 @@ const markdownMarks = /\*\*|`|^\s*---\s*$|(^|\s)[*_]\S[^\n]*?\S[*_](\s|$)|\\[_*`
 
 test('plain-text clients: no Markdown mark in any hover or documentation, also on completionItem/resolve (both languages)', async () => {
   const resolving = await startTestClient([folder], {
-    capabilities: { textDocument: { completion: { completionItem: { documentationFormat: ['plaintext'], resolveSupport: { properties: ['documentation'] } } } } },
+    capabilities: {
+      textDocument: {
+        completion: {
+          completionItem: { documentationFormat: ['plaintext'], resolveSupport: { properties: ['documentation'] } },
+        },
+      },
+    },
   });
   try {
     await resolving.open(uri('tuning.opf'), 'onload-profile', profile);
@@ -139,7 +164,9 @@ test('plain-text clients: no Markdown mark in any hover or documentation, also o
     assert.equal(text.kind, 'plaintext');
     assert.doesNotMatch(text.value, markdownMarks, text.value);
   }
-  const overridden = markup((await minimal.hover(uri('workloads/workloadx'), { line: 1, character: 3 }))!.contents).value;
+  const overridden = markup(
+    (await minimal.hover(uri('workloads/workloadx'), { line: 1, character: 3 }))!.contents,
+  ).value;
   assert.match(overridden, /^Overridden by a later line: YCSB ignores this one\.$/m);
 });
 
@@ -154,7 +181,12 @@ test('hover and documentation formats are chosen separately (the capability matr
     },
   });
   const documentationOnlyMarkdown = await startTestClient([folder], {
-    capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { documentationFormat: ['markdown', 'plaintext'] } } } },
+    capabilities: {
+      textDocument: {
+        hover: { contentFormat: ['plaintext'] },
+        completion: { completionItem: { documentationFormat: ['markdown', 'plaintext'] } },
+      },
+    },
   });
   try {
     for (const [client, hoverKind, documentationKind, directive] of [
@@ -163,13 +195,25 @@ test('hover and documentation formats are chosen separately (the capability matr
     ] as const) {
       await client.open(uri('tuning.opf'), 'onload-profile', profile);
       await client.open(uri('workloads/workloadx'), 'ycsb-workload', workload);
-      assert.equal(markup((await client.hover(uri('tuning.opf'), { line: 1, character: 14 }))!.contents).kind, hoverKind);
-      assert.equal(markup((await client.hover(uri('workloads/workloadx'), { line: 1, character: 3 }))!.contents).kind, hoverKind);
-      const option = (await client.completion(uri('tuning.opf'), { line: 1, character: 18 })).find((item) => item.label === 'EF_POLL_USEC')!;
+      assert.equal(
+        markup((await client.hover(uri('tuning.opf'), { line: 1, character: 14 }))!.contents).kind,
+        hoverKind,
+      );
+      assert.equal(
+        markup((await client.hover(uri('workloads/workloadx'), { line: 1, character: 3 }))!.contents).kind,
+        hoverKind,
+      );
+      const option = (await client.completion(uri('tuning.opf'), { line: 1, character: 18 })).find(
+        (item) => item.label === 'EF_POLL_USEC',
+      )!;
       assert.equal(markup(option.documentation).kind, documentationKind);
-      const key = (await client.completion(uri('workloads/workloadx'), { line: 3, character: 0 })).find((item) => item.label === 'operationcount')!;
+      const key = (await client.completion(uri('workloads/workloadx'), { line: 3, character: 0 })).find(
+        (item) => item.label === 'operationcount',
+      )!;
       assert.equal(markup(key.documentation).kind, documentationKind);
-      const set = (await client.completion(uri('tuning.opf'), { line: 3, character: 3 })).find((item) => item.label === 'onload_set')!;
+      const set = (await client.completion(uri('tuning.opf'), { line: 3, character: 3 })).find(
+        (item) => item.label === 'onload_set',
+      )!;
       assert.equal(set.textEdit?.newText, directive);
       assert.equal(set.insertTextFormat, directive.includes('$') ? 2 : 1);
     }
@@ -201,11 +245,31 @@ test('diagnostic and completion tags only for clients that declared them', async
 test('code actions: literals for clients that take them, commands that apply the edit through workspace/applyEdit otherwise', async () => {
   const diagnostics = await minimal.diagnostics(uri('tuning.opf'));
   const deprecated = diagnostics.find((d) => d.code === 'deprecated-option')!;
-  const commands = (await minimal.codeActions(uri('tuning.opf'), deprecated.range, [deprecated])) as unknown as Command[];
-  assert.deepEqual(commands.map((command) => [command.title, command.command]), [['Replace with onload_set EF_CLUSTER_SIZE 0', 'onloadBench.applyFix'], ["Disable 'deprecated-option' for this line", 'onloadBench.applyFix']]);
+  const commands = (await minimal.codeActions(uri('tuning.opf'), deprecated.range, [
+    deprecated,
+  ])) as unknown as Command[];
+  assert.deepEqual(
+    commands.map((command) => [command.title, command.command]),
+    [
+      ['Replace with onload_set EF_CLUSTER_SIZE 0', 'onloadBench.applyFix'],
+      ["Disable 'deprecated-option' for this line", 'onloadBench.applyFix'],
+    ],
+  );
   assert.deepEqual(minimal.initialized.capabilities.executeCommandProvider, { commands: ['onloadBench.applyFix'] });
-  await minimal.connection.sendRequest('workspace/executeCommand', { command: commands[0]!.command, arguments: commands[0]!.arguments });
-  assert.deepEqual(applied.at(-1), { changes: { [uri('tuning.opf')]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 30 } }, newText: 'onload_set EF_CLUSTER_SIZE 0' }] } });
+  await minimal.connection.sendRequest('workspace/executeCommand', {
+    command: commands[0]!.command,
+    arguments: commands[0]!.arguments,
+  });
+  assert.deepEqual(applied.at(-1), {
+    changes: {
+      [uri('tuning.opf')]: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 30 } },
+          newText: 'onload_set EF_CLUSTER_SIZE 0',
+        },
+      ],
+    },
+  });
   const literals = await rich.codeActions(uri('tuning.opf'), deprecated.range, [deprecated]);
   assert.equal(literals[0]!.kind, 'quickfix');
   assert.deepEqual(literals[0]!.edit, applied.at(-1), 'the same edit either way');
@@ -215,9 +279,16 @@ test('code actions: literals for clients that take them, commands that apply the
   // Workloads too: commands without literals.
   const workloadDiagnostics = await minimal.diagnostics(uri('workloads/workloadx'));
   const duplicate = workloadDiagnostics.find((d) => d.code === 'duplicate-key')!;
-  const workloadCommands = (await minimal.codeActions(uri('workloads/workloadx'), duplicate.range, [duplicate])) as unknown as Command[];
+  const workloadCommands = (await minimal.codeActions(uri('workloads/workloadx'), duplicate.range, [
+    duplicate,
+  ])) as unknown as Command[];
   assert.ok(workloadCommands.length > 0);
-  assert.ok(workloadCommands.every((command) => command.command === 'onloadBench.applyFix' && !('kind' in command) && !('edit' in command)), JSON.stringify(workloadCommands));
+  assert.ok(
+    workloadCommands.every(
+      (command) => command.command === 'onloadBench.applyFix' && !('kind' in command) && !('edit' in command),
+    ),
+    JSON.stringify(workloadCommands),
+  );
 });
 
 test('document symbols: a hierarchy for clients that declared it, SymbolInformation[] otherwise', async () => {
@@ -235,14 +306,25 @@ test('a client that opens our files under its own language id still gets every f
   await minimal.open(asShell, 'sh', 'onload_set EF_POLL_USC 1\n');
   const [unknown] = await minimal.diagnostics(asShell);
   assert.equal(unknown?.code, 'unknown-option');
-  assert.deepEqual(((await minimal.codeActions(asShell, unknown!.range, [unknown!])) as unknown as Command[]).map((command) => command.title)[0], 'Change to EF_POLL_USEC');
+  assert.deepEqual(
+    ((await minimal.codeActions(asShell, unknown!.range, [unknown!])) as unknown as Command[]).map(
+      (command) => command.title,
+    )[0],
+    'Change to EF_POLL_USEC',
+  );
   assert.ok((await minimal.completion(asShell, { line: 0, character: 3 })).some((item) => item.label === 'onload_set'));
   const dotYcsb = uri('load.ycsb');
   await minimal.open(dotYcsb, 'properties', 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1O\n');
-  assert.deepEqual((await minimal.diagnostics(dotYcsb)).map((d) => d.code), ['invalid-integer']);
+  assert.deepEqual(
+    (await minimal.diagnostics(dotYcsb)).map((d) => d.code),
+    ['invalid-integer'],
+  );
   const asProperties = uri('workloads/workloadz');
   await minimal.open(asProperties, 'jproperties', 'recordcount=x\n');
-  assert.deepEqual((await minimal.diagnostics(asProperties)).map((d) => d.code).sort(), ['invalid-integer', 'missing-workload']);
+  assert.deepEqual((await minimal.diagnostics(asProperties)).map((d) => d.code).sort(), [
+    'invalid-integer',
+    'missing-workload',
+  ]);
   const fragment = uri('part.opf-fragment');
   await minimal.open(fragment, 'bash', 'onload_set EF_POLL_USEC 1\n');
   assert.ok((await minimal.hover(fragment, { line: 0, character: 14 })) !== null);

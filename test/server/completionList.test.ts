@@ -6,7 +6,10 @@ import type { CompletionItem, CompletionList } from 'vscode-languageserver-types
 import { compactCompletionList } from '../../server/src/completionList';
 import { startTestClient, type TestClient } from '../support/lspClient';
 
-const range = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
+const range = (line: number, start: number, end: number) => ({
+  start: { line, character: start },
+  end: { line, character: end },
+});
 
 let client: TestClient;
 const uri = 'file:///compact/tuning.opf';
@@ -44,7 +47,11 @@ test('items with different ranges, or a client without item defaults, are left a
   assert.equal(compactCompletionList(items, { editRange: true }), items);
   const same: CompletionItem[] = [items[0]!, { label: 'c', textEdit: { range: range(0, 0, 1), newText: 'c' } }];
   assert.equal(compactCompletionList(same, { editRange: false }), same);
-  assert.deepEqual(compactCompletionList(same, { editRange: true }), { isIncomplete: false, itemDefaults: { editRange: range(0, 0, 1) }, items: [{ label: 'a' }, { label: 'c' }] });
+  assert.deepEqual(compactCompletionList(same, { editRange: true }), {
+    isIncomplete: false,
+    itemDefaults: { editRange: range(0, 0, 1) },
+    items: [{ label: 'a' }, { label: 'c' }],
+  });
 });
 
 test('a client that takes insertTextMode in the defaults is told once that items go in as they are', () => {
@@ -52,7 +59,15 @@ test('a client that takes insertTextMode in the defaults is told once that items
     { label: 'a', textEdit: { range: range(0, 0, 1), newText: 'a' } },
     { label: 'b', textEdit: { range: range(0, 0, 2), newText: 'b' } },
   ];
-  assert.deepEqual(compactCompletionList(items, { editRange: true, insertTextModeAsIs: true }), { isIncomplete: false, itemDefaults: { insertTextMode: 1 }, items });
+  assert.deepEqual(compactCompletionList(items, { editRange: true, insertTextModeAsIs: true }), {
+    isIncomplete: false,
+    itemDefaults: { insertTextMode: 1 },
+    items,
+  });
   const same: CompletionItem[] = [items[0]!, { label: 'c', textEdit: { range: range(0, 0, 1), newText: 'c' } }];
-  assert.deepEqual(compactCompletionList(same, { editRange: true, insertTextModeAsIs: true }), { isIncomplete: false, itemDefaults: { editRange: range(0, 0, 1), insertTextMode: 1 }, items: [{ label: 'a' }, { label: 'c' }] });
+  assert.deepEqual(compactCompletionList(same, { editRange: true, insertTextModeAsIs: true }), {
+    isIncomplete: false,
+    itemDefaults: { editRange: range(0, 0, 1), insertTextMode: 1 },
+    items: [{ label: 'a' }, { label: 'c' }],
+  });
 });

@@ -26,7 +26,10 @@ test('a lazy client gets the option list without descriptions, and a description
   const poll = items.find((item) => item.label === 'EF_POLL_USEC')!;
   assert.equal(poll.documentation, undefined);
   assert.equal(poll.detail, 'integer (usec) · default 0 · range 0..4294967295 · per-process');
-  assert.ok(items.every((item) => item.documentation === undefined), 'no item carries its description in the list');
+  assert.ok(
+    items.every((item) => item.documentation === undefined),
+    'no item carries its description in the list',
+  );
 
   const resolved = await lazy.resolveCompletion(poll);
   const documentation = resolved.documentation as MarkupContent;

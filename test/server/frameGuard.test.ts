@@ -8,7 +8,9 @@ function feed(chunks: string[]): { out: string; bad: string[] } {
   const bad: string[] = [];
   const guard = new FrameGuard(({ reason }) => bad.push(reason));
   let out = '';
-  guard.on('data', (data: Buffer) => { out += data.toString('utf8'); });
+  guard.on('data', (data: Buffer) => {
+    out += data.toString('utf8');
+  });
   for (const chunk of chunks) guard.write(Buffer.from(chunk, 'utf8'));
   return { out, bad };
 }
@@ -25,8 +27,19 @@ test('good frames pass unchanged, whatever the chunking', () => {
 });
 
 test('each bad frame is reported once and the next good one comes through', () => {
-  const { out, bad } = feed(['Content-Length: ten\r\n\r\n{}', 'junk\r\n\r\n', 'Content-Le', 'ngth: 2\r\n\r\n{}', 'X-Other: 1\r\n\r\n', frame('{"b":3}')]);
-  assert.deepEqual(bad, ['Content-Length is not a number: "ten"', 'a header line without a name: "junk"', 'a frame without a Content-Length header']);
+  const { out, bad } = feed([
+    'Content-Length: ten\r\n\r\n{}',
+    'junk\r\n\r\n',
+    'Content-Le',
+    'ngth: 2\r\n\r\n{}',
+    'X-Other: 1\r\n\r\n',
+    frame('{"b":3}'),
+  ]);
+  assert.deepEqual(bad, [
+    'Content-Length is not a number: "ten"',
+    'a header line without a name: "junk"',
+    'a frame without a Content-Length header',
+  ]);
   assert.equal(out, `${frame('{}')}${frame('{"b":3}')}`);
 });
 

@@ -15,12 +15,23 @@ let watcher: TestClient;
 /** What each client was asked to register (client/registerCapability). */
 const registered = { noWatcher: [] as Registration[], watcher: [] as Registration[] };
 const codes = (diagnostics: { code?: string | number }[]) => diagnostics.map((d) => String(d.code)).sort();
-const recordInto = (list: Registration[]) => ({ 'client/registerCapability': (params: unknown) => { list.push(...(params as RegistrationParams).registrations); return null; } });
+const recordInto = (list: Registration[]) => ({
+  'client/registerCapability': (params: unknown) => {
+    list.push(...(params as RegistrationParams).registrations);
+    return null;
+  },
+});
 
 before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'fresh-'));
-  noWatcher = await startTestClient([folder], { capabilities: { textDocument: { publishDiagnostics: {}, synchronization: { didSave: true } } }, onRequest: recordInto(registered.noWatcher) });
-  watcher = await startTestClient([folder], { capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } }, onRequest: recordInto(registered.watcher) });
+  noWatcher = await startTestClient([folder], {
+    capabilities: { textDocument: { publishDiagnostics: {}, synchronization: { didSave: true } } },
+    onRequest: recordInto(registered.noWatcher),
+  });
+  watcher = await startTestClient([folder], {
+    capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+    onRequest: recordInto(registered.watcher),
+  });
 });
 after(async () => {
   await noWatcher.stop();
@@ -77,7 +88,11 @@ test('without watchers: a profile created outside the editor resolves when the i
   writeFileSync(join(folder, 'from-terminal.opf'), 'onload_set EF_POLL_USEC 1\n');
   let next = noWatcher.nextDiagnostics(main);
   await noWatcher.save(main);
-  assert.deepEqual(codes(await next), ['ineffective-assignment'], ':w of the importer shows the file created in a terminal');
+  assert.deepEqual(
+    codes(await next),
+    ['ineffective-assignment'],
+    ':w of the importer shows the file created in a terminal',
+  );
   writeFileSync(join(folder, 'from-terminal.opf'), 'onload_set EF_SPIN_USEC 1\n');
   next = noWatcher.nextDiagnostics(main);
   await noWatcher.save(main);
@@ -95,14 +110,25 @@ test('without watchers: an edit re-reads the disk, and import-name completion li
   writeFileSync(join(folder, 'made-in-shell.opf-fragment'), 'onload_set EF_POLL_USEC 1\n');
   writeFileSync(join(folder, 'base-f.opf'), 'onload_set EF_POLL_USEC 1\n');
   await noWatcher.change(main, 'onload_import base-f\nonload_set EF_POLL_USEC 5\nonload_import  \n');
-  assert.deepEqual(codes(await noWatcher.diagnostics(main)), ['ineffective-assignment', 'unresolved-import'], 'base-f as it is on disk now');
+  assert.deepEqual(
+    codes(await noWatcher.diagnostics(main)),
+    ['ineffective-assignment', 'unresolved-import'],
+    'base-f as it is on disk now',
+  );
   assert.ok((await names()).includes('made-in-shell'), 'the listing was read again after the edit');
 });
 
 test('a client that declares watchers but refuses to register them: the server lives on and looks at the disk again on save', async () => {
   const refusing = await startTestClient([folder], {
-    capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { synchronization: { didSave: true } } },
-    onRequest: { 'client/registerCapability': () => { throw new Error('no file watching here'); } },
+    capabilities: {
+      workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+      textDocument: { synchronization: { didSave: true } },
+    },
+    onRequest: {
+      'client/registerCapability': () => {
+        throw new Error('no file watching here');
+      },
+    },
   });
   try {
     const main = uri('main-h.opf');
@@ -148,7 +174,11 @@ test('URIs spelled as Neovim spells them (`@`, `+` unescaped): the unsaved text 
   await watcher.open(base, 'onload-profile', 'onload_set EF_POLL_USEC 1\n');
   await watcher.diagnostics(base);
   await watcher.open(main, 'onload-profile', 'onload_import base-i\nonload_set EF_POLL_USEC 5\n');
-  assert.deepEqual(codes(await watcher.diagnostics(main)), ['ineffective-assignment'], 'the open buffer, not the file on disk');
+  assert.deepEqual(
+    codes(await watcher.diagnostics(main)),
+    ['ineffective-assignment'],
+    'the open buffer, not the file on disk',
+  );
   const next = watcher.nextDiagnostics(main);
   await watcher.change(base, 'onload_set EF_SPIN_USEC 1\n');
   assert.deepEqual(codes(await next), []);
@@ -156,9 +186,10 @@ test('URIs spelled as Neovim spells them (`@`, `+` unescaped): the unsaved text 
 
 test('watchers on/off: a file watcher is registered only with a client that can watch', async () => {
   await settle(100);
-  assert.deepEqual(registered.watcher.map((registration) => [registration.method, registration.registerOptions]), [
-    ['workspace/didChangeWatchedFiles', { watchers: [{ globPattern: '**/*' }] }],
-  ]);
+  assert.deepEqual(
+    registered.watcher.map((registration) => [registration.method, registration.registerOptions]),
+    [['workspace/didChangeWatchedFiles', { watchers: [{ globPattern: '**/*' }] }]],
+  );
   assert.deepEqual(registered.noWatcher, []);
 });
 
@@ -168,7 +199,9 @@ test('with watchers: a watched-file event re-checks the open documents', async (
   assert.deepEqual(codes(await watcher.diagnostics(main)), ['unresolved-import']);
   writeFileSync(join(folder, 'made-by-git.opf'), 'onload_set EF_POLL_USEC 1\n');
   const next = watcher.nextDiagnostics(main);
-  await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('made-by-git.opf'), type: 1 }] });
+  await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: uri('made-by-git.opf'), type: 1 }],
+  });
   assert.deepEqual(codes(await next), []);
 });
 
@@ -181,7 +214,9 @@ test('with watchers: the file listing follows the events, not the edits', async 
   writeFileSync(join(folder, 'checked-out.opf'), 'onload_set EF_POLL_USEC 1\n');
   await watcher.change(main, 'onload_import  \n');
   assert.ok(!(await names()).includes('checked-out'), 'no event yet: the listing is the one the watcher keeps current');
-  await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('checked-out.opf'), type: 1 }] });
+  await watcher.connection.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: uri('checked-out.opf'), type: 1 }],
+  });
   assert.ok((await names()).includes('checked-out'));
 });
 

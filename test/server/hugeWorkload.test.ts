@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { startTestClient, type TestClient } from '../support/lspClient';
 
 let client: TestClient;
-before(async () => { client = await startTestClient(); });
+before(async () => {
+  client = await startTestClient();
+});
 after(() => client.stop());
 
 test('a 5 MB workload with a problem on every line: 1,000 diagnostics, one summary, one notice at 4 MiB', async () => {
@@ -17,12 +19,20 @@ test('a 5 MB workload with a problem on every line: 1,000 diagnostics, one summa
   const diagnostics = await client.diagnostics(uri);
   assert.equal(diagnostics.length, 1002);
   assert.equal(diagnostics[0]!.code, 'too-many-problems');
-  assert.match(String(diagnostics[0]!.message), /^[\d,]+ problems \(.*\): the first 1,000 are listed, errors first; [\d,]+ more are not\.$/);
+  assert.match(
+    String(diagnostics[0]!.message),
+    /^[\d,]+ problems \(.*\): the first 1,000 are listed, errors first; [\d,]+ more are not\.$/,
+  );
   const notice = diagnostics.find((diagnostic) => diagnostic.code === 'document-too-large')!;
   assert.deepEqual(notice.range.start, { line: Math.floor((4 * 1024 * 1024) / line.length), character: 0 });
   assert.match(String(notice.message), /^This document is 5\.0 MB: only its first [\d,]+ lines \(4 MiB\) are checked/);
   // still answering
   const small = 'file:///huge/small.properties';
   await client.open(small, 'ycsb-workload', 'recordcount=abc\n');
-  assert.ok((await client.diagnostics(small)).some((diagnostic) => diagnostic.range.start.line === 0 && diagnostic.severity === 1), 'recordcount=abc is an error');
+  assert.ok(
+    (await client.diagnostics(small)).some(
+      (diagnostic) => diagnostic.range.start.line === 0 && diagnostic.severity === 1,
+    ),
+    'recordcount=abc is an error',
+  );
 });

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { CompletionItem, CompletionList } from 'vscode-languageserver-types';
 import { fileUri, startTestClient } from '../support/lspClient';
 
-const clientParams = (name: string): Record<string, unknown> => JSON.parse(readFileSync(`test/fixtures/clients/${name}.initialize.json`, 'utf8'));
+const clientParams = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(`test/fixtures/clients/${name}.initialize.json`, 'utf8'));
 const eglot = clientParams('eglot-1.9');
 const lspMode = clientParams('lsp-mode-8.0.0');
 const ale = clientParams('ale-3.3.0');
@@ -31,7 +32,12 @@ test('eglot: no dynamic registration it did not declare (no *Warnings* about wor
   const registered: string[] = [];
   const client = await startTestClient([folder], {
     clientParams: eglot,
-    onRequest: { 'client/registerCapability': (params) => { registered.push(...(params as { registrations: { method: string }[] }).registrations.map((r) => r.method)); return null; } },
+    onRequest: {
+      'client/registerCapability': (params) => {
+        registered.push(...(params as { registrations: { method: string }[] }).registrations.map((r) => r.method));
+        return null;
+      },
+    },
   });
   try {
     await client.open(fileUri(join(folder, 'a.opf')), 'onload-profile', 'onload_set EF_POLL_USEC 5\n');
@@ -50,8 +56,15 @@ test('lsp-mode: completions are inserted as they are (insertTextMode 1), so no T
   const client = await startTestClient([folder], { clientParams: lspMode });
   const uri = fileUri(join(folder, 'workloadx'));
   try {
-    await client.open(uri, 'ycsb-workload', 'workload=site.ycsb.workloads.CoreWorkload\nrequestdistribution=\nrecordc\n');
-    for (const position of [{ line: 1, character: 20 }, { line: 2, character: 7 }]) {
+    await client.open(
+      uri,
+      'ycsb-workload',
+      'workload=site.ycsb.workloads.CoreWorkload\nrequestdistribution=\nrecordc\n',
+    );
+    for (const position of [
+      { line: 1, character: 20 },
+      { line: 2, character: 7 },
+    ]) {
       const answer = await client.completionAnswer(uri, position);
       const items: CompletionItem[] = Array.isArray(answer) ? answer : (answer as CompletionList).items;
       assert.ok(items.length > 0);
@@ -80,8 +93,13 @@ test('lsp-mode: no labelDetails (not declared); VS Code-like clients that declar
   try {
     const plain = await itemsOf({ clientParams: lspMode });
     assert.ok(plain.some((item) => item.label === 'zipfian'));
-    assert.ok(plain.every((item) => item.labelDetails === undefined), JSON.stringify(plain.find((item) => item.labelDetails)));
-    const rich = await itemsOf({ capabilities: { textDocument: { completion: { completionItem: { labelDetailsSupport: true } } } } });
+    assert.ok(
+      plain.every((item) => item.labelDetails === undefined),
+      JSON.stringify(plain.find((item) => item.labelDetails)),
+    );
+    const rich = await itemsOf({
+      capabilities: { textDocument: { completion: { completionItem: { labelDetailsSupport: true } } } },
+    });
     assert.ok(rich.some((item) => item.labelDetails?.description === 'default'));
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -96,15 +114,27 @@ test('ALE: a quick fix with the cursor inside the word (ALE sends the word range
   try {
     await client.open(uri, 'onload-profile', text);
     const diagnostics = await client.diagnostics(uri);
-    assert.deepEqual(diagnostics.map((d) => d.code), ['unknown-option']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['unknown-option'],
+    );
     // What ALE 3.3 sends for :ALECodeAction with the cursor on the 'S' of SPIN: the word's range
     // (columns 11..22, its end inclusive) and an empty context.
-    const actions = await client.codeActions(uri, { start: { line: 0, character: 11 }, end: { line: 0, character: 22 } }, []);
+    const actions = await client.codeActions(
+      uri,
+      { start: { line: 0, character: 11 }, end: { line: 0, character: 22 } },
+      [],
+    );
     const fix = actions.find((action) => action.title === 'Change to EF_SPIN_USEC');
     assert.ok(fix, actions.map((action) => action.title).join(', '));
-    assert.deepEqual(fix.edit?.changes?.[uri], [{ range: { start: { line: 0, character: 11 }, end: { line: 0, character: 22 } }, newText: 'EF_SPIN_USEC' }]);
+    assert.deepEqual(fix.edit?.changes?.[uri], [
+      { range: { start: { line: 0, character: 11 }, end: { line: 0, character: 22 } }, newText: 'EF_SPIN_USEC' },
+    ]);
     // Nothing is offered for a word without diagnostics.
-    assert.deepEqual(await client.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } }, []), []);
+    assert.deepEqual(
+      await client.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } }, []),
+      [],
+    );
   } finally {
     await client.stop();
     rmSync(folder, { recursive: true, force: true });
@@ -126,8 +156,12 @@ test('hover footer: the VS Code command is named only to the VS Code client, whi
     }
   };
   try {
-    for (const params of [eglot, lspMode, ale]) assert.doesNotMatch(await hoverOf({ clientParams: params }), /Show effective Onload configuration/);
-    assert.match(await hoverOf({ initializationOptions: { clientCommands: ['onloadBench.showEffectiveConfiguration'] } }), /Show effective Onload configuration/);
+    for (const params of [eglot, lspMode, ale])
+      assert.doesNotMatch(await hoverOf({ clientParams: params }), /Show effective Onload configuration/);
+    assert.match(
+      await hoverOf({ initializationOptions: { clientCommands: ['onloadBench.showEffectiveConfiguration'] } }),
+      /Show effective Onload configuration/,
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

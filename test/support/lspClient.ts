@@ -75,8 +75,13 @@ export interface TestClientOptions {
 }
 
 /** Starts the server with the given workspace folders (absolute paths). */
-export async function startTestClient(workspaceFolders: string[] = [], options: TestClientOptions = {}): Promise<TestClient> {
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.js', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startTestClient(
+  workspaceFolders: string[] = [],
+  options: TestClientOptions = {},
+): Promise<TestClient> {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.js', '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const connection = createMessageConnection(
     new StreamMessageReader(child.stdout!),
     new StreamMessageWriter(child.stdin!),
@@ -102,7 +107,13 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
   for (const [method, handler] of Object.entries(options.onRequest ?? {})) connection.onRequest(method, handler);
   connection.listen();
 
-  const { rootPath: _rootPath, rootUri: _rootUri, workspaceFolders: _folders, initializationOptions: _options, ...clientParams } = options.clientParams ?? {};
+  const {
+    rootPath: _rootPath,
+    rootUri: _rootUri,
+    workspaceFolders: _folders,
+    initializationOptions: _options,
+    ...clientParams
+  } = options.clientParams ?? {};
   const initialized: InitializeResult = await connection.sendRequest('initialize', {
     ...clientParams,
     // A client that sends its process id sends a live one: this process's.
@@ -110,25 +121,31 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
     rootUri: workspaceFolders[0] ? fileUri(workspaceFolders[0]) : null,
     workspaceFolders: workspaceFolders.map((folder) => ({ uri: fileUri(folder), name: folder })),
     ...(options.initializationOptions !== undefined && { initializationOptions: options.initializationOptions }),
-    capabilities: (clientParams.capabilities as ClientCapabilities | undefined) ?? options.capabilities ?? {
-      textDocument: {
-        completion: {
-          completionItem: {
-            snippetSupport: true,
-            tagSupport: { valueSet: [1] },
-            labelDetailsSupport: true,
-            documentationFormat: ['markdown', 'plaintext'],
-            ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
+    capabilities: (clientParams.capabilities as ClientCapabilities | undefined) ??
+      options.capabilities ?? {
+        textDocument: {
+          completion: {
+            completionItem: {
+              snippetSupport: true,
+              tagSupport: { valueSet: [1] },
+              labelDetailsSupport: true,
+              documentationFormat: ['markdown', 'plaintext'],
+              ...(options.resolveDocumentation && { resolveSupport: { properties: ['documentation'] } }),
+            },
+            ...(options.itemDefaults && { completionList: { itemDefaults: ['editRange'] } }),
           },
-          ...(options.itemDefaults && { completionList: { itemDefaults: ['editRange'] } }),
+          hover: { contentFormat: ['markdown', 'plaintext'] },
+          publishDiagnostics: {
+            relatedInformation: true,
+            codeDescriptionSupport: true,
+            dataSupport: true,
+            tagSupport: { valueSet: [1, 2] },
+          },
+          codeAction: { dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
         },
-        hover: { contentFormat: ['markdown', 'plaintext'] },
-        publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true, tagSupport: { valueSet: [1, 2] } },
-        codeAction: { dataSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } } },
-        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+        workspace: { workspaceFolders: true },
       },
-      workspace: { workspaceFolders: true },
-    },
   });
   await connection.sendNotification('initialized', {});
 
@@ -141,7 +158,9 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
     pid: child.pid,
     async open(uri, languageId, text) {
       versions.set(uri, 1);
-      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+      await connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId, version: 1, text },
+      });
     },
     async change(uri, text) {
       const version = (versions.get(uri) ?? 1) + 1;
@@ -157,7 +176,13 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
     nextDiagnostics(uri) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no new diagnostics for ${uri} within 10 s`)), 10_000);
-        nextWaiters.push({ uri, resolve: (d) => { clearTimeout(timer); resolve(d); } });
+        nextWaiters.push({
+          uri,
+          resolve: (d) => {
+            clearTimeout(timer);
+            resolve(d);
+          },
+        });
       });
     },
     async save(uri) {
@@ -168,22 +193,45 @@ export async function startTestClient(workspaceFolders: string[] = [], options: 
       const already = published.get(uri)?.find((p) => version === undefined || p.version === version);
       if (already) return Promise.resolve(already.diagnostics);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within ${timeoutMs / 1000} s`)), timeoutMs);
-        waiters.push({ uri, version, resolve: (d) => { clearTimeout(timer); resolve(d); } });
+        const timer = setTimeout(
+          () => reject(new Error(`no diagnostics for ${uri} v${version} within ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
+        waiters.push({
+          uri,
+          version,
+          resolve: (d) => {
+            clearTimeout(timer);
+            resolve(d);
+          },
+        });
       });
     },
     async completion(uri, position) {
-      const result = await connection.sendRequest<CompletionItem[] | CompletionList | null>('textDocument/completion', { textDocument: textDocument(uri), position });
-      return Array.isArray(result) ? result : result?.items ?? [];
+      const result = await connection.sendRequest<CompletionItem[] | CompletionList | null>('textDocument/completion', {
+        textDocument: textDocument(uri),
+        position,
+      });
+      return Array.isArray(result) ? result : (result?.items ?? []);
     },
-    completionAnswer: (uri, position) => connection.sendRequest('textDocument/completion', { textDocument: textDocument(uri), position }),
+    completionAnswer: (uri, position) =>
+      connection.sendRequest('textDocument/completion', { textDocument: textDocument(uri), position }),
     resolveCompletion: (item) => connection.sendRequest('completionItem/resolve', item),
-    hover: (uri, position) => connection.sendRequest('textDocument/hover', { textDocument: textDocument(uri), position }),
+    hover: (uri, position) =>
+      connection.sendRequest('textDocument/hover', { textDocument: textDocument(uri), position }),
     codeActions: (uri, range, diagnostics) =>
-      connection.sendRequest('textDocument/codeAction', { textDocument: textDocument(uri), range, context: { diagnostics } }),
-    documentSymbols: (uri) => connection.sendRequest('textDocument/documentSymbol', { textDocument: textDocument(uri) }),
+      connection.sendRequest('textDocument/codeAction', {
+        textDocument: textDocument(uri),
+        range,
+        context: { diagnostics },
+      }),
+    documentSymbols: (uri) =>
+      connection.sendRequest('textDocument/documentSymbol', { textDocument: textDocument(uri) }),
     async definition(uri, position) {
-      const result = await connection.sendRequest<Location | Location[] | null>('textDocument/definition', { textDocument: textDocument(uri), position });
+      const result = await connection.sendRequest<Location | Location[] | null>('textDocument/definition', {
+        textDocument: textDocument(uri),
+        position,
+      });
       return result === null ? [] : Array.isArray(result) ? result : [result];
     },
     async stop() {

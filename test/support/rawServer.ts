@@ -18,7 +18,8 @@ export function startRaw(): RawServer {
   const child = spawn(process.execPath, ['dist/server.js', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let buffer = Buffer.alloc(0);
   const messages: Record<string, unknown>[] = [];
-  const waiters: { match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
+  const waiters: { match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] =
+    [];
   const deliver = () => {
     for (;;) {
       const end = buffer.indexOf('\r\n\r\n');
@@ -38,7 +39,11 @@ export function startRaw(): RawServer {
       }
     }
   };
-  child.stdout.on('data', (chunk: Buffer) => { buffer = Buffer.concat([buffer, chunk]); deliver(); settle(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    deliver();
+    settle();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     send(message) {
@@ -50,13 +55,20 @@ export function startRaw(): RawServer {
     next(match) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching message within 10 s')), 10_000);
-        waiters.push({ match, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+        waiters.push({
+          match,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
         settle();
       });
     },
     exited,
     // SIGKILL: a server stuck in a blocking read ignores nothing else reliably.
-    stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); },
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
   };
 }
-

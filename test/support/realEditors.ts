@@ -7,15 +7,27 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface LintFinding { line: number; column: number; endLine: number; endColumn: number; severity: string; code: string; message: string }
+export interface LintFinding {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: string;
+  code: string;
+  message: string;
+}
 
 export function lintJson(file: string, ...flags: string[]): LintFinding[] {
-  const result = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', ...flags, file], { encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, ['dist/cli.js', 'lint', '--format', 'json', ...flags, file], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return JSON.parse(result.stdout) as LintFinding[];
 }
 
 /** A workload with a problem of each severity that a quick fix or lint can show. */
-export const problemWorkload = 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\nreadproportion=0.5\nupdateproportion=O.5\ninsertorder=Hashed\nrequestdistribution=zipfian\n';
+export const problemWorkload =
+  'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=1000\nreadproportion=0.5\nupdateproportion=O.5\ninsertorder=Hashed\nrequestdistribution=zipfian\n';
 
 /**
  * A project (a git repository, as Emacs' project.el and lsp-mode find roots) with the example of
@@ -37,7 +49,10 @@ export function editorWorkspace(prefix: string): string {
 /** The README shows `config` exactly as the test loads it, in a fenced block of `language`. */
 export function assertReadmeQuotes(config: string, language: string): void {
   const text = readFileSync(config, 'utf8');
-  assert.ok(readFileSync('README.md', 'utf8').includes(`\`\`\`${language}\n${text}\`\`\``), `the README quotes ${config} verbatim`);
+  assert.ok(
+    readFileSync('README.md', 'utf8').includes(`\`\`\`${language}\n${text}\`\`\``),
+    `the README quotes ${config} verbatim`,
+  );
 }
 
 /**
@@ -53,7 +68,11 @@ export function assertCompletedLines(seen: Record<string, [string, string[]]>): 
 }
 
 /** What an editor showed for the example of mistakes and the problem workload is lint's findings, in that editor's form. */
-export function assertDiagnosticsAsLint(seen: Record<string, unknown>, ws: string, as: (findings: LintFinding[]) => unknown[]): void {
+export function assertDiagnosticsAsLint(
+  seen: Record<string, unknown>,
+  ws: string,
+  as: (findings: LintFinding[]) => unknown[],
+): void {
   const mistakes = as(lintJson(join(ws, 'profiles', 'mistakes.opf')));
   assert.ok(mistakes.length >= 10);
   assert.deepEqual(seen.mistakes, mistakes);

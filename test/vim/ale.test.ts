@@ -10,14 +10,35 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { assertCompletedLines, assertDiagnosticsAsLint, assertReadmeQuotes, editorWorkspace, type LintFinding } from '../support/realEditors';
+import {
+  assertCompletedLines,
+  assertDiagnosticsAsLint,
+  assertReadmeQuotes,
+  editorWorkspace,
+  type LintFinding,
+} from '../support/realEditors';
 
-interface Item { lnum: number; col: number; end_lnum: number; end_col: number; type: string; code: string }
+interface Item {
+  lnum: number;
+  col: number;
+  end_lnum: number;
+  end_col: number;
+  type: string;
+  code: string;
+}
 
 /** Lint's findings as ALE lists them: 1-based start, end column inclusive, information as W (ALE 3.3). */
-const asAle = (findings: LintFinding[]): Item[] => findings
-  .map((f) => ({ lnum: f.line, col: f.column, end_lnum: f.endLine, end_col: f.endColumn - 1, type: f.severity === 'error' ? 'E' : 'W', code: f.code }))
-  .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+const asAle = (findings: LintFinding[]): Item[] =>
+  findings
+    .map((f) => ({
+      lnum: f.line,
+      col: f.column,
+      end_lnum: f.endLine,
+      end_col: f.endColumn - 1,
+      type: f.severity === 'error' ? 'E' : 'W',
+      code: f.code,
+    }))
+    .sort((a, b) => a.lnum - b.lnum || a.col - b.col);
 const codesByLine = (list: Item[]) => list.map((item) => [item.lnum, item.code]);
 
 /** Vim without a terminal: stdin stays open (at its end Vim would quit), the screen is discarded. */
@@ -26,7 +47,10 @@ function runVim(env: NodeJS.ProcessEnv, args: string[]): Promise<number | null> 
     const vim = spawn('vim', args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
     const timer = setTimeout(() => vim.kill('SIGKILL'), 90_000);
     vim.on('error', reject);
-    vim.on('exit', (code) => { clearTimeout(timer); resolveExit(code); });
+    vim.on('exit', (code) => {
+      clearTimeout(timer);
+      resolveExit(code);
+    });
   });
 }
 
@@ -37,11 +61,21 @@ test('Vim 9 with ALE 3.3, configured as the README says', { timeout: 120_000 }, 
   const out = join(ws, 'out.json');
   try {
     const status = await runVim({ ...process.env, HOME: home, WORKSPACE: ws, OUT: out }, [
-      '-N', '-u', 'test/vim/ale.vim', '-i', 'NONE', '--not-a-term',
-      '--cmd', `let g:onload_bench_server = '${resolve('dist/server.js')}'`,
-      '--cmd', "let g:onload_bench_profile_path = ['my-profiles']",
-      '-S', 'test/vim/drive.vim',
-    ]).catch((error: Error) => assert.fail(`vim could not run (scripts/setup-system.sh installs vim-nox and vim-ale): ${error.message}`));
+      '-N',
+      '-u',
+      'test/vim/ale.vim',
+      '-i',
+      'NONE',
+      '--not-a-term',
+      '--cmd',
+      `let g:onload_bench_server = '${resolve('dist/server.js')}'`,
+      '--cmd',
+      "let g:onload_bench_profile_path = ['my-profiles']",
+      '-S',
+      'test/vim/drive.vim',
+    ]).catch((error: Error) =>
+      assert.fail(`vim could not run (scripts/setup-system.sh installs vim-nox and vim-ale): ${error.message}`),
+    );
     const seen = JSON.parse(readFileSync(out, 'utf8')) as Record<string, any>;
     assert.equal(seen.failure, undefined, seen.failure);
     assert.equal(status, 0);
@@ -65,12 +99,21 @@ test('Vim 9 with ALE 3.3, configured as the README says', { timeout: 120_000 }, 
     assert.equal(seen.fixed_line, seen.line_before_fix.replace('EF_SPIN_USC', 'EF_SPIN_USEC'));
     // :ALEGoToDefinition through profilePath; an edit checked, then its correction.
     assert.equal(seen.definition, 'my-profiles/shared-tuning.opf-fragment');
-    assert.deepEqual(codesByLine(seen.edited), [[2, 'ineffective-assignment'], [3, 'unknown-option']]);
+    assert.deepEqual(codesByLine(seen.edited), [
+      [2, 'ineffective-assignment'],
+      [3, 'unknown-option'],
+    ]);
     assert.deepEqual(codesByLine(seen.corrected), [[2, 'ineffective-assignment']]);
     // ALE's history and Vim's messages hold no error.
-    assert.ok(seen.history.every((entry: { status: unknown }) => entry.status === 1 || entry.status === 'started'), JSON.stringify(seen.history));
+    assert.ok(
+      seen.history.every((entry: { status: unknown }) => entry.status === 1 || entry.status === 'started'),
+      JSON.stringify(seen.history),
+    );
     // (ALE echoes the diagnostic under the cursor as `code: message`: those lines are not the log.)
-    const log = seen.messages.split('\n').filter((line: string) => !/^[a-z0-9-]+: /.test(line)).join('\n');
+    const log = seen.messages
+      .split('\n')
+      .filter((line: string) => !/^[a-z0-9-]+: /.test(line))
+      .join('\n');
     assert.doesNotMatch(log, /\bE\d+:|error|warning|failed/i, seen.messages);
   } finally {
     rmSync(ws, { recursive: true, force: true });

@@ -16,7 +16,11 @@ after(async () => {
 });
 
 /** Opens the text, applies the first fix for `code`, and returns the new text and its diagnostics. */
-async function fix(text: string, code: string, title?: RegExp): Promise<{ action: CodeAction; text: string; after: Diagnostic[] }> {
+async function fix(
+  text: string,
+  code: string,
+  title?: RegExp,
+): Promise<{ action: CodeAction; text: string; after: Diagnostic[] }> {
   const uri = memoryUri();
   await client.open(uri, languageId, text);
   const diagnostics = await client.diagnostics(uri, 1);
@@ -51,14 +55,23 @@ test('did-you-mean on a misspelt key', async () => {
 });
 
 test('missing workload is added at the top, in the package the file already uses', async () => {
-  const result = await fix('db=com.yahoo.ycsb.db.couchbase2.Couchbase2Client\nrecordcount=10\noperationcount=10\n', 'missing-workload');
+  const result = await fix(
+    'db=com.yahoo.ycsb.db.couchbase2.Couchbase2Client\nrecordcount=10\noperationcount=10\n',
+    'missing-workload',
+  );
   assert.ok(result.text.startsWith('workload=com.yahoo.ycsb.workloads.CoreWorkload\n'));
   assert.deepEqual(result.after, []);
 });
 
 test('zipfian without operationcount gets operationcount = recordcount', async () => {
-  const result = await fix('workload=site.ycsb.workloads.CoreWorkload\nrecordcount=5000\nrequestdistribution=zipfian', 'zipfian-needs-operationcount');
-  assert.equal(result.text, 'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=5000\nrequestdistribution=zipfian\noperationcount=5000');
+  const result = await fix(
+    'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=5000\nrequestdistribution=zipfian',
+    'zipfian-needs-operationcount',
+  );
+  assert.equal(
+    result.text,
+    'workload=site.ycsb.workloads.CoreWorkload\nrecordcount=5000\nrequestdistribution=zipfian\noperationcount=5000',
+  );
   assert.deepEqual(result.after, []);
 });
 
@@ -80,7 +93,10 @@ test('capitalised boolean becomes lower-case true; trailing white space trimmed 
 test('out-of-range persistTo is clamped; dataintegrity gets a constant field length', async () => {
   const persist = await fix(`${base}couchbase.persistTo=7\n`, 'value-out-of-range');
   assert.match(persist.text, /persistTo=4\n/);
-  const integrity = await fix(`${base}dataintegrity=true\nfieldlengthdistribution=zipfian\n`, 'dataintegrity-needs-constant-fieldlength');
+  const integrity = await fix(
+    `${base}dataintegrity=true\nfieldlengthdistribution=zipfian\n`,
+    'dataintegrity-needs-constant-fieldlength',
+  );
   assert.match(integrity.text, /fieldlengthdistribution=constant\n/);
   assert.deepEqual(integrity.after, []);
 });

@@ -46,14 +46,25 @@ test('keys: only the binding in use (couchbase2 keys, not the couchbase 1.x ones
 });
 
 test('keys: the couchbase 1.x binding gets its own keys', async () => {
-  const names = labels(await complete('couchbase.url=http://h:8091/pools\ncouchbase.ddoc=d\n\n', 'ddoc=d\n', 'ddoc=d\n'.length));
+  const names = labels(
+    await complete('couchbase.url=http://h:8091/pools\ncouchbase.ddoc=d\n\n', 'ddoc=d\n', 'ddoc=d\n'.length),
+  );
   assert.ok(names.includes('couchbase.view'));
   assert.ok(!names.includes('couchbase.epoll'));
 });
 
 test('values: request distributions, insertorder, measurement types, booleans', async () => {
-  assert.deepEqual(labels(await complete('requestdistribution=', '=', 1)), ['uniform', 'zipfian', 'latest', 'hotspot', 'sequential', 'exponential']);
-  const rest = labels(await complete('workload=site.ycsb.workloads.RestWorkload\nrequestdistribution=', 'requestdistribution='));
+  assert.deepEqual(labels(await complete('requestdistribution=', '=', 1)), [
+    'uniform',
+    'zipfian',
+    'latest',
+    'hotspot',
+    'sequential',
+    'exponential',
+  ]);
+  const rest = labels(
+    await complete('workload=site.ycsb.workloads.RestWorkload\nrequestdistribution=', 'requestdistribution='),
+  );
   assert.deepEqual(rest, ['uniform', 'zipfian', 'hotspot', 'exponential']);
   const order = await complete('insertorder=', '=', 1);
   assert.deepEqual(labels(order), ['hashed', 'ordered']);
@@ -66,7 +77,11 @@ test('values: workload classes in both packages, the package in use first', asyn
   const fresh = labels(await complete('workload=', '=', 1));
   assert.equal(fresh[0], 'site.ycsb.workloads.CoreWorkload');
   assert.ok(fresh.includes('com.yahoo.ycsb.workloads.CoreWorkload'));
-  const fork = await complete('db=com.yahoo.ycsb.db.couchbase2.Couchbase2Client\nworkload=Core', 'workload=', 'workload='.length);
+  const fork = await complete(
+    'db=com.yahoo.ycsb.db.couchbase2.Couchbase2Client\nworkload=Core',
+    'workload=',
+    'workload='.length,
+  );
   const first = [...fork].sort((a, b) => a.sortText!.localeCompare(b.sortText!))[0]!;
   assert.equal(first.label, 'com.yahoo.ycsb.workloads.CoreWorkload');
   assert.equal((first.textEdit as TextEdit).range.end.character, 'workload=Core'.length);

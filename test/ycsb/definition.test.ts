@@ -34,17 +34,26 @@ async function definitionAt(path: string, text: string, at: string) {
 test('a file a key names, relative to the workload file', async () => {
   const text = 'fieldlengthdistribution=histogram\nfieldlengthhistogram=sizes.hist\n';
   const locations = await definitionAt(join(root, 'workloads', 'mine.ycsb'), text, 'sizes');
-  assert.deepEqual(locations.map((l) => l.uri), [fileUri(join(root, 'workloads', 'sizes.hist'))]);
+  assert.deepEqual(
+    locations.map((l) => l.uri),
+    [fileUri(join(root, 'workloads', 'sizes.hist'))],
+  );
 });
 
 test('a workload named from elsewhere in the workspace is found under workloads/', async () => {
   const text = 'label=workloada\n';
   const locations = await definitionAt(join(root, 'other', 'run.ycsb'), text, 'workloada');
-  assert.deepEqual(locations.map((l) => l.uri), [fileUri(join(root, 'workloads', 'workloada'))]);
+  assert.deepEqual(
+    locations.map((l) => l.uri),
+    [fileUri(join(root, 'workloads', 'workloada'))],
+  );
   assert.deepEqual(locations[0]!.range.start, { line: 0, character: 0 });
 });
 
 test('no location for a missing file or a plain value', async () => {
-  assert.deepEqual(await definitionAt(join(root, 'workloads', 'x.ycsb'), 'fieldlengthhistogram=nothere.hist\n', 'nothere'), []);
+  assert.deepEqual(
+    await definitionAt(join(root, 'workloads', 'x.ycsb'), 'fieldlengthhistogram=nothere.hist\n', 'nothere'),
+    [],
+  );
   assert.deepEqual(await definitionAt(join(root, 'workloads', 'y.ycsb'), 'recordcount=1000\n', '1000'), []);
 });

@@ -28,7 +28,10 @@ test('outline groups keys by component, with values as details and key selection
   await client.open(uri, languageId, text);
   const symbols = (await client.documentSymbols(uri)) as DocumentSymbol[];
   await client.close(uri);
-  const outline = symbols.map((group) => [group.name, (group.children ?? []).map((child) => `${child.name}=${child.detail}`)]);
+  const outline = symbols.map((group) => [
+    group.name,
+    (group.children ?? []).map((child) => `${child.name}=${child.detail}`),
+  ]);
   assert.deepEqual(outline, [
     ['CoreWorkload', ['readproportion=0.5', 'updateproportion=0.5']],
     ['Client', ['workload=site.ycsb.workloads.CoreWorkload']],

@@ -17,7 +17,8 @@ async function loadGrammar(): Promise<IGrammar> {
       createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
       createOnigString: (text) => new oniguruma.OnigString(text),
     }),
-    loadGrammar: async () => parseRawGrammar(readFileSync('syntaxes/ycsb-workload.tmLanguage.json', 'utf8'), 'ycsb-workload.tmLanguage.json'),
+    loadGrammar: async () =>
+      parseRawGrammar(readFileSync('syntaxes/ycsb-workload.tmLanguage.json', 'utf8'), 'ycsb-workload.tmLanguage.json'),
   });
   return (await registry.loadGrammar('source.ycsb-workload'))!;
 }
@@ -50,7 +51,9 @@ test('the manifest points at the grammar and the language configuration', () => 
 });
 
 test('comments, keys, separators, numbers, booleans and class names', async () => {
-  const tokens = await tokenize('# a comment\n! another\nworkload=site.ycsb.workloads.CoreWorkload\nrecordcount : 1000\nreadallfields true\n');
+  const tokens = await tokenize(
+    '# a comment\n! another\nworkload=site.ycsb.workloads.CoreWorkload\nrecordcount : 1000\nreadallfields true\n',
+  );
   assert.equal(scopeOf(tokens, ' a comment'), 'comment.line.number-sign.ycsb-workload');
   assert.equal(scopeOf(tokens, '#'), 'punctuation.definition.comment.ycsb-workload');
   assert.equal(scopeOf(tokens, ' another'), 'comment.line.number-sign.ycsb-workload');

@@ -23,13 +23,15 @@ async function hover(text: string, at: string, delta = 1): Promise<Hover | null>
 }
 const markdown = (result: Hover | null) => (result!.contents as MarkupContent).value;
 
-const workloada = 'workload=site.ycsb.workloads.CoreWorkload\nreadproportion=0.5\nupdateproportion=0.5\nscanproportion=0\n';
+const workloada =
+  'workload=site.ycsb.workloads.CoreWorkload\nreadproportion=0.5\nupdateproportion=0.5\nscanproportion=0\n';
 
 test('proportion keys show the whole normalised mix', async () => {
   const result = await hover(workloada, 'updateproportion');
   assert.match(markdown(result), /Operation mix: read 50% · update 50%/);
   assert.equal(textAt(workloada, result!.range!), 'updateproportion');
-  const skewed = 'workload=site.ycsb.workloads.CoreWorkload\nreadproportion=1\nupdateproportion=1\ninsertproportion=2\n';
+  const skewed =
+    'workload=site.ycsb.workloads.CoreWorkload\nreadproportion=1\nupdateproportion=1\ninsertproportion=2\n';
   assert.match(markdown(await hover(skewed, 'readproportion')), /insert 50% · read 25% · update 25%/);
 });
 

@@ -43,10 +43,10 @@ test('errors in a .ycsb file are printed with position and code (exit 1)', async
   const path = join(root, 'broken.ycsb');
   const result = await lint([path]);
   assert.equal(result.code, 1);
-  assert.deepEqual(result.out.map((line) => line.split(' ').slice(0, 3).join(' ')), [
-    `${path}:1:1 error missing-workload`,
-    `${path}:2:21 error unknown-value`,
-  ]);
+  assert.deepEqual(
+    result.out.map((line) => line.split(' ').slice(0, 3).join(' ')),
+    [`${path}:1:1 error missing-workload`, `${path}:2:21 error unknown-value`],
+  );
 });
 
 test('a folder is searched for workload files by name', async () => {

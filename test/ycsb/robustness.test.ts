@@ -42,7 +42,9 @@ test('property: any text, including control characters and lone surrogates, goes
 });
 
 test('binary content (a gzip header and NULs) is just text with diagnostics', async () => {
-  const binary = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x0a, 0x3d, 0x5c, 0x75, 0xff, 0xfe, 0x00, 0x0d]).toString('latin1');
+  const binary = Buffer.from([
+    0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x0a, 0x3d, 0x5c, 0x75, 0xff, 0xfe, 0x00, 0x0d,
+  ]).toString('latin1');
   const diagnostics = await exercise(binary.repeat(50));
   assert.ok(diagnostics.some((d) => d.code === 'missing-workload'));
 });
@@ -50,9 +52,16 @@ test('binary content (a gzip header and NULs) is just text with diagnostics', as
 test('a 2 MB line and 20 000 short lines are handled', async () => {
   const huge = `workload=site.ycsb.workloads.CoreWorkload\nlabel=${'x'.repeat(2_000_000)}\n${'k'.repeat(1_000_000)}=1\n`;
   const diagnostics = await exercise(huge);
-  assert.deepEqual(diagnostics.map((d) => d.code), ['unknown-key']);
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ['unknown-key'],
+  );
   const many = Array.from({ length: 20_000 }, (_, i) => `key${i}=${i}`).join('\n');
-  const manyDiagnostics = await service.diagnostics(TextDocument.create('file:///m', languageId, 1, many), noFiles, neverCancelled);
+  const manyDiagnostics = await service.diagnostics(
+    TextDocument.create('file:///m', languageId, 1, many),
+    noFiles,
+    neverCancelled,
+  );
   assert.equal(manyDiagnostics.filter((d) => d.code === 'unknown-key').length, 20_000);
 });
 
@@ -73,5 +82,8 @@ test('over JSON-RPC the server survives garbage and still validates the next doc
   const good = memoryUri();
   await client.open(good, languageId, 'recordcount=1\n');
   const diagnostics = await client.diagnostics(good, 1);
-  assert.deepEqual(diagnostics.map((d) => d.code), ['missing-workload']);
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ['missing-workload'],
+  );
 });

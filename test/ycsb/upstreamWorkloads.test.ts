@@ -18,13 +18,28 @@ after(async () => {
 });
 
 const folders = ['upstream', 'couchbaselabs-master', 'couchbaselabs-couchbase3-branch'];
-const files = folders.flatMap((folder) => readdirSync(join(fixtures, folder)).map((name) => join(fixtures, folder, name)));
+const files = folders.flatMap((folder) =>
+  readdirSync(join(fixtures, folder)).map((name) => join(fixtures, folder, name)),
+);
 
 /** Keys upstream's own templates set that YCSB does not read (delayedSeries is spelt delayedseries in the code). */
-const knownIgnoredKeys = new Set(['delayedSeries', 'delayedIntervals', 'maxscanrate', 'scanoptimelimit', 'discardscannedrecord']);
+const knownIgnoredKeys = new Set([
+  'delayedSeries',
+  'delayedIntervals',
+  'maxscanrate',
+  'scanoptimelimit',
+  'discardscannedrecord',
+]);
 const forkKeys = new Set([
-  'collectionenabled', 'collectionsparam', 'scopesparam', 'collectioncount', 'transactionproportion',
-  'transactionreadproportion', 'transactionupdateproportion', 'transactioninsertproportion', 'documentsintransaction',
+  'collectionenabled',
+  'collectionsparam',
+  'scopesparam',
+  'collectioncount',
+  'transactionproportion',
+  'transactionreadproportion',
+  'transactionupdateproportion',
+  'transactioninsertproportion',
+  'documentsintransaction',
 ]);
 
 test('the fixtures are the shared workload files', () => {
@@ -38,15 +53,22 @@ for (const file of files) {
     await client.open(uri, languageId, text);
     const diagnostics = await client.diagnostics(uri, 1);
     await client.close(uri);
-    assert.deepEqual(diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => d.message), []);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => d.message),
+      [],
+    );
     for (const warning of diagnostics.filter((d) => d.severity === DiagnosticSeverity.Warning)) {
       assert.equal(warning.code, 'unknown-key');
       assert.ok(knownIgnoredKeys.has(textAt(text, warning.range)), textAt(text, warning.range));
     }
     const forkMarked = diagnostics.filter((d) => d.code === 'fork-only-key').map((d) => textAt(text, d.range));
-    const forkPresent = text.split('\n').map((line) => line.split('=')[0]!.trim()).filter((key) => forkKeys.has(key));
+    const forkPresent = text
+      .split('\n')
+      .map((line) => line.split('=')[0]!.trim())
+      .filter((key) => forkKeys.has(key));
     assert.deepEqual(forkMarked, forkPresent);
-    if (file.includes('couchbase3-branch') && /collectionenabled|transactionproportion/.test(text)) assert.ok(forkMarked.length > 0);
+    if (file.includes('couchbase3-branch') && /collectionenabled|transactionproportion/.test(text))
+      assert.ok(forkMarked.length > 0);
   });
 }
 
@@ -58,6 +80,10 @@ test('the example workloads are clean: no diagnostics at all', async () => {
     await client.open(uri, languageId, text);
     const diagnostics = await client.diagnostics(uri, 1);
     await client.close(uri);
-    assert.deepEqual(diagnostics.map((d) => `${d.code}: ${d.message}`), [], name);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.code}: ${d.message}`),
+      [],
+      name,
+    );
   }
 });

@@ -24,7 +24,11 @@ export async function choosePlan(arg: unknown, purpose: string, offerTemplate = 
   const active = vscode.window.activeTextEditor?.document.uri;
   const activePath = active?.scheme === 'file' && isPlanFile(active.fsPath) ? active.fsPath : undefined;
   const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
-  const choices = planChoices([...found.map((uri) => uri.fsPath), ...(activePath ? [activePath] : [])], roots, activePath);
+  const choices = planChoices(
+    [...found.map((uri) => uri.fsPath), ...(activePath ? [activePath] : [])],
+    roots,
+    activePath,
+  );
 
   if (choices.length === 0) {
     if (!offerTemplate) {
@@ -32,13 +36,20 @@ export async function choosePlan(arg: unknown, purpose: string, offerTemplate = 
       return undefined;
     }
     const create = 'Create a plan from a template';
-    const answer = await vscode.window.showInformationMessage('Onload Bench: the workspace has no benchmark plan (*.benchplan.json) yet.', create);
+    const answer = await vscode.window.showInformationMessage(
+      'Onload Bench: the workspace has no benchmark plan (*.benchplan.json) yet.',
+      create,
+    );
     if (answer === create) await vscode.commands.executeCommand(commands.newPlan.id);
     return undefined;
   }
 
   type Item = vscode.QuickPickItem & { planPath?: string };
-  const items: Item[] = choices.map((choice) => ({ label: choice.label, description: choice.description, planPath: choice.planPath }));
+  const items: Item[] = choices.map((choice) => ({
+    label: choice.label,
+    description: choice.description,
+    planPath: choice.planPath,
+  }));
   if (offerTemplate) {
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     items.push({ label: '$(new-file) New plan from a template…' });
@@ -47,7 +58,12 @@ export async function choosePlan(arg: unknown, purpose: string, offerTemplate = 
   // The Welcome walkthrough does: with one of its steps focused, the Enter that runs a command
   // from the palette also "clicks" that step once the palette has closed, and the step takes the
   // focus back after its animation, which would close a picker opened meanwhile.
-  const picked = await vscode.window.showQuickPick(items, { title: purpose, placeHolder: 'Choose a benchmark plan', matchOnDescription: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: purpose,
+    placeHolder: 'Choose a benchmark plan',
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   if (!picked) return undefined;
   if (!picked.planPath) {
     await vscode.commands.executeCommand(commands.newPlan.id);

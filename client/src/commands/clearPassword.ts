@@ -12,9 +12,14 @@ export async function clearPasswordCommand(services: ExtensionServices): Promise
   type Item = vscode.QuickPickItem & { keys: string[] };
   const items: Item[] = keys.map((key) => ({ label: describeSecretKey(key), keys: [key] }));
   if (keys.length > 1) items.push({ label: 'All stored passwords', keys });
-  const picked = keys.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Clear Couchbase password', placeHolder: 'Which password?' });
+  const picked =
+    keys.length === 1
+      ? items[0]
+      : await vscode.window.showQuickPick(items, { title: 'Clear Couchbase password', placeHolder: 'Which password?' });
   if (!picked) return 0;
   for (const key of picked.keys) await services.passwords.clear(key);
-  void vscode.window.showInformationMessage(`Onload Bench: cleared the password${picked.keys.length === 1 ? '' : 's'} of ${picked.label}.`);
+  void vscode.window.showInformationMessage(
+    `Onload Bench: cleared the password${picked.keys.length === 1 ? '' : 's'} of ${picked.label}.`,
+  );
   return picked.keys.length;
 }

@@ -21,7 +21,9 @@ export async function deleteRunCommand(services: ExtensionServices, arg?: unknow
   }
   const stat = await lstat(runDir).catch(() => undefined);
   if (!stat?.isDirectory()) {
-    void vscode.window.showErrorMessage(`Onload Bench: ${runDir} is ${stat?.isSymbolicLink() ? 'a link, not a run folder' : 'not a folder'}; nothing was deleted.`);
+    void vscode.window.showErrorMessage(
+      `Onload Bench: ${runDir} is ${stat?.isSymbolicLink() ? 'a link, not a run folder' : 'not a folder'}; nothing was deleted.`,
+    );
     return undefined;
   }
   const remove = 'Delete';

@@ -19,11 +19,18 @@ export async function newPlanCommand(_services: ExtensionServices, arg?: unknown
   let folder: string | undefined = arg instanceof vscode.Uri ? arg.fsPath : typeof arg === 'string' ? arg : undefined;
   if (!folder) {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const workspaceFolder = folders.length > 1 ? await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Where should the plan go?' }) : folders[0];
+    const workspaceFolder =
+      folders.length > 1
+        ? await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Where should the plan go?' })
+        : folders[0];
     folder = workspaceFolder?.uri.fsPath;
   }
   if (!folder) {
-    const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Create the plan here' });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Create the plan here',
+    });
     folder = picked?.[0]?.fsPath;
     if (!folder) return undefined;
   }
@@ -32,7 +39,8 @@ export async function newPlanCommand(_services: ExtensionServices, arg?: unknown
     title: 'New benchmark plan',
     prompt: 'Plan name (used in run folder names)',
     value: 'kernel-vs-onload',
-    validateInput: (value) => (/^[A-Za-z0-9._-]{1,64}$/.test(value) ? undefined : 'Use 1 to 64 letters, digits, ".", "_" or "-".'),
+    validateInput: (value) =>
+      /^[A-Za-z0-9._-]{1,64}$/.test(value) ? undefined : 'Use 1 to 64 letters, digits, ".", "_" or "-".',
   });
   if (name === undefined) return undefined;
 
@@ -43,9 +51,15 @@ export async function newPlanCommand(_services: ExtensionServices, arg?: unknown
   const target = vscode.Uri.file(path.join(folder, freshPlanFileName(name, existing)));
   const workloadPath = relativeTo(folder, await firstFile('**/workloads/workload*'));
   const profilePath = relativeTo(folder, await firstFile('**/*.opf'));
-  const text = planTemplateText({ name, ...(workloadPath ? { workloadPath } : {}), ...(profilePath ? { profilePath } : {}) });
+  const text = planTemplateText({
+    name,
+    ...(workloadPath ? { workloadPath } : {}),
+    ...(profilePath ? { profilePath } : {}),
+  });
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   await vscode.window.showTextDocument(target);
-  void vscode.window.showInformationMessage('Onload Bench: replace the example hosts and addresses with yours, then run "Run Couchbase benchmark".');
+  void vscode.window.showInformationMessage(
+    'Onload Bench: replace the example hosts and addresses with yours, then run "Run Couchbase benchmark".',
+  );
   return target;
 }

@@ -20,7 +20,8 @@ export async function workspaceRuns(services: CoreServices): Promise<RunSummary[
   const engine = await loadEngine();
   const surveys = await Promise.all(workspaceResultsRoots(services).map((root) => engine.surveyRuns(root)));
   // a damaged run folder never hides the others: it is named in the log
-  for (const damaged of surveys.flatMap((survey) => survey.damaged)) services.log.warn(`Run folder ${damaged.runDir}: ${damaged.problem}`);
+  for (const damaged of surveys.flatMap((survey) => survey.damaged))
+    services.log.warn(`Run folder ${damaged.runDir}: ${damaged.problem}`);
   return surveys.flatMap((survey) => survey.runs).sort(engine.newestFirst);
 }
 
@@ -31,7 +32,11 @@ function runItems(runs: RunSummary[]): RunItem[] {
 }
 
 /** Picks one run; offers to browse for a folder when none is found. */
-export async function pickRun(runs: RunSummary[], title: string, placeHolder = 'Choose a run'): Promise<string | undefined> {
+export async function pickRun(
+  runs: RunSummary[],
+  title: string,
+  placeHolder = 'Choose a run',
+): Promise<string | undefined> {
   const browse: RunItem = { label: '$(folder-opened) Browse for a run folder…' };
   const picked = await vscode.window.showQuickPick([...runItems(runs), browse], {
     title,
@@ -49,25 +54,49 @@ export async function pickRun(runs: RunSummary[], title: string, placeHolder = '
  * without the baseline and naming it. (A multi-select made the baseline the first run ticked,
  * which its ticked rows never showed, and was swapped by accident.)
  */
-export async function pickBaselineThenCandidate(runs: RunSummary[], title: string, given?: string): Promise<[string, string] | undefined> {
+export async function pickBaselineThenCandidate(
+  runs: RunSummary[],
+  title: string,
+  given?: string,
+): Promise<[string, string] | undefined> {
   // From the Runs view the item is the baseline: only the candidate is asked for.
-  const baseline = given ?? (await pickRun(runs, `${title} (1 of 2): the baseline`, 'Choose the baseline: the run the other is compared against'));
+  const baseline =
+    given ??
+    (await pickRun(
+      runs,
+      `${title} (1 of 2): the baseline`,
+      'Choose the baseline: the run the other is compared against',
+    ));
   if (!baseline) return undefined;
   const others = runs.filter((run) => path.resolve(run.runDir) !== path.resolve(baseline));
-  const candidate = await pickRun(others, `${title} (2 of 2): the candidate, compared against ${path.basename(baseline)}`, `Choose the candidate: the run compared against ${path.basename(baseline)}`);
+  const candidate = await pickRun(
+    others,
+    `${title} (2 of 2): the candidate, compared against ${path.basename(baseline)}`,
+    `Choose the candidate: the run compared against ${path.basename(baseline)}`,
+  );
   return candidate ? [baseline, candidate] : undefined;
 }
 
 async function browseForRunFolder(title: string): Promise<string | undefined> {
-  const picked = await vscode.window.showOpenDialog({ title, canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Open run' });
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Open run',
+  });
   return picked?.[0]?.fsPath;
 }
 
 /** A run folder given as an argument: a path, a folder Uri, a results/manifest file Uri or a Runs view item. */
 export function runDirArgument(arg: unknown): string | undefined {
-  const item = typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri) ? (arg as { runDir?: unknown }).runDir : undefined;
+  const item =
+    typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri)
+      ? (arg as { runDir?: unknown }).runDir
+      : undefined;
   if (item !== undefined) return typeof item === 'string' && item.trim() !== '' ? item : undefined;
-  const fsPath = arg instanceof vscode.Uri ? arg.fsPath : typeof arg === 'string' && arg.trim() !== '' ? arg : undefined;
+  const fsPath =
+    arg instanceof vscode.Uri ? arg.fsPath : typeof arg === 'string' && arg.trim() !== '' ? arg : undefined;
   if (!fsPath) return undefined;
   const base = path.basename(fsPath);
   return base === 'results.jsonl' || base === 'manifest.json' ? path.dirname(fsPath) : fsPath;

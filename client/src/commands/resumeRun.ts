@@ -26,7 +26,9 @@ export async function resumeRunCommand(services: ExtensionServices, arg?: unknow
 
   const summary = runs.find((run) => path.resolve(run.runDir) === path.resolve(runDir));
   if (summary?.finished) {
-    void vscode.window.showInformationMessage(`Onload Bench: ${path.basename(runDir)} is complete; there is nothing to resume.`);
+    void vscode.window.showInformationMessage(
+      `Onload Bench: ${path.basename(runDir)} is complete; there is nothing to resume.`,
+    );
     return undefined;
   }
   const planUri = await planOfRun(summary, runDir);
@@ -52,7 +54,10 @@ async function planOfRun(summary: RunSummary | undefined, runDir: string): Promi
     const relative = path.relative(folder, file);
     return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
   };
-  const trusted = (file: string) => (vscode.workspace.workspaceFolders ?? []).some((folder) => folder.uri.scheme === 'file' && inside(file, folder.uri.fsPath)) && !inside(file, runDir);
+  const trusted = (file: string) =>
+    (vscode.workspace.workspaceFolders ?? []).some(
+      (folder) => folder.uri.scheme === 'file' && inside(file, folder.uri.fsPath),
+    ) && !inside(file, runDir);
   if (recorded && existsSync(recorded) && trusted(path.resolve(recorded))) return vscode.Uri.file(recorded);
   const browse = 'Choose the plan file';
   const answer = await vscode.window.showWarningMessage(
@@ -62,7 +67,11 @@ async function planOfRun(summary: RunSummary | undefined, runDir: string): Promi
     browse,
   );
   if (answer !== browse) return undefined;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Benchmark plan': ['json'] }, openLabel: 'Resume with this plan' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { 'Benchmark plan': ['json'] },
+    openLabel: 'Resume with this plan',
+  });
   return picked?.[0];
 }
 

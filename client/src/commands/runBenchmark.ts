@@ -14,7 +14,9 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
   if (!planUri) return undefined;
   if (refusedInRestrictedMode(`the benchmark ${vscode.workspace.asRelativePath(planUri)}`)) return undefined;
   if (services.runs.isRunning(planUri.fsPath)) {
-    void vscode.window.showWarningMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} is already running.`);
+    void vscode.window.showWarningMessage(
+      `Onload Bench: ${vscode.workspace.asRelativePath(planUri)} is already running.`,
+    );
     return undefined;
   }
   await saveIfDirty(planUri);
@@ -34,9 +36,11 @@ export async function runBenchmarkCommand(services: ExtensionServices, arg?: unk
   if (outcome.error?.code === 'preflight') {
     // the pre-flight stopped the run: offer the listing of what it would have done
     const show = 'Show commands';
-    void vscode.window.showInformationMessage('Onload Bench: see every command the run would send, without connecting.', show).then((choice) => {
-      if (choice === show) void vscode.commands.executeCommand('onloadBench.showCommands', planUri);
-    });
+    void vscode.window
+      .showInformationMessage('Onload Bench: see every command the run would send, without connecting.', show)
+      .then((choice) => {
+        if (choice === show) void vscode.commands.executeCommand('onloadBench.showCommands', planUri);
+      });
   }
   return outcome;
 }

@@ -10,20 +10,29 @@ import { currentSettings } from '../config';
 import { passwordNotUsedWarning, passwordSavedMessage } from '../passwordSource';
 import { commands } from '../commandIds';
 
-export async function setPasswordCommand(services: ExtensionServices, arg?: unknown, options?: unknown): Promise<boolean> {
+export async function setPasswordCommand(
+  services: ExtensionServices,
+  arg?: unknown,
+  options?: unknown,
+): Promise<boolean> {
   // After a refused password the failure notice asks for this command with { offerRun: true }.
-  const offerRun = typeof options === 'object' && options !== null && (options as { offerRun?: unknown }).offerRun === true;
+  const offerRun =
+    typeof options === 'object' && options !== null && (options as { offerRun?: unknown }).offerRun === true;
   const planUri = await choosePlan(arg, 'Set Couchbase password', false);
   if (!planUri) return false;
   const { plan } = await (await loadEngine()).loadPlan(planUri.fsPath);
   // The servers are all that is needed, so a plan with unrelated problems still works here.
   const servers = Array.isArray(plan.servers) ? plan.servers.filter((server) => typeof server?.host === 'string') : [];
   if (servers.length === 0) {
-    void vscode.window.showErrorMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} names no servers, so there is no cluster to keep a password for.`);
+    void vscode.window.showErrorMessage(
+      `Onload Bench: ${vscode.workspace.asRelativePath(planUri)} names no servers, so there is no cluster to keep a password for.`,
+    );
     return false;
   }
   // Said before asking: a password saved here is not used while the environment variable wins.
-  const notUsed = passwordNotUsedWarning(await services.passwords.sourceFor({ servers }, currentSettings(services.log, planUri)));
+  const notUsed = passwordNotUsedWarning(
+    await services.passwords.sourceFor({ servers }, currentSettings(services.log, planUri)),
+  );
   if (notUsed) {
     const anyway = 'Save one anyway';
     if ((await vscode.window.showWarningMessage(notUsed, anyway)) !== anyway) return false;

@@ -9,13 +9,18 @@ import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../extensionServices';
 import { choosePlan } from './choosePlan';
 
-export async function showCommandsCommand(_services: ExtensionServices, arg?: unknown): Promise<vscode.TextDocument | undefined> {
+export async function showCommandsCommand(
+  _services: ExtensionServices,
+  arg?: unknown,
+): Promise<vscode.TextDocument | undefined> {
   const planUri = await choosePlan(arg, 'Show commands (dry run)');
   if (!planUri) return undefined;
   const engine = await loadEngine();
   const { plan, errors } = await engine.loadPlan(planUri.fsPath);
   if (errors.length > 0) {
-    void vscode.window.showErrorMessage(`Onload Bench: ${vscode.workspace.asRelativePath(planUri)} has ${errors.length} problem(s); fix them first (they are underlined in the plan).`);
+    void vscode.window.showErrorMessage(
+      `Onload Bench: ${vscode.workspace.asRelativePath(planUri)} has ${errors.length} problem(s); fix them first (they are underlined in the plan).`,
+    );
     return undefined;
   }
   const { dryRun } = await import('../../../engine/src/sweep/dryRun.js');
@@ -26,7 +31,9 @@ export async function showCommandsCommand(_services: ExtensionServices, arg?: un
     text = await dryRun(plan, planUri.fsPath, uploadPolicyFor(settings, planUri));
   } catch (error) {
     const { formatEngineError, toEngineError } = await import('../../../engine/src/errors.js');
-    void vscode.window.showErrorMessage(`Onload Bench: no dry run of ${vscode.workspace.asRelativePath(planUri)}: ${formatEngineError(toEngineError(error, 'dry-run'))}`);
+    void vscode.window.showErrorMessage(
+      `Onload Bench: no dry run of ${vscode.workspace.asRelativePath(planUri)}: ${formatEngineError(toEngineError(error, 'dry-run'))}`,
+    );
     return undefined;
   }
   const document = await vscode.workspace.openTextDocument({ content: text, language: 'shellscript' });

@@ -19,7 +19,9 @@ class EffectiveConfigurationDocuments implements vscode.TextDocumentContentProvi
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '*Run "Show effective Onload configuration" again to refresh this view.*';
+    return (
+      this.contents.get(uri.toString()) ?? '*Run "Show effective Onload configuration" again to refresh this view.*'
+    );
   }
 }
 
@@ -28,11 +30,14 @@ let documents: EffectiveConfigurationDocuments | undefined;
 function documentsFor(services: ExtensionServices): EffectiveConfigurationDocuments {
   if (!documents) {
     const provider = new EffectiveConfigurationDocuments();
-    services.context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(effectiveConfigurationScheme, provider), {
-      dispose: () => {
-        documents = undefined;
+    services.context.subscriptions.push(
+      vscode.workspace.registerTextDocumentContentProvider(effectiveConfigurationScheme, provider),
+      {
+        dispose: () => {
+          documents = undefined;
+        },
       },
-    });
+    );
     documents = provider;
   }
   return documents;
@@ -51,30 +56,45 @@ async function chooseProfile(arg: unknown): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showQuickPick(
     profiles
       .sort((a, b) => a.fsPath.localeCompare(b.fsPath))
-      .map((uri) => ({ label: path.basename(uri.fsPath), description: vscode.workspace.asRelativePath(path.dirname(uri.fsPath)), uri })),
+      .map((uri) => ({
+        label: path.basename(uri.fsPath),
+        description: vscode.workspace.asRelativePath(path.dirname(uri.fsPath)),
+        uri,
+      })),
     { title: 'Show effective Onload configuration', placeHolder: 'Choose an Onload profile', matchOnDescription: true },
   );
   return picked?.uri;
 }
 
 /** Returns the virtual document's Uri so callers (and tests) can read the Markdown. */
-export async function showEffectiveConfigurationCommand(services: ExtensionServices, arg?: unknown): Promise<vscode.Uri | undefined> {
+export async function showEffectiveConfigurationCommand(
+  services: ExtensionServices,
+  arg?: unknown,
+): Promise<vscode.Uri | undefined> {
   const profile = await chooseProfile(arg);
   if (!profile) return undefined;
   const client = await services.languageClient;
-  if (!client) throw new Error('the language server is not running, so the effective configuration cannot be computed.');
+  if (!client)
+    throw new Error('the language server is not running, so the effective configuration cannot be computed.');
   // The server resolves imports from open documents first, so unsaved edits are included.
   await vscode.workspace.openTextDocument(profile);
   const result = await requestEffectiveConfiguration(client, profile);
 
   const name = path.basename(profile.fsPath);
-  const view = vscode.Uri.from({ scheme: effectiveConfigurationScheme, path: `/${name} (effective).md`, query: profile.toString() });
+  const view = vscode.Uri.from({
+    scheme: effectiveConfigurationScheme,
+    path: `/${name} (effective).md`,
+    query: profile.toString(),
+  });
   documentsFor(services).set(view, result.markdown);
   try {
     await vscode.commands.executeCommand('markdown.showPreviewToSide', view);
   } catch {
     // No Markdown preview (the built-in extension is disabled): show the source instead.
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(view), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(view), {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+    });
   }
   return view;
 }

@@ -9,7 +9,11 @@ export interface CommandLogLine {
   text: string;
 }
 
-export function loggingSession(inner: RemoteSession, report: (line: CommandLogLine) => void, redact: (text: string) => string): RemoteSession {
+export function loggingSession(
+  inner: RemoteSession,
+  report: (line: CommandLogLine) => void,
+  redact: (text: string) => string,
+): RemoteSession {
   const host = inner.host;
   return {
     host,
@@ -20,13 +24,25 @@ export function loggingSession(inner: RemoteSession, report: (line: CommandLogLi
         if (result.exitCode !== 0) report({ host, step: options.step, text: `exit ${result.exitCode}` });
         return result;
       } catch (error) {
-        report({ host, step: options.step, text: `failed: ${redact(error instanceof Error ? error.message : String(error))}` });
+        report({
+          host,
+          step: options.step,
+          text: `failed: ${redact(error instanceof Error ? error.message : String(error))}`,
+        });
         throw error;
       }
     },
-    async upload(remotePath: string, content: string | Buffer, options: { step: string; mode?: string; signal?: AbortSignal }): Promise<void> {
+    async upload(
+      remotePath: string,
+      content: string | Buffer,
+      options: { step: string; mode?: string; signal?: AbortSignal },
+    ): Promise<void> {
       const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
-      report({ host, step: options.step, text: `upload ${redact(remotePath)} (${size} bytes${options.mode ? `, mode ${options.mode}` : ''})` });
+      report({
+        host,
+        step: options.step,
+        text: `upload ${redact(remotePath)} (${size} bytes${options.mode ? `, mode ${options.mode}` : ''})`,
+      });
       await inner.upload(remotePath, content, options);
     },
     close: () => inner.close(),

@@ -35,8 +35,16 @@ process.on('message', (message: ToEngine) => {
   // ssh children get no copy of the password in their environment, whatever variable holds it
   const sessions = new SessionPool(message.request.ssh ?? {}, undefined, [message.request.password]);
   const redact = redactor(message.request.password);
-  const sessionFactory = (host: string) => loggingSession(sessions.get(host), (line) => void send({ type: 'remote', line: formatCommandLogLine(line) }), redact);
-  runSweep({ ...message.request, signal: abort.signal, onEvent: (event) => void send({ type: 'event', event }) }, { sessionFactory })
+  const sessionFactory = (host: string) =>
+    loggingSession(
+      sessions.get(host),
+      (line) => void send({ type: 'remote', line: formatCommandLogLine(line) }),
+      redact,
+    );
+  runSweep(
+    { ...message.request, signal: abort.signal, onEvent: (event) => void send({ type: 'event', event }) },
+    { sessionFactory },
+  )
     .finally(() => sessions.closeAll())
     .then(
       (outcome) => send({ type: 'done', outcome }),

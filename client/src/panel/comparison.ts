@@ -3,11 +3,26 @@
 // stack and thread count both values and B's difference from A with its 95 % interval, from the
 // same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/report/statistics.ts).
 // Pure.
-import { buildReportTable, defaultMetrics, type ReportGroup, type ReportTable, type StackCell } from '../../../engine/src/report/report';
+import {
+  buildReportTable,
+  defaultMetrics,
+  type ReportGroup,
+  type ReportTable,
+  type StackCell,
+} from '../../../engine/src/report/report';
 import { compareGains } from '../../../engine/src/report/gainChange';
 import { baselineStack } from '../../../engine/src/report/stackLabels';
 import { compareSamples } from '../../../engine/src/report/statistics';
-import type { CompareCell, CompareChart, CompareGroup, CompareTable, GainChangeTable, MetricId, RunComparisonView, RunDifference } from './protocol';
+import type {
+  CompareCell,
+  CompareChart,
+  CompareGroup,
+  CompareTable,
+  GainChangeTable,
+  MetricId,
+  RunComparisonView,
+  RunDifference,
+} from './protocol';
 import { displayUnitOf, seriesPoint, tableCell, unitOf } from './comparisonTables';
 import type { RunData } from './runData';
 
@@ -17,7 +32,11 @@ function runIdOf(data: RunData): string {
 
 /** A group is the same in both runs when its interface label, cluster size and further axis values are. */
 function groupKey(group: ReportGroup): string {
-  return JSON.stringify([group.interface, group.clusterSize ?? null, Object.entries(group.axes).sort(([x], [y]) => x.localeCompare(y))]);
+  return JSON.stringify([
+    group.interface,
+    group.clusterSize ?? null,
+    Object.entries(group.axes).sort(([x], [y]) => x.localeCompare(y)),
+  ]);
 }
 
 /** Leaves of a JSON value as dotted paths: `servers[0].host` -> `127.0.0.1`. */
@@ -29,11 +48,21 @@ export function flatten(value: unknown, prefix = '', out = new Map<string, strin
   return out;
 }
 
-function differencesOf(section: RunDifference['section'], a: Map<string, string>, b: Map<string, string>, name: (key: string) => string = (key) => key): RunDifference[] {
+function differencesOf(
+  section: RunDifference['section'],
+  a: Map<string, string>,
+  b: Map<string, string>,
+  name: (key: string) => string = (key) => key,
+): RunDifference[] {
   const keys = [...new Set([...a.keys(), ...b.keys()])];
   return keys
     .filter((key) => a.get(key) !== b.get(key))
-    .map((key) => ({ section, name: name(key), ...(a.has(key) ? { a: a.get(key) } : {}), ...(b.has(key) ? { b: b.get(key) } : {}) }));
+    .map((key) => ({
+      section,
+      name: name(key),
+      ...(a.has(key) ? { a: a.get(key) } : {}),
+      ...(b.has(key) ? { b: b.get(key) } : {}),
+    }));
 }
 
 /** What changed between the runs: host facts, then effective Onload options, then plan fields. */
@@ -41,7 +70,8 @@ export function runDifferences(a: RunData, b: RunData): RunDifference[] {
   // Keyed `<host> <fact>` and `<profile> <option>`: host names hold dots, so no dotted path here.
   const perName = (entries: Record<string, unknown>) => {
     const out = new Map<string, string>();
-    for (const [name, value] of Object.entries(entries)) for (const [key, text] of flatten(value)) out.set(`${name} ${key}`, text);
+    for (const [name, value] of Object.entries(entries))
+      for (const [key, text] of flatten(value)) out.set(`${name} ${key}`, text);
     return out;
   };
   const hosts = (data: RunData) => perName(data.manifest?.environment?.hosts ?? {});
@@ -61,7 +91,15 @@ export function runDifferences(a: RunData, b: RunData): RunDifference[] {
 
 function compareCell(stack: string, a: StackCell, b: StackCell, higherIsBetter: boolean): CompareCell {
   const marked = a.state === 'marked' || b.state === 'marked';
-  const cell: CompareCell = { stack, a: tableCell(a), b: tableCell(b), deltaPercent: null, significant: false, improvement: false, marked };
+  const cell: CompareCell = {
+    stack,
+    a: tableCell(a),
+    b: tableCell(b),
+    deltaPercent: null,
+    significant: false,
+    improvement: false,
+    marked,
+  };
   const usable = (side: StackCell) => (side.state === 'ok' || side.state === 'marked') && side.values.length > 0;
   if (!usable(a) || !usable(b)) {
     cell.deltaNoInterval = 'no-data';
@@ -73,11 +111,14 @@ function compareCell(stack: string, a: StackCell, b: StackCell, higherIsBetter: 
     return cell;
   }
   cell.deltaPercent = difference.percent;
-  cell.deltaInterval = difference.interval ? { low: difference.interval.low, high: difference.interval.high, halfWidth: difference.interval.halfWidth } : null;
+  cell.deltaInterval = difference.interval
+    ? { low: difference.interval.low, high: difference.interval.high, halfWidth: difference.interval.halfWidth }
+    : null;
   if (difference.noInterval) cell.deltaNoInterval = difference.noInterval;
   if (difference.pValue !== undefined) cell.pValue = difference.pValue;
   cell.significant = difference.significant;
-  cell.improvement = difference.significant && !marked && (higherIsBetter ? difference.percent > 0 : difference.percent < 0);
+  cell.improvement =
+    difference.significant && !marked && (higherIsBetter ? difference.percent > 0 : difference.percent < 0);
   return cell;
 }
 
@@ -104,15 +145,23 @@ function match(tableA: ReportTable, tableB: ReportTable, leftOut: Set<string>): 
     if (!groupA) continue;
     const threadsA = groupA.rows.map((row) => row.threads);
     const threadsB = groupB.rows.map((row) => row.threads);
-    for (const t of threadsA) if (!threadsB.includes(t)) leftOut.add(`${groupB.title}, ${t} thread${t === 1 ? '' : 's'}: only in run A`);
-    for (const t of threadsB) if (!threadsA.includes(t)) leftOut.add(`${groupB.title}, ${t} thread${t === 1 ? '' : 's'}: only in run B`);
+    for (const t of threadsA)
+      if (!threadsB.includes(t)) leftOut.add(`${groupB.title}, ${t} thread${t === 1 ? '' : 's'}: only in run A`);
+    for (const t of threadsB)
+      if (!threadsA.includes(t)) leftOut.add(`${groupB.title}, ${t} thread${t === 1 ? '' : 's'}: only in run B`);
     matched.push({ key, groupA, groupB, stacks, threads: threadsB.filter((t) => threadsA.includes(t)) });
   }
   return matched;
 }
 
 /** Did each profile's gain over the kernel change from A to B, at each common thread count? Undefined without a kernel and a profile in both. */
-function gainChangeTable(id: string, metric: MetricId, tableA: ReportTable, tableB: ReportTable, matched: { groupA: ReportGroup; groupB: ReportGroup; stacks: string[]; threads: number[] }): GainChangeTable | undefined {
+function gainChangeTable(
+  id: string,
+  metric: MetricId,
+  tableA: ReportTable,
+  tableB: ReportTable,
+  matched: { groupA: ReportGroup; groupB: ReportGroup; stacks: string[]; threads: number[] },
+): GainChangeTable | undefined {
   if (!matched.stacks.includes(baselineStack)) return undefined;
   const higherIsBetter = tableB.metric.higherIsBetter;
   const usable = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.values.length > 0;
@@ -120,16 +169,24 @@ function gainChangeTable(id: string, metric: MetricId, tableA: ReportTable, tabl
   for (const stack of matched.stacks.filter((candidate) => candidate !== baselineStack)) {
     for (const threads of matched.threads) {
       const cells = [
-        cellOf(tableA, matched.groupA, threads, baselineStack), cellOf(tableA, matched.groupA, threads, stack),
-        cellOf(tableB, matched.groupB, threads, baselineStack), cellOf(tableB, matched.groupB, threads, stack),
+        cellOf(tableA, matched.groupA, threads, baselineStack),
+        cellOf(tableA, matched.groupA, threads, stack),
+        cellOf(tableB, matched.groupB, threads, baselineStack),
+        cellOf(tableB, matched.groupB, threads, stack),
       ];
       if (!cells.every(usable)) continue;
       const change = compareGains(cells[0].values, cells[1].values, cells[2].values, cells[3].values);
       if (!change) continue;
       const marked = cells.some((cell) => cell.state === 'marked');
       rows.push({
-        threads, stack, gainA: change.gainA, gainB: change.gainB, changePoints: change.changePoints,
-        ...(change.interval ? { interval: { low: change.interval.low, high: change.interval.high, halfWidth: change.interval.halfWidth } } : {}),
+        threads,
+        stack,
+        gainA: change.gainA,
+        gainB: change.gainB,
+        changePoints: change.changePoints,
+        ...(change.interval
+          ? { interval: { low: change.interval.low, high: change.interval.high, halfWidth: change.interval.halfWidth } }
+          : {}),
         ...(change.noInterval ? { noInterval: change.noInterval } : {}),
         significant: change.significant,
         better: change.significant && !marked && (higherIsBetter ? change.changePoints > 0 : change.changePoints < 0),
@@ -138,7 +195,13 @@ function gainChangeTable(id: string, metric: MetricId, tableA: ReportTable, tabl
     }
   }
   if (rows.length === 0) return undefined;
-  return { id, metric, title: `${tableB.metric.title}: did Onload's gain over the kernel change (B against A)?`, higherIsBetter, rows };
+  return {
+    id,
+    metric,
+    title: `${tableB.metric.title}: did Onload's gain over the kernel change (B against A)?`,
+    higherIsBetter,
+    rows,
+  };
 }
 
 function cellOf(table: ReportTable, group: ReportGroup, threads: number, stack: string): StackCell {
@@ -156,7 +219,14 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
     for (const matched of match(tableA, tableB, leftOut)) {
       let group = groups.get(matched.key);
       if (!group) {
-        group = { id: `cmp-g${groupIndex++}`, interface: matched.groupB.interface, label: matched.groupB.title, tables: [], charts: [], gainChanges: [] };
+        group = {
+          id: `cmp-g${groupIndex++}`,
+          interface: matched.groupB.interface,
+          label: matched.groupB.title,
+          tables: [],
+          charts: [],
+          gainChanges: [],
+        };
         groups.set(matched.key, group);
       }
       const unit = unitOf(tableB);
@@ -169,7 +239,15 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
       }));
       const anyValue = series.some((s) => [...s.a, ...s.b].some((point) => point.median !== null));
       if (anyValue || metric === 'throughput') {
-        const chart: CompareChart = { id: `${group.id}-${metric}`, metric, title: tableB.metric.title, unit, displayUnit, threads: matched.threads, series };
+        const chart: CompareChart = {
+          id: `${group.id}-${metric}`,
+          metric,
+          title: tableB.metric.title,
+          unit,
+          displayUnit,
+          threads: matched.threads,
+          series,
+        };
         group.charts.push(chart);
       }
       if (defaultMetrics.includes(metric)) {
@@ -183,7 +261,14 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
           stacks: matched.stacks,
           rows: matched.threads.map((threads) => ({
             threads,
-            cells: matched.stacks.map((stack) => compareCell(stack, cellOf(tableA, matched.groupA, threads, stack), cellOf(tableB, matched.groupB, threads, stack), tableB.metric.higherIsBetter)),
+            cells: matched.stacks.map((stack) =>
+              compareCell(
+                stack,
+                cellOf(tableA, matched.groupA, threads, stack),
+                cellOf(tableB, matched.groupB, threads, stack),
+                tableB.metric.higherIsBetter,
+              ),
+            ),
           })),
         };
         group.tables.push(table);
@@ -192,6 +277,17 @@ export function buildComparison(a: RunData, b: RunData, metrics: readonly Metric
       }
     }
   }
-  const side = (data: RunData) => ({ runId: runIdOf(data), runDir: data.runDir, createdAt: data.manifest?.createdAt ?? '', ...(data.manifest?.planPath ? { planPath: data.manifest.planPath } : {}) });
-  return { a: side(a), b: side(b), differences: runDifferences(a, b), groups: [...groups.values()], leftOut: [...leftOut] };
+  const side = (data: RunData) => ({
+    runId: runIdOf(data),
+    runDir: data.runDir,
+    createdAt: data.manifest?.createdAt ?? '',
+    ...(data.manifest?.planPath ? { planPath: data.manifest.planPath } : {}),
+  });
+  return {
+    a: side(a),
+    b: side(b),
+    differences: runDifferences(a, b),
+    groups: [...groups.values()],
+    leftOut: [...leftOut],
+  };
 }

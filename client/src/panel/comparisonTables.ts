@@ -5,7 +5,17 @@ import { markLabel } from '../../../engine/src/evidence/marks';
 import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report/report';
 import { relativeHalfWidth } from '../../../engine/src/report/statistics';
 import { metricDisplayUnit } from '../../../engine/src/report/displayUnits';
-import type { CellMarkView, CellState, ChartSeries, ComparisonTable, DisplayUnit, MetricId, MetricUnit, SeriesPoint, TableCell } from './protocol';
+import type {
+  CellMarkView,
+  CellState,
+  ChartSeries,
+  ComparisonTable,
+  DisplayUnit,
+  MetricId,
+  MetricUnit,
+  SeriesPoint,
+  TableCell,
+} from './protocol';
 
 export function unitOf(table: ReportTable): MetricUnit {
   const unit = table.metric.unit;
@@ -22,12 +32,23 @@ function repetitionsOf(cell: StackCell): TableCell['repetitions'] {
 }
 
 export function markViews(cell: StackCell): CellMarkView[] {
-  return cell.marks.map((mark) => ({ code: mark.code, label: markLabel(mark.code), message: mark.messages.join(' '), repetitions: mark.repetitions }));
+  return cell.marks.map((mark) => ({
+    code: mark.code,
+    label: markLabel(mark.code),
+    message: mark.messages.join(' '),
+    repetitions: mark.repetitions,
+  }));
 }
 
 export function tableCell(cell: StackCell): TableCell {
   const value = cell.value ?? null;
-  const result: TableCell = { value, state: cell.state as CellState, marks: markViews(cell), markedLeftOut: cell.markedLeftOut, repetitions: repetitionsOf(cell) };
+  const result: TableCell = {
+    value,
+    state: cell.state as CellState,
+    marks: markViews(cell),
+    markedLeftOut: cell.markedLeftOut,
+    repetitions: repetitionsOf(cell),
+  };
   if (value !== null && value !== 0 && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined) {
     result.spreadPercent = ((cell.max - cell.min) / Math.abs(value)) * 100;
     result.min = cell.min;
@@ -41,9 +62,9 @@ export function seriesPoint(threads: number, cell: StackCell): SeriesPoint {
   const counts = cell.state === 'ok';
   return {
     threads,
-    median: counts ? cell.value ?? null : null,
-    min: counts ? cell.min ?? null : null,
-    max: counts ? cell.max ?? null : null,
+    median: counts ? (cell.value ?? null) : null,
+    min: counts ? (cell.min ?? null) : null,
+    max: counts ? (cell.max ?? null) : null,
     state: cell.state as CellState,
     repetitions: cell.repetitions,
     finished: cell.finished,
@@ -114,7 +135,9 @@ export function comparisonTable(table: ReportTable, group: ReportGroup, id: stri
         const difference = comparison.difference;
         if (difference) {
           cell.significant = difference.significant;
-          cell.deltaInterval = difference.interval ? { low: difference.interval.low, high: difference.interval.high, halfWidth: difference.interval.halfWidth } : null;
+          cell.deltaInterval = difference.interval
+            ? { low: difference.interval.low, high: difference.interval.high, halfWidth: difference.interval.halfWidth }
+            : null;
           if (difference.noInterval) cell.deltaNoInterval = difference.noInterval;
           if (difference.pValue !== undefined) cell.pValue = difference.pValue;
         }

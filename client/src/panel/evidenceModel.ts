@@ -3,7 +3,12 @@
 // demand. Built from the engine's report tables and evidence views, so the panel, the CLI and the
 // HTML report agree. Pure.
 import { evidenceMetrics } from '../../../engine/src/evidence/evidenceMetrics';
-import { cellTimeSeries, pointSpectra, spectrumOperations, thinByX as thin } from '../../../engine/src/evidence/evidenceViews';
+import {
+  cellTimeSeries,
+  pointSpectra,
+  spectrumOperations,
+  thinByX as thin,
+} from '../../../engine/src/evidence/evidenceViews';
 import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
 import { markLegend } from '../../../engine/src/evidence/markExplanations';
 import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
@@ -12,17 +17,38 @@ import { clusterProof } from '../../../engine/src/evidence/clusterProof';
 import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
 import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
 import type { CellKey, CellResult } from '../../../engine/src/model';
-import { buildReportTable, type ReportGroup, type ReportInput, type ReportTable } from '../../../engine/src/report/report';
+import {
+  buildReportTable,
+  type ReportGroup,
+  type ReportInput,
+  type ReportTable,
+} from '../../../engine/src/report/report';
 import { chartSeries, unitOf } from './comparisonTables';
-import type { CellTimeSeriesView, ChartModel, CpuMetricId, MarkLegendView, SpectrumView, TimeSeriesView } from './protocol';
+import type {
+  CellTimeSeriesView,
+  ChartModel,
+  CpuMetricId,
+  MarkLegendView,
+  SpectrumView,
+  TimeSeriesView,
+} from './protocol';
 import { describeCell, type RunData } from './runData';
 
 /** The CPU charts of a group, in order: utilisation, then cost per operation. */
-export const cpuChartMetrics: readonly CpuMetricId[] = ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
+export const cpuChartMetrics: readonly CpuMetricId[] = [
+  'server-cpu',
+  'client-cpu',
+  'server-cpu-per-op',
+  'ops-per-busy-core',
+];
 
 /** The CPU tables of a run (one per metric that any cell measured); empty without CPU evidence. */
 export function cpuTables(input: ReportInput): ReportTable[] {
-  const measured = new Set(evidenceMetrics.filter((metric) => input.results.some((result) => result.status === 'ok' && metric.read(result) !== undefined)).map((metric) => metric.id));
+  const measured = new Set(
+    evidenceMetrics
+      .filter((metric) => input.results.some((result) => result.status === 'ok' && metric.read(result) !== undefined))
+      .map((metric) => metric.id),
+  );
   return cpuChartMetrics.filter((id) => measured.has(id)).map((id) => buildReportTable(input, id)!);
 }
 
@@ -32,26 +58,50 @@ export function cpuCharts(tables: readonly ReportTable[], groupIndex: number, gr
     const group = table.groups[groupIndex];
     if (!group) return [];
     const series = chartSeries(table, group);
-    if (!series.some((entry) => entry.points.some((point) => point.median !== null || point.markedValue != null))) return [];
+    if (!series.some((entry) => entry.points.some((point) => point.median !== null || point.markedValue != null)))
+      return [];
     const note = busyPollingNote({ metric: table.metric, groups: [group] });
-    return [{ id: `${groupId}-${table.metric.id}`, metric: table.metric.id as CpuMetricId, title: table.metric.title, unit: unitOf(table), displayUnit: unitOf(table), threads: group.rows.map((row) => row.threads), series, ...(note ? { note } : {}) }];
+    return [
+      {
+        id: `${groupId}-${table.metric.id}`,
+        metric: table.metric.id as CpuMetricId,
+        title: table.metric.title,
+        unit: unitOf(table),
+        displayUnit: unitOf(table),
+        threads: group.rows.map((row) => row.threads),
+        series,
+        ...(note ? { note } : {}),
+      },
+    ];
   });
 }
 
 /** A chart's caveat: percentiles that are upper bounds (the worst client's) say so. */
 export function percentileNote(chart: ChartModel): string | undefined {
-  const bounded = chart.series.flatMap((series) => series.points
-    .filter((point) => point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed')
-    .map((point) => `${series.stack} at ${point.threads} threads`));
+  const bounded = chart.series.flatMap((series) =>
+    series.points
+      .filter((point) => point.percentilesSource === 'client-max' || point.percentilesSource === 'mixed')
+      .map((point) => `${series.stack} at ${point.threads} threads`),
+  );
   return bounded.length > 0 ? `Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : undefined;
 }
 
 function inGroup(key: CellKey, group: ReportGroup): boolean {
-  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && (key.clusterSize ?? null) === (group.clusterSize ?? null) && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
+  return (
+    key.interface === group.interface &&
+    (key.address ?? '') === (group.address ?? '') &&
+    (key.clusterSize ?? null) === (group.clusterSize ?? null) &&
+    JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort())
+  );
 }
 
 /** Every point (threads) and operation of a group that has a spectrum for at least one stack. */
-export function groupSpectra(results: readonly CellResult[], group: ReportGroup, stacks: readonly string[], groupId: string): SpectrumView[] {
+export function groupSpectra(
+  results: readonly CellResult[],
+  group: ReportGroup,
+  stacks: readonly string[],
+  groupId: string,
+): SpectrumView[] {
   const groupResults = results.filter((result) => result.status === 'ok' && inGroup(result.key, group));
   const operations = spectrumOperations(groupResults);
   const views: SpectrumView[] = [];
@@ -67,11 +117,23 @@ export function groupSpectra(results: readonly CellResult[], group: ReportGroup,
         repetition: spectrum.repetition,
         source: spectrum.source,
         marked: spectrum.marked,
-        points: thin(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))),
+        points: thin(
+          spectrum.points.map((point) => ({
+            x: percentileToNines(point.percentile),
+            percentile: point.percentile,
+            valueUs: point.valueUs,
+          })),
+        ),
       }));
       const highest = Math.max(...series.flatMap((entry) => entry.points.map((point) => point.x)));
       const safeOperation = operation.replace(/[^A-Za-z0-9_-]/g, '_');
-      views.push({ id: `${groupId}-spectrum-t${row.threads}-${safeOperation}`, threads: row.threads, operation, series, ticks: ninesTicks(highest).map((tick) => ({ x: tick.position, label: tick.label })) });
+      views.push({
+        id: `${groupId}-spectrum-t${row.threads}-${safeOperation}`,
+        threads: row.threads,
+        operation,
+        series,
+        ticks: ninesTicks(highest).map((tick) => ({ x: tick.position, label: tick.label })),
+      });
     }
   }
   return views;
@@ -82,13 +144,18 @@ export function runMarksLegend(results: readonly CellResult[]): MarkLegendView[]
   const counts = new Map<string, number>();
   for (const result of results) {
     if (result.status !== 'ok') continue;
-    for (const code of new Set(cellMarks(result).map((mark) => mark.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
+    for (const code of new Set(cellMarks(result).map((mark) => mark.code)))
+      counts.set(code, (counts.get(code) ?? 0) + 1);
   }
   return markLegend(counts.keys()).map((entry) => ({ ...entry, cells: counts.get(entry.code) ?? 0 }));
 }
 
 /** The time-series view of the cells asked for (every repetition of one point of one stack). */
-export function timeSeriesView(data: RunData, runIndex: number, request: { cellIds: readonly string[]; stack: string; threads: number; title: string }): TimeSeriesView {
+export function timeSeriesView(
+  data: RunData,
+  runIndex: number,
+  request: { cellIds: readonly string[]; stack: string; threads: number; title: string },
+): TimeSeriesView {
   const cells: CellTimeSeriesView[] = [];
   const missing: string[] = [];
   for (const id of request.cellIds) {
@@ -104,7 +171,12 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
       throughput: series.throughput,
       latency: series.latency,
       cpu: series.cpu,
-      marks: cellMarks(result).map((mark) => ({ code: mark.code, label: markLabel(mark.code), message: mark.message, repetitions: 1 })),
+      marks: cellMarks(result).map((mark) => ({
+        code: mark.code,
+        label: markLabel(mark.code),
+        message: mark.message,
+        repetitions: 1,
+      })),
     };
     if (series.warmupSec !== undefined) view.warmupSec = series.warmupSec;
     const window = cpuWindowText(result.evidence?.cpu?.window);
@@ -118,5 +190,13 @@ export function timeSeriesView(data: RunData, runIndex: number, request: { cellI
     cells.push(view);
   }
   cells.sort((a, b) => a.repetition - b.repetition);
-  return { runIndex, title: request.title, stack: request.stack, threads: request.threads, cellIds: [...request.cellIds], cells, missing };
+  return {
+    runIndex,
+    title: request.title,
+    stack: request.stack,
+    threads: request.threads,
+    cellIds: [...request.cellIds],
+    cells,
+    missing,
+  };
 }

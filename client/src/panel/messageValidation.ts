@@ -63,19 +63,32 @@ export function validateWebviewMessage(raw: unknown): Validated<WebviewMessage> 
       if (typeof runIndex !== 'number' || !Number.isInteger(runIndex) || runIndex < 0 || runIndex > 1) {
         return fail('open-timeseries: runIndex must be 0 or 1');
       }
-      if (!Array.isArray(cellIds) || cellIds.length === 0 || cellIds.length > maxTimeSeriesCells || !cellIds.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 512)) {
+      if (
+        !Array.isArray(cellIds) ||
+        cellIds.length === 0 ||
+        cellIds.length > maxTimeSeriesCells ||
+        !cellIds.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 512)
+      ) {
         return fail(`open-timeseries: cellIds must be 1 to ${maxTimeSeriesCells} cell ids`);
       }
       if (typeof stack !== 'string' || stack.length > 512) return fail('open-timeseries: stack must be a string');
-      if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 0) return fail('open-timeseries: threads must be a whole number');
-      if (typeof title !== 'string' || title.length > 1024) return fail('open-timeseries: title must be a short string');
-      return { ok: true, value: { type: 'open-timeseries', runIndex, cellIds: [...cellIds] as string[], stack, threads, title } };
+      if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 0)
+        return fail('open-timeseries: threads must be a whole number');
+      if (typeof title !== 'string' || title.length > 1024)
+        return fail('open-timeseries: title must be a short string');
+      return {
+        ok: true,
+        value: { type: 'open-timeseries', runIndex, cellIds: [...cellIds] as string[], stack, threads, title },
+      };
     }
     case 'open-cell': {
       const { runIndex, cellIds } = raw;
-      if (typeof runIndex !== 'number' || !Number.isInteger(runIndex) || runIndex < 0 || runIndex > 1) return fail('open-cell: runIndex must be 0 or 1');
-      if (!Array.isArray(cellIds) || cellIds.length === 0 || cellIds.length > 1000) return fail('open-cell: cellIds must be a non-empty list');
-      if (!cellIds.every((id) => typeof id === 'string' && id.length > 0 && id.length < 500)) return fail('open-cell: every cell id must be a short string');
+      if (typeof runIndex !== 'number' || !Number.isInteger(runIndex) || runIndex < 0 || runIndex > 1)
+        return fail('open-cell: runIndex must be 0 or 1');
+      if (!Array.isArray(cellIds) || cellIds.length === 0 || cellIds.length > 1000)
+        return fail('open-cell: cellIds must be a non-empty list');
+      if (!cellIds.every((id) => typeof id === 'string' && id.length > 0 && id.length < 500))
+        return fail('open-cell: every cell id must be a short string');
       return { ok: true, value: { type: 'open-cell', runIndex, cellIds: cellIds as string[] } };
     }
     default:

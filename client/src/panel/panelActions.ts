@@ -13,7 +13,11 @@ export const revealAction = 'Reveal in File Manager';
 
 /** After any export: say where it went and offer to open it or show it in the file manager. */
 export async function offerExportActions(target: vscode.Uri): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(`Onload Bench: saved ${path.basename(target.fsPath)} in ${path.dirname(target.fsPath)}`, openAction, revealAction);
+  const choice = await vscode.window.showInformationMessage(
+    `Onload Bench: saved ${path.basename(target.fsPath)} in ${path.dirname(target.fsPath)}`,
+    openAction,
+    revealAction,
+  );
   if (choice === openAction) await vscode.commands.executeCommand('vscode.open', target);
   else if (choice === revealAction) await vscode.commands.executeCommand('revealFileInOS', target);
 }
@@ -30,12 +34,14 @@ type CellItem = vscode.QuickPickItem & { open?: () => PromiseLike<unknown> };
 /** Opens a log only as a regular file reached without a link (a run folder can plant one to /etc/passwd). */
 async function openLog(runDir: string, log: string): Promise<unknown> {
   const checked = await runFolderFileToOpen(runDir, log);
-  if ('refused' in checked) return vscode.window.showErrorMessage(`Onload Bench: not opening ${log}: ${checked.refused}.`);
+  if ('refused' in checked)
+    return vscode.window.showErrorMessage(`Onload Bench: not opening ${log}: ${checked.refused}.`);
   return vscode.window.showTextDocument(vscode.Uri.file(checked.path), { preview: false });
 }
 
 function statusText(result: CellResult): string {
-  if (result.status === 'failed') return `failed${result.error ? ` at ${result.error.step}: ${result.error.message}` : ''}`;
+  if (result.status === 'failed')
+    return `failed${result.error ? ` at ${result.error.step}: ${result.error.message}` : ''}`;
   const throughput = result.run?.throughputOpsPerSec;
   return throughput !== undefined ? `${Math.round(throughput).toLocaleString('en-US')} ops/s` : 'ok';
 }
@@ -52,7 +58,10 @@ export function cellItems(run: RunData, cellIds: readonly string[]): CellItem[] 
       description: statusText(result),
       detail: `The line of results.jsonl for ${id}`,
       open: async () => {
-        const document = await vscode.workspace.openTextDocument({ language: 'json', content: `${JSON.stringify(result, null, 2)}\n` });
+        const document = await vscode.workspace.openTextDocument({
+          language: 'json',
+          content: `${JSON.stringify(result, null, 2)}\n`,
+        });
         return vscode.window.showTextDocument(document, { preview: false });
       },
     });
@@ -68,9 +77,14 @@ export function cellItems(run: RunData, cellIds: readonly string[]): CellItem[] 
 export async function openCellFiles(run: RunData, cellIds: readonly string[]): Promise<void> {
   const items = cellItems(run, cellIds);
   if (!items.some((item) => item.open)) {
-    void vscode.window.showInformationMessage('Onload Bench: no cell of this point has finished yet, so there is no record or log to open.');
+    void vscode.window.showInformationMessage(
+      'Onload Bench: no cell of this point has finished yet, so there is no record or log to open.',
+    );
     return;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Open a record or YCSB log of this point', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Open a record or YCSB log of this point',
+    matchOnDescription: true,
+  });
   await picked?.open?.();
 }

@@ -20,12 +20,14 @@ export function createNonce(): string {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ') + ';';
+  return (
+    [
+      `default-src 'none'`,
+      `img-src ${cspSource} data:`,
+      `style-src ${cspSource} 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ') + ';'
+  );
 }
 
 const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

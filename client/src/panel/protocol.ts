@@ -17,7 +17,8 @@ export type MetricId =
   | CpuMetricId;
 
 /** CPU figures from the cells' evidence (engine/src/evidence/evidenceMetrics.ts). */
-export type CpuMetricId = 'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'memcached-cpu-per-op' | 'ops-per-busy-core';
+export type CpuMetricId =
+  'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'memcached-cpu-per-op' | 'ops-per-busy-core';
 
 export type MetricUnit = 'ops/s' | 'µs' | '%' | 'µs/op' | 'ops/s/core';
 
@@ -175,7 +176,14 @@ export interface ScalingPanelView {
     title: string;
     series: {
       stack: string;
-      points: { size: number; median: number | null; ideal: number | null; ofIdealPercent: number | null; perNode: number | null; marked: boolean }[];
+      points: {
+        size: number;
+        median: number | null;
+        ideal: number | null;
+        ofIdealPercent: number | null;
+        perNode: number | null;
+        marked: boolean;
+      }[];
       /** `96.2 % (95 % CI 93.7 to 98.7 %)` or `... (1 repetition: no interval)`, by the size it reaches. */
       steps: { from: number; to: number; efficiency: number; text: string }[];
       /** The best size per price and the sizes it cannot be told apart from, in words (price-free: a price per node hour ranks the same). */
@@ -241,17 +249,32 @@ export interface CellTimeSeriesView {
   repetition: number;
   throughput: { tSec: number; opsPerSec: number }[];
   latency: { operation: string; points: { tSec: number; latencyUs: number }[] }[];
-  cpu: { host: string; role: 'server' | 'client'; process?: string; points: { tSec: number; busyPct: number; processPctOfCore?: number }[] }[];
+  cpu: {
+    host: string;
+    role: 'server' | 'client';
+    process?: string;
+    points: { tSec: number; busyPct: number; processPctOfCore?: number }[];
+  }[];
   warmupSec?: number;
   marks: CellMarkView[];
   /** What the CPU figures cover (engine/src/evidence/busiestThreads.ts cpuWindowText). */
   cpuWindow?: string;
   /** Each host's busiest threads of memcached or the YCSB JVM over that window (/proc/PID/task/TID/stat). */
-  threads?: { host: string; role: 'server' | 'client'; process: string; threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[]; more: number }[];
+  threads?: {
+    host: string;
+    role: 'server' | 'client';
+    process: string;
+    threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[];
+    more: number;
+  }[];
   /** How the cell's acceleration and interface were proven, or why not, per server host (engine/src/evidence/cellProofs.ts). */
   proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
   /** How the cell's cluster was formed and spread over its nodes (engine/src/evidence/clusterProof.ts); plans with cluster sizes only. */
-  cluster?: { formed: string; replicas: string; nodes: { node: string; services: string; vBuckets: string; items: string }[] };
+  cluster?: {
+    formed: string;
+    replicas: string;
+    nodes: { node: string; services: string; vBuckets: string; items: string }[];
+  };
 }
 
 /** The answer to `open-timeseries`: every repetition of one point of one stack. */
@@ -302,7 +325,8 @@ export interface PreflightCheckView {
  * failed; the engine removed the new run folder), `running`, `finished`, `stopped` (an error),
  * `cancelled`, or `incomplete` (read from disk, not all cells done, no sweep feeding it).
  */
-export type RunStatus = 'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
+export type RunStatus =
+  'preflight' | 'preflight-failed' | 'running' | 'finished' | 'stopped' | 'cancelled' | 'incomplete';
 
 /**
  * One line of the run's verdict (engine/src/report/verdict.ts): the best significant difference of a
@@ -331,7 +355,11 @@ export interface RunView {
   /** What the run found, one line per interface and profile, shown first (absent in models from older hosts). */
   verdict?: VerdictView[];
   /** The largest improvements of each table metric anywhere in the run, best first. */
-  bestImprovements: { metric: MetricId; title: string; items: { group: string; threads: number; stack: string; percent: number }[] }[];
+  bestImprovements: {
+    metric: MetricId;
+    title: string;
+    items: { group: string; threads: number; stack: string; percent: number }[];
+  }[];
   /** Problems met reading the folder (a torn last line, an unknown format version...). */
   warnings: string[];
   /** The axes the run sweeps that can be x (threads first); absent or one: threads only. */

@@ -97,7 +97,10 @@ class ResultsPanel implements vscode.Disposable {
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
     return {
       enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'media'), vscode.Uri.joinPath(extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist', 'media'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+      ],
     };
   }
 
@@ -204,7 +207,10 @@ class ResultsPanel implements vscode.Disposable {
   private postModel(): void {
     if (!this.ready || this.disposed) return;
     const model = buildViewModel(this.runs);
-    model.exportBackground = vscode.workspace.getConfiguration('onloadBench').get<string>('results.exportBackground') === 'theme' ? 'theme' : 'light';
+    model.exportBackground =
+      vscode.workspace.getConfiguration('onloadBench').get<string>('results.exportBackground') === 'theme'
+        ? 'theme'
+        : 'light';
     this.post({ type: 'model', model });
   }
 
@@ -216,7 +222,12 @@ class ResultsPanel implements vscode.Disposable {
    * Every export: ask where (suggesting `suggested`), then write. The contents are made only once
    * a place is chosen, so a cancelled dialog costs nothing.
    */
-  private async saveExport(suggested: string, filters: Record<string, string[]>, title: string, contents: () => Uint8Array): Promise<void> {
+  private async saveExport(
+    suggested: string,
+    filters: Record<string, string[]>,
+    title: string,
+    contents: () => Uint8Array,
+  ): Promise<void> {
     const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(suggested), filters, title });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, contents());
@@ -250,16 +261,32 @@ class ResultsPanel implements vscode.Disposable {
       case 'export-csv': {
         const run = this.runs[message.runIndex];
         if (!run) return;
-        await this.saveExport(path.join(run.runDir, `${runIdOf(run)}-report.csv`), { CSV: ['csv'] }, 'Export the comparison tables as CSV', () => Buffer.from(runTablesCsv(run), 'utf8'));
+        await this.saveExport(
+          path.join(run.runDir, `${runIdOf(run)}-report.csv`),
+          { CSV: ['csv'] },
+          'Export the comparison tables as CSV',
+          () => Buffer.from(runTablesCsv(run), 'utf8'),
+        );
         return;
       }
       case 'export-report': {
         const run = this.runs[message.runIndex];
         if (!run) return;
-        await this.saveExport(path.join(run.runDir, `${runIdOf(run)}-report.html`), { 'HTML report': ['html'] }, 'Export the run as one self-contained HTML report', () => {
-          const html = buildHtmlReport({ runDir: run.runDir, results: [...run.results.values()], manifest: run.manifest, warnings: run.warnings, generatedAt: new Date().toISOString() });
-          return Buffer.from(html, 'utf8');
-        });
+        await this.saveExport(
+          path.join(run.runDir, `${runIdOf(run)}-report.html`),
+          { 'HTML report': ['html'] },
+          'Export the run as one self-contained HTML report',
+          () => {
+            const html = buildHtmlReport({
+              runDir: run.runDir,
+              results: [...run.results.values()],
+              manifest: run.manifest,
+              warnings: run.warnings,
+              generatedAt: new Date().toISOString(),
+            });
+            return Buffer.from(html, 'utf8');
+          },
+        );
         return;
       }
       case 'open-timeseries': {
@@ -348,7 +375,8 @@ export class ResultsPanelManager {
     const finished = event.type === 'run-finished' && event.outcome.runDir !== '';
     if (firstCell) this.reReadAfterStart.add(key);
     if (event.type === 'run-finished') this.reReadAfterStart.delete(key);
-    if (firstCell || finished) for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.scheduleReload(runDir);
+    if (firstCell || finished)
+      for (const panel of this.panels.values()) if (panel.hasRun(runDir)) panel.scheduleReload(runDir);
   }
 
   /** Closes every panel that shows `runDir` (its folder was deleted). */
@@ -384,7 +412,9 @@ export class ResultsPanelManager {
       return;
     }
     // New results open where results already are: one group for them, not a new split per run.
-    const resultsColumn = [...this.panels.values()].map((open) => open.panel.viewColumn).find((column) => column !== undefined);
+    const resultsColumn = [...this.panels.values()]
+      .map((open) => open.panel.viewColumn)
+      .find((column) => column !== undefined);
     const viewColumn = resultsColumn ?? (preserveFocus ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
     const panel = vscode.window.createWebviewPanel(
       resultsViewType,

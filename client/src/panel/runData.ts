@@ -44,7 +44,9 @@ export function threadsText(threads: number): string {
 export function describeCell(key: CellResult['key']): string {
   const axes = Object.entries(key.axes).map(([name, value]) => `${name}=${value}`);
   const size = key.clusterSize !== undefined ? [`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`] : [];
-  return [key.interface, key.stack, ...size, threadsText(key.threads), ...axes, `repetition ${key.repetition}`].join(', ');
+  return [key.interface, key.stack, ...size, threadsText(key.threads), ...axes, `repetition ${key.repetition}`].join(
+    ', ',
+  );
 }
 
 /**

@@ -8,5 +8,8 @@ import type { RunData } from './runData';
 
 export function runTablesCsv(data: RunData): string {
   const results = [...data.results.values()];
-  return reportTablesToCsv(buildReportTables({ results, manifest: data.manifest }, measuredMetrics(results)), stackDisplayNames(data.manifest?.plan));
+  return reportTablesToCsv(
+    buildReportTables({ results, manifest: data.manifest }, measuredMetrics(results)),
+    stackDisplayNames(data.manifest?.plan),
+  );
 }

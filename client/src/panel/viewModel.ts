@@ -2,13 +2,28 @@
 // same input always gives the same model, which is what the tests compare with the files.
 import type { PreflightCheck } from '../../../engine/src/events';
 import type { CellResult, RunEnvironment } from '../../../engine/src/model';
-import { buildReportTable, defaultMetrics, environmentFacts, type ReportTable } from '../../../engine/src/report/report';
+import {
+  buildReportTable,
+  defaultMetrics,
+  environmentFacts,
+  type ReportTable,
+} from '../../../engine/src/report/report';
 import { seriesPalette } from '../../../engine/src/report/palette';
 import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
 import { buildVerdict } from '../../../engine/src/report/verdict';
 import { sweptAxes, threadsAxis } from '../../../engine/src/report/axes';
 import { bestSizeText, buildScaling, efficiencyText, planCost } from '../../../engine/src/report/scaling';
-import type { ChartGroup, ChartModel, EnvironmentRow, MetricId, PanelViewModel, PreflightCheckView, RunStatus, RunView, ScalingPanelView } from './protocol';
+import type {
+  ChartGroup,
+  ChartModel,
+  EnvironmentRow,
+  MetricId,
+  PanelViewModel,
+  PreflightCheckView,
+  RunStatus,
+  RunView,
+  ScalingPanelView,
+} from './protocol';
 import { buildComparison } from './comparison';
 import { chartSeries, comparisonTable, displayUnitOf, unitOf } from './comparisonTables';
 import { cpuCharts, cpuTables, groupSpectra, percentileNote, runMarksLegend } from './evidenceModel';
@@ -17,7 +32,15 @@ import type { RunData } from './runData';
 export const panelTitlePrefix = 'Onload Bench Results';
 
 /** Every chart of a group, in order; the cookbook's tables are engine/src/report/report.ts defaultMetrics. */
-export const chartMetrics: readonly MetricId[] = ['throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99'];
+export const chartMetrics: readonly MetricId[] = [
+  'throughput',
+  'read-latency',
+  'read-p95',
+  'read-p99',
+  'update-latency',
+  'update-p95',
+  'update-p99',
+];
 
 /** Charts drawn even before any value exists, so a fresh run shows its frame at once. */
 const alwaysDrawn: readonly MetricId[] = ['throughput', 'read-latency'];
@@ -54,7 +77,12 @@ function reportTables(data: RunData, xAxis = threadsAxis): ReportTable[] {
  * and spectra; against another axis (issue 23) with ids of their own (`r0-a1-g0-...`) and only
  * the charts and tables, every other axis held in each group.
  */
-function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: RunData, axisIndex?: number): ChartGroup[] {
+function buildGroups(
+  tables: readonly ReportTable[],
+  runIndex: number,
+  data?: RunData,
+  axisIndex?: number,
+): ChartGroup[] {
   const byThreads = axisIndex === undefined;
   const input = data && byThreads ? { results: [...data.results.values()], manifest: data.manifest } : undefined;
   const cpu = input ? cpuTables(input) : [];
@@ -70,7 +98,15 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
       // A latency chart of an operation the workload never ran (no UPDATE in workload c) is noise.
       const anyValue = series.some((s) => s.points.some((point) => point.median !== null));
       if (!anyValue && !alwaysDrawn.includes(metric)) continue;
-      const chart: ChartModel = { id: `${id}-${metric}`, metric, title: table.metric.title, unit: unitOf(table), displayUnit: displayUnitOf([table]), threads: metricGroup.rows.map((row) => row.threads), series };
+      const chart: ChartModel = {
+        id: `${id}-${metric}`,
+        metric,
+        title: table.metric.title,
+        unit: unitOf(table),
+        displayUnit: displayUnitOf([table]),
+        threads: metricGroup.rows.map((row) => row.threads),
+        series,
+      };
       if (!byThreads) {
         chart.xAxis = { id: xAxis.id, title: xAxis.title };
         chart.xValues = metricGroup.rows.map((row) => row.x);
@@ -90,14 +126,23 @@ function buildGroups(tables: readonly ReportTable[], runIndex: number, data?: Ru
       tables: cookbook
         .map((table) => comparisonTable(table, table.groups[groupIndex], `${id}-${table.metric.id}-table`))
         .filter((table) => table !== undefined),
-      ...(input ? { cpuCharts: cpuCharts(cpu, groupIndex, id), spectra: groupSpectra(input.results, group, tables[0].stacks, id) } : {}),
+      ...(input
+        ? {
+            cpuCharts: cpuCharts(cpu, groupIndex, id),
+            spectra: groupSpectra(input.results, group, tables[0].stacks, id),
+          }
+        : {}),
     };
   });
 }
 
 function environmentRows(environment: RunEnvironment | undefined): EnvironmentRow[] {
   if (!environment) return [];
-  return Object.entries(environment.hosts).map(([host, env]) => ({ host, role: env.role, facts: environmentFacts(env) }));
+  return Object.entries(environment.hosts).map(([host, env]) => ({
+    host,
+    role: env.role,
+    facts: environmentFacts(env),
+  }));
 }
 
 /** Pre-flight check ids (engine/src/sweep/preflight.ts) in words. */
@@ -119,7 +164,15 @@ const checkLabels: Record<string, string> = {
 
 export function preflightCheckView(check: PreflightCheck): PreflightCheckView {
   const label = checkLabels[check.id] ?? check.id.charAt(0).toUpperCase() + check.id.slice(1).replace(/[-_]+/g, ' ');
-  return { id: check.id, label, ...(check.host ? { host: check.host } : {}), ok: check.ok, blocking: check.blocking, detail: check.detail, ...(check.action ? { action: check.action } : {}) };
+  return {
+    id: check.id,
+    label,
+    ...(check.host ? { host: check.host } : {}),
+    ok: check.ok,
+    blocking: check.blocking,
+    detail: check.detail,
+    ...(check.action ? { action: check.action } : {}),
+  };
 }
 
 function scalingAndCost(data: RunData, runIndex: number): Pick<RunView, 'scaling' | 'cost'> {
@@ -133,7 +186,10 @@ export function runStatus(data: RunData): RunStatus {
   const { outcome } = data;
   if (outcome) {
     if (outcome.cancelled) return 'cancelled';
-    if (outcome.error) return data.preflight?.checks.some((check) => !check.ok && check.blocking) || data.removed ? 'preflight-failed' : 'stopped';
+    if (outcome.error)
+      return data.preflight?.checks.some((check) => !check.ok && check.blocking) || data.removed
+        ? 'preflight-failed'
+        : 'stopped';
     return 'finished';
   }
   if (data.preflight && !data.preflight.done && data.results.size === 0) return 'preflight';
@@ -154,9 +210,19 @@ export function scalingView(data: RunData, runIndex: number): ScalingPanelView |
       series: group.series.map((series) => ({
         stack: series.stack,
         points: series.points.map((point) => ({
-          size: point.size, median: point.median ?? null, ideal: point.ideal ?? null, ofIdealPercent: point.ofIdealPercent ?? null, perNode: point.perNode ?? null, marked: point.marked,
+          size: point.size,
+          median: point.median ?? null,
+          ideal: point.ideal ?? null,
+          ofIdealPercent: point.ofIdealPercent ?? null,
+          perNode: point.perNode ?? null,
+          marked: point.marked,
         })),
-        steps: series.steps.map((step) => ({ from: step.from, to: step.to, efficiency: step.efficiency, text: efficiencyText(step) })),
+        steps: series.steps.map((step) => ({
+          from: step.from,
+          to: step.to,
+          efficiency: step.efficiency,
+          text: efficiencyText(step),
+        })),
         best: bestSizeText(series),
         bestSize: series.ranking[0]?.size ?? null,
       })),
@@ -166,7 +232,10 @@ export function scalingView(data: RunData, runIndex: number): ScalingPanelView |
 
 /** The axes and the groups against each axis but threads, when the run sweeps more than threads. */
 function axisViews(data: RunData, runIndex: number): Pick<RunView, 'axes' | 'axisGroups'> {
-  const keys = [...(data.manifest?.cells.map((cell) => cell.key) ?? []), ...[...data.results.values()].map((result) => result.key)];
+  const keys = [
+    ...(data.manifest?.cells.map((cell) => cell.key) ?? []),
+    ...[...data.results.values()].map((result) => result.key),
+  ];
   const axes = sweptAxes(keys);
   if (axes.length < 2) return {};
   const axisGroups: Record<string, ChartGroup[]> = {};
@@ -211,17 +280,39 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
     ...axisViews(data, runIndex),
     ...scalingAndCost(data, runIndex),
     // The same lines as `onload-bench report` and the HTML report: over the cookbook's metrics.
-    verdict: buildVerdict(tables.filter((table) => defaultMetrics.includes(table.metric.id)), stackDisplayNames(data.manifest?.plan)).map((line) => ({
-      interface: line.interface, stack: line.stack, kind: line.kind, cue: line.cue, text: line.text,
+    verdict: buildVerdict(
+      tables.filter((table) => defaultMetrics.includes(table.metric.id)),
+      stackDisplayNames(data.manifest?.plan),
+    ).map((line) => ({
+      interface: line.interface,
+      stack: line.stack,
+      kind: line.kind,
+      cue: line.cue,
+      text: line.text,
     })),
     bestImprovements: tables
       .filter((table) => defaultMetrics.includes(table.metric.id) && table.bestImprovements.length > 0)
-      .map((table) => ({ metric: table.metric.id as MetricId, title: table.metric.title, items: table.bestImprovements.map((item) => ({ ...item })) })),
+      .map((table) => ({
+        metric: table.metric.id as MetricId,
+        title: table.metric.title,
+        items: table.bestImprovements.map((item) => ({ ...item })),
+      })),
     warnings: data.removed ? [] : warnings,
     marksLegend: runMarksLegend(results),
     status: runStatus(data),
-    ...(data.preflight ? { preflight: { checks: data.preflight.checks.map(preflightCheckView), done: data.preflight.done } } : {}),
-    ...(outcome?.error ? { failure: { ...(outcome.error.host ? { host: outcome.error.host } : {}), step: outcome.error.step, message: outcome.error.message, action: outcome.error.action } } : {}),
+    ...(data.preflight
+      ? { preflight: { checks: data.preflight.checks.map(preflightCheckView), done: data.preflight.done } }
+      : {}),
+    ...(outcome?.error
+      ? {
+          failure: {
+            ...(outcome.error.host ? { host: outcome.error.host } : {}),
+            step: outcome.error.step,
+            message: outcome.error.message,
+            action: outcome.error.action,
+          },
+        }
+      : {}),
     ...(data.removed ? { removed: true } : {}),
   };
 }
@@ -229,7 +320,12 @@ export function buildRunView(data: RunData, runIndex: number): RunView {
 export function buildViewModel(runs: readonly RunData[]): PanelViewModel {
   const views = runs.map(buildRunView);
   if (views.length > 1) shareAxes(views);
-  const model: PanelViewModel = { title: modelTitle(runs), runs: views, stackLabels: stackLabelsOf(runs, views), palette: [...seriesPalette] };
+  const model: PanelViewModel = {
+    title: modelTitle(runs),
+    runs: views,
+    stackLabels: stackLabelsOf(runs, views),
+    palette: [...seriesPalette],
+  };
   if (runs.length === 2) model.comparison = buildComparison(runs[0], runs[1], chartMetrics);
   return model;
 }
@@ -246,13 +342,18 @@ function stackLabelsOf(runs: readonly RunData[], views: readonly RunView[]): Rec
 
 /** Side by side, the same chart of both runs gets the same y axis so heights compare at a glance. */
 function shareAxes(views: RunView[]): void {
-  const charts = views.flatMap((view) => view.groups.flatMap((group) => group.charts.map((chart) => ({ key: `${group.label}\u0000${chart.metric}`, chart }))));
+  const charts = views.flatMap((view) =>
+    view.groups.flatMap((group) =>
+      group.charts.map((chart) => ({ key: `${group.label}\u0000${chart.metric}`, chart })),
+    ),
+  );
   const maxima = new Map<string, number>();
   for (const { key, chart } of charts) {
-    for (const series of chart.series) for (const point of series.points) {
-      const top = point.max ?? point.median;
-      if (top !== null) maxima.set(key, Math.max(maxima.get(key) ?? 0, top));
-    }
+    for (const series of chart.series)
+      for (const point of series.points) {
+        const top = point.max ?? point.median;
+        if (top !== null) maxima.set(key, Math.max(maxima.get(key) ?? 0, top));
+      }
   }
   // ... and the same unit: ms in one run means ms in both.
   const inMs = new Set(charts.filter(({ chart }) => chart.displayUnit === 'ms').map(({ key }) => key));
@@ -261,7 +362,9 @@ function shareAxes(views: RunView[]): void {
     if (max !== undefined && max > 0) chart.sharedMax = max;
     if (inMs.has(key)) chart.displayUnit = 'ms';
   }
-  for (const view of views) for (const group of view.groups) for (const table of group.tables) {
-    if (inMs.has(`${group.label}\u0000${table.metric}`)) table.displayUnit = 'ms';
-  }
+  for (const view of views)
+    for (const group of view.groups)
+      for (const table of group.tables) {
+        if (inMs.has(`${group.label}\u0000${table.metric}`)) table.displayUnit = 'ms';
+      }
 }

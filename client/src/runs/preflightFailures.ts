@@ -17,8 +17,14 @@ export const keptPreflightFailures = 20;
 function isFailure(value: unknown): value is PreflightFailure {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
-  return typeof entry.planPath === 'string' && entry.planPath !== '' && typeof entry.runDir === 'string'
-    && typeof entry.at === 'string' && !Number.isNaN(Date.parse(entry.at)) && typeof entry.message === 'string';
+  return (
+    typeof entry.planPath === 'string' &&
+    entry.planPath !== '' &&
+    typeof entry.runDir === 'string' &&
+    typeof entry.at === 'string' &&
+    !Number.isNaN(Date.parse(entry.at)) &&
+    typeof entry.message === 'string'
+  );
 }
 
 export class PreflightFailures {
@@ -38,7 +44,9 @@ export class PreflightFailures {
 
   /** Records one attempt (the newest keptPreflightFailures stay) and stores the list. */
   add(failure: PreflightFailure): PromiseLike<void> {
-    this.entries = [...this.entries, { ...failure }].sort((a, b) => a.at.localeCompare(b.at)).slice(-keptPreflightFailures);
+    this.entries = [...this.entries, { ...failure }]
+      .sort((a, b) => a.at.localeCompare(b.at))
+      .slice(-keptPreflightFailures);
     return this.storage.update(preflightFailuresKey, this.entries);
   }
 }

@@ -82,7 +82,11 @@ function runEntry(run: RunSummary, state: RunState, verdict: readonly string[]):
     `${path.basename(run.runDir)}: ${stateWords[state]}, ${cells}`,
     ...(started ? [`Started ${started}`] : []),
     ...(planPath ? [`Plan: ${planPath}`] : []),
-    ...(verdict.length > 0 ? ['', ...verdict] : state === 'complete' ? ['', 'No verdict: the run has no kernel and Onload pair to compare.'] : []),
+    ...(verdict.length > 0
+      ? ['', ...verdict]
+      : state === 'complete'
+        ? ['', 'No verdict: the run has no kernel and Onload pair to compare.']
+        : []),
     '',
     run.runDir,
   ].join('\n');
@@ -109,7 +113,11 @@ function failureEntry(failure: PreflightFailure): RunEntry {
     label: plan,
     description: [stateWords['failed-preflight'], at].filter((part) => part !== '').join(' · '),
     verdict: [],
-    tooltip: [`${plan}: ${stateWords['failed-preflight']}${at ? ` at ${at}` : ''}; no run folder was kept.`, '', failure.message].join('\n'),
+    tooltip: [
+      `${plan}: ${stateWords['failed-preflight']}${at ? ` at ${at}` : ''}; no run folder was kept.`,
+      '',
+      failure.message,
+    ].join('\n'),
     contextValue: 'onloadBench.run.failed-preflight',
     planPath: failure.planPath,
   };
@@ -126,7 +134,9 @@ export function runsTree(
   verdicts: ReadonlyMap<string, readonly string[]> = new Map(),
 ): RunsTree {
   const running = new Set(activeRunDirs.map((dir) => path.resolve(dir)));
-  const sorted = [...runs].sort((a, b) => String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? '')));
+  const sorted = [...runs].sort((a, b) =>
+    String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? '')),
+  );
   return {
     runs: sorted.map((run) => runEntry(run, runState(run, running), verdicts.get(path.resolve(run.runDir)) ?? [])),
     failedPreflights: [...failures].sort((a, b) => b.at.localeCompare(a.at)).map(failureEntry),
@@ -138,9 +148,21 @@ export function runsTree(
  * rows (verdict lines follow a run's count of finished cells), so the view's timed look redraws
  * only when this changes. Independent of the order runs were found in.
  */
-export function runsFingerprint(runs: readonly RunSummary[], activeRunDirs: readonly string[], failures: readonly PreflightFailure[]): string {
+export function runsFingerprint(
+  runs: readonly RunSummary[],
+  activeRunDirs: readonly string[],
+  failures: readonly PreflightFailure[],
+): string {
   return JSON.stringify([
-    runs.map((run) => [path.resolve(run.runDir), run.done, run.total, run.finished, String(run.manifest.createdAt ?? ''), String(run.manifest.planPath ?? '')])
+    runs
+      .map((run) => [
+        path.resolve(run.runDir),
+        run.done,
+        run.total,
+        run.finished,
+        String(run.manifest.createdAt ?? ''),
+        String(run.manifest.planPath ?? ''),
+      ])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     activeRunDirs.map((dir) => path.resolve(dir)).sort(),
     failures.map((failure) => [failure.at, failure.planPath, failure.message]),
@@ -152,10 +174,19 @@ export function runsFingerprint(runs: readonly RunSummary[], activeRunDirs: read
  * the results folder itself, nothing reached through `..`), and never a running run. The tree view
  * also refuses a link (it lstat's the folder and removes without following links).
  */
-export function deletionRefusal(resultsRoots: readonly string[], runDir: string, activeRunDirs: readonly string[]): string | undefined {
+export function deletionRefusal(
+  resultsRoots: readonly string[],
+  runDir: string,
+  activeRunDirs: readonly string[],
+): string | undefined {
   const target = path.resolve(runDir);
-  const inside = resultsRoots.some((root) => path.dirname(target) === path.resolve(root) && path.basename(target) !== '' && target !== path.resolve(root));
-  if (!inside) return `${runDir} is not a run folder inside the results folder (${resultsRoots.join(', ')}); nothing was deleted.`;
-  if (activeRunDirs.some((dir) => path.resolve(dir) === target)) return `${path.basename(target)} is running; cancel it before deleting its folder.`;
+  const inside = resultsRoots.some(
+    (root) =>
+      path.dirname(target) === path.resolve(root) && path.basename(target) !== '' && target !== path.resolve(root),
+  );
+  if (!inside)
+    return `${runDir} is not a run folder inside the results folder (${resultsRoots.join(', ')}); nothing was deleted.`;
+  if (activeRunDirs.some((dir) => path.resolve(dir) === target))
+    return `${path.basename(target)} is running; cancel it before deleting its folder.`;
   return undefined;
 }

@@ -76,9 +76,19 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     }
     for (const [key, entry] of wanted) {
       if (this.watchers.has(key)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(entry.folder), entry.pattern));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(entry.folder), entry.pattern),
+      );
       const changed = () => this.refresh();
-      this.watchers.set(key, vscode.Disposable.from(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)));
+      this.watchers.set(
+        key,
+        vscode.Disposable.from(
+          watcher,
+          watcher.onDidCreate(changed),
+          watcher.onDidChange(changed),
+          watcher.onDidDelete(changed),
+        ),
+      );
     }
   }
 
@@ -97,7 +107,11 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   /** The timed look: redraws when the runs on disk, the running ones or the failures differ from the rows drawn. */
   private async lookAgain(): Promise<void> {
     const runs = await workspaceRuns(this.services).catch(() => undefined);
-    if (runs && this.drawn === runsFingerprint(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures())) return;
+    if (
+      runs &&
+      this.drawn === runsFingerprint(runs, this.services.runs.activeRunDirs(), this.services.runs.preflightFailures())
+    )
+      return;
     this.refresh();
   }
 
@@ -108,7 +122,10 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   getTreeItem(node: RunsNode): vscode.TreeItem {
     if (node.kind === 'failures') {
-      const item = new vscode.TreeItem(`Failed pre-flights (${node.entries.length})`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        `Failed pre-flights (${node.entries.length})`,
+        vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = 'onloadBench.failedPreflights';
       item.iconPath = stateIcons['failed-preflight'];
       item.tooltip = `New runs that stopped in pre-flight in this workspace (the last ${keptPreflightFailures}, kept across reloads); the engine kept no folder of theirs.`;
@@ -122,14 +139,19 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     }
     const { entry } = node;
     const hasVerdict = entry.verdict.length > 0;
-    const item = new vscode.TreeItem(entry.label, hasVerdict ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      entry.label,
+      hasVerdict ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     // A run that gains its verdict opens with it shown: VS Code would keep the state it had without one.
     item.id = hasVerdict ? `${entry.id}\u0000verdict` : entry.id;
     item.description = entry.description;
     item.tooltip = entry.tooltip;
     item.contextValue = entry.contextValue;
     item.iconPath = stateIcons[entry.state];
-    item.accessibilityInformation = { label: `${entry.label}, ${entry.description}${hasVerdict ? `. ${entry.verdict.join('. ')}` : ''}` };
+    item.accessibilityInformation = {
+      label: `${entry.label}, ${entry.description}${hasVerdict ? `. ${entry.verdict.join('. ')}` : ''}`,
+    };
     item.command =
       entry.state === 'failed-preflight'
         ? entry.planPath
@@ -141,7 +163,8 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   async getChildren(node?: RunsNode): Promise<RunsNode[]> {
     if (node?.kind === 'failures') return node.entries.map((entry) => runNode(entry));
-    if (node?.kind === 'run') return node.entry.verdict.map((text) => ({ kind: 'verdict', text, parent: node.entry.id }));
+    if (node?.kind === 'run')
+      return node.entry.verdict.map((text) => ({ kind: 'verdict', text, parent: node.entry.id }));
     if (node) return [];
     const runs = await workspaceRuns(this.services);
     this.watchOnly([
@@ -152,8 +175,16 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     const active = this.services.runs.activeRunDirs();
     const failures = this.services.runs.preflightFailures();
     this.drawn = runsFingerprint(runs, active, failures);
-    const tree = runsTree(runs, active, failures, new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])));
-    return [...tree.runs.map(runNode), ...(tree.failedPreflights.length > 0 ? [{ kind: 'failures', entries: tree.failedPreflights } as const] : [])];
+    const tree = runsTree(
+      runs,
+      active,
+      failures,
+      new Map([...this.verdicts].map(([dir, verdict]) => [dir, verdict.lines])),
+    );
+    return [
+      ...tree.runs.map(runNode),
+      ...(tree.failedPreflights.length > 0 ? [{ kind: 'failures', entries: tree.failedPreflights } as const] : []),
+    ];
   }
 
   private async updateVerdicts(runs: Awaited<ReturnType<typeof workspaceRuns>>): Promise<void> {

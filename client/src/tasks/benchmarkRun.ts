@@ -40,7 +40,12 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   const { log } = services;
   const planPath = path.resolve(request.planPath);
   if (services.runs.isRunning(planPath)) {
-    const error: EngineError = { code: 'preflight', step: 'start', message: `${path.basename(planPath)} is already running.`, action: 'Wait for it to finish or cancel it first.' };
+    const error: EngineError = {
+      code: 'preflight',
+      step: 'start',
+      message: `${path.basename(planPath)} is already running.`,
+      action: 'Wait for it to finish or cancel it first.',
+    };
     out.print([error.message]);
     return stoppedBeforeStart(error);
   }
@@ -69,7 +74,15 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   const password = request.password ?? (await services.passwords.passwordFor(plan, settings));
   if (password === undefined) {
     out.print(['No Couchbase password given; nothing was run.']);
-    return stoppedBeforeStart({ code: 'cancelled', step: 'password', message: 'No password given.', action: 'Run again and enter the password.' }, true);
+    return stoppedBeforeStart(
+      {
+        code: 'cancelled',
+        step: 'password',
+        message: 'No password given.',
+        action: 'Run again and enter the password.',
+      },
+      true,
+    );
   }
   // Said in pre-flight, and in the notice if Couchbase refuses it (an env var setting wins over SecretStorage).
   // (A password handed in by the API with nothing stored or set has no source to name.)
@@ -82,7 +95,9 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   if (request.resume.kind === 'runDir') resumeRunDir = request.resume.runDir;
   if (request.resume.kind === 'latest') {
     resumeRunDir = latestUnfinishedRun(await engine.listRuns(resultsRoot), planPath)?.runDir;
-    print([resumeRunDir ? `Resuming ${resumeRunDir}` : 'No unfinished run of this plan was found; starting a new run.']);
+    print([
+      resumeRunDir ? `Resuming ${resumeRunDir}` : 'No unfinished run of this plan was found; starting a new run.',
+    ]);
   }
 
   // a run folder is not trusted input: if its recorded plan differs from this plan file in what
@@ -90,12 +105,28 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   let acceptRecordedPlan = false;
   if (resumeRunDir !== undefined) {
     const manifest = await engine.readManifest(resumeRunDir).catch(() => undefined); // unreadable: the engine says why
-    const differences = manifest ? engine.recordedPlanDifferences({ plan: manifest.plan as typeof plan, planPath: manifest.planPath ?? planPath }, { plan, planPath }) : [];
+    const differences = manifest
+      ? engine.recordedPlanDifferences(
+          { plan: manifest.plan as typeof plan, planPath: manifest.planPath ?? planPath },
+          { plan, planPath },
+        )
+      : [];
     if (differences.length > 0) {
-      print([`The plan recorded in ${resumeRunDir} differs from ${planPath} in: ${differences.map((entry) => entry.field).join(', ')}.`]);
+      print([
+        `The plan recorded in ${resumeRunDir} differs from ${planPath} in: ${differences.map((entry) => entry.field).join(', ')}.`,
+      ]);
       if (!(await askAboutRecordedPlan(path.basename(resumeRunDir), path.basename(planPath), differences))) {
         print(['Not resumed: nothing was run.']);
-        return stoppedBeforeStart({ code: 'cancelled', step: 'resume', message: 'The recorded plan differs from the plan file; not resumed.', action: 'Start a new run, or resume and choose "Resume with the recorded plan" if you trust the run folder.' }, true);
+        return stoppedBeforeStart(
+          {
+            code: 'cancelled',
+            step: 'resume',
+            message: 'The recorded plan differs from the plan file; not resumed.',
+            action:
+              'Start a new run, or resume and choose "Resume with the recorded plan" if you trust the run folder.',
+          },
+          true,
+        );
       }
       acceptRecordedPlan = true;
       print(['Resuming with the recorded plan, as chosen.']);
@@ -105,7 +136,12 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
   const handle = services.runs.begin(planPath, out.abort, secrets, passwordSource);
   if (!handle) {
     print([`${path.basename(planPath)} is already running.`]);
-    return stoppedBeforeStart({ code: 'preflight', step: 'start', message: 'Already running.', action: 'Wait for it to finish.' });
+    return stoppedBeforeStart({
+      code: 'preflight',
+      step: 'start',
+      message: 'Already running.',
+      action: 'Wait for it to finish.',
+    });
   }
   let sawRunFinished = false;
   const printedErrors = new Set<string>();
@@ -139,7 +175,11 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
 
   // The sweep runs in its own Node process (see engineHost/main.ts). runSweep runs the pre-flight
   // checks itself, on the same SSH connections, and stops before any cell if a blocking one fails.
-  const nodePath = chooseNodeRuntime({ setting: settings.nodePath, execPath: process.execPath, isElectron: process.versions['electron'] !== undefined });
+  const nodePath = chooseNodeRuntime({
+    setting: settings.nodePath,
+    execPath: process.execPath,
+    isElectron: process.versions['electron'] !== undefined,
+  });
   log.debug(`Engine process: ${nodePath} ${engineModule(services)}`);
   let outcome: RunOutcome;
   try {
@@ -159,7 +199,12 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
     const error: EngineError =
       thrown instanceof engine.EngineFailure
         ? thrown.error
-        : { code: 'internal', step: 'run', message: thrown instanceof Error ? thrown.message : String(thrown), action: 'Look at the "Onload Bench" output; the results written so far are kept.' };
+        : {
+            code: 'internal',
+            step: 'run',
+            message: thrown instanceof Error ? thrown.message : String(thrown),
+            action: 'Look at the "Onload Bench" output; the results written so far are kept.',
+          };
     log.error(redact(engine.formatEngineError(error), secrets));
     outcome = stoppedBeforeStart(error);
     onEvent({ type: 'run-finished', outcome });
@@ -169,16 +214,27 @@ export async function runBenchmark(services: CoreServices, request: RunRequest, 
 }
 
 /** The modal: the differing fields, "Resume with the recorded plan" or Cancel. */
-async function askAboutRecordedPlan(runName: string, planName: string, differences: PlanDifference[]): Promise<boolean> {
+async function askAboutRecordedPlan(
+  runName: string,
+  planName: string,
+  differences: PlanDifference[],
+): Promise<boolean> {
   const { message, detail } = recordedPlanQuestion(runName, planName, differences);
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, resumeWithRecorded)) === resumeWithRecorded;
+  return (
+    (await vscode.window.showWarningMessage(message, { modal: true, detail }, resumeWithRecorded)) ===
+    resumeWithRecorded
+  );
 }
 
 function engineModule(services: CoreServices): string {
   return vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'engineHost.js').fsPath;
 }
 
-function definedTimeouts(timeouts: { serverStartSec: number | undefined; bucketReadySec: number | undefined; cellSec: number | undefined }) {
+function definedTimeouts(timeouts: {
+  serverStartSec: number | undefined;
+  bucketReadySec: number | undefined;
+  cellSec: number | undefined;
+}) {
   const out: { serverStartSec?: number; bucketReadySec?: number; cellSec?: number } = {};
   if (timeouts.serverStartSec !== undefined) out.serverStartSec = timeouts.serverStartSec;
   if (timeouts.bucketReadySec !== undefined) out.bucketReadySec = timeouts.bucketReadySec;

@@ -39,7 +39,11 @@ export class BenchmarkTaskProvider implements vscode.TaskProvider {
   }
 
   /** Builds a task for a plan; a request waiting in `pending` for that plan is used by its execution. */
-  taskFor(definition: vscode.TaskDefinition, folder: vscode.WorkspaceFolder | undefined, keepDefinition?: vscode.TaskDefinition): vscode.Task | undefined {
+  taskFor(
+    definition: vscode.TaskDefinition,
+    folder: vscode.WorkspaceFolder | undefined,
+    keepDefinition?: vscode.TaskDefinition,
+  ): vscode.Task | undefined {
     const resolved = resolveTaskDefinition(definition, folder?.uri.fsPath);
     if (!resolved.ok) {
       this.services.log.warn(`Ignoring a ${benchmarkTaskType} task: ${resolved.message}`);
@@ -52,13 +56,27 @@ export class BenchmarkTaskProvider implements vscode.TaskProvider {
       this.pending.delete(key);
       return new BenchmarkTerminal(
         this.services,
-        { planPath: resolved.planPath, resume: resolved.resume, ...(waiting?.password !== undefined ? { password: waiting.password } : {}) },
+        {
+          planPath: resolved.planPath,
+          resume: resolved.resume,
+          ...(waiting?.password !== undefined ? { password: waiting.password } : {}),
+        },
         waiting?.onOutcome,
       );
     });
     // VS Code matches a resolved task to its tasks.json entry by the definition object itself.
-    const task = new vscode.Task(keepDefinition ?? definition, folder ?? vscode.TaskScope.Workspace, resolved.name, taskSource, execution);
-    task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true };
+    const task = new vscode.Task(
+      keepDefinition ?? definition,
+      folder ?? vscode.TaskScope.Workspace,
+      resolved.name,
+      taskSource,
+      execution,
+    );
+    task.presentationOptions = {
+      reveal: vscode.TaskRevealKind.Always,
+      panel: vscode.TaskPanelKind.Dedicated,
+      clear: true,
+    };
     return task;
   }
 
@@ -68,16 +86,22 @@ export class BenchmarkTaskProvider implements vscode.TaskProvider {
    * provideTasks), so the password and the outcome callback wait in `pending`, keyed by plan,
    * rather than in this task object's closure.
    */
-  runPlan(planPath: string, options: { password?: string; resume?: ResumeChoice; resumeRunDir?: string }): Promise<RunOutcome> {
+  runPlan(
+    planPath: string,
+    options: { password?: string; resume?: ResumeChoice; resumeRunDir?: string },
+  ): Promise<RunOutcome> {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(planPath));
     const definition: vscode.TaskDefinition = { ...definitionForPlan(planPath, folder?.uri.fsPath) };
-    const resume = options.resumeRunDir !== undefined ? ({ kind: 'runDir', runDir: options.resumeRunDir } as const) : options.resume;
+    const resume =
+      options.resumeRunDir !== undefined ? ({ kind: 'runDir', runDir: options.resumeRunDir } as const) : options.resume;
     if (resume?.kind === 'latest') definition['resume'] = true;
     if (resume?.kind === 'runDir') definition['resume'] = resume.runDir;
     // Restricted Mode: answered here, before VS Code is asked to run a task in an untrusted folder.
-    if (refusedInRestrictedMode(`the benchmark ${path.basename(planPath)}`)) return Promise.resolve(restrictedOutcome());
+    if (refusedInRestrictedMode(`the benchmark ${path.basename(planPath)}`))
+      return Promise.resolve(restrictedOutcome());
     const key = path.resolve(planPath);
-    if (this.services.runs.isRunning(key)) return Promise.reject(new Error(`${path.basename(planPath)} is already running.`));
+    if (this.services.runs.isRunning(key))
+      return Promise.reject(new Error(`${path.basename(planPath)} is already running.`));
     // An earlier request whose task never started (VS Code refused or the user dismissed it) is dropped.
     this.pending.get(key)?.onOutcome({ runDir: '', completed: 0, failed: 0, total: 0, cancelled: true });
     return new Promise<RunOutcome>((resolve, reject) => {
@@ -86,7 +110,10 @@ export class BenchmarkTaskProvider implements vscode.TaskProvider {
         reject(new Error(`Cannot make a task for ${planPath}.`));
         return;
       }
-      this.pending.set(key, { ...(options.password !== undefined ? { password: options.password } : {}), onOutcome: resolve });
+      this.pending.set(key, {
+        ...(options.password !== undefined ? { password: options.password } : {}),
+        onOutcome: resolve,
+      });
       vscode.tasks.executeTask(task).then(undefined, (error: unknown) => {
         this.pending.delete(key);
         reject(error instanceof Error ? error : new Error(String(error)));

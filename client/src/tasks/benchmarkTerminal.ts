@@ -24,9 +24,17 @@ export class BenchmarkTerminal implements vscode.Pseudoterminal {
     if (this.started) return;
     this.started = true;
     // Cancelling from the notification, Ctrl+C or closing the terminal all end up here.
-    this.abort.signal.addEventListener('abort', () => {
-      this.writeEmitter.fire(toTerminalText(['Cancelling: the run stops after the current step; finished cells are kept and the run can be resumed.']));
-    }, { once: true });
+    this.abort.signal.addEventListener(
+      'abort',
+      () => {
+        this.writeEmitter.fire(
+          toTerminalText([
+            'Cancelling: the run stops after the current step; finished cells are kept and the run can be resumed.',
+          ]),
+        );
+      },
+      { once: true },
+    );
     void this.run();
   }
 
@@ -50,7 +58,14 @@ export class BenchmarkTerminal implements vscode.Pseudoterminal {
       const message = error instanceof Error ? error.message : String(error);
       this.services.log.error(`Benchmark run failed: ${message}`);
       this.writeEmitter.fire(toTerminalText([`The run failed: ${message}`]));
-      outcome = { runDir: '', completed: 0, failed: 0, total: 0, cancelled: false, error: { code: 'internal', step: 'run', message, action: 'See the "Onload Bench" output.' } };
+      outcome = {
+        runDir: '',
+        completed: 0,
+        failed: 0,
+        total: 0,
+        cancelled: false,
+        error: { code: 'internal', step: 'run', message, action: 'See the "Onload Bench" output.' },
+      };
     }
     this.onOutcome?.(outcome);
     const clean = !outcome.cancelled && !outcome.error && outcome.failed === 0;

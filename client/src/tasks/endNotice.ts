@@ -16,8 +16,14 @@ export function endNotice(outcome: RunOutcome): EndNotice | undefined {
   const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
   const warn = outcome.error !== undefined || outcome.failed > 0;
   if (outcome.cancelled) {
-    return { level: 'warning', text: `Onload Bench: Benchmark cancelled (${summary}). Its results so far are kept; Resume run carries on with the cells left.`, actions: [failureActionTitles.resume, failureActionTitles['open-results']] };
+    return {
+      level: 'warning',
+      text: `Onload Bench: Benchmark cancelled (${summary}). Its results so far are kept; Resume run carries on with the cells left.`,
+      actions: [failureActionTitles.resume, failureActionTitles['open-results']],
+    };
   }
-  const text = outcome.error ? `Onload Bench: Benchmark stopped (${summary}): ${outcome.error.message}` : `Onload Bench: Benchmark finished: ${summary}.`;
+  const text = outcome.error
+    ? `Onload Bench: Benchmark stopped (${summary}): ${outcome.error.message}`
+    : `Onload Bench: Benchmark finished: ${summary}.`;
   return { level: warn ? 'warning' : 'info', text, actions: [failureActionTitles['open-results']] };
 }

@@ -33,7 +33,13 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
     case 'run-started':
       return { ...state, runDir: event.runDir, total: event.manifest.cells.length, done: event.alreadyDone };
     case 'cell-started':
-      return { ...state, total: event.total, currentCell: cellLabel(event.key), currentIndex: event.index, started: true };
+      return {
+        ...state,
+        total: event.total,
+        currentCell: cellLabel(event.key),
+        currentIndex: event.index,
+        started: true,
+      };
     case 'cell-finished': {
       const next: RunProgress = {
         ...state,
@@ -85,10 +91,16 @@ export function formatDuration(ms: number): string {
 /** The progress notification's message: the current cell, the count and the time left. */
 export function progressMessage(state: RunProgress): string {
   const parts: string[] = [];
-  if (state.currentCell !== undefined && state.total > 0) parts.push(`cell ${Math.min((state.currentIndex ?? state.done) + 1, state.total)}/${state.total}`, state.currentCell);
-  else if (state.total > 0 && !state.started && !state.finished) parts.push(`pre-flight checks (${state.total} cells planned)`);
+  if (state.currentCell !== undefined && state.total > 0)
+    parts.push(
+      `cell ${Math.min((state.currentIndex ?? state.done) + 1, state.total)}/${state.total}`,
+      state.currentCell,
+    );
+  else if (state.total > 0 && !state.started && !state.finished)
+    parts.push(`pre-flight checks (${state.total} cells planned)`);
   else if (state.total > 0) parts.push(`${state.done}/${state.total} cells done`);
-  if (state.remainingEstimateMs !== undefined) parts.push(`${state.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(state.remainingEstimateMs)} left`);
+  if (state.remainingEstimateMs !== undefined)
+    parts.push(`${state.remainingEstimateUpTo ? 'up to' : 'about'} ${formatDuration(state.remainingEstimateMs)} left`);
   if (state.failed > 0) parts.push(`${state.failed} failed`);
   return parts.join(' — ');
 }
@@ -105,7 +117,15 @@ export function percentDone(state: RunProgress): number {
   return state.total > 0 ? Math.min(100, (100 * state.done) / state.total) : 0;
 }
 
-const ansi = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', cyan: '\x1b[36m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
+const ansi = {
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  yellow: '\x1b[33m',
+  cyan: '\x1b[36m',
+  dim: '\x1b[2m',
+  bold: '\x1b[1m',
+  reset: '\x1b[0m',
+};
 type Colour = keyof typeof ansi;
 
 function paint(text: string, colour: Colour, useColour: boolean): string {
@@ -120,7 +140,10 @@ export function terminalLines(raw: SweepEvent, useColour = true): string[] {
   switch (event.type) {
     case 'run-started':
       return [
-        c(`${event.resumed ? 'Resuming' : 'Starting'} run ${event.manifest.runId}: ${event.manifest.cells.length} cells${event.resumed ? `, ${event.alreadyDone} already done` : ''}`, 'bold'),
+        c(
+          `${event.resumed ? 'Resuming' : 'Starting'} run ${event.manifest.runId}: ${event.manifest.cells.length} cells${event.resumed ? `, ${event.alreadyDone} already done` : ''}`,
+          'bold',
+        ),
         c(`Results folder: ${event.runDir}`, 'dim'),
         'Running pre-flight checks on every host…',
       ];
@@ -131,24 +154,41 @@ export function terminalLines(raw: SweepEvent, useColour = true): string[] {
       return [
         'Pre-flight checks:',
         ...event.checks.map((check) => preflightLine(check, useColour)),
-        c('  Show commands: "Onload Bench: Show commands (dry run)" lists every command and REST step a run takes, without connecting.', 'dim'),
+        c(
+          '  Show commands: "Onload Bench: Show commands (dry run)" lists every command and REST step a run takes, without connecting.',
+          'dim',
+        ),
       ];
     case 'cell-started':
-      return [c(`[${event.index + 1}/${event.total}] ${cellLabel(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`, 'cyan')];
+      return [
+        c(
+          `[${event.index + 1}/${event.total}] ${cellLabel(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+          'cyan',
+        ),
+      ];
     case 'phase':
       return [c(`  ${event.phase}`, 'dim')];
     case 'status':
       return [`  ${event.host} ${event.phase}: ${event.line.trim()}`];
     case 'cell-finished':
-      return cellFinishedLines(event.result, event.remainingEstimateMs, useColour, event.remainingEstimateUpTo === true);
+      return cellFinishedLines(
+        event.result,
+        event.remainingEstimateMs,
+        useColour,
+        event.remainingEstimateUpTo === true,
+      );
     case 'log':
       return logLines(event.level, event.message, useColour);
     case 'run-finished': {
       const { outcome } = event;
       const summary = `${outcome.completed} of ${outcome.total} cells done, ${outcome.failed} failed`;
-      if (outcome.cancelled) return [c(`Run cancelled: ${summary}. Resume it with "Resume interrupted run".`, 'yellow')];
+      if (outcome.cancelled)
+        return [c(`Run cancelled: ${summary}. Resume it with "Resume interrupted run".`, 'yellow')];
       if (outcome.error) return [c(`Run stopped: ${summary}.`, 'red'), c(formatEngineError(outcome.error), 'red')];
-      return [c(`Run finished: ${summary}.`, outcome.failed > 0 ? 'yellow' : 'green'), c(`Results: ${outcome.runDir}`, 'dim')];
+      return [
+        c(`Run finished: ${summary}.`, outcome.failed > 0 ? 'yellow' : 'green'),
+        c(`Results: ${outcome.runDir}`, 'dim'),
+      ];
     }
   }
 }
@@ -163,19 +203,35 @@ export function terminalLinesOnce(event: SweepEvent, printed: Set<string>, useCo
     printed.add(event.message);
   }
   const lines = terminalLines(event, useColour);
-  if (event.type === 'run-finished' && event.outcome.error && !event.outcome.cancelled && printed.has(formatEngineError(event.outcome.error))) return lines.slice(0, 1);
+  if (
+    event.type === 'run-finished' &&
+    event.outcome.error &&
+    !event.outcome.cancelled &&
+    printed.has(formatEngineError(event.outcome.error))
+  )
+    return lines.slice(0, 1);
   return lines;
 }
 
 function preflightLine(check: PreflightCheck, useColour: boolean): string {
-  const mark = check.ok ? paint('ok  ', 'green', useColour) : paint(check.blocking ? 'FAIL' : 'warn', check.blocking ? 'red' : 'yellow', useColour);
+  const mark = check.ok
+    ? paint('ok  ', 'green', useColour)
+    : paint(check.blocking ? 'FAIL' : 'warn', check.blocking ? 'red' : 'yellow', useColour);
   const where = check.host ? ` ${check.host}` : '';
   const action = !check.ok && check.action ? ` Next: ${check.action}` : '';
   return `  ${mark} ${check.id}${where}: ${check.detail}${action}`;
 }
 
-function cellFinishedLines(result: CellResult, remainingEstimateMs: number | undefined, useColour: boolean, upTo = false): string[] {
-  const left = remainingEstimateMs !== undefined ? paint(` (${upTo ? 'up to' : 'about'} ${formatDuration(remainingEstimateMs)} left)`, 'dim', useColour) : '';
+function cellFinishedLines(
+  result: CellResult,
+  remainingEstimateMs: number | undefined,
+  useColour: boolean,
+  upTo = false,
+): string[] {
+  const left =
+    remainingEstimateMs !== undefined
+      ? paint(` (${upTo ? 'up to' : 'about'} ${formatDuration(remainingEstimateMs)} left)`, 'dim', useColour)
+      : '';
   if (result.status === 'failed') {
     return [paint(`  failed${result.error ? `: ${formatEngineError(result.error)}` : ''}`, 'red', useColour) + left];
   }
@@ -187,7 +243,8 @@ function cellFinishedLines(result: CellResult, remainingEstimateMs: number | und
     const p99 = read?.percentilesUs['99'];
     if (p99 !== undefined) parts.push(`p99 ${formatMicros(p99)}`);
   }
-  for (const mark of cellMarks(result)) parts.push(paint(mark.code === 'not-accelerated' ? 'NOT accelerated' : markLabel(mark.code), 'yellow', useColour));
+  for (const mark of cellMarks(result))
+    parts.push(paint(mark.code === 'not-accelerated' ? 'NOT accelerated' : markLabel(mark.code), 'yellow', useColour));
   return [paint('  done', 'green', useColour) + (parts.length > 0 ? `: ${parts.join(', ')}` : '') + left];
 }
 

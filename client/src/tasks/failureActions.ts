@@ -5,14 +5,24 @@ import type { RunOutcome } from '../../../engine/src/events';
 import { commands } from '../commandIds';
 import { failureActionTitles, hostOffsetInPlan, type FailureActionId, type FailureNotice } from './failureNotice';
 
-export async function showRunFailure(notice: FailureNotice, planPath: string, outcome: RunOutcome, log: vscode.LogOutputChannel): Promise<void> {
+export async function showRunFailure(
+  notice: FailureNotice,
+  planPath: string,
+  outcome: RunOutcome,
+  log: vscode.LogOutputChannel,
+): Promise<void> {
   const titles = notice.actions.map((id) => failureActionTitles[id]);
   const picked = await vscode.window.showErrorMessage(notice.message, ...titles);
   const id = notice.actions[titles.indexOf(picked ?? '')];
   if (id) await runFailureAction(id, planPath, outcome, log);
 }
 
-export async function runFailureAction(id: FailureActionId, planPath: string, outcome: RunOutcome, log: vscode.LogOutputChannel): Promise<void> {
+export async function runFailureAction(
+  id: FailureActionId,
+  planPath: string,
+  outcome: RunOutcome,
+  log: vscode.LogOutputChannel,
+): Promise<void> {
   const planUri = vscode.Uri.file(planPath);
   switch (id) {
     case 'retry':
@@ -36,10 +46,15 @@ export async function runFailureAction(id: FailureActionId, planPath: string, ou
       const editor = await vscode.window.showTextDocument(planUri);
       const offset = hostOffsetInPlan(editor.document.getText(), host);
       if (offset < 0) {
-        void vscode.window.showInformationMessage(`Onload Bench: ${path.basename(planPath)} does not name ${host}; it may come from an ssh_config Host entry.`);
+        void vscode.window.showInformationMessage(
+          `Onload Bench: ${path.basename(planPath)} does not name ${host}; it may come from an ssh_config Host entry.`,
+        );
         return;
       }
-      const range = new vscode.Range(editor.document.positionAt(offset), editor.document.positionAt(offset + JSON.stringify(host).length));
+      const range = new vscode.Range(
+        editor.document.positionAt(offset),
+        editor.document.positionAt(offset + JSON.stringify(host).length),
+      );
       editor.selection = new vscode.Selection(range.start, range.end);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       return;

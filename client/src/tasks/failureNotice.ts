@@ -23,7 +23,10 @@ export interface FailureNotice {
   actions: FailureActionId[];
 }
 
-export function failureNotice(outcome: RunOutcome, context: { planName: string; passwordSource?: PasswordSource; planNamesHost?: boolean }): FailureNotice | undefined {
+export function failureNotice(
+  outcome: RunOutcome,
+  context: { planName: string; passwordSource?: PasswordSource; planNamesHost?: boolean },
+): FailureNotice | undefined {
   const { error } = outcome;
   if (outcome.cancelled || !error) return undefined;
   const started = outcome.runDir !== '';
@@ -39,11 +42,19 @@ export function failureNotice(outcome: RunOutcome, context: { planName: string; 
         actions: ['show-log'],
       };
     }
-    return { message: `Onload Bench: Couchbase${where} refused the password${from}.`, actions: ['enter-password', 'show-log'] };
+    return {
+      message: `Onload Bench: Couchbase${where} refused the password${from}.`,
+      actions: ['enter-password', 'show-log'],
+    };
   }
 
   if (!started) {
-    const what = error.step === 'load-plan' ? 'the plan has problems' : error.code === 'preflight' || error.step === 'preflight' ? `pre-flight failed${where}` : `it stopped before the first cell${where}`;
+    const what =
+      error.step === 'load-plan'
+        ? 'the plan has problems'
+        : error.code === 'preflight' || error.step === 'preflight'
+          ? `pre-flight failed${where}`
+          : `it stopped before the first cell${where}`;
     return {
       message: `Onload Bench: ${context.planName} did not start: ${what}. ${error.message} Next: ${error.action}`,
       actions: [...hostAction, 'retry', 'show-log'],

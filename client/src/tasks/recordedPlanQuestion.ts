@@ -7,8 +7,15 @@ import type { PlanDifference } from '../../../engine/src/plan/recordedPlan';
 export const resumeWithRecorded = 'Resume with the recorded plan';
 
 /** The modal's text: which fields differ, recorded value against the plan file's. Pure. */
-export function recordedPlanQuestion(runName: string, planName: string, differences: PlanDifference[], limit = 12): { message: string; detail: string } {
-  const lines = differences.slice(0, limit).map((entry) => `${entry.field}\n    recorded:  ${entry.recorded}\n    plan file: ${entry.current}`);
+export function recordedPlanQuestion(
+  runName: string,
+  planName: string,
+  differences: PlanDifference[],
+  limit = 12,
+): { message: string; detail: string } {
+  const lines = differences
+    .slice(0, limit)
+    .map((entry) => `${entry.field}\n    recorded:  ${entry.recorded}\n    plan file: ${entry.current}`);
   if (differences.length > limit) lines.push(`…and ${differences.length - limit} more`);
   return {
     message: `The plan recorded in ${runName} differs from ${planName} in what it runs or uploads.`,

@@ -8,7 +8,9 @@ export { latestUnfinishedRun, unfinishedRuns } from '../../../engine/src/results
 
 /** `lab-20261202-1405 — 12/40 cells, started 2026-12-02 14:05` */
 export function describeRun(run: RunSummary): { label: string; description: string; detail?: string } {
-  const started = String(run.manifest.createdAt ?? '').replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
+  const started = String(run.manifest.createdAt ?? '')
+    .replace('T', ' ')
+    .replace(/:\d\d(\.\d+)?Z$/, ' UTC');
   const result: { label: string; description: string; detail?: string } = {
     label: path.basename(run.runDir),
     description: `${run.done}/${run.total} cells${run.finished ? '' : ' (unfinished)'}, started ${started}`,

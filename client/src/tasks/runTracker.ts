@@ -11,7 +11,16 @@ import { endNotice } from './endNotice';
 import { failureActionTitles, failureNotice } from './failureNotice';
 import { markWalkthrough, walkthroughKeys } from '../walkthroughProgress';
 import { showRunFailure } from './failureActions';
-import { initialProgress, percentDone, progressMessage, redact, reduceProgress, type RunProgress, statusBarText, terminalLines } from './eventText';
+import {
+  initialProgress,
+  percentDone,
+  progressMessage,
+  redact,
+  reduceProgress,
+  type RunProgress,
+  statusBarText,
+  terminalLines,
+} from './eventText';
 import type { PreflightFailure } from '../runs/runHistory';
 import { PreflightFailures, type FailureStorage } from '../runs/preflightFailures';
 
@@ -57,7 +66,12 @@ export class RunTracker implements vscode.Disposable {
   }
 
   /** Starts tracking a run; undefined when the plan already runs. `secrets` are redacted from the log. */
-  begin(planPath: string, abort: AbortController, secrets: readonly string[], passwordSource?: PasswordSource): RunHandle | undefined {
+  begin(
+    planPath: string,
+    abort: AbortController,
+    secrets: readonly string[],
+    passwordSource?: PasswordSource,
+  ): RunHandle | undefined {
     const key = path.resolve(planPath);
     if (this.active.has(key)) return undefined;
     const run: ActiveRun = { planPath: key, abort, progress: initialProgress };
@@ -69,7 +83,11 @@ export class RunTracker implements vscode.Disposable {
     let finish: (() => void) | undefined;
     let reportedPercent = 0;
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Couchbase benchmark ${path.basename(planPath)}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Couchbase benchmark ${path.basename(planPath)}`,
+        cancellable: true,
+      },
       (progress, token) => {
         token.onCancellationRequested(() => {
           this.log.info(`Cancel requested for ${planPath}`);
@@ -109,8 +127,15 @@ export class RunTracker implements vscode.Disposable {
         // A new run that stopped before its first cell left no folder: only this list remembers it.
         if (outcome.runDir === '' && outcome.error) {
           const notice = failureNotice(outcome, { planName: path.basename(planPath) });
-          const failure = { planPath: key, runDir: panelRunDir ?? '', at: new Date().toISOString(), message: notice?.message ?? outcome.error.message };
-          void Promise.resolve(this.failures.add(failure)).catch((error: unknown) => this.log.warn(`The failed pre-flight of ${planPath} was not stored: ${error}`));
+          const failure = {
+            planPath: key,
+            runDir: panelRunDir ?? '',
+            at: new Date().toISOString(),
+            message: notice?.message ?? outcome.error.message,
+          };
+          void Promise.resolve(this.failures.add(failure)).catch((error: unknown) =>
+            this.log.warn(`The failed pre-flight of ${planPath} was not stored: ${error}`),
+          );
         }
         this.changed.fire();
         void this.announce(outcome, key, passwordSource);
@@ -145,9 +170,16 @@ export class RunTracker implements vscode.Disposable {
     this.statusBar.show();
   }
 
-  private async announce(outcome: RunOutcome, planPath: string, passwordSource: PasswordSource | undefined): Promise<void> {
+  private async announce(
+    outcome: RunOutcome,
+    planPath: string,
+    passwordSource: PasswordSource | undefined,
+  ): Promise<void> {
     // A failed run (also one stopped in pre-flight, whose folder is gone) says what failed and offers next steps as buttons.
-    const notice = failureNotice(outcome, { planName: path.basename(planPath), ...(passwordSource ? { passwordSource } : {}) });
+    const notice = failureNotice(outcome, {
+      planName: path.basename(planPath),
+      ...(passwordSource ? { passwordSource } : {}),
+    });
     if (notice) {
       await showRunFailure(notice, planPath, outcome, this.log);
       return;
@@ -157,7 +189,8 @@ export class RunTracker implements vscode.Disposable {
     const show = ended.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const choice = await show(ended.text, ...ended.actions);
     if (choice === failureActionTitles['open-results']) this.results.showRun(outcome.runDir);
-    else if (choice === failureActionTitles.resume) await vscode.commands.executeCommand(commands.resumeRun.id, outcome.runDir);
+    else if (choice === failureActionTitles.resume)
+      await vscode.commands.executeCommand(commands.resumeRun.id, outcome.runDir);
   }
 
   dispose(): void {

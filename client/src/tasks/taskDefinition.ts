@@ -17,8 +17,7 @@ export interface BenchmarkTaskDefinition {
 export type ResumeChoice = { kind: 'new' } | { kind: 'latest' } | { kind: 'runDir'; runDir: string };
 
 export type ResolvedBenchmarkTask =
-  | { ok: true; planPath: string; resume: ResumeChoice; name: string }
-  | { ok: false; message: string };
+  { ok: true; planPath: string; resume: ResumeChoice; name: string } | { ok: false; message: string };
 
 function expandVariables(value: string, folderPath: string | undefined): string | { error: string } {
   let unknownVariable: string | undefined;
@@ -29,19 +28,27 @@ function expandVariables(value: string, folderPath: string | undefined): string 
     unknownVariable ??= whole;
     return whole;
   });
-  return unknownVariable ? { error: `${unknownVariable} is not supported in a couchbase-benchmark task; use a path relative to the workspace folder.` } : expanded;
+  return unknownVariable
+    ? {
+        error: `${unknownVariable} is not supported in a couchbase-benchmark task; use a path relative to the workspace folder.`,
+      }
+    : expanded;
 }
 
 function absolute(value: string, folderPath: string | undefined): string | { error: string } {
   const expanded = expandVariables(value.trim(), folderPath);
   if (typeof expanded !== 'string') return expanded;
   if (path.isAbsolute(expanded)) return path.normalize(expanded);
-  if (folderPath === undefined) return { error: `"${value}" is relative but the task has no workspace folder; give an absolute path.` };
+  if (folderPath === undefined)
+    return { error: `"${value}" is relative but the task has no workspace folder; give an absolute path.` };
   return path.join(folderPath, expanded);
 }
 
 /** Checks a definition (from tasks.json or our own provider) against the workspace folder it belongs to. */
-export function resolveTaskDefinition(definition: Record<string, unknown>, folderPath: string | undefined): ResolvedBenchmarkTask {
+export function resolveTaskDefinition(
+  definition: Record<string, unknown>,
+  folderPath: string | undefined,
+): ResolvedBenchmarkTask {
   const plan = definition['plan'];
   if (typeof plan !== 'string' || plan.trim() === '') {
     return { ok: false, message: 'A couchbase-benchmark task needs "plan": the path of a .benchplan.json file.' };

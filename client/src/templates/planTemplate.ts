@@ -15,7 +15,8 @@ export function planTemplateText(input: PlanTemplateInput): string {
   const name = input.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64) || 'benchmark';
   const plan = {
     name,
-    description: 'Kernel stack against Onload, YCSB workload A, 5 to 50 client threads. Replace the hosts and addresses with yours.',
+    description:
+      'Kernel stack against Onload, YCSB workload A, 5 to 50 client threads. Replace the hosts and addresses with yours.',
     servers: [{ host: 'couchbase-server.example', couchbaseServerPath: '/opt/couchbase/bin/couchbase-server' }],
     interfaces: { '25G': '192.0.2.10' },
     clients: [{ host: 'ycsb-client.example', ycsbHome: '/opt/ycsb' }],

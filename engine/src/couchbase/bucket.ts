@@ -25,33 +25,104 @@ function connectionString(server: ResolvedServer): string {
 }
 
 /** Words an SDK error for the user; the SDK's own names are not helpful on their own. */
-export function describeSdkError(error: unknown, server: ResolvedServer, step: string, bucketName: string): EngineFailure {
+export function describeSdkError(
+  error: unknown,
+  server: ResolvedServer,
+  step: string,
+  bucketName: string,
+): EngineFailure {
   const name = (error as Error)?.constructor?.name ?? 'Error';
   const detail = sdkDetail(error);
   const host = server.host;
   const at = `${server.address} (KV ${server.kvPort}, REST ${server.restPort})`;
   switch (name) {
     case 'AuthenticationFailureError':
-      return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the credentials of "${server.adminUser}".`, action: 'Check adminUser in the plan and the password you entered (CB_PASSWORD for the CLI).' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: 'bucket-auth',
+          host,
+          step,
+          message: `Couchbase at ${at} refused the credentials of "${server.adminUser}".`,
+          action: 'Check adminUser in the plan and the password you entered (CB_PASSWORD for the CLI).',
+        },
+        { cause: error },
+      );
     case 'InternalServerFailureError': {
       // a REST 401/403 surfaces as this error too: only then is it about the credentials; otherwise
       // quote what the server said (e.g. REAL-LAB C4's "still exists") instead of guessing
       const status = (error as { context?: { response_code?: unknown } })?.context?.response_code;
       if (status === 401 || status === 403) {
-        return new EngineFailure({ code: 'bucket-auth', host, step, message: `Couchbase at ${at} refused the management request for "${server.adminUser}" (HTTP ${status}).`, action: `Check the password and that "${server.adminUser}" may manage buckets (Cluster Admin).` }, { cause: error });
+        return new EngineFailure(
+          {
+            code: 'bucket-auth',
+            host,
+            step,
+            message: `Couchbase at ${at} refused the management request for "${server.adminUser}" (HTTP ${status}).`,
+            action: `Check the password and that "${server.adminUser}" may manage buckets (Cluster Admin).`,
+          },
+          { cause: error },
+        );
       }
-      return new EngineFailure({ code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop', host, step, message: `Couchbase at ${at} failed the management request${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${detail}.`, action: 'Look at the Couchbase logs on the server (an earlier deletion still running, memory, a rebalance); retry the cell.' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: step === 'create-bucket' ? 'bucket-create' : 'bucket-drop',
+          host,
+          step,
+          message: `Couchbase at ${at} failed the management request${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${detail}.`,
+          action:
+            'Look at the Couchbase logs on the server (an earlier deletion still running, memory, a rebalance); retry the cell.',
+        },
+        { cause: error },
+      );
     }
     case 'UnambiguousTimeoutError':
     case 'AmbiguousTimeoutError':
     case 'TimeoutError':
-      return new EngineFailure({ code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create', host, step, message: `Couchbase at ${at} did not answer in time (${name}).`, action: 'Check that the server runs and that this machine reaches its KV and REST ports (firewall, address in the plan).' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create',
+          host,
+          step,
+          message: `Couchbase at ${at} did not answer in time (${name}).`,
+          action:
+            'Check that the server runs and that this machine reaches its KV and REST ports (firewall, address in the plan).',
+        },
+        { cause: error },
+      );
     case 'InvalidArgumentError':
-      return new EngineFailure({ code: 'bucket-create', host, step, message: `Couchbase rejected the bucket settings for "${bucketName}": ${detail}.`, action: 'Check the bucket section of the plan (RAM quota against the cluster quota, replicas against the node count, eviction policy against the bucket type).' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: 'bucket-create',
+          host,
+          step,
+          message: `Couchbase rejected the bucket settings for "${bucketName}": ${detail}.`,
+          action:
+            'Check the bucket section of the plan (RAM quota against the cluster quota, replicas against the node count, eviction policy against the bucket type).',
+        },
+        { cause: error },
+      );
     case 'QuotaLimitedError':
-      return new EngineFailure({ code: 'bucket-create', host, step, message: `Couchbase has no memory quota left for "${bucketName}": ${detail}.`, action: 'Lower bucket.ramQuotaMB or drop other buckets.' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: 'bucket-create',
+          host,
+          step,
+          message: `Couchbase has no memory quota left for "${bucketName}": ${detail}.`,
+          action: 'Lower bucket.ramQuotaMB or drop other buckets.',
+        },
+        { cause: error },
+      );
     default:
-      return new EngineFailure({ code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create', host, step, message: `${name} from Couchbase at ${at}: ${detail}.`, action: 'Look at the Couchbase logs on the server; retry the cell.' }, { cause: error });
+      return new EngineFailure(
+        {
+          code: step === 'bucket-ready' ? 'bucket-ready' : 'bucket-create',
+          host,
+          step,
+          message: `${name} from Couchbase at ${at}: ${detail}.`,
+          action: 'Look at the Couchbase logs on the server; retry the cell.',
+        },
+        { cause: error },
+      );
   }
 }
 
@@ -63,9 +134,16 @@ export function sdkDetail(error: unknown): string {
   let said = body.trim();
   try {
     const parsed = JSON.parse(said) as { errors?: Record<string, unknown> | unknown[] };
-    if (parsed && typeof parsed === 'object' && parsed.errors) said = Object.values(parsed.errors).map(String).join('; ');
+    if (parsed && typeof parsed === 'object' && parsed.errors)
+      said = Object.values(parsed.errors).map(String).join('; ');
     // ns_server also answers `{"_":"message"}` (e.g. "Bucket with given name still exists")
-    else if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string')) said = Object.values(parsed).join('; ');
+    else if (
+      parsed &&
+      typeof parsed === 'object' &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((value) => typeof value === 'string')
+    )
+      said = Object.values(parsed).join('; ');
   } catch {
     // not JSON: keep the text
   }
@@ -90,27 +168,60 @@ export interface BucketEvidence {
  * server says it still exists), then waits until every KV endpoint answers and the bucket has
  * warmed up (C8). The quota is checked first (C5).
  */
-export async function recreateBucket(target: BucketTarget, bucket: Required<PlanBucket>, readyTimeoutSec: number): Promise<BucketEvidence> {
+export async function recreateBucket(
+  target: BucketTarget,
+  bucket: Required<PlanBucket>,
+  readyTimeoutSec: number,
+): Promise<BucketEvidence> {
   const sdk = await loadSdk();
   const { server } = target;
   // SDK calls take no AbortSignal: stop waiting for them on cancel (the cluster is closed below)
   const cancellable = <T>(promise: Promise<T>, step: string): Promise<T> =>
-    target.signal ? untilAborted(promise, target.signal, () => new EngineFailure({ code: 'cancelled', host: server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' })) : promise;
+    target.signal
+      ? untilAborted(
+          promise,
+          target.signal,
+          () =>
+            new EngineFailure({
+              code: 'cancelled',
+              host: server.host,
+              step,
+              message: 'Cancelled.',
+              action: 'Resume the run when ready.',
+            }),
+        )
+      : promise;
   throwIfCancelled(target.signal, server.host, 'connect-couchbase');
   const timeoutMs = readyTimeoutSec * 1000;
   const quota = await clusterQuota(server, target.password, bucket.name, target.signal).catch((error: unknown) => {
-    if (error instanceof EngineFailure && (error.error.code === 'bucket-auth' || error.error.code === 'cancelled')) throw error;
+    if (error instanceof EngineFailure && (error.error.code === 'bucket-auth' || error.error.code === 'cancelled'))
+      throw error;
     return undefined;
   });
   const problem = quotaProblem(bucket.name, bucket.ramQuotaMB, quota);
-  if (problem) throw new EngineFailure({ code: 'bucket-quota', host: server.host, step: 'create-bucket', message: `${problem}.`, action: 'Change bucket.ramQuotaMB in the plan, or raise the data service quota / drop other buckets.' });
+  if (problem)
+    throw new EngineFailure({
+      code: 'bucket-quota',
+      host: server.host,
+      step: 'create-bucket',
+      message: `${problem}.`,
+      action: 'Change bucket.ramQuotaMB in the plan, or raise the data service quota / drop other buckets.',
+    });
   let cluster: import('couchbase').Cluster;
   try {
-    cluster = await cancellable(sdk.connect(connectionString(server), {
-      username: server.adminUser,
-      password: target.password,
-      timeouts: { connectTimeout: Math.min(timeoutMs, 10_000), bootstrapTimeout: Math.min(timeoutMs, 15_000), managementTimeout: Math.min(timeoutMs, 60_000), kvTimeout: 5_000 },
-    }), 'connect-couchbase');
+    cluster = await cancellable(
+      sdk.connect(connectionString(server), {
+        username: server.adminUser,
+        password: target.password,
+        timeouts: {
+          connectTimeout: Math.min(timeoutMs, 10_000),
+          bootstrapTimeout: Math.min(timeoutMs, 15_000),
+          managementTimeout: Math.min(timeoutMs, 60_000),
+          kvTimeout: 5_000,
+        },
+      }),
+      'connect-couchbase',
+    );
   } catch (error) {
     if (error instanceof EngineFailure) throw error;
     throw describeSdkError(error, server, 'connect-couchbase', bucket.name);
@@ -129,26 +240,37 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
         // REAL-LAB C4: the deletion goes on in the background
         evidence.dropped = true;
         evidence.dropAnswer = sdkDetail(error);
-      } else if (!(error instanceof sdk.BucketNotFoundError)) throw describeSdkError(error, server, 'drop-bucket', bucket.name);
+      } else if (!(error instanceof sdk.BucketNotFoundError))
+        throw describeSdkError(error, server, 'drop-bucket', bucket.name);
     }
     if (evidence.dropped) evidence.waitGone = await waitBucketGone(rest, bucket.name, deadline);
     const createStarted = performance.now();
     for (;;) {
       try {
-        await cancellable(manager.createBucket({
-          name: bucket.name,
-          ramQuotaMB: bucket.ramQuotaMB,
-          numReplicas: bucket.replicas,
-          bucketType: bucket.type === 'couchbase' ? sdk.BucketType.Couchbase : bucket.type === 'ephemeral' ? sdk.BucketType.Ephemeral : sdk.BucketType.Memcached,
-          evictionPolicy: bucket.evictionPolicy,
-          flushEnabled: bucket.flush,
-        }), 'create-bucket');
+        await cancellable(
+          manager.createBucket({
+            name: bucket.name,
+            ramQuotaMB: bucket.ramQuotaMB,
+            numReplicas: bucket.replicas,
+            bucketType:
+              bucket.type === 'couchbase'
+                ? sdk.BucketType.Couchbase
+                : bucket.type === 'ephemeral'
+                  ? sdk.BucketType.Ephemeral
+                  : sdk.BucketType.Memcached,
+            evictionPolicy: bucket.evictionPolicy,
+            flushEnabled: bucket.flush,
+          }),
+          'create-bucket',
+        );
         break;
       } catch (error) {
         if (error instanceof EngineFailure) throw error;
         // REAL-LAB C4: 400 "already exists" (BucketExistsError) or 500 "still exists"
         // (InternalServerFailureError) while an earlier deletion finishes
-        const stillThere = error instanceof sdk.BucketExistsError || (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
+        const stillThere =
+          error instanceof sdk.BucketExistsError ||
+          (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
         if (stillThere && performance.now() < deadline) {
           evidence.createRetries += 1;
           // the deletion is looked at often at first, less as it drags on (pollInterval.ts), not every 500 ms
@@ -171,7 +293,13 @@ export async function recreateBucket(target: BucketTarget, bucket: Required<Plan
 }
 
 /** `waitUntilReady` can return early right after creation; a ping of every KV endpoint cannot. */
-async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, target: BucketTarget, bucketName: string, deadline: number): Promise<void> {
+async function waitForKv(
+  sdk: Couchbase,
+  cluster: import('couchbase').Cluster,
+  target: BucketTarget,
+  bucketName: string,
+  deadline: number,
+): Promise<void> {
   const handle = cluster.bucket(bucketName);
   let lastProblem = 'no KV endpoint answered';
   const started = performance.now();
@@ -182,49 +310,110 @@ async function waitForKv(sdk: Couchbase, cluster: import('couchbase').Cluster, t
       const endpoints = Object.values(result.services).flat();
       const notReady = endpoints.filter((endpoint) => endpoint.state !== sdk.PingState.Ok);
       if (endpoints.length > 0 && notReady.length === 0) return;
-      lastProblem = endpoints.length === 0 ? 'no KV endpoint reported yet' : `${notReady.length} of ${endpoints.length} KV endpoints not ready (${notReady.map((endpoint) => `${endpoint.remote ?? '?'}: ${endpoint.state}`).join(', ')})`;
+      lastProblem =
+        endpoints.length === 0
+          ? 'no KV endpoint reported yet'
+          : `${notReady.length} of ${endpoints.length} KV endpoints not ready (${notReady.map((endpoint) => `${endpoint.remote ?? '?'}: ${endpoint.state}`).join(', ')})`;
     } catch (error) {
       lastProblem = (error as Error)?.message ?? String(error);
     }
     await sleep(pollIntervalMs(performance.now() - started), target.signal);
   }
   throwIfCancelled(target.signal, target.server.host, 'bucket-ready');
-  throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucketName}" was created but its KV endpoints did not become ready: ${lastProblem}.`, action: 'Look at the Couchbase logs (warmup, memory), or raise timeouts.bucketReadySec.' });
+  throw new EngineFailure({
+    code: 'bucket-ready',
+    host: target.server.host,
+    step: 'bucket-ready',
+    message: `The bucket "${bucketName}" was created but its KV endpoints did not become ready: ${lastProblem}.`,
+    action: 'Look at the Couchbase logs (warmup, memory), or raise timeouts.bucketReadySec.',
+  });
 }
 
-async function restGet(server: ResolvedServer, password: string, path: string, step: string, signal?: AbortSignal): Promise<unknown> {
+async function restGet(
+  server: ResolvedServer,
+  password: string,
+  path: string,
+  step: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const url = `http://${hostForUrl(server.address)}:${server.restPort}${path}`;
   const authorization = `Basic ${Buffer.from(`${server.adminUser}:${password}`).toString('base64')}`;
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization }, signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000) });
+    response = await fetch(url, {
+      headers: { authorization },
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(10_000)]) : AbortSignal.timeout(10_000),
+    });
   } catch (error) {
-    throw new EngineFailure({ code: 'item-count', host: server.host, step, message: `The REST API at ${server.address}:${server.restPort} did not answer: ${(error as Error).message}.`, action: 'Check that Couchbase runs and its REST port is reachable from this machine.' });
+    throw new EngineFailure({
+      code: 'item-count',
+      host: server.host,
+      step,
+      message: `The REST API at ${server.address}:${server.restPort} did not answer: ${(error as Error).message}.`,
+      action: 'Check that Couchbase runs and its REST port is reachable from this machine.',
+    });
   }
   if (response.status === 401 || response.status === 403) {
-    throw new EngineFailure({ code: 'bucket-auth', host: server.host, step, message: `Couchbase's REST API refused "${server.adminUser}" (HTTP ${response.status}).`, action: 'Check adminUser in the plan and the password.' });
+    throw new EngineFailure({
+      code: 'bucket-auth',
+      host: server.host,
+      step,
+      message: `Couchbase's REST API refused "${server.adminUser}" (HTTP ${response.status}).`,
+      action: 'Check adminUser in the plan and the password.',
+    });
   }
   if (!response.ok) {
-    throw new EngineFailure({ code: 'item-count', host: server.host, step, message: `GET ${path} answered HTTP ${response.status}.`, action: 'Look at the Couchbase logs on the server.' });
+    throw new EngineFailure({
+      code: 'item-count',
+      host: server.host,
+      step,
+      message: `GET ${path} answered HTTP ${response.status}.`,
+      action: 'Look at the Couchbase logs on the server.',
+    });
   }
   return response.json();
 }
 
 /** `basicStats.itemCount` of the bucket, from REST. */
-export async function bucketItemCount(server: ResolvedServer, password: string, bucketName: string, signal?: AbortSignal): Promise<number> {
-  const body = (await restGet(server, password, `/pools/default/buckets/${encodeURIComponent(bucketName)}`, 'item-count', signal)) as { basicStats?: { itemCount?: unknown } };
+export async function bucketItemCount(
+  server: ResolvedServer,
+  password: string,
+  bucketName: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const body = (await restGet(
+    server,
+    password,
+    `/pools/default/buckets/${encodeURIComponent(bucketName)}`,
+    'item-count',
+    signal,
+  )) as { basicStats?: { itemCount?: unknown } };
   const count = body?.basicStats?.itemCount;
   if (typeof count !== 'number') {
-    throw new EngineFailure({ code: 'item-count', host: server.host, step: 'item-count', message: `The bucket "${bucketName}" has no basicStats.itemCount in its REST answer.`, action: 'Check the Couchbase version (basicStats is present on every supported release).' });
+    throw new EngineFailure({
+      code: 'item-count',
+      host: server.host,
+      step: 'item-count',
+      message: `The bucket "${bucketName}" has no basicStats.itemCount in its REST answer.`,
+      action: 'Check the Couchbase version (basicStats is present on every supported release).',
+    });
   }
   return count;
 }
 
 /** Memory quota of the cluster and what other buckets use (MiB), for the pre-flight check. */
-export async function clusterQuota(server: ResolvedServer, password: string, ourBucket: string, signal?: AbortSignal): Promise<{ quotaMB: number; usedByOthersMB: number } | undefined> {
+export async function clusterQuota(
+  server: ResolvedServer,
+  password: string,
+  ourBucket: string,
+  signal?: AbortSignal,
+): Promise<{ quotaMB: number; usedByOthersMB: number } | undefined> {
   const pool = (await restGet(server, password, '/pools/default', 'preflight', signal)) as { memoryQuota?: unknown };
   if (typeof pool?.memoryQuota !== 'number') return undefined;
-  const buckets = (await restGet(server, password, '/pools/default/buckets', 'preflight', signal)) as { name?: string; quota?: { rawRAM?: number } }[];
+  const buckets = (await restGet(server, password, '/pools/default/buckets', 'preflight', signal)) as {
+    name?: string;
+    quota?: { rawRAM?: number };
+  }[];
   const usedByOthersMB = (Array.isArray(buckets) ? buckets : [])
     .filter((entry) => entry.name !== ourBucket)
     .reduce((sum, entry) => sum + (entry.quota?.rawRAM ?? 0) / (1024 * 1024), 0);

@@ -24,23 +24,49 @@ function bucketPath(bucket: string): string {
 }
 
 /** A quota problem worded for the user, or undefined. Pure. */
-export function quotaProblem(bucket: string, ramQuotaMB: number, cluster?: { quotaMB: number; usedByOthersMB: number }): string | undefined {
-  if (ramQuotaMB < minimumRamQuotaMB) return `bucket.ramQuotaMB is ${ramQuotaMB} MiB; Couchbase needs at least ${minimumRamQuotaMB} MiB per bucket`;
+export function quotaProblem(
+  bucket: string,
+  ramQuotaMB: number,
+  cluster?: { quotaMB: number; usedByOthersMB: number },
+): string | undefined {
+  if (ramQuotaMB < minimumRamQuotaMB)
+    return `bucket.ramQuotaMB is ${ramQuotaMB} MiB; Couchbase needs at least ${minimumRamQuotaMB} MiB per bucket`;
   if (cluster && ramQuotaMB > cluster.quotaMB - cluster.usedByOthersMB) {
     return `the bucket "${bucket}" needs ${ramQuotaMB} MiB but only ${Math.floor(cluster.quotaMB - cluster.usedByOthersMB)} MiB of the node's ${cluster.quotaMB} MiB data quota are free (other buckets use ${Math.ceil(cluster.usedByOthersMB)} MiB)`;
   }
   return undefined;
 }
 
-async function poll<T>(target: RestTarget, step: string, deadline: number, probe: () => Promise<{ done: boolean; value: T; last: string }>): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
+async function poll<T>(
+  target: RestTarget,
+  step: string,
+  deadline: number,
+  probe: () => Promise<{ done: boolean; value: T; last: string }>,
+): Promise<{ value: T; facts: WaitFacts; done: boolean; last: string }> {
   const started = performance.now();
   let polls = 0;
   for (;;) {
     polls += 1;
     const outcome = await probe();
-    if (outcome.done || performance.now() >= deadline) return { value: outcome.value, facts: { polls, ms: performance.now() - started }, done: outcome.done, last: outcome.last };
-    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+    if (outcome.done || performance.now() >= deadline)
+      return {
+        value: outcome.value,
+        facts: { polls, ms: performance.now() - started },
+        done: outcome.done,
+        last: outcome.last,
+      };
+    await sleep(
+      Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())),
+      target.signal,
+    );
+    if (target.signal?.aborted)
+      throw new EngineFailure({
+        code: 'cancelled',
+        host: target.server.host,
+        step,
+        message: 'Cancelled.',
+        action: 'Resume the run when ready.',
+      });
   }
 }
 
@@ -51,7 +77,14 @@ export async function waitBucketGone(target: RestTarget, bucket: string, deadlin
     return { done: answer.status === 404, value: answer.status, last: `HTTP ${answer.status}` };
   });
   if (!outcome.done) {
-    throw new EngineFailure({ code: 'bucket-drop', host: target.server.host, step: 'drop-bucket', message: `The bucket "${bucket}" was dropped but still exists after ${Math.round(outcome.facts.ms / 1000)} s (GET ${bucketPath(bucket)}: ${outcome.last}).`, action: 'Look at the Couchbase logs (a deletion can take long on a large bucket), or raise timeouts.bucketReadySec.' });
+    throw new EngineFailure({
+      code: 'bucket-drop',
+      host: target.server.host,
+      step: 'drop-bucket',
+      message: `The bucket "${bucket}" was dropped but still exists after ${Math.round(outcome.facts.ms / 1000)} s (GET ${bucketPath(bucket)}: ${outcome.last}).`,
+      action:
+        'Look at the Couchbase logs (a deletion can take long on a large bucket), or raise timeouts.bucketReadySec.',
+    });
   }
   return outcome.facts;
 }
@@ -62,10 +95,25 @@ export async function waitBucketWarm(target: RestTarget, bucket: string, deadlin
     const answer = await restCall(target, 'GET', bucketPath(bucket), 'bucket-ready');
     const nodes = (answer.json as { nodes?: { status?: string; hostname?: string }[] } | undefined)?.nodes ?? [];
     const cold = nodes.filter((node) => node.status !== 'healthy');
-    return { done: answer.status === 200 && nodes.length > 0 && cold.length === 0, value: undefined, last: answer.status !== 200 ? `HTTP ${answer.status}: ${quote(answer.text)}` : nodes.length === 0 ? 'no node listed' : cold.map((node) => `${node.hostname ?? '?'} ${node.status ?? '?'}`).join(', ') };
+    return {
+      done: answer.status === 200 && nodes.length > 0 && cold.length === 0,
+      value: undefined,
+      last:
+        answer.status !== 200
+          ? `HTTP ${answer.status}: ${quote(answer.text)}`
+          : nodes.length === 0
+            ? 'no node listed'
+            : cold.map((node) => `${node.hostname ?? '?'} ${node.status ?? '?'}`).join(', '),
+    };
   });
   if (!outcome.done) {
-    throw new EngineFailure({ code: 'bucket-ready', host: target.server.host, step: 'bucket-ready', message: `The bucket "${bucket}" did not finish warming up (${outcome.last}).`, action: 'Look at the Couchbase logs (warm-up, memory), or raise timeouts.bucketReadySec.' });
+    throw new EngineFailure({
+      code: 'bucket-ready',
+      host: target.server.host,
+      step: 'bucket-ready',
+      message: `The bucket "${bucket}" did not finish warming up (${outcome.last}).`,
+      action: 'Look at the Couchbase logs (warm-up, memory), or raise timeouts.bucketReadySec.',
+    });
   }
   return outcome.facts;
 }
@@ -75,17 +123,27 @@ export async function readItemCount(target: RestTarget, bucket: string): Promise
   const answer = await restCall(target, 'GET', bucketPath(bucket), 'item-count');
   const count = (answer.json as { basicStats?: { itemCount?: unknown } } | undefined)?.basicStats?.itemCount;
   if (answer.status !== 200 || typeof count !== 'number') {
-    throw new EngineFailure({ code: 'item-count', host: target.server.host, step: 'item-count', message: `GET ${bucketPath(bucket)} gave no item count (HTTP ${answer.status}: ${quote(answer.text)}).`, action: 'Check that the bucket exists and the node runs.' });
+    throw new EngineFailure({
+      code: 'item-count',
+      host: target.server.host,
+      step: 'item-count',
+      message: `GET ${bucketPath(bucket)} gave no item count (HTTP ${answer.status}: ${quote(answer.text)}).`,
+      action: 'Check that the bucket exists and the node runs.',
+    });
   }
   return count;
 }
 
 /** REAL-LAB C6: polls the item count until it equals `expected` or the deadline; returns the last count. */
-export async function waitItemCount(target: RestTarget, bucket: string, expected: number | undefined, deadline: number): Promise<{ count: number; facts: WaitFacts }> {
+export async function waitItemCount(
+  target: RestTarget,
+  bucket: string,
+  expected: number | undefined,
+  deadline: number,
+): Promise<{ count: number; facts: WaitFacts }> {
   const outcome = await poll(target, 'item-count', deadline, async () => {
     const count = await readItemCount(target, bucket);
     return { done: expected === undefined || count === expected, value: count, last: String(count) };
   });
   return { count: outcome.value, facts: outcome.facts };
 }
-

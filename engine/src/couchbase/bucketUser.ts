@@ -19,11 +19,23 @@ export function newBucketPassword(): string {
 }
 
 /** PUT /settings/rbac/users/local/<bucket>; returns the login for YCSB. */
-export async function ensureBucketUser(target: RestTarget, bucket: string, password = newBucketPassword()): Promise<BucketLogin> {
+export async function ensureBucketUser(
+  target: RestTarget,
+  bucket: string,
+  password = newBucketPassword(),
+): Promise<BucketLogin> {
   const path = `/settings/rbac/users/local/${encodeURIComponent(bucket)}`;
-  const answer = await restCall(target, 'PUT', path, 'bucket-user', { form: { password, roles: bucketUserRoles(bucket), name: `onload-bench YCSB login for ${bucket}` } });
+  const answer = await restCall(target, 'PUT', path, 'bucket-user', {
+    form: { password, roles: bucketUserRoles(bucket), name: `onload-bench YCSB login for ${bucket}` },
+  });
   if (answer.status !== 200) {
-    throw new EngineFailure({ code: 'bucket-user', host: target.server.host, step: 'bucket-user', message: `Couchbase did not create the YCSB user "${bucket}" (PUT ${path}: HTTP ${answer.status}: ${quote(answer.text) || 'empty answer'}).`, action: `YCSB's couchbase2 binding logs in as a user named after the bucket; check that "${target.server.adminUser}" may manage users (Security Admin) and that the server supports RBAC (5.0 or later).` });
+    throw new EngineFailure({
+      code: 'bucket-user',
+      host: target.server.host,
+      step: 'bucket-user',
+      message: `Couchbase did not create the YCSB user "${bucket}" (PUT ${path}: HTTP ${answer.status}: ${quote(answer.text) || 'empty answer'}).`,
+      action: `YCSB's couchbase2 binding logs in as a user named after the bucket; check that "${target.server.adminUser}" may manage users (Security Admin) and that the server supports RBAC (5.0 or later).`,
+    });
   }
   return { username: bucket, password };
 }

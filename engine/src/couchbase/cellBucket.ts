@@ -29,17 +29,34 @@ export interface CellBucketContext {
 }
 
 /** Re-creates the bucket, its YCSB user and (for scans) its primary index; returns YCSB's login. */
-export async function prepareCellBucket(context: CellBucketContext, scans: boolean, evidence: Record<string, unknown>): Promise<BucketLogin> {
+export async function prepareCellBucket(
+  context: CellBucketContext,
+  scans: boolean,
+  evidence: Record<string, unknown>,
+): Promise<BucketLogin> {
   if (context.seam) {
     await context.seam.recreate(context.bucket);
     return { username: context.bucket.name, password: newBucketPassword() };
   }
-  const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
+  const target = {
+    server: context.server,
+    password: context.password,
+    ...(context.signal ? { signal: context.signal } : {}),
+  };
   const lifecycle = await recreateBucket(target, context.bucket, context.readySec);
   Object.assign(evidence, lifecycle);
   const login = await ensureBucketUser(target, context.bucket.name);
-  evidence.ycsbUser = { name: login.username, roles: bucketUserRoles(context.bucket.name), password: 'generated for this cell, given to YCSB only' };
-  if (scans) evidence.primaryIndex = await ensurePrimaryIndex(target, context.bucket.name, performance.now() + context.readySec * 1000);
+  evidence.ycsbUser = {
+    name: login.username,
+    roles: bucketUserRoles(context.bucket.name),
+    password: 'generated for this cell, given to YCSB only',
+  };
+  if (scans)
+    evidence.primaryIndex = await ensurePrimaryIndex(
+      target,
+      context.bucket.name,
+      performance.now() + context.readySec * 1000,
+    );
   return login;
 }
 
@@ -48,31 +65,61 @@ export async function prepareCellBucket(context: CellBucketContext, scans: boole
  * queues, then (for scans) the index. The count goes into the load's record; a bucket short of
  * the expected items fails the cell, naming both numbers.
  */
-export async function settleAfterLoad(context: CellBucketContext, load: { expectedItems?: number; itemCount?: number }, evidence: Record<string, unknown>, scans = false): Promise<void> {
+export async function settleAfterLoad(
+  context: CellBucketContext,
+  load: { expectedItems?: number; itemCount?: number },
+  evidence: Record<string, unknown>,
+  scans = false,
+): Promise<void> {
   const expected = load.expectedItems;
   load.itemCount = await settledItemCount(context, expected, evidence, scans);
   if (expected !== undefined && load.itemCount !== expected) {
-    throw new EngineFailure({ code: 'item-count', host: context.server.host, step: 'item-count', message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`, action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.' });
+    throw new EngineFailure({
+      code: 'item-count',
+      host: context.server.host,
+      step: 'item-count',
+      message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`,
+      action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.',
+    });
   }
 }
 
-async function settledItemCount(context: CellBucketContext, expected: number | undefined, evidence: Record<string, unknown>, scans: boolean): Promise<number> {
+async function settledItemCount(
+  context: CellBucketContext,
+  expected: number | undefined,
+  evidence: Record<string, unknown>,
+  scans: boolean,
+): Promise<number> {
   if (context.seam) return context.seam.itemCount();
-  const target = { server: context.server, password: context.password, ...(context.signal ? { signal: context.signal } : {}) };
+  const target = {
+    server: context.server,
+    password: context.password,
+    ...(context.signal ? { signal: context.signal } : {}),
+  };
   const deadline = performance.now() + context.readySec * 1000;
   // issue 24: the write queues are waited on while the count is polled, not after it: both wait
   // for the node's next stats sample, and the load has ended before either's first poll, so the
   // persistence baseline is still a sample the server had once the load was over
   const stopQueues = new AbortController();
-  const queueTarget = { ...target, signal: context.signal ? AbortSignal.any([context.signal, stopQueues.signal]) : stopQueues.signal };
-  const queues = waitPersistence(queueTarget, { name: context.bucket.name, type: context.bucket.type, replicas: context.bucket.replicas }, deadline).then(
+  const queueTarget = {
+    ...target,
+    signal: context.signal ? AbortSignal.any([context.signal, stopQueues.signal]) : stopQueues.signal,
+  };
+  const queues = waitPersistence(
+    queueTarget,
+    { name: context.bucket.name, type: context.bucket.type, replicas: context.bucket.replicas },
+    deadline,
+  ).then(
     (facts) => ({ facts }),
     (error: unknown) => ({ error }),
   );
   let count: number;
   try {
     const first = await readItemCount(target, context.bucket.name);
-    const counted = expected === undefined || first === expected ? { count: first, facts: { polls: 1, ms: 0 } } : await waitItemCount(target, context.bucket.name, expected, deadline);
+    const counted =
+      expected === undefined || first === expected
+        ? { count: first, facts: { polls: 1, ms: 0 } }
+        : await waitItemCount(target, context.bucket.name, expected, deadline);
     count = counted.count;
     evidence.itemCount = { first, final: count, ...(expected !== undefined ? { expected } : {}), ...counted.facts };
   } catch (error) {
@@ -97,7 +144,12 @@ async function settledItemCount(context: CellBucketContext, expected: number | u
  * The REST and SDK steps of `prepareCellBucket` in order, in words, for `--dry-run` (dryRun.ts).
  * Kept beside the code it describes: change one, change the other.
  */
-export function describeCellBucket(server: ResolvedServer, bucket: Required<PlanBucket>, scans: boolean, password: string): string[] {
+export function describeCellBucket(
+  server: ResolvedServer,
+  bucket: Required<PlanBucket>,
+  scans: boolean,
+  password: string,
+): string[] {
   const rest = `http://${server.address}:${server.restPort}`;
   const admin = `as ${server.adminUser} (password ${password})`;
   const path = `/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
@@ -108,16 +160,30 @@ export function describeCellBucket(server: ResolvedServer, bucket: Required<Plan
     `SDK ${admin}: create bucket ${bucket.name} (${bucket.type}, ${bucket.ramQuotaMB} MiB, ${bucket.replicas} replicas, ${bucket.evictionPolicy}), again while the server answers "still exists"`,
     `SDK: ping every KV endpoint of ${bucket.name}; REST: GET ${rest}${path} until every node is healthy (warm-up)`,
     `REST ${admin}: PUT ${rest}/settings/rbac/users/local/${encodeURIComponent(bucket.name)} roles=${bucketUserRoles(bucket.name)} password=<generated for this cell, given to YCSB only>`,
-    ...(scans ? [`REST ${admin}: GET ${rest}/pools/default/nodeServices (the query port); POST /query/service "CREATE PRIMARY INDEX ON \`${bucket.name}\`"; poll system:indexes until it is online`] : []),
+    ...(scans
+      ? [
+          `REST ${admin}: GET ${rest}/pools/default/nodeServices (the query port); POST /query/service "CREATE PRIMARY INDEX ON \`${bucket.name}\`"; poll system:indexes until it is online`,
+        ]
+      : []),
   ];
 }
 
 /** The steps of `settleAfterLoad`, in words, for `--dry-run`. */
-export function describeSettleAfterLoad(server: ResolvedServer, bucket: Required<PlanBucket>, expected: number | undefined, password: string, scans = false): string[] {
+export function describeSettleAfterLoad(
+  server: ResolvedServer,
+  bucket: Required<PlanBucket>,
+  expected: number | undefined,
+  password: string,
+  scans = false,
+): string[] {
   const rest = `http://${server.address}:${server.restPort}/pools/default/buckets/${encodeURIComponent(bucket.name)}`;
   return [
     `REST as ${server.adminUser} (password ${password}): GET ${rest} (basicStats.itemCount) until it is ${expected ?? 'read'}`,
     `REST: GET ${rest}/stats until a sample newer than the load shows ${queuesToWaitFor(bucket.type, bucket.replicas).join(', ') || 'no queue to wait for'} at 0 (a missing stat is not known yet)`,
-    ...(scans ? [`REST: POST /query/service "SELECT RAW COUNT(*) FROM \`${bucket.name}\`" with scan_consistency=request_plus (the primary index caught up with the load)`] : []),
+    ...(scans
+      ? [
+          `REST: POST /query/service "SELECT RAW COUNT(*) FROM \`${bucket.name}\`" with scan_consistency=request_plus (the primary index caught up with the load)`,
+        ]
+      : []),
   ];
 }

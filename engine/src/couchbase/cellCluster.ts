@@ -22,23 +22,44 @@ export interface CellClusterOptions {
 }
 
 /** Drops the bucket (waiting for 404), then makes the cluster exactly the first `size` servers. */
-export async function formCellCluster(target: RestTarget, plan: ResolvedPlan, size: number, readySec: number, options: CellClusterOptions = {}): Promise<ClusterEvidence> {
+export async function formCellCluster(
+  target: RestTarget,
+  plan: ResolvedPlan,
+  size: number,
+  readySec: number,
+  options: CellClusterOptions = {},
+): Promise<ClusterEvidence> {
   const members = clusterMembers(plan, size);
   const name = plan.bucket.name;
   const path = `/pools/default/buckets/${encodeURIComponent(name)}`;
-  const dropped = await restCall(target, 'DELETE', path, 'drop-bucket', { timeoutMs: Math.max(10_000, readySec * 1000) });
+  const dropped = await restCall(target, 'DELETE', path, 'drop-bucket', {
+    timeoutMs: Math.max(10_000, readySec * 1000),
+  });
   let bucketDropped: ClusterEvidence['bucketDropped'];
   // 200: dropped; 404: none; 500 "not yet complete": the deletion goes on in the background (C4)
   if (dropped.status === 200 || (dropped.status === 500 && /not yet complete/i.test(dropped.text))) {
     bucketDropped = await waitBucketGone(target, name, performance.now() + readySec * 1000);
   } else if (dropped.status !== 404) {
-    throw new EngineFailure({ code: 'bucket-drop', host: target.server.host, step: 'drop-bucket', message: `Couchbase refused to drop the bucket "${name}" before the resize (DELETE ${path}: HTTP ${dropped.status}: ${quote(dropped.text)}).`, action: 'Look at the Couchbase logs on the first server; a cluster is resized with no bucket.' });
+    throw new EngineFailure({
+      code: 'bucket-drop',
+      host: target.server.host,
+      step: 'drop-bucket',
+      message: `Couchbase refused to drop the bucket "${name}" before the resize (DELETE ${path}: HTTP ${dropped.status}: ${quote(dropped.text)}).`,
+      action: 'Look at the Couchbase logs on the first server; a cluster is resized with no bucket.',
+    });
   }
   const wanted = wantedMembers(members);
-  const facts = await resizeCluster(target, wanted, options.clock ?? monotonicClock, { ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}), ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}) });
+  const facts = await resizeCluster(target, wanted, options.clock ?? monotonicClock, {
+    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+  });
   return {
     size,
-    members: members.map((server, index) => ({ host: server.host, hostname: wanted[index].hostname, services: [...server.services] })),
+    members: members.map((server, index) => ({
+      host: server.host,
+      hostname: wanted[index].hostname,
+      services: [...server.services],
+    })),
     replicas: { requested: plan.bucket.replicas, effective: effectiveReplicas(plan.bucket.replicas, size) },
     ...(bucketDropped ? { bucketDropped } : {}),
     added: facts.added,
@@ -53,7 +74,11 @@ export async function formCellCluster(target: RestTarget, plan: ResolvedPlan, si
 /** The host part of `host:port` / `[v6]:port`, canonical. */
 function hostOf(endpoint: string): string {
   const bracketed = /^\[([^\]]+)\]/.exec(endpoint);
-  const host = bracketed ? bracketed[1] : (endpoint.match(/:/g) ?? []).length === 1 ? endpoint.slice(0, endpoint.lastIndexOf(':')) : endpoint;
+  const host = bracketed
+    ? bracketed[1]
+    : (endpoint.match(/:/g) ?? []).length === 1
+      ? endpoint.slice(0, endpoint.lastIndexOf(':'))
+      : endpoint;
   return canonicalAddress(host).toLowerCase();
 }
 
@@ -63,16 +88,23 @@ function hostOf(endpoint: string): string {
  * Pure; a problem in words when the answer has no vBucket map.
  */
 export function bucketSpread(json: unknown): Record<string, NodeSpread> | { problem: string } {
-  const bucket = json as { vBucketServerMap?: { serverList?: unknown; vBucketMap?: unknown }; nodes?: unknown } | undefined;
+  const bucket = json as
+    { vBucketServerMap?: { serverList?: unknown; vBucketMap?: unknown }; nodes?: unknown } | undefined;
   const serverList = bucket?.vBucketServerMap?.serverList;
   const map = bucket?.vBucketServerMap?.vBucketMap;
-  if (!Array.isArray(serverList) || !Array.isArray(map)) return { problem: 'the bucket has no vBucketServerMap (serverList, vBucketMap)' };
+  if (!Array.isArray(serverList) || !Array.isArray(map))
+    return { problem: 'the bucket has no vBucketServerMap (serverList, vBucketMap)' };
   const nodes = Array.isArray(bucket?.nodes) ? (bucket.nodes as Record<string, unknown>[]) : [];
   const spread: Record<string, NodeSpread> = {};
   const byServer: (NodeSpread | undefined)[] = serverList.map((entry) => {
     const text = String(entry);
     const kvPort = text.slice(text.lastIndexOf(':') + 1);
-    const node = nodes.find((candidate) => typeof candidate.hostname === 'string' && hostOf(candidate.hostname) === hostOf(text) && String((candidate.ports as { direct?: unknown } | undefined)?.direct ?? kvPort) === kvPort);
+    const node = nodes.find(
+      (candidate) =>
+        typeof candidate.hostname === 'string' &&
+        hostOf(candidate.hostname) === hostOf(text) &&
+        String((candidate.ports as { direct?: unknown } | undefined)?.direct ?? kvPort) === kvPort,
+    );
     const name = typeof node?.hostname === 'string' ? node.hostname : text;
     const stats = (node?.interestingStats ?? {}) as { curr_items?: unknown; vb_replica_curr_items?: unknown };
     spread[name] = {
@@ -100,13 +132,25 @@ export function bucketSpread(json: unknown): Record<string, NodeSpread> | { prob
 export async function readBucketSpread(target: RestTarget, bucketName: string): Promise<Record<string, NodeSpread>> {
   const path = `/pools/default/buckets/${encodeURIComponent(bucketName)}`;
   const answer = await restCall(target, 'GET', path, 'cluster-spread');
-  const spread = answer.status === 200 ? bucketSpread(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
-  if ('problem' in spread) throw new EngineFailure({ code: 'rest', host: target.server.host, step: 'cluster-spread', message: `GET ${path} did not say how the bucket is spread over the nodes: ${spread.problem}.`, action: 'Check that the bucket exists and the first server runs.' });
+  const spread =
+    answer.status === 200 ? bucketSpread(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
+  if ('problem' in spread)
+    throw new EngineFailure({
+      code: 'rest',
+      host: target.server.host,
+      step: 'cluster-spread',
+      message: `GET ${path} did not say how the bucket is spread over the nodes: ${spread.problem}.`,
+      action: 'Check that the bucket exists and the first server runs.',
+    });
   return spread;
 }
 
 /** The steps of `formCellCluster` and `readBucketSpread`, in words, for `--dry-run`. */
-export function describeCellCluster(plan: ResolvedPlan, size: number, password: string): { form: string[]; spread: string[] } {
+export function describeCellCluster(
+  plan: ResolvedPlan,
+  size: number,
+  password: string,
+): { form: string[]; spread: string[] } {
   const first: ResolvedServer = plan.servers[0];
   const rest = `http://${first.address.includes(':') ? `[${first.address}]` : first.address}:${first.restPort}`;
   const admin = `as ${first.adminUser} (password ${password})`;
@@ -123,6 +167,8 @@ export function describeCellCluster(plan: ResolvedPlan, size: number, password: 
       `REST: GET ${rest}/pools/default until balanced is true and every member is active and healthy (up to 20 s)`,
       `the bucket is created with ${effectiveReplicas(plan.bucket.replicas, size)} replica(s): min(bucket.replicas ${plan.bucket.replicas}, ${size} - 1)`,
     ],
-    spread: [`REST ${admin}: GET ${rest}${path} (vBucketServerMap: active and replica vBuckets per node; nodes[].interestingStats: items per node)`],
+    spread: [
+      `REST ${admin}: GET ${rest}${path} (vBucketServerMap: active and replica vBuckets per node; nodes[].interestingStats: items per node)`,
+    ],
   };
 }

@@ -37,7 +37,10 @@ export interface WantedMember {
 
 /** The members a cell of these servers wants (plan/clusterSizes.ts clusterMembers): each as ns_server reaches it, its REST address and port. */
 export function wantedMembers(servers: ResolvedServer[]): WantedMember[] {
-  return servers.map((server) => ({ hostname: `${server.address.includes(':') ? `[${server.address}]` : server.address}:${server.restPort}`, services: [...server.services] }));
+  return servers.map((server) => ({
+    hostname: `${server.address.includes(':') ? `[${server.address}]` : server.address}:${server.restPort}`,
+    services: [...server.services],
+  }));
 }
 
 /** Reads `/pools/default`'s JSON into nodes, or says what was missing. */
@@ -47,7 +50,10 @@ export function parsePoolState(json: unknown): PoolState | { problem: string } {
   const parsed: PoolNode[] = [];
   for (const node of nodes) {
     const fields = node as Record<string, unknown>;
-    if (typeof fields.otpNode !== 'string' || typeof fields.hostname !== 'string') return { problem: `/pools/default lists a node without "otpNode" or "hostname": ${JSON.stringify(node).slice(0, 200)}` };
+    if (typeof fields.otpNode !== 'string' || typeof fields.hostname !== 'string')
+      return {
+        problem: `/pools/default lists a node without "otpNode" or "hostname": ${JSON.stringify(node).slice(0, 200)}`,
+      };
     parsed.push({
       otpNode: fields.otpNode,
       hostname: fields.hostname,
@@ -64,7 +70,11 @@ export function parsePoolState(json: unknown): PoolState | { problem: string } {
 export function endpointKey(hostname: string): string {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(hostname);
   const single = (hostname.match(/:/g) ?? []).length === 1 ? /^(.*):(\d+)$/.exec(hostname) : null;
-  const [host, port] = bracketed ? [bracketed[1], bracketed[2] ?? '8091'] : single ? [single[1], single[2]] : [hostname, '8091'];
+  const [host, port] = bracketed
+    ? [bracketed[1], bracketed[2] ?? '8091']
+    : single
+      ? [single[1], single[2]]
+      : [hostname, '8091'];
   return `${canonicalAddress(host).toLowerCase()}|${port}`;
 }
 
@@ -81,7 +91,11 @@ export interface ResizeRequests {
  * What to send to turn the cluster into `wanted`. A wanted node already in with other services,
  * or failed over, cannot be fixed by a rebalance and is a problem worded for the user.
  */
-export function resizeRequests(state: PoolState, wanted: WantedMember[], user: string): ResizeRequests | { problem: string } {
+export function resizeRequests(
+  state: PoolState,
+  wanted: WantedMember[],
+  user: string,
+): ResizeRequests | { problem: string } {
   const byKey = new Map(state.nodes.map((node) => [endpointKey(node.hostname), node]));
   const wantedKeys = new Set(wanted.map((member) => endpointKey(member.hostname)));
   const add: ResizeRequests['add'] = [];
@@ -89,16 +103,26 @@ export function resizeRequests(state: PoolState, wanted: WantedMember[], user: s
     const present = byKey.get(endpointKey(member.hostname));
     if (!present) {
       // K1: exactly these keys; any other is refused ("Got unknown parameters").
-      add.push({ hostname: member.hostname, form: { hostname: member.hostname, user, password: '', services: member.services.join(',') } });
+      add.push({
+        hostname: member.hostname,
+        form: { hostname: member.hostname, user, password: '', services: member.services.join(',') },
+      });
       continue;
     }
-    if (present.clusterMembership === 'inactiveFailed') return { problem: `${member.hostname} (${present.otpNode}) is failed over; recover or remove it by hand before a resize` };
+    if (present.clusterMembership === 'inactiveFailed')
+      return {
+        problem: `${member.hostname} (${present.otpNode}) is failed over; recover or remove it by hand before a resize`,
+      };
     const have = [...present.services].sort().join(',');
     const want = [...member.services].sort().join(',');
-    if (have !== want) return { problem: `${member.hostname} (${present.otpNode}) runs services ${have || 'none'} but the plan wants ${want}; a member's services cannot change: remove it from the cluster by hand (or fix servers[].services)` };
+    if (have !== want)
+      return {
+        problem: `${member.hostname} (${present.otpNode}) runs services ${have || 'none'} but the plan wants ${want}; a member's services cannot change: remove it from the cluster by hand (or fix servers[].services)`,
+      };
   }
   const eject = state.nodes.filter((node) => !wantedKeys.has(endpointKey(node.hostname))).map((node) => node.otpNode);
-  if (eject.length === state.nodes.length && state.nodes.length > 0 && add.length === 0) return { problem: 'none of the wanted members is in the cluster' };
+  if (eject.length === state.nodes.length && state.nodes.length > 0 && add.length === 0)
+    return { problem: 'none of the wanted members is in the cluster' };
   const settled = state.nodes.every((node) => node.clusterMembership === 'active');
   return { add, eject, nothingToDo: add.length === 0 && eject.length === 0 && settled && state.balanced === true };
 }
@@ -108,7 +132,8 @@ export function rebalanceForm(state: PoolState, eject: string[]): Record<string,
   return { knownNodes: state.nodes.map((node) => node.otpNode).join(','), ejectedNodes: eject.join(',') };
 }
 
-export type RebalanceAnswer = { kind: 'started'; rebalanceId?: string } | { kind: 'mismatch' } | { kind: 'refused'; detail: string };
+export type RebalanceAnswer =
+  { kind: 'started'; rebalanceId?: string } | { kind: 'mismatch' } | { kind: 'refused'; detail: string };
 
 /** K5: how ns_server answered POST /controller/rebalance. */
 export function judgeRebalanceAnswer(status: number, text: string, json: unknown): RebalanceAnswer {
@@ -121,12 +146,19 @@ export function judgeRebalanceAnswer(status: number, text: string, json: unknown
 }
 
 /** K3: addNode's answer: the new otpNode, or ns_server's words (a JSON list of messages). */
-export function judgeAddNodeAnswer(status: number, text: string, json: unknown): { otpNode: string } | { refused: string; stillInACluster: boolean } {
+export function judgeAddNodeAnswer(
+  status: number,
+  text: string,
+  json: unknown,
+): { otpNode: string } | { refused: string; stillInACluster: boolean } {
   const otpNode = (json as { otpNode?: unknown } | undefined)?.otpNode;
   if (status === 200 && typeof otpNode === 'string') return { otpNode };
   const words = Array.isArray(json) ? json.map(String).join('; ') : text.trim().replace(/\s+/g, ' ').slice(0, 300);
   // K3/K16: the joining node's system_joinable is false: in another cluster, or still leaving ours
-  return { refused: `HTTP ${status}: ${words}`, stillInACluster: status === 400 && words.includes('Node is already part of cluster.') };
+  return {
+    refused: `HTTP ${status}: ${words}`,
+    stillInACluster: status === 400 && words.includes('Node is already part of cluster.'),
+  };
 }
 
 /** The `rebalance` entry of `/pools/default/tasks` (K6). */
@@ -141,7 +173,8 @@ export interface RebalanceTask {
 
 export function rebalanceTaskOf(json: unknown): RebalanceTask | undefined {
   if (!Array.isArray(json)) return undefined;
-  const task = json.find((entry) => (entry as { type?: unknown } | null)?.type === 'rebalance') as Record<string, unknown> | undefined;
+  const task = json.find((entry) => (entry as { type?: unknown } | null)?.type === 'rebalance') as
+    Record<string, unknown> | undefined;
   if (!task) return undefined;
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   const progress = typeof task.progress === 'number' ? task.progress : undefined;
@@ -173,7 +206,11 @@ export interface RebalanceWatch {
 }
 
 export function startWatch(before: RebalanceTask | undefined, now: number): RebalanceWatch {
-  return { ...(before?.statusId !== undefined ? { statusIdBefore: before.statusId } : {}), seenRunning: false, lastMoveAt: now };
+  return {
+    ...(before?.statusId !== undefined ? { statusIdBefore: before.statusId } : {}),
+    seenRunning: false,
+    lastMoveAt: now,
+  };
 }
 
 export type WatchVerdict =
@@ -191,18 +228,36 @@ export type WatchVerdict =
 export function watchRebalance(watch: RebalanceWatch, task: RebalanceTask | undefined, now: number): WatchVerdict {
   if (task?.running) {
     const moved = !watch.seenRunning || task.progress !== watch.lastProgress;
-    const next: RebalanceWatch = { ...watch, seenRunning: true, ...(task.progress !== undefined ? { lastProgress: task.progress } : {}), lastMoveAt: moved ? now : watch.lastMoveAt };
+    const next: RebalanceWatch = {
+      ...watch,
+      seenRunning: true,
+      ...(task.progress !== undefined ? { lastProgress: task.progress } : {}),
+      lastMoveAt: moved ? now : watch.lastMoveAt,
+    };
     if (!moved && now - watch.lastMoveAt >= rebalanceStallMs) {
-      return { kind: 'stalled', message: `the rebalance's progress stayed at ${formatProgress(task.progress)} for ${Math.round((now - watch.lastMoveAt) / 1000)} s (perfrunner's limit is ${rebalanceStallMs / 1000} s)` };
+      return {
+        kind: 'stalled',
+        message: `the rebalance's progress stayed at ${formatProgress(task.progress)} for ${Math.round((now - watch.lastMoveAt) / 1000)} s (perfrunner's limit is ${rebalanceStallMs / 1000} s)`,
+      };
     }
     return { kind: 'running', watch: next };
   }
-  const previous = task === undefined || (task.statusId !== undefined ? task.statusId === watch.statusIdBefore : !watch.seenRunning);
+  const previous =
+    task === undefined || (task.statusId !== undefined ? task.statusId === watch.statusIdBefore : !watch.seenRunning);
   if (previous && !watch.seenRunning) {
-    if (now - watch.lastMoveAt >= rebalanceStallMs) return { kind: 'stalled', message: `the rebalance did not start within ${Math.round((now - watch.lastMoveAt) / 1000)} s (/pools/default/tasks still shows no new rebalance)` };
+    if (now - watch.lastMoveAt >= rebalanceStallMs)
+      return {
+        kind: 'stalled',
+        message: `the rebalance did not start within ${Math.round((now - watch.lastMoveAt) / 1000)} s (/pools/default/tasks still shows no new rebalance)`,
+      };
     return { kind: 'running', watch };
   }
-  if (task?.errorMessage) return { kind: 'failed', message: task.errorMessage, ...(task.lastReportURI ? { reportUri: task.lastReportURI } : {}) };
+  if (task?.errorMessage)
+    return {
+      kind: 'failed',
+      message: task.errorMessage,
+      ...(task.lastReportURI ? { reportUri: task.lastReportURI } : {}),
+    };
   return { kind: 'ended', watch };
 }
 
@@ -213,14 +268,21 @@ function formatProgress(progress: number | undefined): string {
 /** K4, K7, K10: after a rebalance the cluster is exactly the wanted members, balanced, all active and healthy. Problems in words; [] = done. */
 export function postConditionProblems(state: PoolState, wanted: WantedMember[]): string[] {
   const problems: string[] = [];
-  if (state.balanced !== true) problems.push(`/pools/default says balanced: ${state.balanced === undefined ? '(missing)' : String(state.balanced)}`);
+  if (state.balanced !== true)
+    problems.push(
+      `/pools/default says balanced: ${state.balanced === undefined ? '(missing)' : String(state.balanced)}`,
+    );
   const wantedKeys = new Set(wanted.map((member) => endpointKey(member.hostname)));
   const present = new Set(state.nodes.map((node) => endpointKey(node.hostname)));
-  for (const member of wanted) if (!present.has(endpointKey(member.hostname))) problems.push(`${member.hostname} is not in the cluster`);
+  for (const member of wanted)
+    if (!present.has(endpointKey(member.hostname))) problems.push(`${member.hostname} is not in the cluster`);
   for (const node of state.nodes) {
-    if (!wantedKeys.has(endpointKey(node.hostname))) problems.push(`${node.hostname} (${node.otpNode}) is still in the cluster`);
-    else if (node.clusterMembership !== 'active') problems.push(`${node.hostname} is ${node.clusterMembership || 'of no membership'}, not active`);
-    else if (node.status !== 'healthy') problems.push(`${node.hostname} is ${node.status || 'of no status'}, not healthy`);
+    if (!wantedKeys.has(endpointKey(node.hostname)))
+      problems.push(`${node.hostname} (${node.otpNode}) is still in the cluster`);
+    else if (node.clusterMembership !== 'active')
+      problems.push(`${node.hostname} is ${node.clusterMembership || 'of no membership'}, not active`);
+    else if (node.status !== 'healthy')
+      problems.push(`${node.hostname} is ${node.status || 'of no status'}, not healthy`);
   }
   return problems;
 }

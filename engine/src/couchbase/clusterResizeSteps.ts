@@ -51,40 +51,75 @@ export interface ResizeFacts {
   waitedForLeave?: LeaveWait[];
 }
 
-
 /** A rebalance that failed or hung, with ns_server's report when it gave one (K8). */
 export class RebalanceFailure extends EngineFailure {
-  constructor(host: string, message: string, readonly report: string | undefined) {
-    super({ code: 'cluster-resize', host, step: 'resize-cluster', message, action: 'Read the rebalance report kept with the cell and the Couchbase logs of the nodes; a node that cannot be reached from the others, or runs out of memory, stops a rebalance.' });
+  constructor(
+    host: string,
+    message: string,
+    readonly report: string | undefined,
+  ) {
+    super({
+      code: 'cluster-resize',
+      host,
+      step: 'resize-cluster',
+      message,
+      action:
+        'Read the rebalance report kept with the cell and the Couchbase logs of the nodes; a node that cannot be reached from the others, or runs out of memory, stops a rebalance.',
+    });
     this.name = 'RebalanceFailure';
   }
 }
 
 const step = 'resize-cluster';
 
-export async function resizeCluster(target: RestTarget, wanted: WantedMember[], clock: ResizeClock = monotonicClock, options: { pollMs?: number; settleMs?: number; leaveWaitMs?: number } = {}): Promise<ResizeFacts> {
+export async function resizeCluster(
+  target: RestTarget,
+  wanted: WantedMember[],
+  clock: ResizeClock = monotonicClock,
+  options: { pollMs?: number; settleMs?: number; leaveWaitMs?: number } = {},
+): Promise<ResizeFacts> {
   const host = target.server.host;
   const pollMs = options.pollMs ?? 1000;
   const settleMs = options.settleMs ?? 20_000;
   const leaveWaitMs = options.leaveWaitMs ?? 60_000;
-  const fail = (message: string, action: string): EngineFailure => new EngineFailure({ code: 'cluster-resize', host, step, message, action });
+  const fail = (message: string, action: string): EngineFailure =>
+    new EngineFailure({ code: 'cluster-resize', host, step, message, action });
 
   const readPool = async (): Promise<PoolState> => {
     const answer = await restCall(target, 'GET', '/pools/default', step);
-    const state = answer.status === 200 ? parsePoolState(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
-    if ('problem' in state) throw fail(`GET /pools/default on ${target.server.address} gave no node list (${state.problem}).`, 'Check that the first server runs Couchbase and is initialised.');
+    const state =
+      answer.status === 200 ? parsePoolState(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
+    if ('problem' in state)
+      throw fail(
+        `GET /pools/default on ${target.server.address} gave no node list (${state.problem}).`,
+        'Check that the first server runs Couchbase and is initialised.',
+      );
     return state;
   };
 
   // K10: sizes are formed with no bucket (perfrunner creates buckets after the rebalance), so no data moves.
   const buckets = await restCall(target, 'GET', '/pools/default/buckets', step);
-  const names = Array.isArray(buckets.json) ? buckets.json.map((bucket) => String((bucket as { name?: unknown }).name)) : [];
-  if (buckets.status !== 200 || !Array.isArray(buckets.json)) throw fail(`GET /pools/default/buckets on ${target.server.address} gave no bucket list (HTTP ${buckets.status}: ${quote(buckets.text)}).`, 'Check that the first server runs Couchbase and is initialised.');
-  if (names.length > 0) throw fail(`The cluster still holds ${names.map((name) => `"${name}"`).join(', ')}: a cluster is resized with no bucket, so that no data moves.`, 'Drop the bucket (and wait until it answers 404) before the resize.');
+  const names = Array.isArray(buckets.json)
+    ? buckets.json.map((bucket) => String((bucket as { name?: unknown }).name))
+    : [];
+  if (buckets.status !== 200 || !Array.isArray(buckets.json))
+    throw fail(
+      `GET /pools/default/buckets on ${target.server.address} gave no bucket list (HTTP ${buckets.status}: ${quote(buckets.text)}).`,
+      'Check that the first server runs Couchbase and is initialised.',
+    );
+  if (names.length > 0)
+    throw fail(
+      `The cluster still holds ${names.map((name) => `"${name}"`).join(', ')}: a cluster is resized with no bucket, so that no data moves.`,
+      'Drop the bucket (and wait until it answers 404) before the resize.',
+    );
 
   let before = await readPool();
   let requests = resizeRequests(before, wanted, target.server.adminUser);
-  if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
+  if ('problem' in requests)
+    throw fail(
+      `The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`,
+      "Fix the cluster or the plan's servers, then resume.",
+    );
   if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [] };
 
   // a rebalance still running (an engine stopped mid-rebalance; ns_server goes on without it) is
@@ -96,8 +131,13 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
     before = await readPool();
     requests = resizeRequests(before, wanted, target.server.adminUser);
-    if ('problem' in requests) throw fail(`The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`, 'Fix the cluster or the plan\'s servers, then resume.');
-    if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [], earlierRebalance: earlier };
+    if ('problem' in requests)
+      throw fail(
+        `The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`,
+        "Fix the cluster or the plan's servers, then resume.",
+      );
+    if (requests.nothingToDo)
+      return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [], earlierRebalance: earlier };
   }
 
   const added: string[] = [];
@@ -105,11 +145,14 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
   for (const request of requests.add) {
     const first = clock.now();
     for (let attempts = 1; ; attempts++) {
-      const answer = await restCall(target, 'POST', '/controller/addNode', step, { form: { ...request.form, password: target.password } });
+      const answer = await restCall(target, 'POST', '/controller/addNode', step, {
+        form: { ...request.form, password: target.password },
+      });
       const judged = judgeAddNodeAnswer(answer.status, answer.text, answer.json);
       if ('otpNode' in judged) {
         added.push(judged.otpNode);
-        if (attempts > 1) waitedForLeave.push({ hostname: request.hostname, ms: Math.round(clock.now() - first), attempts });
+        if (attempts > 1)
+          waitedForLeave.push({ hostname: request.hostname, ms: Math.round(clock.now() - first), attempts });
         break;
       }
       const waited = clock.now() - first;
@@ -124,7 +167,10 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
           `Check ${request.hostname}: if it is in another cluster, remove it there; if this run ejected it, read its Couchbase logs (ns_cluster, "leaving cluster") and restart its service.`,
         );
       }
-      throw fail(`Couchbase refused to add ${request.hostname} to the cluster (POST /controller/addNode: ${judged.refused}).`, `Check ${request.hostname}: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.`);
+      throw fail(
+        `Couchbase refused to add ${request.hostname} to the cluster (POST /controller/addNode: ${judged.refused}).`,
+        `Check ${request.hostname}: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.`,
+      );
     }
   }
 
@@ -135,8 +181,14 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
   for (let attempt = 1; ; attempt++) {
     const state = await readPool();
     const eject = resizeRequests(state, wanted, target.server.adminUser);
-    if ('problem' in eject) throw fail(`The cluster changed during the resize: ${eject.problem}.`, 'Make sure nothing else manages this cluster during a run.');
-    const answer = await restCall(target, 'POST', '/controller/rebalance', step, { form: rebalanceForm(state, eject.eject) });
+    if ('problem' in eject)
+      throw fail(
+        `The cluster changed during the resize: ${eject.problem}.`,
+        'Make sure nothing else manages this cluster during a run.',
+      );
+    const answer = await restCall(target, 'POST', '/controller/rebalance', step, {
+      form: rebalanceForm(state, eject.eject),
+    });
     const judged = judgeRebalanceAnswer(answer.status, answer.text, answer.json);
     if (judged.kind === 'started') {
       rebalanceId = judged.rebalanceId;
@@ -159,7 +211,11 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     await clock.sleep(pollMs, target.signal);
     if (target.signal?.aborted) throw cancelledFailure(host, step);
     polls += 1;
-    const verdict = watchRebalance(watch, rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json), clock.now());
+    const verdict = watchRebalance(
+      watch,
+      rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json),
+      clock.now(),
+    );
     if (verdict.kind === 'running') {
       watch = verdict.watch;
       continue;
@@ -168,7 +224,13 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     const stopped = verdict.kind === 'stalled' ? await stopHungRebalance(target) : '';
     const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
     const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-    throw new RebalanceFailure(host, verdict.kind === 'stalled' ? `The rebalance hung: ${verdict.message}.${stopped}${said}` : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`, report?.text);
+    throw new RebalanceFailure(
+      host,
+      verdict.kind === 'stalled'
+        ? `The rebalance hung: ${verdict.message}.${stopped}${said}`
+        : `The rebalance failed: ${quote(verdict.message).replace(/\.$/, '')}.${said}`,
+      report?.text,
+    );
   }
 
   // K10, K11: balanced and every member healthy, within a short wait.
@@ -177,19 +239,40 @@ export async function resizeCluster(target: RestTarget, wanted: WantedMember[], 
     const after = await readPool();
     const problems = postConditionProblems(after, wanted);
     if (problems.length === 0) {
-      return { members: after.nodes.map((node) => node.otpNode), added, ejected: requests.eject, ...(earlier ? { earlierRebalance: earlier } : {}), rebalance: { ...(rebalanceId !== undefined ? { rebalanceId } : {}), ms: clock.now() - started, polls, mismatchRetried }, ...(waitedForLeave.length > 0 ? { waitedForLeave } : {}) };
+      return {
+        members: after.nodes.map((node) => node.otpNode),
+        added,
+        ejected: requests.eject,
+        ...(earlier ? { earlierRebalance: earlier } : {}),
+        rebalance: {
+          ...(rebalanceId !== undefined ? { rebalanceId } : {}),
+          ms: clock.now() - started,
+          polls,
+          mismatchRetried,
+        },
+        ...(waitedForLeave.length > 0 ? { waitedForLeave } : {}),
+      };
     }
     if (clock.now() >= settleBy) {
       const report = await readReport(target, undefined);
       const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-      throw new RebalanceFailure(host, `The rebalance ended but the cluster is not what was asked: ${problems.join('; ')}.${said}`, report?.text);
+      throw new RebalanceFailure(
+        host,
+        `The rebalance ended but the cluster is not what was asked: ${problems.join('; ')}.${said}`,
+        report?.text,
+      );
     }
     await clock.sleep(pollMs, target.signal);
   }
 }
 
 /** Follows a rebalance already running to its end (whatever its outcome); a hung one fails as any hung rebalance. */
-async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, clock: ResizeClock, pollMs: number): Promise<{ ms: number; polls: number; outcome: string }> {
+async function followEarlierRebalance(
+  target: RestTarget,
+  first: RebalanceTask,
+  clock: ResizeClock,
+  pollMs: number,
+): Promise<{ ms: number; polls: number; outcome: string }> {
   const started = clock.now();
   let watch = startWatch(undefined, started);
   let task: RebalanceTask | undefined = first;
@@ -200,9 +283,18 @@ async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, 
       const stopped = await stopHungRebalance(target);
       const report = await readReport(target, undefined);
       const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
-      throw new RebalanceFailure(target.server.host, `A rebalance that was already running before this resize (an earlier run stopped during it?) hung: ${verdict.message}.${stopped}${said}`, report?.text);
+      throw new RebalanceFailure(
+        target.server.host,
+        `A rebalance that was already running before this resize (an earlier run stopped during it?) hung: ${verdict.message}.${stopped}${said}`,
+        report?.text,
+      );
     }
-    if (verdict.kind !== 'running') return { ms: clock.now() - started, polls, outcome: verdict.kind === 'failed' ? `failed: ${verdict.message}` : 'ended' };
+    if (verdict.kind !== 'running')
+      return {
+        ms: clock.now() - started,
+        polls,
+        outcome: verdict.kind === 'failed' ? `failed: ${verdict.message}` : 'ended',
+      };
     watch = verdict.watch;
     await clock.sleep(pollMs, target.signal);
     if (target.signal?.aborted) throw cancelledFailure(target.server.host, step);
@@ -219,14 +311,19 @@ async function followEarlierRebalance(target: RestTarget, first: RebalanceTask, 
 async function stopHungRebalance(target: RestTarget): Promise<string> {
   try {
     const answer = await restCall(target, 'POST', '/controller/stopRebalance', step, { form: {} });
-    return answer.status === 200 ? ' The engine stopped it (POST /controller/stopRebalance).' : ` Stopping it failed (POST /controller/stopRebalance: HTTP ${answer.status}: ${quote(answer.text)}).`;
+    return answer.status === 200
+      ? ' The engine stopped it (POST /controller/stopRebalance).'
+      : ` Stopping it failed (POST /controller/stopRebalance: HTTP ${answer.status}: ${quote(answer.text)}).`;
   } catch (error) {
     return ` Stopping it failed (${error instanceof EngineFailure ? error.error.message : String(error)}).`;
   }
 }
 
 /** K8: the last rebalance's report, or undefined when ns_server has none to give. */
-async function readReport(target: RestTarget, uri: string | undefined): Promise<{ text: string; message?: string } | undefined> {
+async function readReport(
+  target: RestTarget,
+  uri: string | undefined,
+): Promise<{ text: string; message?: string } | undefined> {
   const path = uri !== undefined && uri.startsWith('/logs/rebalanceReport') ? uri : '/logs/rebalanceReport';
   try {
     const answer = await restCall(target, 'GET', path, step);

@@ -19,11 +19,19 @@ export interface RestTarget {
   signal?: AbortSignal;
 }
 
-export async function restCall(target: RestTarget, method: string, path: string, step: string, options: { form?: Record<string, string>; port?: number; timeoutMs?: number } = {}): Promise<RestAnswer> {
+export async function restCall(
+  target: RestTarget,
+  method: string,
+  path: string,
+  step: string,
+  options: { form?: Record<string, string>; port?: number; timeoutMs?: number } = {},
+): Promise<RestAnswer> {
   const { server } = target;
   const port = options.port ?? server.restPort;
   const url = `http://${hostForUrl(server.address)}:${port}${path}`;
-  const headers: Record<string, string> = { authorization: `Basic ${Buffer.from(`${server.adminUser}:${target.password}`).toString('base64')}` };
+  const headers: Record<string, string> = {
+    authorization: `Basic ${Buffer.from(`${server.adminUser}:${target.password}`).toString('base64')}`,
+  };
   let body: string | undefined;
   if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -32,10 +40,28 @@ export async function restCall(target: RestTarget, method: string, path: string,
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: target.signal ? AbortSignal.any([target.signal, timeout]) : timeout });
+    response = await fetch(url, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      signal: target.signal ? AbortSignal.any([target.signal, timeout]) : timeout,
+    });
   } catch (error) {
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: server.host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
-    throw new EngineFailure({ code: 'rest', host: server.host, step, message: `${method} ${path} on ${server.address}:${port} got no answer: ${(error as Error).message}.`, action: 'Check that Couchbase runs and that this machine reaches that port.' });
+    if (target.signal?.aborted)
+      throw new EngineFailure({
+        code: 'cancelled',
+        host: server.host,
+        step,
+        message: 'Cancelled.',
+        action: 'Resume the run when ready.',
+      });
+    throw new EngineFailure({
+      code: 'rest',
+      host: server.host,
+      step,
+      message: `${method} ${path} on ${server.address}:${port} got no answer: ${(error as Error).message}.`,
+      action: 'Check that Couchbase runs and that this machine reaches that port.',
+    });
   }
   const text = await response.text();
   const answer: RestAnswer = { status: response.status, text };
@@ -45,7 +71,13 @@ export async function restCall(target: RestTarget, method: string, path: string,
     // not JSON: callers quote the text
   }
   if (response.status === 401 || response.status === 403) {
-    throw new EngineFailure({ code: 'bucket-auth', host: server.host, step, message: `Couchbase refused ${method} ${path} for "${server.adminUser}" (HTTP ${response.status}${text.trim() ? `: ${quote(text)}` : ''}).`, action: `Check adminUser in the plan and the password; "${server.adminUser}" needs the Full Admin (or Cluster Admin and Security Admin) role.` });
+    throw new EngineFailure({
+      code: 'bucket-auth',
+      host: server.host,
+      step,
+      message: `Couchbase refused ${method} ${path} for "${server.adminUser}" (HTTP ${response.status}${text.trim() ? `: ${quote(text)}` : ''}).`,
+      action: `Check adminUser in the plan and the password; "${server.adminUser}" needs the Full Admin (or Cluster Admin and Security Admin) role.`,
+    });
   }
   return answer;
 }

@@ -15,7 +15,14 @@ import { restCall, type RestTarget } from './couchbaseRest';
 import { sleep } from '../server/serverControl';
 import { pollIntervalMs } from '../remote/pollInterval';
 
-const diskQueues = ['ep_queue_size', 'ep_flusher_todo', 'ep_diskqueue_items', 'vb_active_queue_size', 'vb_replica_queue_size', 'vb_pending_queue_size'];
+const diskQueues = [
+  'ep_queue_size',
+  'ep_flusher_todo',
+  'ep_diskqueue_items',
+  'vb_active_queue_size',
+  'vb_replica_queue_size',
+  'vb_pending_queue_size',
+];
 const replicaQueues = ['ep_dcp_replica_items_remaining'];
 
 /** The queue stats a bucket of this type and replica count must show empty. Pure. */
@@ -44,7 +51,11 @@ export interface QueueVerdict {
 export function judgeQueues(sample: QueueSample, queues: string[], baseline: QueueSample | 'first'): QueueVerdict {
   const waitingFor: string[] = [];
   if (baseline === 'first') waitingFor.push('a sample taken after the load');
-  else if (baseline.sampledAt !== undefined && (sample.sampledAt === undefined || sample.sampledAt <= baseline.sampledAt)) waitingFor.push('a stats sample newer than the end of the load');
+  else if (
+    baseline.sampledAt !== undefined &&
+    (sample.sampledAt === undefined || sample.sampledAt <= baseline.sampledAt)
+  )
+    waitingFor.push('a stats sample newer than the end of the load');
   for (const queue of queues) {
     const value = sample.values[queue];
     if (value === undefined) waitingFor.push(`${queue} (not reported yet)`);
@@ -67,7 +78,11 @@ export function readQueueSample(json: unknown): QueueSample {
 }
 
 /** Polls the bucket's stats (called right after the load) until a newer sample shows every queue empty, or the deadline. */
-export async function waitPersistence(target: RestTarget, bucket: { name: string; type: string; replicas: number }, deadline: number): Promise<WaitFacts & { drained: true; queues: Record<string, number>; sampledAt?: number }> {
+export async function waitPersistence(
+  target: RestTarget,
+  bucket: { name: string; type: string; replicas: number },
+  deadline: number,
+): Promise<WaitFacts & { drained: true; queues: Record<string, number>; sampledAt?: number }> {
   const queues = queuesToWaitFor(bucket.type, bucket.replicas);
   const started = performance.now();
   let polls = 0;
@@ -76,16 +91,44 @@ export async function waitPersistence(target: RestTarget, bucket: { name: string
   let baseline: QueueSample | 'first' = 'first';
   while (queues.length > 0) {
     polls += 1;
-    const answer = await restCall(target, 'GET', `/pools/default/buckets/${encodeURIComponent(bucket.name)}/stats`, 'write-queue');
+    const answer = await restCall(
+      target,
+      'GET',
+      `/pools/default/buckets/${encodeURIComponent(bucket.name)}/stats`,
+      'write-queue',
+    );
     sample = answer.status === 200 ? readQueueSample(answer.json) : { values: {} };
     verdict = judgeQueues(sample, queues, baseline);
     if (baseline === 'first') baseline = sample;
     if (verdict.drained || performance.now() >= deadline) break;
-    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), target.signal);
-    if (target.signal?.aborted) throw new EngineFailure({ code: 'cancelled', host: target.server.host, step: 'write-queue', message: 'Cancelled.', action: 'Resume the run when ready.' });
+    await sleep(
+      Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())),
+      target.signal,
+    );
+    if (target.signal?.aborted)
+      throw new EngineFailure({
+        code: 'cancelled',
+        host: target.server.host,
+        step: 'write-queue',
+        message: 'Cancelled.',
+        action: 'Resume the run when ready.',
+      });
   }
   if (!verdict.drained) {
-    throw new EngineFailure({ code: 'write-queue', host: target.server.host, step: 'write-queue', message: `The load of "${bucket.name}" was not known to be persisted after ${Math.round((performance.now() - started) / 1000)} s (waiting for ${verdict.waitingFor.join(', ')}): the run would measure the load's persistence too.`, action: 'Check the server disk and replication, or raise timeouts.bucketReadySec (stats are sampled about every 10 s).' });
+    throw new EngineFailure({
+      code: 'write-queue',
+      host: target.server.host,
+      step: 'write-queue',
+      message: `The load of "${bucket.name}" was not known to be persisted after ${Math.round((performance.now() - started) / 1000)} s (waiting for ${verdict.waitingFor.join(', ')}): the run would measure the load's persistence too.`,
+      action:
+        'Check the server disk and replication, or raise timeouts.bucketReadySec (stats are sampled about every 10 s).',
+    });
   }
-  return { polls, ms: performance.now() - started, drained: true, queues: Object.fromEntries(queues.map((queue) => [queue, sample.values[queue] ?? 0])), ...(sample.sampledAt !== undefined ? { sampledAt: sample.sampledAt } : {}) };
+  return {
+    polls,
+    ms: performance.now() - started,
+    drained: true,
+    queues: Object.fromEntries(queues.map((queue) => [queue, sample.values[queue] ?? 0])),
+    ...(sample.sampledAt !== undefined ? { sampledAt: sample.sampledAt } : {}),
+  };
 }

@@ -30,22 +30,46 @@ export function missingScanServices(services: string[][]): string[] {
 
 async function queryPort(target: RestTarget): Promise<number> {
   const answer = await restCall(target, 'GET', '/pools/default/nodeServices', 'primary-index');
-  const nodes = (answer.json as { nodesExt?: { services?: Record<string, number>; thisNode?: boolean }[] } | undefined)?.nodesExt ?? [];
-  const withQuery = nodes.find((node) => node.thisNode && node.services?.n1ql) ?? nodes.find((node) => node.services?.n1ql);
+  const nodes =
+    (answer.json as { nodesExt?: { services?: Record<string, number>; thisNode?: boolean }[] } | undefined)?.nodesExt ??
+    [];
+  const withQuery =
+    nodes.find((node) => node.thisNode && node.services?.n1ql) ?? nodes.find((node) => node.services?.n1ql);
   if (!withQuery?.services?.n1ql) {
-    throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: 'The workload scans, but no node of the cluster runs the query service (no n1ql in /pools/default/nodeServices).', action: 'Add the query and index services to the cluster, or use a workload without scans (scanproportion=0).' });
+    throw new EngineFailure({
+      code: 'query-index',
+      host: target.server.host,
+      step: 'primary-index',
+      message:
+        'The workload scans, but no node of the cluster runs the query service (no n1ql in /pools/default/nodeServices).',
+      action: 'Add the query and index services to the cluster, or use a workload without scans (scanproportion=0).',
+    });
   }
   return withQuery.services.n1ql;
 }
 
-async function query(target: RestTarget, port: number, statement: string, extra: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ status: number; results: unknown[]; errors: { code?: number; msg?: string }[]; text: string }> {
-  const answer = await restCall(target, 'POST', '/query/service', 'primary-index', { port, form: { statement, ...extra }, timeoutMs });
+async function query(
+  target: RestTarget,
+  port: number,
+  statement: string,
+  extra: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ status: number; results: unknown[]; errors: { code?: number; msg?: string }[]; text: string }> {
+  const answer = await restCall(target, 'POST', '/query/service', 'primary-index', {
+    port,
+    form: { statement, ...extra },
+    timeoutMs,
+  });
   const body = (answer.json ?? {}) as { results?: unknown[]; errors?: { code?: number; msg?: string }[] };
   return { status: answer.status, results: body.results ?? [], errors: body.errors ?? [], text: answer.text };
 }
 
 /** `CREATE PRIMARY INDEX` (an existing one is fine) and wait until it is online. */
-export async function ensurePrimaryIndex(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { created: boolean }> {
+export async function ensurePrimaryIndex(
+  target: RestTarget,
+  bucket: string,
+  deadline: number,
+): Promise<WaitFacts & { created: boolean }> {
   const started = performance.now();
   const port = await queryPort(target);
   const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
@@ -53,36 +77,71 @@ export async function ensurePrimaryIndex(target: RestTarget, bucket: string, dea
   // 4300: "The index #primary already exists."
   const exists = create.errors.some((error) => error.code === 4300 || /already exists/i.test(error.msg ?? ''));
   if (create.status !== 200 && !exists) {
-    throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The query service did not create the primary index on "${bucket}" (HTTP ${create.status}: ${quote(create.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || create.text)}).`, action: 'Check the query and index services (Couchbase console, Indexes), and the index storage mode.' });
+    throw new EngineFailure({
+      code: 'query-index',
+      host: target.server.host,
+      step: 'primary-index',
+      message: `The query service did not create the primary index on "${bucket}" (HTTP ${create.status}: ${quote(create.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || create.text)}).`,
+      action: 'Check the query and index services (Couchbase console, Indexes), and the index storage mode.',
+    });
   }
   let polls = 0;
   let last = '';
   const literal = JSON.stringify(bucket);
   for (;;) {
     polls += 1;
-    const state = await query(target, port, `SELECT RAW state FROM system:indexes WHERE keyspace_id = ${literal} AND is_primary = true`);
+    const state = await query(
+      target,
+      port,
+      `SELECT RAW state FROM system:indexes WHERE keyspace_id = ${literal} AND is_primary = true`,
+    );
     last = state.status === 200 ? JSON.stringify(state.results) : `HTTP ${state.status}: ${quote(state.text)}`;
     if (state.results.includes('online')) return { polls, ms: performance.now() - started, created: !exists };
     if (performance.now() >= deadline) break;
     // often at first, less as it drags on (pollInterval.ts), not every 250 ms (issue 24)
-    await sleep(Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())), target.signal);
+    await sleep(
+      Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())),
+      target.signal,
+    );
   }
-  throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`, action: 'Look at the index service logs, or raise timeouts.bucketReadySec.' });
+  throw new EngineFailure({
+    code: 'query-index',
+    host: target.server.host,
+    step: 'primary-index',
+    message: `The primary index on "${bucket}" did not come online (system:indexes: ${last}).`,
+    action: 'Look at the index service logs, or raise timeouts.bucketReadySec.',
+  });
 }
 
 /**
  * After the load (REAL-LAB C11): waits until the primary index holds every loaded mutation, by a
  * request_plus count through it; returns the wait and the count the index gave.
  */
-export async function waitIndexCaughtUp(target: RestTarget, bucket: string, deadline: number): Promise<WaitFacts & { indexedItems: number }> {
+export async function waitIndexCaughtUp(
+  target: RestTarget,
+  bucket: string,
+  deadline: number,
+): Promise<WaitFacts & { indexedItems: number }> {
   const started = performance.now();
   const port = await queryPort(target);
   const keyspace = `\`${bucket.replace(/`/g, '``')}\``;
   const seconds = Math.max(1, Math.ceil((deadline - performance.now()) / 1000));
-  const answer = await query(target, port, `SELECT RAW COUNT(*) FROM ${keyspace}`, { scan_consistency: 'request_plus', timeout: `${seconds}s` }, seconds * 1000 + 5000);
+  const answer = await query(
+    target,
+    port,
+    `SELECT RAW COUNT(*) FROM ${keyspace}`,
+    { scan_consistency: 'request_plus', timeout: `${seconds}s` },
+    seconds * 1000 + 5000,
+  );
   const count = answer.results[0];
   if (answer.status !== 200 || typeof count !== 'number') {
-    throw new EngineFailure({ code: 'query-index', host: target.server.host, step: 'primary-index', message: `The primary index on "${bucket}" did not catch up with the load within ${seconds} s (HTTP ${answer.status}: ${quote(answer.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || answer.text)}).`, action: 'Look at the index service (its queue and memory quota), or raise timeouts.bucketReadySec.' });
+    throw new EngineFailure({
+      code: 'query-index',
+      host: target.server.host,
+      step: 'primary-index',
+      message: `The primary index on "${bucket}" did not catch up with the load within ${seconds} s (HTTP ${answer.status}: ${quote(answer.errors.map((error) => `${error.code ?? ''} ${error.msg ?? ''}`).join('; ') || answer.text)}).`,
+      action: 'Look at the index service (its queue and memory quota), or raise timeouts.bucketReadySec.',
+    });
   }
   return { polls: 1, ms: performance.now() - started, indexedItems: count };
 }

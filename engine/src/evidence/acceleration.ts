@@ -109,7 +109,13 @@ function addPids(map: Map<string, number[]>, stack: string, pids: number[]): voi
 
 /** Reads the output of `stackdumpScript`. Pure; tolerant of extra lines and fields. */
 export function parseStackdump(output: string): StackdumpFacts {
-  const facts: StackdumpFacts = { missing: false, rights: 'no-sudo', stackPids: new Map(), stackSockets: new Map(), inaccessible: [] };
+  const facts: StackdumpFacts = {
+    missing: false,
+    rights: 'no-sudo',
+    stackPids: new Map(),
+    stackSockets: new Map(),
+    inaccessible: [],
+  };
   const creators = new Map<string, number>();
   let section: 'none' | 'list' | 'lots' = 'none';
   let currentStack: string | undefined;
@@ -159,38 +165,103 @@ export function parseStackdump(output: string): StackdumpFacts {
 }
 
 /** The verdict from memcached's facts and stackdump's. Pure. */
-export function judgeAcceleration(process: Pick<ServerProcessFacts, 'pid' | 'name' | 'libonloadMapped' | 'foundBy'>, stackdump: StackdumpFacts, kvPort: number): AccelerationCheck {
+export function judgeAcceleration(
+  process: Pick<ServerProcessFacts, 'pid' | 'name' | 'libonloadMapped' | 'foundBy'>,
+  stackdump: StackdumpFacts,
+  kvPort: number,
+): AccelerationCheck {
   const rights = stackdump.rights;
   // how memcached was found is in evidence.server.process.foundBy; only the listener fallback is said here
-  const who = process.pid !== undefined ? `${process.name ?? 'process'} ${process.pid}${process.foundBy === undefined || process.foundBy === 'its KV listener' ? ' (KV listener)' : ''}` : '';
-  if (process.pid === undefined) return { accelerated: undefined, evidence: `no memcached of this installation was found and nothing listens on the KV port ${kvPort} as a kernel socket`, stacks: [], rights };
-  if (stackdump.missing) return { accelerated: undefined, evidence: `onload_stackdump is not installed; ${who}${process.libonloadMapped ? ' maps libonload (which proves nothing)' : ''}`, stacks: [], rights };
+  const who =
+    process.pid !== undefined
+      ? `${process.name ?? 'process'} ${process.pid}${process.foundBy === undefined || process.foundBy === 'its KV listener' ? ' (KV listener)' : ''}`
+      : '';
+  if (process.pid === undefined)
+    return {
+      accelerated: undefined,
+      evidence: `no memcached of this installation was found and nothing listens on the KV port ${kvPort} as a kernel socket`,
+      stacks: [],
+      rights,
+    };
+  if (stackdump.missing)
+    return {
+      accelerated: undefined,
+      evidence: `onload_stackdump is not installed; ${who}${process.libonloadMapped ? ' maps libonload (which proves nothing)' : ''}`,
+      stacks: [],
+      rights,
+    };
   if (stackdump.failure !== undefined) {
     // no /dev/onload (rc -ENOENT/-ENXIO): no process can have a stack; anything else (a driver of
     // another version, the tool run under onload) leaves the question open
     const noDrivers = /check Onload drivers are loaded/.test(stackdump.failure);
-    return { accelerated: noDrivers ? false : undefined, evidence: `${noDrivers ? 'the Onload drivers are not loaded' : 'onload_stackdump failed'} (${stackdump.failure}); ${who}${process.libonloadMapped ? ' maps libonload (which proves nothing)' : ''}`, stacks: [], rights };
+    return {
+      accelerated: noDrivers ? false : undefined,
+      evidence: `${noDrivers ? 'the Onload drivers are not loaded' : 'onload_stackdump failed'} (${stackdump.failure}); ${who}${process.libonloadMapped ? ' maps libonload (which proves nothing)' : ''}`,
+      stacks: [],
+      rights,
+    };
   }
   const stacks = [...stackdump.stackPids].filter(([, pids]) => pids.includes(process.pid as number)).map(([id]) => id);
   if (stacks.length === 0) {
     if (!rights.startsWith('sudo')) {
-      const hidden = stackdump.inaccessible.length > 0 ? `; stack${stackdump.inaccessible.length > 1 ? 's' : ''} ${stackdump.inaccessible.join(',')} inaccessible to this user` : '';
-      return { accelerated: undefined, evidence: `${who} is not among the stacks onload_stackdump shows without root rights (sudo -n refused: ${rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}); it lists only the caller's own stacks${hidden}`, stacks, rights };
+      const hidden =
+        stackdump.inaccessible.length > 0
+          ? `; stack${stackdump.inaccessible.length > 1 ? 's' : ''} ${stackdump.inaccessible.join(',')} inaccessible to this user`
+          : '';
+      return {
+        accelerated: undefined,
+        evidence: `${who} is not among the stacks onload_stackdump shows without root rights (sudo -n refused: ${rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}); it lists only the caller's own stacks${hidden}`,
+        stacks,
+        rights,
+      };
     }
-    return { accelerated: false, evidence: `${who} is in no Onload stack${process.libonloadMapped ? ' although it maps libonload' : ''}`, stacks, rights };
+    return {
+      accelerated: false,
+      evidence: `${who} is in no Onload stack${process.libonloadMapped ? ' although it maps libonload' : ''}`,
+      stacks,
+      rights,
+    };
   }
-  const sockets = stacks.flatMap((id) => (stackdump.stackSockets.get(id) ?? []).filter((socket) => socket.port === kvPort).map((socket) => `${socket.local}:${socket.port} ${socket.state}`));
+  const sockets = stacks.flatMap((id) =>
+    (stackdump.stackSockets.get(id) ?? [])
+      .filter((socket) => socket.port === kvPort)
+      .map((socket) => `${socket.local}:${socket.port} ${socket.state}`),
+  );
   if (sockets.length === 0) {
-    return { accelerated: false, evidence: `${who} owns Onload stack ${stacks.join(',')}, but its KV port ${kvPort} is not a socket of that stack (kernel fallback)`, stacks, rights };
+    return {
+      accelerated: false,
+      evidence: `${who} owns Onload stack ${stacks.join(',')}, but its KV port ${kvPort} is not a socket of that stack (kernel fallback)`,
+      stacks,
+      rights,
+    };
   }
-  return { accelerated: true, evidence: `${who} in Onload stack ${stacks.join(',')} with ${sockets.slice(0, 4).join(', ')}${sockets.length > 4 ? ` and ${sockets.length - 4} more` : ''}`, stacks, rights };
+  return {
+    accelerated: true,
+    evidence: `${who} in Onload stack ${stacks.join(',')} with ${sockets.slice(0, 4).join(', ')}${sockets.length > 4 ? ` and ${sockets.length - 4} more` : ''}`,
+    stacks,
+    rights,
+  };
 }
 
 /**
  * The verdict for memcached as found; `stackdumpOutput` is the `stackdumpScript` output when it ran
  * in the same trip as the look-up (issue 24), else the script runs now.
  */
-export async function checkAcceleration(session: RemoteSession, server: ResolvedServer, process: ServerProcessFacts, signal?: AbortSignal, stackdumpOutput?: string): Promise<AccelerationCheck> {
-  const output = stackdumpOutput ?? (await session.run(stackdumpScript(), { step: 'check-acceleration', ...(signal ? { signal } : {}), timeoutMs: 60_000 })).stdout;
+export async function checkAcceleration(
+  session: RemoteSession,
+  server: ResolvedServer,
+  process: ServerProcessFacts,
+  signal?: AbortSignal,
+  stackdumpOutput?: string,
+): Promise<AccelerationCheck> {
+  const output =
+    stackdumpOutput ??
+    (
+      await session.run(stackdumpScript(), {
+        step: 'check-acceleration',
+        ...(signal ? { signal } : {}),
+        timeoutMs: 60_000,
+      })
+    ).stdout;
   return judgeAcceleration(process, parseStackdump(output), server.kvPort);
 }

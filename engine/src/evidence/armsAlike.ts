@@ -14,20 +14,31 @@ export interface ArmFacts {
 /** The point a cell measures, without its stack: cells of both arms share it. */
 export function pointKey(key: CellKey): string {
   // issue 23: a size's arms are compared with each other, never with another size's (other hosts)
-  return JSON.stringify([key.interface, key.address, key.threads, key.axes, key.repetition, ...(key.clusterSize !== undefined ? [key.clusterSize] : [])]);
+  return JSON.stringify([
+    key.interface,
+    key.address,
+    key.threads,
+    key.axes,
+    key.repetition,
+    ...(key.clusterSize !== undefined ? [key.clusterSize] : []),
+  ]);
 }
 
 /** What differs between an arm and the kernel arm, one phrase per difference; empty when alike. */
 export function armDifferences(kernel: ArmFacts, other: ArmFacts): string[] {
   const out: string[] = [];
-  const text = (value: { soft: string; hard: string } | undefined): string => (value ? `${value.soft}/${value.hard}` : '(unknown)');
-  if (kernel.user !== undefined && other.user !== undefined && kernel.user !== other.user) out.push(`user ${other.user} (kernel arm: ${kernel.user})`);
+  const text = (value: { soft: string; hard: string } | undefined): string =>
+    value ? `${value.soft}/${value.hard}` : '(unknown)';
+  if (kernel.user !== undefined && other.user !== undefined && kernel.user !== other.user)
+    out.push(`user ${other.user} (kernel arm: ${kernel.user})`);
   for (const limit of ['nofile', 'memlock'] as const) {
     const a = kernel.limits?.[limit];
     const b = other.limits?.[limit];
     if (a && b && (a.soft !== b.soft || a.hard !== b.hard)) out.push(`${limit} ${text(b)} (kernel arm: ${text(a)})`);
   }
-  if (kernel.cgroup !== undefined && other.cgroup !== undefined && kernel.cgroup !== other.cgroup) out.push(`cgroup ${other.cgroup} (kernel arm: ${kernel.cgroup})`);
-  if (kernel.start?.mode !== undefined && other.start?.mode !== undefined && kernel.start.mode !== other.start.mode) out.push(`started as ${other.start.mode} (kernel arm: ${kernel.start.mode})`);
+  if (kernel.cgroup !== undefined && other.cgroup !== undefined && kernel.cgroup !== other.cgroup)
+    out.push(`cgroup ${other.cgroup} (kernel arm: ${kernel.cgroup})`);
+  if (kernel.start?.mode !== undefined && other.start?.mode !== undefined && kernel.start.mode !== other.start.mode)
+    out.push(`started as ${other.start.mode} (kernel arm: ${kernel.start.mode})`);
   return out;
 }

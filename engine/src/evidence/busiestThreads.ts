@@ -29,31 +29,53 @@ export function busiestThreads(result: Pick<CellResult, 'evidence'>): HostThread
     .filter(([, cpu]) => Array.isArray(cpu?.threads) && cpu.threads.length > 0)
     .map(([host, cpu]): HostThreadsView => {
       const spin = cpu.role === 'client' ? result.evidence?.cpu?.clientIoSpin : undefined;
-      const threads = cpu.threads!.filter((thread) => Number.isFinite(thread?.pctOfCore)).map((thread) => {
-        const name = String(thread.name);
-        // a couchbase2 IO loop spins by design (clientIoSpin.ts): named so, never called saturated
-        if (isSpinningIoThread(spin, name)) return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: false, spinning: true };
-        return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: thread.pctOfCore >= saturatedPct };
-      });
+      const threads = cpu
+        .threads!.filter((thread) => Number.isFinite(thread?.pctOfCore))
+        .map((thread) => {
+          const name = String(thread.name);
+          // a couchbase2 IO loop spins by design (clientIoSpin.ts): named so, never called saturated
+          if (isSpinningIoThread(spin, name))
+            return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: false, spinning: true };
+          return { tid: thread.tid, name, pctOfCore: thread.pctOfCore, saturated: thread.pctOfCore >= saturatedPct };
+        });
       const process = cpu.process ? `${cpu.process.name} ${cpu.process.pid}` : 'its watched process';
-      return { host, role: cpu.role, process, threads, more: Math.max(0, (cpu.threadsSeen ?? cpu.threads!.length) - cpu.threads!.length) };
+      return {
+        host,
+        role: cpu.role,
+        process,
+        threads,
+        more: Math.max(0, (cpu.threadsSeen ?? cpu.threads!.length) - cpu.threads!.length),
+      };
     })
     .sort((a, b) => Number(a.role === 'client') - Number(b.role === 'client') || a.host.localeCompare(b.host));
 }
 
 /** One host's threads in a line: `mc:worker_0 (tid 4250) 85 %, … (+7 more threads)`. */
 export function threadsText(view: HostThreadsView): string {
-  const listed = view.threads.map((thread) => `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' SATURATED' : thread.spinning ? ' spins by design (couchbase.boost)' : ''}`).join(', ');
+  const listed = view.threads
+    .map(
+      (thread) =>
+        `${thread.name} (tid ${thread.tid}) ${thread.pctOfCore.toFixed(0)} %${thread.saturated ? ' SATURATED' : thread.spinning ? ' spins by design (couchbase.boost)' : ''}`,
+    )
+    .join(', ');
   return `${listed}${view.more > 0 ? ` (+${view.more} more thread${view.more === 1 ? '' : 's'})` : ''}`;
 }
 
 /** What the CPU figures of a cell cover, in words; undefined for older records. */
 export function cpuWindowText(window: CpuWindow | undefined): string | undefined {
   if (!window) return undefined;
-  const run = window.runStartedAt && window.runEndedAt ? `YCSB's run ${window.runStartedAt} to ${window.runEndedAt}` : 'YCSB\'s run';
+  const run =
+    window.runStartedAt && window.runEndedAt
+      ? `YCSB's run ${window.runStartedAt} to ${window.runEndedAt}`
+      : "YCSB's run";
   const offsets = Object.values(window.clockOffsetsMs ?? {});
   const spread = offsets.length >= 2 ? Math.max(...offsets) - Math.min(...offsets) : undefined;
-  const clocks = spread === undefined ? '; the hosts\' clocks were not compared' : spread <= clockSpreadLimitMs ? `; the hosts' clocks agree within ${spread} ms (measured)` : `; the hosts' clocks are ${(spread / 1000).toFixed(1)} s apart (measured): the servers' window is not proven`;
+  const clocks =
+    spread === undefined
+      ? "; the hosts' clocks were not compared"
+      : spread <= clockSpreadLimitMs
+        ? `; the hosts' clocks agree within ${spread} ms (measured)`
+        : `; the hosts' clocks are ${(spread / 1000).toFixed(1)} s apart (measured): the servers' window is not proven`;
   return window.source === 'ycsb-status-lines'
     ? `over ${run} (its status lines), the first ${window.warmupSec} s left out as warm-up${clocks}`
     : `over the sampler's readings from ${window.warmupSec} s after its first one, not aligned to ${run}: ${window.why ?? 'no reason recorded'}`;

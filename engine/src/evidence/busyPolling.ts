@@ -9,8 +9,23 @@
 // alone spins nothing: it only leaves the stack to be polled by the calls the application makes.
 // -1 means the maximum (spin forever). Pure.
 
-const impliedByPoll = ['EF_SELECT_SPIN', 'EF_POLL_SPIN', 'EF_EPOLL_SPIN', 'EF_UDP_RECV_SPIN', 'EF_UDP_SEND_SPIN', 'EF_TCP_RECV_SPIN', 'EF_TCP_SEND_SPIN', 'EF_PKT_WAIT_SPIN'];
-const onlyExplicit = ['EF_TCP_ACCEPT_SPIN', 'EF_TCP_CONNECT_SPIN', 'EF_PIPE_RECV_SPIN', 'EF_PIPE_SEND_SPIN', 'EF_SO_BUSY_POLL_SPIN'];
+const impliedByPoll = [
+  'EF_SELECT_SPIN',
+  'EF_POLL_SPIN',
+  'EF_EPOLL_SPIN',
+  'EF_UDP_RECV_SPIN',
+  'EF_UDP_SEND_SPIN',
+  'EF_TCP_RECV_SPIN',
+  'EF_TCP_SEND_SPIN',
+  'EF_PKT_WAIT_SPIN',
+];
+const onlyExplicit = [
+  'EF_TCP_ACCEPT_SPIN',
+  'EF_TCP_CONNECT_SPIN',
+  'EF_PIPE_RECV_SPIN',
+  'EF_PIPE_SEND_SPIN',
+  'EF_SO_BUSY_POLL_SPIN',
+];
 const lockBuzz = ['EF_SOCK_LOCK_BUZZ', 'EF_STACK_LOCK_BUZZ'];
 
 export interface BusyPolling {
@@ -36,10 +51,19 @@ export function busyPolling(settings: Record<string, string>): BusyPolling | und
     return implied && poll !== 0 ? `${name} (implied by EF_POLL_USEC)` : undefined;
   };
   const spinning: string[] = [];
-  if (spinUsec !== 0) spinning.push(...[...impliedByPoll.map((name) => flag(name, true)), ...onlyExplicit.map((name) => flag(name, false))].filter((entry): entry is string => entry !== undefined));
-  if (buzzUsec !== 0) spinning.push(...lockBuzz.map((name) => flag(name, true)).filter((entry): entry is string => entry !== undefined));
+  if (spinUsec !== 0)
+    spinning.push(
+      ...[...impliedByPoll.map((name) => flag(name, true)), ...onlyExplicit.map((name) => flag(name, false))].filter(
+        (entry): entry is string => entry !== undefined,
+      ),
+    );
+  if (buzzUsec !== 0)
+    spinning.push(...lockBuzz.map((name) => flag(name, true)).filter((entry): entry is string => entry !== undefined));
   if (spinning.length === 0) return undefined;
-  const timeout = settings.EF_SPIN_USEC !== undefined && integer(settings.EF_SPIN_USEC) !== undefined ? `EF_SPIN_USEC=${settings.EF_SPIN_USEC.trim()}` : `EF_POLL_USEC=${String(settings.EF_POLL_USEC ?? '0').trim()}`;
+  const timeout =
+    settings.EF_SPIN_USEC !== undefined && integer(settings.EF_SPIN_USEC) !== undefined
+      ? `EF_SPIN_USEC=${settings.EF_SPIN_USEC.trim()}`
+      : `EF_POLL_USEC=${String(settings.EF_POLL_USEC ?? '0').trim()}`;
   return { spinning: [timeout, ...spinning], spinUsec };
 }
 

@@ -4,9 +4,22 @@
 // folder (hdrMerge.ts), status lines kept per client (ycsbTimeSeries.ts), the server's KV
 // connections watched (serverEvidence.ts). Then one pure step turns it all into evidence and marks.
 import type { ClientIoSpin } from './clientIoSpin';
-import { startSampler, clientProcessFinder, samplerGraceSec, serverProcessFinder, type RunningSampler } from './cpuSampler';
+import {
+  startSampler,
+  clientProcessFinder,
+  samplerGraceSec,
+  serverProcessFinder,
+  type RunningSampler,
+} from './cpuSampler';
 import { cpuEvidence, type SamplerOutput } from './cpuStat';
-import { applyMergedPercentiles, hdrCountMarks, hdrEvidence, hdrOperationOf, mergeHdrLogs, type HdrLogFile } from './hdrMerge';
+import {
+  applyMergedPercentiles,
+  hdrCountMarks,
+  hdrEvidence,
+  hdrOperationOf,
+  mergeHdrLogs,
+  type HdrLogFile,
+} from './hdrMerge';
 import { addMark } from './marks';
 import { clockAgreement, clockSpreadLimitMs, cpuAlignment } from './measuredWindow';
 import type { CellKey, CellMark, CellResult } from '../model';
@@ -55,9 +68,19 @@ export function hdrFetchScript(remoteDir: string): string {
  * (killGroupScript) and its HDR logs read, then their folder removed. The sampler's output is
  * still read by its own `finish()`; a stop that failed is left to the sweep's cleanup (as before).
  */
-export async function stopSamplerAndFetchHdr(session: RemoteSession, samplerPidFile: string, remoteDir: string): Promise<{ name: string; text: string }[]> {
+export async function stopSamplerAndFetchHdr(
+  session: RemoteSession,
+  samplerPidFile: string,
+  remoteDir: string,
+): Promise<{ name: string; text: string }[]> {
   // not the run's signal: the sampler must be stopped even when the run is being cancelled
-  const result = await session.run(batchScript([{ name: 'sampler', script: killGroupScript(samplerPidFile, samplerGraceSec) }, { name: 'hdr', script: hdrFetchScript(remoteDir) }]), { step: 'fetch-hdr', signal: AbortSignal.timeout(30_000) });
+  const result = await session.run(
+    batchScript([
+      { name: 'sampler', script: killGroupScript(samplerPidFile, samplerGraceSec) },
+      { name: 'hdr', script: hdrFetchScript(remoteDir) },
+    ]),
+    { step: 'fetch-hdr', signal: AbortSignal.timeout(30_000) },
+  );
   return parseHdrBundle(splitBatch(result.stdout).get('hdr')?.text ?? '');
 }
 
@@ -84,7 +107,12 @@ export interface CellSamplers {
    * The end of a run: the servers' samplers stopped, each client's in the same round trip as
    * `alongside` (its HDR fetch); resolves once all have finished, with the fetches' outcomes.
    */
-  stopWith<T>(alongside: (client: ResolvedClient, samplerPidFile: string) => Promise<T>): Promise<{ samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[]; alongside: PromiseSettledResult<Awaited<T>>[] }>;
+  stopWith<T>(
+    alongside: (client: ResolvedClient, samplerPidFile: string) => Promise<T>,
+  ): Promise<{
+    samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[];
+    alongside: PromiseSettledResult<Awaited<T>>[];
+  }>;
 }
 
 export function samplerPidFile(workDir: string, role: 'server' | 'client'): string {
@@ -92,21 +120,57 @@ export function samplerPidFile(workDir: string, role: 'server' | 'client'): stri
 }
 
 /** Starts one sampler per server and client host for the run phase of `key`. */
-export function startCellSamplers(pool: { get(host: string): RemoteSession }, plan: ResolvedPlan, key: CellKey, signal?: AbortSignal, memcachedPids: Record<string, number | undefined> = {}): CellSamplers {
+export function startCellSamplers(
+  pool: { get(host: string): RemoteSession },
+  plan: ResolvedPlan,
+  key: CellKey,
+  signal?: AbortSignal,
+  memcachedPids: Record<string, number | undefined> = {},
+): CellSamplers {
   const maxSamples = plan.timeouts.cellSec + 120;
   const running: { role: 'server' | 'client'; client?: ResolvedClient; sampler: RunningSampler }[] = [
     ...plan.servers.map((server: ResolvedServer) => ({
       role: 'server' as const,
-      sampler: startSampler(pool.get(server.host), { role: 'server', address: serverAddressOn(server, key.interface, key.address), findProcess: serverProcessFinder(serverPidFile(server), server.acceleratedProcess, server.kvPort, memcachedPids[server.host]), preferredName: server.acceleratedProcess, pidFile: samplerPidFile(server.workDir, 'server'), maxSamples }, signal),
+      sampler: startSampler(
+        pool.get(server.host),
+        {
+          role: 'server',
+          address: serverAddressOn(server, key.interface, key.address),
+          findProcess: serverProcessFinder(
+            serverPidFile(server),
+            server.acceleratedProcess,
+            server.kvPort,
+            memcachedPids[server.host],
+          ),
+          preferredName: server.acceleratedProcess,
+          pidFile: samplerPidFile(server.workDir, 'server'),
+          maxSamples,
+        },
+        signal,
+      ),
     })),
     ...plan.clients.map((client) => ({
       role: 'client' as const,
       client,
-      sampler: startSampler(pool.get(client.host), { role: 'client', address: key.address, findProcess: clientProcessFinder(ycsbPidFile(client, 'run')), preferredName: 'java', pidFile: samplerPidFile(client.workDir, 'client'), maxSamples }, signal),
+      sampler: startSampler(
+        pool.get(client.host),
+        {
+          role: 'client',
+          address: key.address,
+          findProcess: clientProcessFinder(ycsbPidFile(client, 'run')),
+          preferredName: 'java',
+          pidFile: samplerPidFile(client.workDir, 'client'),
+          maxSamples,
+        },
+        signal,
+      ),
     })),
   ];
   return {
-    stop: () => Promise.all(running.map(async ({ role, sampler }) => ({ host: sampler.host, role, output: await sampler.stop() }))),
+    stop: () =>
+      Promise.all(
+        running.map(async ({ role, sampler }) => ({ host: sampler.host, role, output: await sampler.stop() })),
+      ),
     async stopWith(alongside) {
       const ended = await Promise.all(
         running.map(async ({ role, client, sampler }) => {
@@ -117,7 +181,10 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
           return { sampler: { host: sampler.host, role, output }, settled };
         }),
       );
-      return { samplers: ended.map((entry) => entry.sampler), alongside: ended.flatMap((entry) => (entry.settled ? [entry.settled] : [])) };
+      return {
+        samplers: ended.map((entry) => entry.sampler),
+        alongside: ended.flatMap((entry) => (entry.settled ? [entry.settled] : [])),
+      };
     },
   };
 }
@@ -131,7 +198,13 @@ export function startCellSamplers(pool: { get(host: string): RemoteSession }, pl
  */
 export function applyRunEvidence(
   draft: CellResult,
-  inputs: { samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[]; statusByHost: Record<string, YcsbStatus[]>; hdrFiles: HdrLogFile[]; warmupSec: number; clientIoSpin?: ClientIoSpin },
+  inputs: {
+    samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[];
+    statusByHost: Record<string, YcsbStatus[]>;
+    hdrFiles: HdrLogFile[];
+    warmupSec: number;
+    clientIoSpin?: ClientIoSpin;
+  },
 ): CellMark[] {
   const marks: CellMark[] = [];
   const warmup = inputs.warmupSec > 0 ? inputs.warmupSec : undefined;
@@ -150,8 +223,18 @@ export function applyRunEvidence(
   }
   const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? draft.run?.throughputOpsPerSec;
   // the CPU means over YCSB's own run (its status lines), the warm-up counted from its start
-  const clocks = Object.fromEntries(inputs.samplers.filter((sampler) => sampler.role === 'client').map((sampler) => [sampler.host, sampler.output.clock]));
-  const cpu = cpuEvidence(inputs.samplers, throughput, inputs.warmupSec, cpuAlignment(inputs.statusByHost, clocks), inputs.clientIoSpin);
+  const clocks = Object.fromEntries(
+    inputs.samplers
+      .filter((sampler) => sampler.role === 'client')
+      .map((sampler) => [sampler.host, sampler.output.clock]),
+  );
+  const cpu = cpuEvidence(
+    inputs.samplers,
+    throughput,
+    inputs.warmupSec,
+    cpuAlignment(inputs.statusByHost, clocks),
+    inputs.clientIoSpin,
+  );
   marks.push(...cpu.marks);
   // the servers' window is the clients' YCSB clock read on the servers' clocks: measured, not assumed
   const clocksAgree = clockAgreement(inputs.samplers);
@@ -159,13 +242,23 @@ export function applyRunEvidence(
     cpu.evidence.window.clockOffsetsMs = clocksAgree.offsetsMs;
     const servers = inputs.samplers.filter((sampler) => sampler.role === 'server' && cpu.evidence.hosts[sampler.host]);
     if (clocksAgree.spreadMs > clockSpreadLimitMs && cpu.evidence.window.source === 'ycsb-status-lines') {
-      const offsets = Object.entries(clocksAgree.offsetsMs).map(([host, offset]) => `${host} ${offset >= 0 ? '+' : ''}${offset} ms`).join(', ');
+      const offsets = Object.entries(clocksAgree.offsetsMs)
+        .map(([host, offset]) => `${host} ${offset >= 0 ? '+' : ''}${offset} ms`)
+        .join(', ');
       for (const server of servers) {
-        marks.push({ code: 'cpu-window-unverified', host: server.host, message: `the hosts' clocks disagree by ${(clocksAgree.spreadMs / 1000).toFixed(1)} s (against this workstation's when the samplers started: ${offsets}): ${server.host}'s CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much (synchronise the hosts' clocks, e.g. chrony).` });
+        marks.push({
+          code: 'cpu-window-unverified',
+          host: server.host,
+          message: `the hosts' clocks disagree by ${(clocksAgree.spreadMs / 1000).toFixed(1)} s (against this workstation's when the samplers started: ${offsets}): ${server.host}'s CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much (synchronise the hosts' clocks, e.g. chrony).`,
+        });
       }
     }
   }
-  draft.evidence = { ...(draft.evidence ?? {}), timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) };
+  draft.evidence = {
+    ...(draft.evidence ?? {}),
+    timeseries,
+    ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}),
+  };
   return marks;
 }
 
@@ -196,28 +289,86 @@ export interface RunPhaseEvidenceContext {
  * then the combined report, the merged percentiles, the CPU and time-series evidence and their
  * marks on the draft. Throws the first client's failure after the evidence is recorded.
  */
-export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, runClients: (extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[]; setup: string }) => Promise<ClientPhase[]>): Promise<void> {
+export async function runPhaseWithEvidence(
+  context: RunPhaseEvidenceContext,
+  runClients: (
+    extrasFor: (client: ResolvedClient) => {
+      properties: Record<string, string>;
+      statuses: YcsbStatus[];
+      setup: string;
+    },
+  ) => Promise<ClientPhase[]>,
+): Promise<void> {
   const { pool, plan, key, cellId, attempt, draft, signal } = context;
   const statusByHost: Record<string, YcsbStatus[]> = {};
-  for (const server of plan.servers) context.skipped?.(server.host, `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`);
+  for (const server of plan.servers)
+    context.skipped?.(
+      server.host,
+      `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`,
+    );
   // Onload cells: Onload's own view of the connections too (accelerated ones are in no /proc/net, REAL-LAB O6)
   const onloadCell = key.stack !== 'kernel';
   const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
-  const memcachedPidOf = (host: string): number | undefined => (typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined);
+  const memcachedPidOf = (host: string): number | undefined =>
+    typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined;
   // issue 24: what the run needs first, on every server at once; the clients' HDR folders are made
   // in YCSB's own round trip (hdrDirSetup)
   // (the kernel's and Onload's view of the connections in one round trip per server)
-  const sampled = context.skipNetwork ? [] : await Promise.all(plan.servers.map((server) => sampleConnections(pool.get(server.host), server, onloadCell ? { memcachedPid: memcachedPidOf(server.host) } : undefined, signal)));
+  const sampled = context.skipNetwork
+    ? []
+    : await Promise.all(
+        plan.servers.map((server) =>
+          sampleConnections(
+            pool.get(server.host),
+            server,
+            onloadCell ? { memcachedPid: memcachedPidOf(server.host) } : undefined,
+            signal,
+          ),
+        ),
+      );
   const baselines = sampled.map((sample) => sample.kernel);
   const stackBaselines = sampled.map((sample) => sample.stack?.connections ?? []);
-  const samplers = startCellSamplers(pool, plan, key, signal, Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])));
+  const samplers = startCellSamplers(
+    pool,
+    plan,
+    key,
+    signal,
+    Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])),
+  );
   let runs: ClientPhase[];
   let watching: Promise<unknown> = Promise.resolve();
   try {
-    const running = runClients((client) => ({ properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)), statuses: (statusByHost[client.host] = []), setup: hdrDirSetup(hdrRemoteDir(client, cellId, attempt)) }));
+    const running = runClients((client) => ({
+      properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)),
+      statuses: (statusByHost[client.host] = []),
+      setup: hdrDirSetup(hdrRemoteDir(client, cellId, attempt)),
+    }));
     watching = context.skipNetwork
       ? Promise.resolve()
-      : Promise.all(plan.servers.map((server, index) => watchInterfaceTraffic({ session: pool.get(server.host), server, draft, password: context.password, baseline: baselines[index] ?? [], ...(onloadCell ? { stackBaseline: stackBaselines[index] ?? [], onload: { ...(memcachedPidOf(server.host) !== undefined ? { memcachedPid: memcachedPidOf(server.host) } : {}) } } : {}), running, log: context.log, signal }))).catch(() => undefined);
+      : Promise.all(
+          plan.servers.map((server, index) =>
+            watchInterfaceTraffic({
+              session: pool.get(server.host),
+              server,
+              draft,
+              password: context.password,
+              baseline: baselines[index] ?? [],
+              ...(onloadCell
+                ? {
+                    stackBaseline: stackBaselines[index] ?? [],
+                    onload: {
+                      ...(memcachedPidOf(server.host) !== undefined
+                        ? { memcachedPid: memcachedPidOf(server.host) }
+                        : {}),
+                    },
+                  }
+                : {}),
+              running,
+              log: context.log,
+              signal,
+            }),
+          ),
+        ).catch(() => undefined);
     runs = await running;
   } catch (error) {
     await Promise.all([watching, samplers.stop()]);
@@ -226,7 +377,12 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
   // together; on each client the sampler's stop and the HDR fetch are one round trip (the fetch
   // also empties the client's folder); the evidence is judged once all are in
-  const [stopped] = await Promise.allSettled([samplers.stopWith((client, pidFile) => stopSamplerAndFetchHdr(pool.get(client.host), pidFile, hdrRemoteDir(client, cellId, attempt))), watching]);
+  const [stopped] = await Promise.allSettled([
+    samplers.stopWith((client, pidFile) =>
+      stopSamplerAndFetchHdr(pool.get(client.host), pidFile, hdrRemoteDir(client, cellId, attempt)),
+    ),
+    watching,
+  ]);
   if (stopped.status === 'rejected') throw stopped.reason;
   const samplerOutputs = stopped.value.samplers;
   const hdrFiles = await keepHdrLogs(context, stopped.value.alongside);
@@ -234,15 +390,31 @@ export async function runPhaseWithEvidence(context: RunPhaseEvidenceContext, run
   if (reports.length > 0) {
     draft.clients = reports;
     draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
-    for (const mark of applyRunEvidence(draft, { samplers: samplerOutputs, statusByHost, hdrFiles, warmupSec: plan.warmupSec, ...(context.clientIoSpin ? { clientIoSpin: context.clientIoSpin } : {}) })) addMark(draft, mark);
+    for (const mark of applyRunEvidence(draft, {
+      samplers: samplerOutputs,
+      statusByHost,
+      hdrFiles,
+      warmupSec: plan.warmupSec,
+      ...(context.clientIoSpin ? { clientIoSpin: context.clientIoSpin } : {}),
+    }))
+      addMark(draft, mark);
   }
   const failed = runs.find((entry) => entry.outcome.error);
   if (failed?.outcome.error) throw failed.outcome.error;
 }
 
 /** Each client's HDR logs of the run phase (`fetched`, in the clients' order), kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
-async function keepHdrLogs(context: RunPhaseEvidenceContext, fetched: PromiseSettledResult<{ name: string; text: string }[]>[]): Promise<HdrLogFile[]> {
-  if (context.signal.aborted) throw new EngineFailure({ code: 'cancelled', step: 'fetch-hdr', message: 'Cancelled.', action: 'Resume the run when ready.' });
+async function keepHdrLogs(
+  context: RunPhaseEvidenceContext,
+  fetched: PromiseSettledResult<{ name: string; text: string }[]>[],
+): Promise<HdrLogFile[]> {
+  if (context.signal.aborted)
+    throw new EngineFailure({
+      code: 'cancelled',
+      step: 'fetch-hdr',
+      message: 'Cancelled.',
+      action: 'Resume the run when ready.',
+    });
   const files: HdrLogFile[] = [];
   for (const [index, entry] of fetched.entries()) {
     const client = context.plan.clients[index];
@@ -255,7 +427,10 @@ async function keepHdrLogs(context: RunPhaseEvidenceContext, fetched: PromiseSet
       }
     } catch (error) {
       if (context.signal.aborted) throw error;
-      context.log('warn', `${context.cellId}: ${client.host}: could not fetch the HDR logs (${(error as Error).message}); percentiles stay the clients' maximum.`);
+      context.log(
+        'warn',
+        `${context.cellId}: ${client.host}: could not fetch the HDR logs (${(error as Error).message}); percentiles stay the clients' maximum.`,
+      );
     }
   }
   return files;

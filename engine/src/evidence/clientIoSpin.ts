@@ -18,10 +18,14 @@ export interface ClientIoSpin {
   source: string;
 }
 
-const source = 'YCSB 0.17.0 couchbase2 binding (Couchbase2Client.java): couchbase.boost > 0 runs the SDK IO event loops (cb-io-*) with BackoffSelectStrategy, which after 2,000 empty polls parks 1 ns and polls again, never a blocking select';
+const source =
+  'YCSB 0.17.0 couchbase2 binding (Couchbase2Client.java): couchbase.boost > 0 runs the SDK IO event loops (cb-io-*) with BackoffSelectStrategy, which after 2,000 empty polls parks 1 ns and polls again, never a blocking select';
 
 /** The spin of the cell's clients, or undefined when none uses the couchbase2 binding with boost > 0. */
-export function clientIoSpinOf(bindings: readonly string[], workload: ReadonlyMap<string, string>): ClientIoSpin | undefined {
+export function clientIoSpinOf(
+  bindings: readonly string[],
+  workload: ReadonlyMap<string, string>,
+): ClientIoSpin | undefined {
   if (!bindings.includes('couchbase2')) return undefined;
   const text = workload.get('couchbase.boost')?.trim();
   const boost = text === undefined || text === '' ? 3 : Number.parseInt(text, 10);

@@ -29,14 +29,27 @@ function formedText(cluster: ClusterEvidence): string {
   const members = cluster.members.map((member) => member.host).join(', ');
   const size = `${cluster.size} node${cluster.size === 1 ? '' : 's'} (${members})`;
   const parts: string[] = [];
-  if (cluster.earlierRebalance) parts.push(`a rebalance left running by an earlier run followed to its end (${cluster.earlierRebalance.outcome}, ${seconds(cluster.earlierRebalance.ms)})`);
-  for (const wait of cluster.waitedForLeave ?? []) parts.push(`${wait.hostname} still leaving the cluster that ejected it: added after ${seconds(wait.ms)} (${wait.attempts} addNode requests)`);
+  if (cluster.earlierRebalance)
+    parts.push(
+      `a rebalance left running by an earlier run followed to its end (${cluster.earlierRebalance.outcome}, ${seconds(cluster.earlierRebalance.ms)})`,
+    );
+  for (const wait of cluster.waitedForLeave ?? [])
+    parts.push(
+      `${wait.hostname} still leaving the cluster that ejected it: added after ${seconds(wait.ms)} (${wait.attempts} addNode requests)`,
+    );
   const rebalance = cluster.rebalance;
   if (rebalance.outcome === 'not needed') {
     parts.push('already formed: no rebalance needed');
   } else {
-    const changed = [cluster.added.length > 0 ? `added ${cluster.added.join(', ')}` : '', cluster.ejected.length > 0 ? `ejected ${cluster.ejected.join(', ')}` : ''].filter((text) => text !== '').join(', ');
-    parts.push(`rebalanced in ${seconds(rebalance.ms)}${rebalance.rebalanceId ? ` (id ${rebalance.rebalanceId})` : ''}${changed ? `: ${changed}` : ''}${rebalance.mismatchRetried ? '; a stale node list ({"mismatch":1}) re-read once' : ''}`);
+    const changed = [
+      cluster.added.length > 0 ? `added ${cluster.added.join(', ')}` : '',
+      cluster.ejected.length > 0 ? `ejected ${cluster.ejected.join(', ')}` : '',
+    ]
+      .filter((text) => text !== '')
+      .join(', ');
+    parts.push(
+      `rebalanced in ${seconds(rebalance.ms)}${rebalance.rebalanceId ? ` (id ${rebalance.rebalanceId})` : ''}${changed ? `: ${changed}` : ''}${rebalance.mismatchRetried ? '; a stale node list ({"mismatch":1}) re-read once' : ''}`,
+    );
   }
   parts.push(cluster.balanced ? '/pools/default balanced' : '/pools/default NOT balanced');
   return `${size}; ${parts.join('; ')}`;
@@ -51,9 +64,15 @@ export function clusterProof(result: Pick<CellResult, 'evidence'>): ClusterProof
     node: hostOf.has(hostname) ? `${hostOf.get(hostname)} (${hostname})` : hostname,
     services: spread.services.join(', '),
     vBuckets: `${spread.activeVBuckets} active, ${spread.replicaVBuckets} replica (vBucketServerMap)`,
-    items: spread.items === undefined ? 'not read' : `${spread.items} active${spread.replicaItems === undefined ? '' : `, ${spread.replicaItems} replica`} (interestingStats)`,
+    items:
+      spread.items === undefined
+        ? 'not read'
+        : `${spread.items} active${spread.replicaItems === undefined ? '' : `, ${spread.replicaItems} replica`} (interestingStats)`,
   }));
   const { requested, effective } = cluster.replicas;
-  const replicas = requested === effective ? `${effective} replica${effective === 1 ? '' : 's'}, as asked` : `${effective} replica${effective === 1 ? '' : 's'} (${requested} asked; ${cluster.size} node${cluster.size === 1 ? '' : 's'} hold at most ${cluster.size - 1})`;
+  const replicas =
+    requested === effective
+      ? `${effective} replica${effective === 1 ? '' : 's'}, as asked`
+      : `${effective} replica${effective === 1 ? '' : 's'} (${requested} asked; ${cluster.size} node${cluster.size === 1 ? '' : 's'} hold at most ${cluster.size - 1})`;
   return { formed: formedText(cluster), replicas, nodes };
 }

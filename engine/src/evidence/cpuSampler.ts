@@ -94,14 +94,21 @@ export interface SamplerTarget {
  * server's own process group (run commands), then the process listening on the KV port (`ss -p`
  * shows it to its owner or root), else the oldest process of that name.
  */
-export function serverProcessFinder(serverPidFile: string, processName: string, kvPort: number, knownPid?: number): string {
+export function serverProcessFinder(
+  serverPidFile: string,
+  processName: string,
+  kvPort: number,
+  knownPid?: number,
+): string {
   const name = shellQuote(processName);
   const port = Math.floor(kvPort);
   return [
     `g=$(cat ${shellQuote(serverPidFile)} 2>/dev/null); p=""`,
     // the memcached the cell's server evidence found by what it is (serverProcess.ts): under Onload
     // its listener is no kernel socket, and another process may hold the kernel one (REAL-LAB O6)
-    ...(knownPid !== undefined && Number.isInteger(knownPid) && knownPid > 0 ? [`[ -d /proc/${knownPid} ] && p=${knownPid}`] : []),
+    ...(knownPid !== undefined && Number.isInteger(knownPid) && knownPid > 0
+      ? [`[ -d /proc/${knownPid} ] && p=${knownPid}`]
+      : []),
     `[ -n "$p" ] || [ -z "$g" ] || p=$(pgrep -g "$g" -x ${name} 2>/dev/null | head -n 1)`,
     `[ -n "$p" ] || p=$(PATH="$PATH:/usr/sbin:/sbin" ss -ltnpH "sport = :${port}" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1 | cut -d = -f 2)`, // no backslash: awk -v would unescape it
     `[ -n "$p" ] || p=$(pgrep -o -x ${name} 2>/dev/null)`,
@@ -176,7 +183,9 @@ export function startSampler(session: RemoteSession, target: SamplerTarget, sign
     host: session.host,
     pidFile: target.pidFile,
     async stop() {
-      await killGroup(session, target.pidFile, 'cpu-sampler', samplerGraceSec, AbortSignal.timeout(30_000)).catch(() => undefined);
+      await killGroup(session, target.pidFile, 'cpu-sampler', samplerGraceSec, AbortSignal.timeout(30_000)).catch(
+        () => undefined,
+      );
       return finish();
     },
     finish,

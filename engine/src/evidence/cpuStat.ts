@@ -53,7 +53,14 @@ export function splitProcStat(line: string): { pid: number; comm: string; fields
   if (open < 0 || close < open) return undefined;
   const pid = Number(line.slice(0, open).trim());
   if (!Number.isInteger(pid)) return undefined;
-  return { pid, comm: line.slice(open + 1, close), fields: line.slice(close + 1).trim().split(/\s+/) };
+  return {
+    pid,
+    comm: line.slice(open + 1, close),
+    fields: line
+      .slice(close + 1)
+      .trim()
+      .split(/\s+/),
+  };
 }
 
 /** utime + stime (+ cutime + cstime when `withChildren`) of a /proc/PID/stat line, in ticks. */
@@ -85,7 +92,11 @@ export function parseSamplerOutput(text: string): SamplerOutput {
       const offset = /^([+-])(\d{2})(\d{2})$/.exec(zone ?? '');
       const epochSec = Number(/^\d+(\.\d+)?$/.test(epoch ?? '') ? epoch : (epoch ?? '').split('.')[0]);
       if (Number.isFinite(Number(uptime)) && Number.isFinite(epochSec) && epochSec > 0 && offset) {
-        out.clock = { uptimeSec: Number(uptime), epochMs: Math.round(epochSec * 1000), utcOffsetMin: (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) };
+        out.clock = {
+          uptimeSec: Number(uptime),
+          epochMs: Math.round(epochSec * 1000),
+          utcOffsetMin: (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])),
+        };
       }
     } else if (line.startsWith('@t ')) {
       current = { uptimeSec: Number(line.slice(3)), cpus: new Map(), nic: {} };
@@ -133,7 +144,11 @@ const totalOf = (values: number[]): number => values.reduce((sum, value) => sum 
 const busyOf = (values: number[]): number => busyFields.reduce((sum, index) => sum + values[index], 0);
 
 /** The share (0..100) of ticks in `fields` between two readings of one cpu line. */
-function share(before: number[] | undefined, after: number[] | undefined, pick: (values: number[]) => number): number | undefined {
+function share(
+  before: number[] | undefined,
+  after: number[] | undefined,
+  pick: (values: number[]) => number,
+): number | undefined {
   if (!before || !after) return undefined;
   const delta = after.map((value, index) => value - before[index]);
   const total = totalOf(delta);
@@ -154,7 +169,11 @@ export const busiestThreadCount = 5;
  * (measuredWindow.ts). The samples inside it are used when at least two are; else, with a number,
  * all samples. Undefined with fewer than two samples in all, or in an explicit window.
  */
-export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', window: number | { fromSec: number; toSec: number } = 0): HostCpu | undefined {
+export function deriveHostCpu(
+  output: SamplerOutput,
+  role: 'server' | 'client',
+  window: number | { fromSec: number; toSec: number } = 0,
+): HostCpu | undefined {
   const { samples, hz } = output;
   if (samples.length < 2) return undefined;
   const t0 = samples[0].uptimeSec;
@@ -163,15 +182,19 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     const afterWarmup = samples.filter((sample) => sample.uptimeSec - t0 >= window - 1e-6);
     inWindow = window > 0 && afterWarmup.length >= 2 ? afterWarmup : samples;
   } else {
-    inWindow = samples.filter((sample) => sample.uptimeSec >= window.fromSec - 1e-6 && sample.uptimeSec <= window.toSec + 1e-6);
+    inWindow = samples.filter(
+      (sample) => sample.uptimeSec >= window.fromSec - 1e-6 && sample.uptimeSec <= window.toSec + 1e-6,
+    );
     if (inWindow.length < 2) return undefined;
   }
   const first = inWindow[0];
   const last = inWindow[inWindow.length - 1];
   const seconds = last.uptimeSec - first.uptimeSec;
   const cores = [...last.cpus.keys()].filter((name) => name !== 'cpu');
-  const all = (pick: (values: number[]) => number): number => round(share(first.cpus.get('cpu'), last.cpus.get('cpu'), pick) ?? 0);
-  const rate = (before: number | undefined, after: number | undefined): number => (before !== undefined && after !== undefined && seconds > 0 ? round((after - before) / seconds, 1) : 0);
+  const all = (pick: (values: number[]) => number): number =>
+    round(share(first.cpus.get('cpu'), last.cpus.get('cpu'), pick) ?? 0);
+  const rate = (before: number | undefined, after: number | undefined): number =>
+    before !== undefined && after !== undefined && seconds > 0 ? round((after - before) / seconds, 1) : 0;
   const host: HostCpu = {
     role,
     cores: cores.length,
@@ -180,7 +203,9 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     systemPct: all((values) => values[2]),
     softirqPct: all((values) => values[6]),
     idlePct: all((values) => values[3] + values[4]),
-    maxCoreBusyPct: round(Math.max(0, ...cores.map((name) => share(first.cpus.get(name), last.cpus.get(name), busyOf) ?? 0))),
+    maxCoreBusyPct: round(
+      Math.max(0, ...cores.map((name) => share(first.cpus.get(name), last.cpus.get(name), busyOf) ?? 0)),
+    ),
     contextSwitchesPerSec: rate(first.ctxt, last.ctxt),
     interruptsPerSec: rate(first.intr, last.intr),
     series: [],
@@ -195,21 +220,37 @@ export function deriveHostCpu(output: SamplerOutput, role: 'server' | 'client', 
     const b = processSamples[processSamples.length - 1];
     const cpuSec = (b.process!.ticks - a.process!.ticks) / hz;
     const span = b.uptimeSec - a.uptimeSec;
-    if (span > 0) host.process = { name: b.process!.name, pid: b.process!.pid, pctOfCore: round((cpuSec / span) * 100), cpuSec: round(cpuSec, 3) };
+    if (span > 0)
+      host.process = {
+        name: b.process!.name,
+        pid: b.process!.pid,
+        pctOfCore: round((cpuSec / span) * 100),
+        cpuSec: round(cpuSec, 3),
+      };
     const threads = span > 0 ? threadFigures(a, b, hz, span) : [];
     if (threads.length > 0) {
-      host.threads = threads.slice(0, Math.max(busiestThreadCount, threads.filter((thread) => thread.pctOfCore >= saturatedThreadPct).length));
+      host.threads = threads.slice(
+        0,
+        Math.max(busiestThreadCount, threads.filter((thread) => thread.pctOfCore >= saturatedThreadPct).length),
+      );
       host.threadsSeen = threads.length;
     }
   }
   const devices = Object.keys(last.nic).filter((device) => first.nic[device] !== undefined);
-  if (devices.length > 0) host.nicInterruptsPerSec = Object.fromEntries(devices.map((device) => [device, rate(first.nic[device], last.nic[device])]));
+  if (devices.length > 0)
+    host.nicInterruptsPerSec = Object.fromEntries(
+      devices.map((device) => [device, rate(first.nic[device], last.nic[device])]),
+    );
   for (let i = 1; i < samples.length; i++) {
     const before = samples[i - 1];
     const after = samples[i];
-    const point: HostCpu['series'][number] = { tSec: round(after.uptimeSec - t0, 2), busyPct: round(share(before.cpus.get('cpu'), after.cpus.get('cpu'), busyOf) ?? 0) };
+    const point: HostCpu['series'][number] = {
+      tSec: round(after.uptimeSec - t0, 2),
+      busyPct: round(share(before.cpus.get('cpu'), after.cpus.get('cpu'), busyOf) ?? 0),
+    };
     const span = after.uptimeSec - before.uptimeSec;
-    if (before.process && after.process && before.process.pid === after.process.pid && span > 0) point.processPctOfCore = round(((after.process.ticks - before.process.ticks) / hz / span) * 100);
+    if (before.process && after.process && before.process.pid === after.process.pid && span > 0)
+      point.processPctOfCore = round(((after.process.ticks - before.process.ticks) / hz / span) * 100);
     host.series.push(point);
   }
   return host;
@@ -258,14 +299,26 @@ function clientBoundMarks(host: string, cpu: HostCpu, spin?: ClientIoSpin): Cell
   const spinning = threads.filter((thread) => isSpinningIoThread(spin, thread.name));
   const spinningShare = spinning.reduce((sum, thread) => sum + thread.pctOfCore, 0) / Math.max(1, cpu.cores);
   const busyPct = Math.max(0, cpu.busyPct - spinningShare);
-  const saturated = threads.filter((thread) => thread.pctOfCore >= saturatedThreadPct && !isSpinningIoThread(spin, thread.name));
+  const saturated = threads.filter(
+    (thread) => thread.pctOfCore >= saturatedThreadPct && !isSpinningIoThread(spin, thread.name),
+  );
   const reasons: string[] = [];
-  if (busyPct > clientBoundBusyPct) reasons.push(`${host} was ${busyPct.toFixed(0)} % busy during the run${spinning.length > 0 ? ` (${cpu.busyPct.toFixed(0)} % with the spinning IO threads)` : ''}`);
+  if (busyPct > clientBoundBusyPct)
+    reasons.push(
+      `${host} was ${busyPct.toFixed(0)} % busy during the run${spinning.length > 0 ? ` (${cpu.busyPct.toFixed(0)} % with the spinning IO threads)` : ''}`,
+    );
   if (saturated.length > 0) {
-    reasons.push(`${saturated.length === 1 ? 'a thread' : `${saturated.length} threads`} of ${cpu.process?.name ?? 'the YCSB JVM'} ${cpu.process ? `(pid ${cpu.process.pid}) ` : ''}ran at ${saturatedThreadPct} % of one CPU or more: ${saturated.map(threadText).join(', ')} (/proc/PID/task/TID/stat)`);
+    reasons.push(
+      `${saturated.length === 1 ? 'a thread' : `${saturated.length} threads`} of ${cpu.process?.name ?? 'the YCSB JVM'} ${cpu.process ? `(pid ${cpu.process.pid}) ` : ''}ran at ${saturatedThreadPct} % of one CPU or more: ${saturated.map(threadText).join(', ')} (/proc/PID/task/TID/stat)`,
+    );
   }
   const marks: CellMark[] = [];
-  if (reasons.length > 0) marks.push({ code: 'client-bound', host, message: `${reasons.join('; ')}: its numbers measure the client more than Couchbase (add clients or lower threads).` });
+  if (reasons.length > 0)
+    marks.push({
+      code: 'client-bound',
+      host,
+      message: `${reasons.join('; ')}: its numbers measure the client more than Couchbase (add clients or lower threads).`,
+    });
   const busySpinning = spinning.filter((thread) => thread.pctOfCore >= saturatedThreadPct / 2);
   if (spin && busySpinning.length > 0) {
     marks.push({
@@ -287,8 +340,18 @@ function clientBoundMarks(host: string, cpu: HostCpu, spin?: ClientIoSpin): Cell
  * + warm-up) and marks the cell `cpu-window-unverified`, saying why. Without it (older callers,
  * tests) the samplers' window, unmarked.
  */
-export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[], throughput: number | undefined, warmupSec = 0, alignment?: CpuAlignment, spin?: ClientIoSpin): { evidence: CpuEvidence; marks: CellMark[] } {
-  const evidence: CpuEvidence = { sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} }, hosts: {}, ...(spin ? { clientIoSpin: { ...spin } } : {}) };
+export function cpuEvidence(
+  hosts: { host: string; role: 'server' | 'client'; output: SamplerOutput }[],
+  throughput: number | undefined,
+  warmupSec = 0,
+  alignment?: CpuAlignment,
+  spin?: ClientIoSpin,
+): { evidence: CpuEvidence; marks: CellMark[] } {
+  const evidence: CpuEvidence = {
+    sampler: { intervalMs: samplerIntervalMs, selfCostPctOfCore: {} },
+    hosts: {},
+    ...(spin ? { clientIoSpin: { ...spin } } : {}),
+  };
   const marks: CellMark[] = [];
   const unaligned: string[] = [];
   for (const { host, role, output } of hosts) {
@@ -297,24 +360,42 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     let cpu: HostCpu | undefined;
     if (alignment && output.samples.length >= 2) {
       const run = role === 'client' ? alignment.clients[host] : alignment.servers;
-      let why = role === 'client' ? alignment.why[host] ?? `no YCSB run window for ${host}` : alignment.why['*servers'] ?? 'no common YCSB run window';
+      let why =
+        role === 'client'
+          ? (alignment.why[host] ?? `no YCSB run window for ${host}`)
+          : (alignment.why['*servers'] ?? 'no common YCSB run window');
       if (run && !output.clock) why = `${host}'s sampler did not read its clock`;
       if (run && output.clock) {
         cpu = deriveHostCpu(output, role, uptimeWindow(run, warmupSec, output.clock));
-        if (!cpu) why = `fewer than two of ${host}'s CPU readings fall inside YCSB's run after the ${warmupSec} s warm-up`;
+        if (!cpu)
+          why = `fewer than two of ${host}'s CPU readings fall inside YCSB's run after the ${warmupSec} s warm-up`;
       }
       if (!cpu) {
         cpu = deriveHostCpu(output, role, warmupSec);
         unaligned.push(why);
-        marks.push({ code: 'cpu-window-unverified', host, message: `${host}'s CPU figures could not be aligned to YCSB's run (${why}): they cover the sampler's readings from ${warmupSec} s after its first one, idle seconds before and after YCSB included.` });
+        marks.push({
+          code: 'cpu-window-unverified',
+          host,
+          message: `${host}'s CPU figures could not be aligned to YCSB's run (${why}): they cover the sampler's readings from ${warmupSec} s after its first one, idle seconds before and after YCSB included.`,
+        });
       }
     } else cpu = deriveHostCpu(output, role, warmupSec);
     if (!cpu) {
       // a check that could not run must mark the cell, never pass it (issue 21)
       const why = `${output.samples.length === 0 ? 'no' : 'only one'} CPU reading from ${host} during the run (its sampler did not run or was cut short)`;
-      marks.push(role === 'client'
-        ? { code: 'client-cpu-unverified', host, message: `${why}: whether ${host} was client-bound could not be checked.` }
-        : { code: 'server-cpu-unverified', host, message: `${why}: the server's and memcached's CPU per operation are unknown.` });
+      marks.push(
+        role === 'client'
+          ? {
+              code: 'client-cpu-unverified',
+              host,
+              message: `${why}: whether ${host} was client-bound could not be checked.`,
+            }
+          : {
+              code: 'server-cpu-unverified',
+              host,
+              message: `${why}: the server's and memcached's CPU per operation are unknown.`,
+            },
+      );
       continue;
     }
     evidence.hosts[host] = cpu;
@@ -323,7 +404,11 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
       marks.push(...found);
       if (!found.some((mark) => mark.code === 'client-bound') && (cpu.threads ?? []).length === 0) {
         // the saturated-thread check could not run: say so rather than pass it (issue 21 item 6)
-        marks.push({ code: 'client-cpu-unverified', host, message: `${cpu.process ? `the threads of ${cpu.process.name} ${cpu.process.pid}` : 'the YCSB JVM'} on ${host} ${cpu.process ? 'were not read' : 'was not found'} (/proc/PID/task/TID/stat): whether some of its threads were saturated, making ${host} client-bound below 90 % host busy, could not be checked.` });
+        marks.push({
+          code: 'client-cpu-unverified',
+          host,
+          message: `${cpu.process ? `the threads of ${cpu.process.name} ${cpu.process.pid}` : 'the YCSB JVM'} on ${host} ${cpu.process ? 'were not read' : 'was not found'} (/proc/PID/task/TID/stat): whether some of its threads were saturated, making ${host} client-bound below 90 % host busy, could not be checked.`,
+        });
       }
     }
   }
@@ -334,7 +419,10 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
     evidence.serverCpuUsPerOp = round((busyCores / throughput) * 1e6, 3);
     if (busyCores > 0) evidence.opsPerBusyServerCore = round(throughput / busyCores, 1);
     if (servers.every((cpu) => cpu.process !== undefined)) {
-      evidence.memcachedCpuUsPerOp = round((servers.reduce((sum, cpu) => sum + cpu.process!.pctOfCore / 100, 0) / throughput) * 1e6, 3);
+      evidence.memcachedCpuUsPerOp = round(
+        (servers.reduce((sum, cpu) => sum + cpu.process!.pctOfCore / 100, 0) / throughput) * 1e6,
+        3,
+      );
     }
   }
   return { evidence, marks };
@@ -342,10 +430,19 @@ export function cpuEvidence(hosts: { host: string; role: 'server' | 'client'; ou
 
 function windowEvidence(alignment: CpuAlignment, warmupSec: number, unaligned: string[]): CpuWindow {
   const runs = Object.values(alignment.clients);
-  const run = alignment.servers ?? (runs.length > 0 ? { startEpochMs: Math.min(...runs.map((r) => r.startEpochMs)), endEpochMs: Math.max(...runs.map((r) => r.endEpochMs)) } : undefined);
+  const run =
+    alignment.servers ??
+    (runs.length > 0
+      ? {
+          startEpochMs: Math.min(...runs.map((r) => r.startEpochMs)),
+          endEpochMs: Math.max(...runs.map((r) => r.endEpochMs)),
+        }
+      : undefined);
   return {
     source: unaligned.length === 0 ? 'ycsb-status-lines' : 'sampler',
-    ...(run ? { runStartedAt: new Date(run.startEpochMs).toISOString(), runEndedAt: new Date(run.endEpochMs).toISOString() } : {}),
+    ...(run
+      ? { runStartedAt: new Date(run.startEpochMs).toISOString(), runEndedAt: new Date(run.endEpochMs).toISOString() }
+      : {}),
     warmupSec,
     ...(unaligned.length > 0 ? { why: unaligned.join('; ') } : {}),
   };

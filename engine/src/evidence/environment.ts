@@ -91,13 +91,30 @@ export function parseHostFacts(output: string, role: 'server' | 'client'): HostF
   return { environment, binaries };
 }
 
-export async function serverFacts(session: RemoteSession, server: ResolvedServer, addresses: string[], signal?: AbortSignal): Promise<HostFacts> {
-  const result = await session.run(serverFactsScript(server, addresses), { step: 'environment', ...(signal ? { signal } : {}), timeoutMs: 60_000 });
+export async function serverFacts(
+  session: RemoteSession,
+  server: ResolvedServer,
+  addresses: string[],
+  signal?: AbortSignal,
+): Promise<HostFacts> {
+  const result = await session.run(serverFactsScript(server, addresses), {
+    step: 'environment',
+    ...(signal ? { signal } : {}),
+    timeoutMs: 60_000,
+  });
   return parseHostFacts(result.stdout, 'server');
 }
 
-export async function clientFacts(session: RemoteSession, client: ResolvedClient, signal?: AbortSignal): Promise<HostFacts> {
-  const result = await session.run(clientFactsScript(client), { step: 'environment', ...(signal ? { signal } : {}), timeoutMs: 60_000 });
+export async function clientFacts(
+  session: RemoteSession,
+  client: ResolvedClient,
+  signal?: AbortSignal,
+): Promise<HostFacts> {
+  const result = await session.run(clientFactsScript(client), {
+    step: 'environment',
+    ...(signal ? { signal } : {}),
+    timeoutMs: 60_000,
+  });
   return parseHostFacts(result.stdout, 'client');
 }
 

@@ -14,7 +14,9 @@ export interface EvidenceMetric {
 }
 
 function hostsOf(result: CellResult, role: HostCpu['role']): HostCpu[] {
-  return Object.values(result.evidence?.cpu?.hosts ?? {}).filter((host) => host?.role === role && Number.isFinite(host.busyPct));
+  return Object.values(result.evidence?.cpu?.hosts ?? {}).filter(
+    (host) => host?.role === role && Number.isFinite(host.busyPct),
+  );
 }
 
 function mean(values: number[]): number | undefined {
@@ -77,5 +79,7 @@ export function evidenceMetric(id: string): EvidenceMetric | undefined {
 
 /** The evidence metrics at least one cell has a value for, in list order. */
 export function measuredEvidenceMetrics(results: readonly CellResult[]): string[] {
-  return evidenceMetrics.filter((metric) => results.some((result) => result.status === 'ok' && metric.read(result) !== undefined)).map((metric) => metric.id);
+  return evidenceMetrics
+    .filter((metric) => results.some((result) => result.status === 'ok' && metric.read(result) !== undefined))
+    .map((metric) => metric.id);
 }

@@ -24,18 +24,31 @@ export interface SpectrumSeries {
 
 /** Same interface, address, cluster size, axes and threads: the arms of one point. */
 function samePoint(a: CellKey, b: CellKey): boolean {
-  return a.interface === b.interface && (a.address ?? '') === (b.address ?? '') && a.threads === b.threads && (a.clusterSize ?? null) === (b.clusterSize ?? null) && JSON.stringify(sortedAxes(a)) === JSON.stringify(sortedAxes(b));
+  return (
+    a.interface === b.interface &&
+    (a.address ?? '') === (b.address ?? '') &&
+    a.threads === b.threads &&
+    (a.clusterSize ?? null) === (b.clusterSize ?? null) &&
+    JSON.stringify(sortedAxes(a)) === JSON.stringify(sortedAxes(b))
+  );
 }
 
 function sortedAxes(key: CellKey): [string, string | number][] {
-  return Object.keys(key.axes ?? {}).sort().map((name) => [name, key.axes[name]]);
+  return Object.keys(key.axes ?? {})
+    .sort()
+    .map((name) => [name, key.axes[name]]);
 }
 
 /** The spectrum of one cell for one operation, or undefined when it measured nothing for it. */
-export function cellSpectrum(result: CellResult, operation: string): Omit<SpectrumSeries, 'stack' | 'repetition' | 'cellId' | 'marked'> | undefined {
+export function cellSpectrum(
+  result: CellResult,
+  operation: string,
+): Omit<SpectrumSeries, 'stack' | 'repetition' | 'cellId' | 'marked'> | undefined {
   const hdr = result.evidence?.timeseries?.hdr?.operations?.[operation];
   if (hdr && Array.isArray(hdr.spectrum) && hdr.spectrum.length > 0) {
-    const points = hdr.spectrum.filter((point) => Number.isFinite(point.percentile) && Number.isFinite(point.valueUs)).map((point) => ({ percentile: point.percentile, valueUs: point.valueUs }));
+    const points = hdr.spectrum
+      .filter((point) => Number.isFinite(point.percentile) && Number.isFinite(point.valueUs))
+      .map((point) => ({ percentile: point.percentile, valueUs: point.valueUs }));
     if (points.length > 0) return { source: 'hdr-merged', points: points.sort((a, b) => a.percentile - b.percentile) };
   }
   // No HDR log: YCSB's summary percentiles, with the minimum at 0 % and the maximum at 100 %.
@@ -50,7 +63,10 @@ export function cellSpectrum(result: CellResult, operation: string): Omit<Spectr
   if (stats.maxUs !== undefined && Number.isFinite(stats.maxUs)) points.push({ percentile: 100, valueUs: stats.maxUs });
   if (points.length === 0) return undefined;
   const multiClient = (result.clients?.length ?? 0) > 1;
-  const source: SpectrumSource = stats.percentilesSource === 'client-max' || (stats.percentilesSource === undefined && multiClient) ? 'client-max' : 'ycsb';
+  const source: SpectrumSource =
+    stats.percentilesSource === 'client-max' || (stats.percentilesSource === undefined && multiClient)
+      ? 'client-max'
+      : 'ycsb';
   return { source, points: points.sort((a, b) => a.percentile - b.percentile) };
 }
 
@@ -58,16 +74,31 @@ export function cellSpectrum(result: CellResult, operation: string): Omit<Spectr
  * The spectra of every stack at the point of `key` (its interface, axes and threads), one series
  * per stack in `stacks` order, for `operation` (READ, UPDATE...).
  */
-export function pointSpectra(results: readonly CellResult[], key: CellKey, stacks: readonly string[], operation: string): SpectrumSeries[] {
+export function pointSpectra(
+  results: readonly CellResult[],
+  key: CellKey,
+  stacks: readonly string[],
+  operation: string,
+): SpectrumSeries[] {
   const series: SpectrumSeries[] = [];
   for (const stack of stacks) {
     const candidates = results
       .filter((result) => result.status === 'ok' && result.key.stack === stack && samePoint(result.key, key))
-      .sort((a, b) => Number(doubtingMarks(a).length > 0) - Number(doubtingMarks(b).length > 0) || a.key.repetition - b.key.repetition);
+      .sort(
+        (a, b) =>
+          Number(doubtingMarks(a).length > 0) - Number(doubtingMarks(b).length > 0) ||
+          a.key.repetition - b.key.repetition,
+      );
     for (const result of candidates) {
       const spectrum = cellSpectrum(result, operation);
       if (!spectrum) continue;
-      series.push({ stack, repetition: result.key.repetition, cellId: result.id, marked: doubtingMarks(result).length > 0, ...spectrum });
+      series.push({
+        stack,
+        repetition: result.key.repetition,
+        cellId: result.id,
+        marked: doubtingMarks(result).length > 0,
+        ...spectrum,
+      });
       break;
     }
   }
@@ -95,7 +126,8 @@ export function spectrumOperations(results: readonly CellResult[]): string[] {
   const names = new Set<string>();
   for (const result of results) {
     for (const name of Object.keys(result.evidence?.timeseries?.hdr?.operations ?? {})) names.add(name);
-    for (const [name, stats] of Object.entries(result.run?.operations ?? {})) if (!name.endsWith('-FAILED') && stats.operations > 0) names.add(name);
+    for (const [name, stats] of Object.entries(result.run?.operations ?? {}))
+      if (!name.endsWith('-FAILED') && stats.operations > 0) names.add(name);
   }
   // YCSB's CLEANUP is its threads closing the binding, not an operation of the workload.
   names.delete('CLEANUP');
@@ -110,7 +142,12 @@ export interface CellTimeSeries {
   /** Per operation: the clients' interval latencies, weighted by each client's throughput. */
   latency: { operation: string; points: { tSec: number; latencyUs: number }[] }[];
   /** Per host: busy % of all its cores, and its process (memcached, the YCSB JVM) in % of one core. */
-  cpu: { host: string; role: 'server' | 'client'; process?: string; points: { tSec: number; busyPct: number; processPctOfCore?: number }[] }[];
+  cpu: {
+    host: string;
+    role: 'server' | 'client';
+    process?: string;
+    points: { tSec: number; busyPct: number; processPctOfCore?: number }[];
+  }[];
   warmupSec?: number;
   /** The status lines' clients, for the caption. */
   clients: string[];
@@ -148,7 +185,13 @@ export function cellTimeSeries(result: CellResult): CellTimeSeries | undefined {
       host,
       role: facts.role,
       process: facts.process?.name,
-      points: facts.series.filter((point) => Number.isFinite(point.tSec) && Number.isFinite(point.busyPct)).map((point) => ({ tSec: point.tSec, busyPct: point.busyPct, ...(point.processPctOfCore !== undefined ? { processPctOfCore: point.processPctOfCore } : {}) })),
+      points: facts.series
+        .filter((point) => Number.isFinite(point.tSec) && Number.isFinite(point.busyPct))
+        .map((point) => ({
+          tSec: point.tSec,
+          busyPct: point.busyPct,
+          ...(point.processPctOfCore !== undefined ? { processPctOfCore: point.processPctOfCore } : {}),
+        })),
     }))
     .sort((a, b) => Number(a.role === 'client') - Number(b.role === 'client') || a.host.localeCompare(b.host));
   if (times.length === 0 && cpu.every((host) => host.points.length === 0)) return undefined;

@@ -42,22 +42,36 @@ export function valueFromIndex(index: number, significantDigits: number, lowestD
 export function decodeV1CompressedBase64(base64: string): Histogram {
   const outer = Buffer.from(base64, 'base64');
   const cookie = outer.readInt32BE(0);
-  if ((cookie & ~0xf0) !== v1CompressedCookie) throw new Error(`not a V1 compressed histogram (cookie 0x${(cookie >>> 0).toString(16)})`);
+  if ((cookie & ~0xf0) !== v1CompressedCookie)
+    throw new Error(`not a V1 compressed histogram (cookie 0x${(cookie >>> 0).toString(16)})`);
   const inner = inflateSync(outer.subarray(8, 8 + outer.readInt32BE(4)));
   const innerCookie = inner.readInt32BE(0);
-  if ((innerCookie & ~0xf0) !== v1Cookie) throw new Error(`not a V1 histogram (cookie 0x${(innerCookie >>> 0).toString(16)})`);
+  if ((innerCookie & ~0xf0) !== v1Cookie)
+    throw new Error(`not a V1 histogram (cookie 0x${(innerCookie >>> 0).toString(16)})`);
   const wordSize = (innerCookie & 0xf0) >> 4;
   const payloadLength = inner.readInt32BE(4);
   const normalizingOffset = inner.readInt32BE(8);
   const digits = inner.readInt32BE(12);
   const lowest = Number(inner.readBigInt64BE(16));
-  const histogram = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digits as 1 | 2 | 3 | 4 | 5, lowestDiscernibleValue: lowest, autoResize: true });
+  const histogram = build({
+    bitBucketSize: 64,
+    numberOfSignificantValueDigits: digits as 1 | 2 | 3 | 4 | 5,
+    lowestDiscernibleValue: lowest,
+    autoResize: true,
+  });
   if (normalizingOffset !== 0) throw new Error('V1 histogram with a normalizing index offset (not written by YCSB)');
   const counts = Math.floor(payloadLength / wordSize);
   for (let index = 0; index < counts; index++) {
     const at = 40 + index * wordSize;
     if (at + wordSize > inner.length) break;
-    const count = wordSize === 8 ? Number(inner.readBigInt64BE(at)) : wordSize === 4 ? inner.readInt32BE(at) : wordSize === 2 ? inner.readInt16BE(at) : inner.readInt8(at);
+    const count =
+      wordSize === 8
+        ? Number(inner.readBigInt64BE(at))
+        : wordSize === 4
+          ? inner.readInt32BE(at)
+          : wordSize === 2
+            ? inner.readInt16BE(at)
+            : inner.readInt8(at);
     if (count > 0) histogram.recordValueWithCount(valueFromIndex(index, digits, lowest), count);
   }
   return histogram;

@@ -91,7 +91,12 @@ export function hdrCountChecks(files: HdrLogFile[], clients: { host: string; rep
     }
     const operations = new Set([...Object.keys(report.operations), ...counts.keys()]);
     for (const operation of [...operations].sort()) {
-      checks.push({ host, operation, ycsbOperations: report.operations[operation]?.operations ?? 0, hdrCount: counts.get(operation) ?? 0 });
+      checks.push({
+        host,
+        operation,
+        ycsbOperations: report.operations[operation]?.operations ?? 0,
+        hdrCount: counts.get(operation) ?? 0,
+      });
     }
   }
   return checks;
@@ -103,14 +108,24 @@ export function hdrCountMarks(checks: HdrCountCheck[]): CellMark[] {
   for (const host of [...new Set(checks.map((check) => check.host))]) {
     const differing = checks.filter((check) => check.host === host && check.hdrCount !== check.ycsbOperations);
     if (differing.length === 0) continue;
-    const parts = differing.map((check) => `${check.operation}: ${check.hdrCount} in the HDR logs, ${check.ycsbOperations} reported by YCSB (${check.hdrCount < check.ycsbOperations ? `${check.ycsbOperations - check.hdrCount} missing from the logs` : `${check.hdrCount - check.ycsbOperations} more in the logs`})`);
-    marks.push({ code: 'hdr-count-differs', host, message: `${host}: ${parts.join('; ')}. The merged percentiles of ${differing.map((check) => check.operation).join(', ')} come from the HDR logs, so from those operations only; the operation counts stay YCSB's.` });
+    const parts = differing.map(
+      (check) =>
+        `${check.operation}: ${check.hdrCount} in the HDR logs, ${check.ycsbOperations} reported by YCSB (${check.hdrCount < check.ycsbOperations ? `${check.ycsbOperations - check.hdrCount} missing from the logs` : `${check.hdrCount - check.ycsbOperations} more in the logs`})`,
+    );
+    marks.push({
+      code: 'hdr-count-differs',
+      host,
+      message: `${host}: ${parts.join('; ')}. The merged percentiles of ${differing.map((check) => check.operation).join(', ')} come from the HDR logs, so from those operations only; the operation counts stay YCSB's.`,
+    });
   }
   return marks;
 }
 
 /** Percentiles of the spectrum chart: 0, 68.4, 90, 96.8, 99, ... 99.999 (five per decade of the tail), 100. */
-export const spectrumPercentiles: number[] = [...Array.from({ length: 26 }, (_, k) => Number((100 * (1 - 10 ** (-k / 5))).toPrecision(8))), 100];
+export const spectrumPercentiles: number[] = [
+  ...Array.from({ length: 26 }, (_, k) => Number((100 * (1 - 10 ** (-k / 5))).toPrecision(8))),
+  100,
+];
 
 export function summariseHistogram(histogram: Histogram): HdrOperationSummary {
   const percentilesUs: Record<string, number> = {};
@@ -120,17 +135,30 @@ export function summariseHistogram(histogram: Histogram): HdrOperationSummary {
     meanUs: Math.round(histogram.mean * 100) / 100,
     maxUs: histogram.maxValue,
     percentilesUs,
-    spectrum: spectrumPercentiles.map((percentile) => ({ percentile, valueUs: histogram.getValueAtPercentile(percentile) })),
+    spectrum: spectrumPercentiles.map((percentile) => ({
+      percentile,
+      valueUs: histogram.getValueAtPercentile(percentile),
+    })),
   };
 }
 
 /** evidence.timeseries.hdr from the fetched logs; undefined when there are none. */
-export function hdrEvidence(files: HdrLogFile[], warmupSec = 0, clients?: { host: string; report: YcsbReport }[]): TimeseriesEvidence['hdr'] {
+export function hdrEvidence(
+  files: HdrLogFile[],
+  warmupSec = 0,
+  clients?: { host: string; report: YcsbReport }[],
+): TimeseriesEvidence['hdr'] {
   if (files.length === 0) return undefined;
   const merged = mergeHdrLogs(files, warmupSec);
   const operations: Record<string, HdrOperationSummary> = {};
-  for (const [operation, histogram] of merged) if (histogram.totalCount > 0) operations[operation] = summariseHistogram(histogram);
-  return { files: files.map((file) => file.file), afterWarmup: warmupSec > 0, operations, ...(clients ? { counts: hdrCountChecks(files, clients) } : {}) };
+  for (const [operation, histogram] of merged)
+    if (histogram.totalCount > 0) operations[operation] = summariseHistogram(histogram);
+  return {
+    files: files.map((file) => file.file),
+    afterWarmup: warmupSec > 0,
+    operations,
+    ...(clients ? { counts: hdrCountChecks(files, clients) } : {}),
+  };
 }
 
 /**
@@ -142,7 +170,8 @@ export function applyMergedPercentiles(report: YcsbReport, merged: Map<string, H
     const histogram = merged.get(name);
     if (!histogram || histogram.totalCount === 0) continue;
     const keys = Object.keys(stats.percentilesUs);
-    for (const key of keys.length > 0 ? keys : ['50', '95', '99']) stats.percentilesUs[key] = histogram.getValueAtPercentile(Number(key));
+    for (const key of keys.length > 0 ? keys : ['50', '95', '99'])
+      stats.percentilesUs[key] = histogram.getValueAtPercentile(Number(key));
     stats.percentilesSource = 'hdr-merged';
   }
 }

@@ -56,7 +56,17 @@ export function readHardwareFact(environment: HostEnvironment, tag: string, valu
     case 'cpu-sockets':
     case 'numa-nodes': {
       const number = positive(value);
-      if (number !== undefined) cpu()[({ 'cpu-threads': 'threads', 'cpu-cores': 'cores', 'cpu-sockets': 'sockets', 'numa-nodes': 'numaNodes' } as const)[tag]] = number;
+      if (number !== undefined)
+        cpu()[
+          (
+            {
+              'cpu-threads': 'threads',
+              'cpu-cores': 'cores',
+              'cpu-sockets': 'sockets',
+              'numa-nodes': 'numaNodes',
+            } as const
+          )[tag]
+        ] = number;
       return true;
     }
     case 'cpu-governor': {
@@ -73,7 +83,8 @@ export function readHardwareFact(environment: HostEnvironment, tag: string, valu
     case 'iface-irq': {
       const { entry, rest } = nic();
       const [irq, cpus, name] = rest.split(/\s+/);
-      if (positive(irq ?? '') !== undefined) (entry.irqs ??= []).push({ irq: Number(irq), cpus: cpus ?? '', ...(name ? { name } : {}) });
+      if (positive(irq ?? '') !== undefined)
+        (entry.irqs ??= []).push({ irq: Number(irq), cpus: cpus ?? '', ...(name ? { name } : {}) });
       return true;
     }
     default:
@@ -91,14 +102,24 @@ export function hardwareFactsText(environment: HostEnvironment): { label: string
       cpu.cores !== undefined && `${cpu.cores} ${cpu.cores === 1 ? 'core' : 'cores'}`,
       cpu.threads !== undefined && `${cpu.threads} ${cpu.threads === 1 ? 'thread' : 'threads'}`,
     ].filter(Boolean);
-    if (cpu.model || counts.length > 0) facts.push({ label: 'CPU', value: [cpu.model, counts.join(', ')].filter(Boolean).join(': ') });
+    if (cpu.model || counts.length > 0)
+      facts.push({ label: 'CPU', value: [cpu.model, counts.join(', ')].filter(Boolean).join(': ') });
     if (cpu.numaNodes !== undefined) facts.push({ label: 'NUMA nodes', value: String(cpu.numaNodes) });
     const governors = Object.entries(cpu.governors ?? {});
-    if (governors.length === 1) facts.push({ label: 'Frequency governor', value: `${governors[0][0]} (all ${governors[0][1]} CPUs)` });
-    else if (governors.length > 1) facts.push({ label: 'Frequency governor', value: governors.map(([name, count]) => `${name} on ${count} CPUs`).join(', ') });
+    if (governors.length === 1)
+      facts.push({ label: 'Frequency governor', value: `${governors[0][0]} (all ${governors[0][1]} CPUs)` });
+    else if (governors.length > 1)
+      facts.push({
+        label: 'Frequency governor',
+        value: governors.map(([name, count]) => `${name} on ${count} CPUs`).join(', '),
+      });
   }
   for (const [address, nic] of Object.entries(environment.interfaces ?? {})) {
-    if (nic.numaNode !== undefined) facts.push({ label: `NUMA node of ${address}`, value: nic.numaNode < 0 ? 'none (the platform reports -1)' : String(nic.numaNode) });
+    if (nic.numaNode !== undefined)
+      facts.push({
+        label: `NUMA node of ${address}`,
+        value: nic.numaNode < 0 ? 'none (the platform reports -1)' : String(nic.numaNode),
+      });
     if (nic.irqs && nic.irqs.length > 0) facts.push({ label: `IRQ affinity of ${address}`, value: irqText(nic.irqs) });
   }
   return facts;
@@ -109,6 +130,9 @@ export function irqText(irqs: readonly { irq: number; cpus: string }[]): string 
   const count = `${irqs.length} ${irqs.length === 1 ? 'IRQ' : 'IRQs'}`;
   const lists = new Set(irqs.map((irq) => irq.cpus));
   if (lists.size === 1) return `${count}, all on CPUs ${irqs[0].cpus || 'unknown'}`;
-  const shown = irqs.slice(0, 16).map((irq) => `${irq.irq}→${irq.cpus || '?'}`).join(', ');
+  const shown = irqs
+    .slice(0, 16)
+    .map((irq) => `${irq.irq}→${irq.cpus || '?'}`)
+    .join(', ');
   return `${count} (IRQ→CPUs): ${shown}${irqs.length > 16 ? `, … ${irqs.length - 16} more` : ''}`;
 }

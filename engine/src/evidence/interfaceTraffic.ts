@@ -21,13 +21,22 @@ export function localAddresses(samples: TcpEndpoint[][]): Map<string, number> {
 }
 
 /** Why the traffic did not use `expected`, or undefined when it did. Pure. */
-export function wrongInterfaceReason(expected: string, seen: Map<string, number>, nodeName: string | undefined): string | undefined {
+export function wrongInterfaceReason(
+  expected: string,
+  seen: Map<string, number>,
+  nodeName: string | undefined,
+): string | undefined {
   if (seen.size === 0) return undefined; // nothing observed: no claim either way
   const others = [...seen.keys()].filter((address) => !sameAddress(address, expected));
   if (others.length === 0) return undefined;
   // the node's name explains it when the traffic went to that name
-  const named = nodeName !== undefined && !isLoopbackName(nodeName) && others.some((address) => sameAddress(address, nodeHost(nodeName)));
-  const because = named ? `; the node is named ${nodeName}, so the cluster map sends clients to that name whatever couchbase.host says` : '';
+  const named =
+    nodeName !== undefined &&
+    !isLoopbackName(nodeName) &&
+    others.some((address) => sameAddress(address, nodeHost(nodeName)));
+  const because = named
+    ? `; the node is named ${nodeName}, so the cluster map sends clients to that name whatever couchbase.host says`
+    : '';
   const alsoExpected = [...seen.keys()].some((address) => sameAddress(address, expected));
   return `KV connections used ${others.join(', ')}${alsoExpected ? ` besides ${expected}` : ` instead of ${expected}`}${because}`;
 }

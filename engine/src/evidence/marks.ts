@@ -6,8 +6,14 @@ import type { CellMark, CellResult } from '../model';
 
 export function cellMarks(result: Pick<CellResult, 'marks' | 'accelerated'>): CellMark[] {
   const marks = [...(result.marks ?? [])];
-  if (result.accelerated === false && !marks.some((mark) => mark.code === 'not-accelerated' || mark.code === 'partly-accelerated')) {
-    marks.unshift({ code: 'not-accelerated', message: 'Couchbase was not verified to run on Onload: the numbers are really the kernel stack\'s.' });
+  if (
+    result.accelerated === false &&
+    !marks.some((mark) => mark.code === 'not-accelerated' || mark.code === 'partly-accelerated')
+  ) {
+    marks.unshift({
+      code: 'not-accelerated',
+      message: "Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.",
+    });
   }
   return marks;
 }

@@ -46,7 +46,9 @@ export function ycsbRunWindow(statuses: readonly YcsbStatus[], utcOffsetMin: num
   if (stamped.length < 2) return { why: `${stamped.length === 0 ? 'no' : 'only one'} time-stamped YCSB status line` };
   const startEpochMs = Math.min(...stamped.map((line) => line.at - line.elapsedSec * 1000));
   const endEpochMs = Math.max(...stamped.map((line) => line.at));
-  return endEpochMs > startEpochMs ? { startEpochMs, endEpochMs } : { why: 'YCSB status lines with no time between them' };
+  return endEpochMs > startEpochMs
+    ? { startEpochMs, endEpochMs }
+    : { why: 'YCSB status lines with no time between them' };
 }
 
 /** The stretch when every client ran (the latest start to the earliest end). */
@@ -54,11 +56,15 @@ export function commonWindow(windows: readonly RunWindow[]): RunWindow | { why: 
   if (windows.length === 0) return { why: 'no client run window' };
   const startEpochMs = Math.max(...windows.map((window) => window.startEpochMs));
   const endEpochMs = Math.min(...windows.map((window) => window.endEpochMs));
-  return endEpochMs > startEpochMs ? { startEpochMs, endEpochMs } : { why: 'the clients\' runs did not overlap' };
+  return endEpochMs > startEpochMs ? { startEpochMs, endEpochMs } : { why: "the clients' runs did not overlap" };
 }
 
 /** A wall-clock window, the warm-up left out of its start, in the host's /proc/uptime seconds. */
-export function uptimeWindow(window: RunWindow, warmupSec: number, clock: HostClock): { fromSec: number; toSec: number } {
+export function uptimeWindow(
+  window: RunWindow,
+  warmupSec: number,
+  clock: HostClock,
+): { fromSec: number; toSec: number } {
   const at = (epochMs: number): number => clock.uptimeSec + (epochMs - clock.epochMs) / 1000;
   return { fromSec: at(window.startEpochMs) + Math.max(0, warmupSec), toSec: at(window.endEpochMs) };
 }
@@ -72,7 +78,10 @@ export interface CpuAlignment {
 }
 
 /** Each client's window from its status lines and its sampler's clock, and the servers' common one. */
-export function cpuAlignment(statusByHost: Record<string, readonly YcsbStatus[]>, clocks: Record<string, HostClock | undefined>): CpuAlignment {
+export function cpuAlignment(
+  statusByHost: Record<string, readonly YcsbStatus[]>,
+  clocks: Record<string, HostClock | undefined>,
+): CpuAlignment {
   const alignment: CpuAlignment = { clients: {}, why: {} };
   for (const [host, statuses] of Object.entries(statusByHost)) {
     const clock = clocks[host];
@@ -102,10 +111,13 @@ export const clockSpreadLimitMs = 1000;
  * line arrived here; the line's transit, a few ms, makes a host look that much behind), and the
  * spread between the hosts. Undefined when fewer than two hosts have both readings.
  */
-export function clockAgreement(samplers: readonly { host: string; output: { clock?: HostClock; clockSeenAtMs?: number } }[]): { offsetsMs: Record<string, number>; spreadMs: number } | undefined {
+export function clockAgreement(
+  samplers: readonly { host: string; output: { clock?: HostClock; clockSeenAtMs?: number } }[],
+): { offsetsMs: Record<string, number>; spreadMs: number } | undefined {
   const offsetsMs: Record<string, number> = {};
   for (const { host, output } of samplers) {
-    if (output.clock && output.clockSeenAtMs !== undefined) offsetsMs[host] = Math.round(output.clock.epochMs - output.clockSeenAtMs);
+    if (output.clock && output.clockSeenAtMs !== undefined)
+      offsetsMs[host] = Math.round(output.clock.epochMs - output.clockSeenAtMs);
   }
   const values = Object.values(offsetsMs);
   if (values.length < 2) return undefined;

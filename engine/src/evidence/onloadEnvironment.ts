@@ -11,14 +11,21 @@ export interface EnvironmentDifference {
 }
 
 /** Differences between the analysed profile settings (EF_* only) and memcached's EF_* environment. */
-export function environmentDifferences(profile: Record<string, string>, actual: Record<string, string>): EnvironmentDifference[] {
+export function environmentDifferences(
+  profile: Record<string, string>,
+  actual: Record<string, string>,
+): EnvironmentDifference[] {
   const names = new Set([...Object.keys(profile).filter((name) => name.startsWith('EF_')), ...Object.keys(actual)]);
   const out: EnvironmentDifference[] = [];
   for (const name of [...names].sort()) {
     const expected = profile[name];
     const seen = actual[name];
     if (expected === seen) continue;
-    out.push({ name, ...(expected !== undefined ? { profile: expected } : {}), ...(seen !== undefined ? { actual: seen } : {}) });
+    out.push({
+      name,
+      ...(expected !== undefined ? { profile: expected } : {}),
+      ...(seen !== undefined ? { actual: seen } : {}),
+    });
   }
   return out;
 }

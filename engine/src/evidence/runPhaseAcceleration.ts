@@ -34,14 +34,21 @@ const keyOf = (connection: TcpEndpoint): string => `${connection.local} ${connec
 /** memcached's established KV connections as `onload_stackdump lots` lists them (its stacks only). */
 export function stackConnections(facts: StackdumpFacts, memcachedPid: number, kvPort: number): TcpEndpoint[] {
   const stacks = [...facts.stackPids].filter(([, pids]) => pids.includes(memcachedPid)).map(([id]) => id);
-  return stacks.flatMap((id) => (facts.stackSockets.get(id) ?? []).filter((socket) => socket.port === kvPort && socket.state === 'ESTABLISHED' && socket.remote !== undefined).map((socket) => ({ local: `${socket.local}:${socket.port}`, remote: socket.remote as string })));
+  return stacks.flatMap((id) =>
+    (facts.stackSockets.get(id) ?? [])
+      .filter((socket) => socket.port === kvPort && socket.state === 'ESTABLISHED' && socket.remote !== undefined)
+      .map((socket) => ({ local: `${socket.local}:${socket.port}`, remote: socket.remote as string })),
+  );
 }
 
 /**
  * The verdict from the run's samples (baseline connections already left out). `stackdumpProblem`
  * says why Onload's view could not be read (sudo refused, tool missing, memcached not found).
  */
-export function judgeRunAcceleration(samples: RunConnectionSample[], stackdumpProblem: string | undefined): RunAcceleration {
+export function judgeRunAcceleration(
+  samples: RunConnectionSample[],
+  stackdumpProblem: string | undefined,
+): RunAcceleration {
   const inStack = new Set<string>();
   const kernel = new Set<string>();
   let stackLooks = 0;
@@ -56,10 +63,33 @@ export function judgeRunAcceleration(samples: RunConnectionSample[], stackdumpPr
   const kernelWords = `${kernelOnly.length} as kernel sockets (${procNetSource}{,6})`;
   const stackWords = `${inStack.size} in memcached's Onload stack (${stackdumpSource})`;
   if (stackdumpProblem !== undefined || stackLooks === 0) {
-    return { verdict: 'unverified', ...counts, evidence: `Onload's view of the run could not be read (${stackdumpProblem ?? 'no sample taken'}); ${kernelWords}` };
+    return {
+      verdict: 'unverified',
+      ...counts,
+      evidence: `Onload's view of the run could not be read (${stackdumpProblem ?? 'no sample taken'}); ${kernelWords}`,
+    };
   }
-  if (inStack.size === 0 && kernelOnly.length === 0) return { verdict: 'unverified', ...counts, evidence: `no client connection to the KV port was seen during the run, neither in ${stackdumpSource} (${stackLooks} looks) nor in ${procNetSource}{,6}` };
-  if (kernelOnly.length === 0) return { verdict: 'accelerated', ...counts, evidence: `the run's KV connections: ${stackWords}, none a kernel socket (${procNetSource}{,6})` };
-  if (inStack.size === 0) return { verdict: 'not-accelerated', ...counts, evidence: `the run's KV connections: ${kernelWords}, none in memcached's Onload stack (${stackdumpSource}, ${stackLooks} looks): the traffic ran on the kernel stack` };
-  return { verdict: 'partly-accelerated', ...counts, evidence: `the run's KV connections: ${stackWords}, ${kernelWords}` };
+  if (inStack.size === 0 && kernelOnly.length === 0)
+    return {
+      verdict: 'unverified',
+      ...counts,
+      evidence: `no client connection to the KV port was seen during the run, neither in ${stackdumpSource} (${stackLooks} looks) nor in ${procNetSource}{,6}`,
+    };
+  if (kernelOnly.length === 0)
+    return {
+      verdict: 'accelerated',
+      ...counts,
+      evidence: `the run's KV connections: ${stackWords}, none a kernel socket (${procNetSource}{,6})`,
+    };
+  if (inStack.size === 0)
+    return {
+      verdict: 'not-accelerated',
+      ...counts,
+      evidence: `the run's KV connections: ${kernelWords}, none in memcached's Onload stack (${stackdumpSource}, ${stackLooks} looks): the traffic ran on the kernel stack`,
+    };
+  return {
+    verdict: 'partly-accelerated',
+    ...counts,
+    evidence: `the run's KV connections: ${stackWords}, ${kernelWords}`,
+  };
 }

@@ -4,7 +4,13 @@
 // against the profile's analysis (O4), and which local addresses carried the run's traffic (C7).
 // The sweep calls these; each check lives in its own file.
 import { checkAcceleration, parseStackdump, stackdumpScript } from './acceleration';
-import { judgeRunAcceleration, procNetSource, stackConnections, stackdumpSource, type RunConnectionSample } from './runPhaseAcceleration';
+import {
+  judgeRunAcceleration,
+  procNetSource,
+  stackConnections,
+  stackdumpSource,
+  type RunConnectionSample,
+} from './runPhaseAcceleration';
 import { armDifferences, pointKey, type ArmFacts } from './armsAlike';
 import { localAddresses, wrongInterfaceReason } from './interfaceTraffic';
 import { addMark } from './marks';
@@ -15,7 +21,13 @@ import type { ResolvedServer } from '../plan/planSchema';
 import { serverAddressOn } from '../plan/clusterSizes';
 import type { ServerStart } from '../server/serverControl';
 import { sleep } from '../server/serverControl';
-import { connectionsScript, findServerProcess, parseServerProcessFacts, processEvidence, type TcpEndpoint } from '../server/serverProcess';
+import {
+  connectionsScript,
+  findServerProcess,
+  parseServerProcessFacts,
+  processEvidence,
+  type TcpEndpoint,
+} from '../server/serverProcess';
 import { nodeStatus } from '../server/serverRestartProof';
 import type { RemoteSession } from '../remote/ssh';
 import { batchScript, splitBatch } from '../remote/batchScript';
@@ -52,36 +64,81 @@ export async function observeServer(options: {
   if (options.start) record.start = options.start;
   const waitMs = (options.waitSec ?? 60) * 1000;
   // issue 24: the stack listing runs in the same trip as the look that finds memcached
-  const facts = await findServerProcess(session, server, { step: 'check-acceleration', waitMs, thenScript: stackdumpScript(), ...(options.signal ? { signal: options.signal } : {}) });
-  record.process = { ...processEvidence(facts), ...(facts.pid !== undefined ? { foundAfterMs: facts.waitedMs } : { lookedForMs: facts.waitedMs }), lookups: facts.lookups };
+  const facts = await findServerProcess(session, server, {
+    step: 'check-acceleration',
+    waitMs,
+    thenScript: stackdumpScript(),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  record.process = {
+    ...processEvidence(facts),
+    ...(facts.pid !== undefined ? { foundAfterMs: facts.waitedMs } : { lookedForMs: facts.waitedMs }),
+    lookups: facts.lookups,
+  };
   if (facts.pid === undefined) {
     // what could not be read must not pass for alike or clean (armsAlike skips missing values)
-    addMark(draft, { code: 'memcached-unverified', host, message: `No memcached of this installation (${server.couchbaseServerPath.replace(/\/bin\/couchbase-server$/, '')}/bin/memcached, child of its babysitter) and no process on the KV port ${server.kvPort} was found within ${Math.round(facts.waitedMs / 1000)} s after the start: its user, limits, cgroup and EF_* environment were not read and the arms not compared.` });
+    addMark(draft, {
+      code: 'memcached-unverified',
+      host,
+      message: `No memcached of this installation (${server.couchbaseServerPath.replace(/\/bin\/couchbase-server$/, '')}/bin/memcached, child of its babysitter) and no process on the KV port ${server.kvPort} was found within ${Math.round(facts.waitedMs / 1000)} s after the start: its user, limits, cgroup and EF_* environment were not read and the arms not compared.`,
+    });
     log('warn', `${draft.id}: ${host}: memcached not found within ${Math.round(facts.waitedMs / 1000)} s`);
-  } else if (facts.waitedMs >= 1000) log('info', `${draft.id}: ${host}: memcached ${facts.pid} found ${Math.round(facts.waitedMs / 1000)} s after the start (by ${facts.foundBy ?? 'its KV listener'})`);
+  } else if (facts.waitedMs >= 1000)
+    log(
+      'info',
+      `${draft.id}: ${host}: memcached ${facts.pid} found ${Math.round(facts.waitedMs / 1000)} s after the start (by ${facts.foundBy ?? 'its KV listener'})`,
+    );
   const check = await checkAcceleration(session, server, facts, options.signal, facts.then);
-  record.acceleration = { accelerated: check.accelerated ?? 'unverified', evidence: check.evidence, stacks: check.stacks, rights: check.rights };
+  record.acceleration = {
+    accelerated: check.accelerated ?? 'unverified',
+    evidence: check.evidence,
+    stacks: check.stacks,
+    rights: check.rights,
+  };
   const kernel = options.profileSettings === undefined;
   if (kernel && check.accelerated === true) {
     addMark(draft, { code: 'accelerated-kernel', host, message: `The kernel arm runs on Onload: ${check.evidence}.` });
   }
   if (!kernel && check.accelerated === undefined) {
-    addMark(draft, { code: 'acceleration-unverified', host, message: `Could not verify that Couchbase runs on Onload: ${check.evidence}.` });
+    addMark(draft, {
+      code: 'acceleration-unverified',
+      host,
+      message: `Could not verify that Couchbase runs on Onload: ${check.evidence}.`,
+    });
   }
-  const verdict = check.accelerated === true ? (kernel ? 'ACCELERATED although this is the kernel arm' : 'accelerated') : check.accelerated === false ? (kernel ? 'kernel stack' : 'NOT accelerated') : 'acceleration unverified';
-  log((check.accelerated === false && !kernel) || (check.accelerated === true && kernel) ? 'warn' : 'info', `${draft.id}: ${host}: ${verdict}: ${check.evidence}`);
+  const verdict =
+    check.accelerated === true
+      ? kernel
+        ? 'ACCELERATED although this is the kernel arm'
+        : 'accelerated'
+      : check.accelerated === false
+        ? kernel
+          ? 'kernel stack'
+          : 'NOT accelerated'
+        : 'acceleration unverified';
+  log(
+    (check.accelerated === false && !kernel) || (check.accelerated === true && kernel) ? 'warn' : 'info',
+    `${draft.id}: ${host}: ${verdict}: ${check.evidence}`,
+  );
   if (!kernel && facts.efEnvironment !== undefined) {
     const differences = environmentDifferences(options.profileSettings ?? {}, facts.efEnvironment);
     record.environmentDifferences = differences;
     if (differences.length > 0) {
       const text = describeDifferences(differences);
-      addMark(draft, { code: 'environment-differs', host, message: `memcached does not run with the profile's settings: ${text}.` });
+      addMark(draft, {
+        code: 'environment-differs',
+        host,
+        message: `memcached does not run with the profile's settings: ${text}.`,
+      });
       log('warn', `${draft.id}: ${host}: memcached's EF_* environment differs from the profile ${key.stack}: ${text}`);
     }
   }
   if (!kernel) {
     // what memcached really runs with when it could be read (REAL-LAB O4), else the profile
-    const source = facts.efEnvironment !== undefined && facts.pid !== undefined ? `memcached's /proc/${facts.pid}/environ` : `the profile ${key.stack}'s settings (memcached's environment was not read)`;
+    const source =
+      facts.efEnvironment !== undefined && facts.pid !== undefined
+        ? `memcached's /proc/${facts.pid}/environ`
+        : `the profile ${key.stack}'s settings (memcached's environment was not read)`;
     const polling = busyPolling(facts.efEnvironment ?? options.profileSettings ?? {});
     record.busyPolling = polling ? { ...polling, source } : false;
     if (polling) addMark(draft, { code: 'busy-polling', host, message: busyPollingMessage(polling, source) });
@@ -107,9 +164,26 @@ export async function observeServers(options: {
 }): Promise<void> {
   const { key, draft } = options;
   const verdicts = await Promise.all(
-    options.servers.map((server) => observeServer({ session: options.pool.get(server.host), server, key, draft, start: options.starts.get(server.host), profileSettings: options.profileSettings, ...(options.waitSec !== undefined ? { waitSec: options.waitSec } : {}), log: options.log, ...(options.signal ? { signal: options.signal } : {}) })),
+    options.servers.map((server) =>
+      observeServer({
+        session: options.pool.get(server.host),
+        server,
+        key,
+        draft,
+        start: options.starts.get(server.host),
+        profileSettings: options.profileSettings,
+        ...(options.waitSec !== undefined ? { waitSec: options.waitSec } : {}),
+        log: options.log,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    ),
   );
-  if (key.stack !== 'kernel') draft.accelerated = verdicts.some((verdict) => verdict === false) ? false : verdicts.every((verdict) => verdict === true) ? true : null;
+  if (key.stack !== 'kernel')
+    draft.accelerated = verdicts.some((verdict) => verdict === false)
+      ? false
+      : verdicts.every((verdict) => verdict === true)
+        ? true
+        : null;
 }
 
 /** Remembers each kernel arm's facts and marks a later arm of the same point that differs (H3). */
@@ -120,7 +194,10 @@ export class ArmsRegister {
   remember(result: Pick<CellResult, 'key' | 'evidence'>): void {
     if (result.key.stack !== 'kernel') return;
     const hosts = new Map<string, ArmFacts>();
-    for (const [host, value] of Object.entries((result.evidence?.server ?? {}) as Record<string, Record<string, unknown>>)) hosts.set(host, armFacts(value));
+    for (const [host, value] of Object.entries(
+      (result.evidence?.server ?? {}) as Record<string, Record<string, unknown>>,
+    ))
+      hosts.set(host, armFacts(value));
     if (hosts.size > 0) this.kernelArms.set(pointKey(result.key), hosts);
   }
 
@@ -129,12 +206,18 @@ export class ArmsRegister {
     if (draft.key.stack === 'kernel') return;
     const kernel = this.kernelArms.get(pointKey(draft.key));
     if (!kernel) return;
-    for (const [host, value] of Object.entries((draft.evidence?.server ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const [host, value] of Object.entries(
+      (draft.evidence?.server ?? {}) as Record<string, Record<string, unknown>>,
+    )) {
       const reference = kernel.get(host);
       if (!reference) continue;
       const differences = armDifferences(reference, armFacts(value));
       if (differences.length === 0) continue;
-      addMark(draft, { code: 'arms-differ', host, message: `The ${draft.key.stack} arm's server differs from the kernel arm in more than the stack: ${differences.join('; ')}.` });
+      addMark(draft, {
+        code: 'arms-differ',
+        host,
+        message: `The ${draft.key.stack} arm's server differs from the kernel arm in more than the stack: ${differences.join('; ')}.`,
+      });
       log('warn', `${draft.id}: ${host}: arms differ: ${differences.join('; ')}`);
     }
   }
@@ -143,7 +226,12 @@ export class ArmsRegister {
 function armFacts(record: Record<string, unknown>): ArmFacts {
   const process = (record.process ?? {}) as ArmFacts;
   const start = record.start as { mode?: string } | undefined;
-  return { ...(process.user !== undefined ? { user: process.user } : {}), ...(process.limits ? { limits: process.limits } : {}), ...(process.cgroup !== undefined ? { cgroup: process.cgroup } : {}), ...(start ? { start } : {}) };
+  return {
+    ...(process.user !== undefined ? { user: process.user } : {}),
+    ...(process.limits ? { limits: process.limits } : {}),
+    ...(process.cgroup !== undefined ? { cgroup: process.cgroup } : {}),
+    ...(start ? { start } : {}),
+  };
 }
 
 /** Kernel sockets (/proc/net) and, in Onload cells, memcached's stack (onload_stackdump lots): one look (before a run: the baseline to leave out). */
@@ -158,18 +246,46 @@ export interface ConnectionSample {
  * Onload cell), as memcached's Onload stack does (`onload_stackdump lots` with the server user's
  * rights, sudo -n): both in one round trip (issue 24), each read by its own parser.
  */
-export async function sampleConnections(session: RemoteSession, server: ResolvedServer, stack: { memcachedPid: number | undefined } | undefined, signal?: AbortSignal, step = 'ycsb-run'): Promise<ConnectionSample> {
+export async function sampleConnections(
+  session: RemoteSession,
+  server: ResolvedServer,
+  stack: { memcachedPid: number | undefined } | undefined,
+  signal?: AbortSignal,
+  step = 'ycsb-run',
+): Promise<ConnectionSample> {
   const withStack = stack !== undefined && stack.memcachedPid !== undefined;
-  const script = withStack ? batchScript([{ name: 'kernel', script: connectionsScript(server.kvPort) }, { name: 'stack', script: stackdumpScript() }]) : connectionsScript(server.kvPort);
-  const result = await session.run(script, { step, ...(signal ? { signal } : {}), ...(withStack ? { timeoutMs: 30_000 } : {}) }).catch((error: unknown) => ({ stdout: '', error }));
+  const script = withStack
+    ? batchScript([
+        { name: 'kernel', script: connectionsScript(server.kvPort) },
+        { name: 'stack', script: stackdumpScript() },
+      ])
+    : connectionsScript(server.kvPort);
+  const result = await session
+    .run(script, { step, ...(signal ? { signal } : {}), ...(withStack ? { timeoutMs: 30_000 } : {}) })
+    .catch((error: unknown) => ({ stdout: '', error }));
   return parseConnectionSample(result.stdout, server.kvPort, stack, 'error' in result ? result.error : undefined);
 }
 
 /** Reads `sampleConnections`' output (`failed`: the trip's own failure). Pure. */
-export function parseConnectionSample(output: string, kvPort: number, stack: { memcachedPid: number | undefined } | undefined, failed?: unknown): ConnectionSample {
+export function parseConnectionSample(
+  output: string,
+  kvPort: number,
+  stack: { memcachedPid: number | undefined } | undefined,
+  failed?: unknown,
+): ConnectionSample {
   if (stack === undefined) return { kernel: failed === undefined ? parseServerProcessFacts(output).connections : [] };
-  if (stack.memcachedPid === undefined) return { kernel: failed === undefined ? parseServerProcessFacts(output).connections : [], stack: { problem: 'memcached was not found' } };
-  if (failed !== undefined) return { kernel: [], stack: { problem: `onload_stackdump did not answer (${failed instanceof Error ? failed.message : String(failed)})` } };
+  if (stack.memcachedPid === undefined)
+    return {
+      kernel: failed === undefined ? parseServerProcessFacts(output).connections : [],
+      stack: { problem: 'memcached was not found' },
+    };
+  if (failed !== undefined)
+    return {
+      kernel: [],
+      stack: {
+        problem: `onload_stackdump did not answer (${failed instanceof Error ? failed.message : String(failed)})`,
+      },
+    };
   const parts = splitBatch(output);
   const kernel = parseServerProcessFacts(parts.get('kernel')?.text ?? '').connections;
   const dump = parts.get('stack');
@@ -177,7 +293,13 @@ export function parseConnectionSample(output: string, kvPort: number, stack: { m
   const facts = parseStackdump(dump.text);
   if (facts.missing) return { kernel, stack: { problem: 'onload_stackdump is not installed' } };
   if (facts.failure !== undefined) return { kernel, stack: { problem: `onload_stackdump failed: ${facts.failure}` } };
-  if (!facts.rights.startsWith('sudo')) return { kernel, stack: { problem: `onload_stackdump ran without root rights (sudo -n refused: ${facts.rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}), so it shows only the caller's stacks` } };
+  if (!facts.rights.startsWith('sudo'))
+    return {
+      kernel,
+      stack: {
+        problem: `onload_stackdump ran without root rights (sudo -n refused: ${facts.rights.replace(/^no-sudo:?\s*/, '') || 'no reason given'}), so it shows only the caller's stacks`,
+      },
+    };
   return { kernel, stack: { connections: stackConnections(facts, stack.memcachedPid, kvPort) } };
 }
 
@@ -189,22 +311,47 @@ export function parseConnectionSample(output: string, kvPort: number, stack: { m
  * connections are in no /proc/net/tcp (REAL-LAB O6), and the cell is accelerated only when the
  * clients' connections are in memcached's stack; every address and verdict names its source.
  */
-export async function watchInterfaceTraffic(options: { session: RemoteSession; server: ResolvedServer; draft: CellResult; password: string; baseline: TcpEndpoint[]; stackBaseline?: TcpEndpoint[]; onload?: { memcachedPid?: number }; running: Promise<unknown>; log: Log; signal?: AbortSignal }): Promise<void> {
+export async function watchInterfaceTraffic(options: {
+  session: RemoteSession;
+  server: ResolvedServer;
+  draft: CellResult;
+  password: string;
+  baseline: TcpEndpoint[];
+  stackBaseline?: TcpEndpoint[];
+  onload?: { memcachedPid?: number };
+  running: Promise<unknown>;
+  log: Log;
+  signal?: AbortSignal;
+}): Promise<void> {
   const { session, server, draft } = options;
-  const before = new Set([...options.baseline, ...(options.stackBaseline ?? [])].map((connection) => `${connection.local} ${connection.remote}`));
-  const fresh = (connections: TcpEndpoint[]): TcpEndpoint[] => connections.filter((connection) => !before.has(`${connection.local} ${connection.remote}`));
+  const before = new Set(
+    [...options.baseline, ...(options.stackBaseline ?? [])].map(
+      (connection) => `${connection.local} ${connection.remote}`,
+    ),
+  );
+  const fresh = (connections: TcpEndpoint[]): TcpEndpoint[] =>
+    connections.filter((connection) => !before.has(`${connection.local} ${connection.remote}`));
   let finished = false;
   void options.running.finally(() => (finished = true)).catch(() => undefined);
   const samples: RunConnectionSample[] = [];
   let stackdumpProblem: string | undefined;
   let stackSeenYet = false;
-  const nodeName = await nodeStatus(server, options.password, options.signal).then((status) => status.hostname).catch(() => undefined);
+  const nodeName = await nodeStatus(server, options.password, options.signal)
+    .then((status) => status.hostname)
+    .catch(() => undefined);
   for (let round = 0; !finished && round < 10_000; round++) {
     if (options.signal?.aborted) return;
     // Onload's view at each look until the clients are seen, then every 4th (about every 2 s): the
     // real tool walks every stack; both views in one round trip (issue 24)
-    const withStack = options.onload !== undefined && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0);
-    const sampled = await sampleConnections(session, server, withStack ? { memcachedPid: options.onload?.memcachedPid } : undefined, options.signal, 'traffic-watch');
+    const withStack =
+      options.onload !== undefined && stackdumpProblem === undefined && (!stackSeenYet || round % 4 === 0);
+    const sampled = await sampleConnections(
+      session,
+      server,
+      withStack ? { memcachedPid: options.onload?.memcachedPid } : undefined,
+      options.signal,
+      'traffic-watch',
+    );
     const kernel = fresh(sampled.kernel);
     let stack: TcpEndpoint[] | undefined;
     if (sampled.stack) {
@@ -223,18 +370,29 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
   record.traffic = {
     samples: samples.length,
     localAddresses: Object.fromEntries(seen),
-    sources: { [procNetSource]: Object.fromEntries(kernelSeen), ...(options.onload ? { [stackdumpSource]: Object.fromEntries(stackSeen) } : {}) },
+    sources: {
+      [procNetSource]: Object.fromEntries(kernelSeen),
+      ...(options.onload ? { [stackdumpSource]: Object.fromEntries(stackSeen) } : {}),
+    },
     ...(nodeName !== undefined ? { nodeName } : {}),
   };
   if (seen.size === 0 && !options.signal?.aborted) {
     // the interface check could not run: no connection of the run was seen (issue 21 item 6)
-    addMark(draft, { code: 'interface-unverified', host: server.host, message: `No KV connection of the run was seen on ${server.host} in ${samples.length} look${samples.length === 1 ? '' : 's'} (${procNetSource}{,6}${options.onload ? ` and ${stackdumpSource}` : ''}): which interface carried the traffic is not proven.` });
+    addMark(draft, {
+      code: 'interface-unverified',
+      host: server.host,
+      message: `No KV connection of the run was seen on ${server.host} in ${samples.length} look${samples.length === 1 ? '' : 's'} (${procNetSource}{,6}${options.onload ? ` and ${stackdumpSource}` : ''}): which interface carried the traffic is not proven.`,
+    });
   }
   // issue 23: each node of a cluster has its own address on the cell's interface
   const expected = serverAddressOn(server, draft.key.interface, draft.key.address);
   const reason = wrongInterfaceReason(expected, seen, nodeName);
   if (reason !== undefined) {
-    addMark(draft, { code: 'wrong-interface', host: server.host, message: `The run's traffic did not use interface ${draft.key.interface} (${expected}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).` });
+    addMark(draft, {
+      code: 'wrong-interface',
+      host: server.host,
+      message: `The run's traffic did not use interface ${draft.key.interface} (${expected}): ${reason} (seen in ${[...(kernelSeen.size > 0 ? [`${procNetSource}{,6}`] : []), ...(stackSeen.size > 0 ? [stackdumpSource] : [])].join(' and ')}).`,
+    });
     options.log('warn', `${draft.id}: ${server.host}: wrong interface: ${reason}`);
   }
   if (!options.onload) return;
@@ -243,10 +401,21 @@ export async function watchInterfaceTraffic(options: { session: RemoteSession; s
   if (run.verdict === 'accelerated') return;
   if (run.verdict === 'unverified') {
     if (draft.accelerated === true) draft.accelerated = null;
-    addMark(draft, { code: 'acceleration-unverified', host: server.host, message: `The run's traffic could not be shown to be on Onload: ${run.evidence}.` });
+    addMark(draft, {
+      code: 'acceleration-unverified',
+      host: server.host,
+      message: `The run's traffic could not be shown to be on Onload: ${run.evidence}.`,
+    });
   } else {
     draft.accelerated = false;
-    addMark(draft, { code: run.verdict, host: server.host, message: run.verdict === 'not-accelerated' ? `The run's traffic did not go through Onload although memcached's listener is in a stack: ${run.evidence}.` : `Only part of the run's traffic went through Onload: ${run.evidence}.` });
+    addMark(draft, {
+      code: run.verdict,
+      host: server.host,
+      message:
+        run.verdict === 'not-accelerated'
+          ? `The run's traffic did not go through Onload although memcached's listener is in a stack: ${run.evidence}.`
+          : `Only part of the run's traffic went through Onload: ${run.evidence}.`,
+    });
   }
   options.log('warn', `${draft.id}: ${server.host}: ${run.verdict}: ${run.evidence}`);
 }

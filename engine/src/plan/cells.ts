@@ -12,12 +12,14 @@ export function expandValues(values: SweepValues | number[]): (string | number)[
   if ('factor' in values) {
     const range = values as GeometricRange;
     if (!(range.factor > 1) || !(range.from > 0)) return out;
-    for (let value = range.from; value <= range.to * (1 + 1e-9) && out.length < limit; value *= range.factor) out.push(tidy(value));
+    for (let value = range.from; value <= range.to * (1 + 1e-9) && out.length < limit; value *= range.factor)
+      out.push(tidy(value));
   } else {
     const range = values as LinearRange;
     const step = range.step ?? 1;
     if (!(step > 0)) return out;
-    for (let i = 0; range.from + i * step <= range.to + step * 1e-9 && out.length < limit; i++) out.push(tidy(range.from + i * step));
+    for (let i = 0; range.from + i * step <= range.to + step * 1e-9 && out.length < limit; i++)
+      out.push(tidy(range.from + i * step));
   }
   return out;
 }
@@ -47,7 +49,15 @@ export function expandCells(plan: ResolvedPlan): CellKey[] {
         for (const [label, address] of Object.entries(plan.interfaces)) {
           for (const axes of axisCombos) {
             for (const count of threads) {
-              cells.push({ interface: label, address, stack: stack.name, ...(size !== undefined ? { clusterSize: size } : {}), threads: count, axes, repetition });
+              cells.push({
+                interface: label,
+                address,
+                stack: stack.name,
+                ...(size !== undefined ? { clusterSize: size } : {}),
+                threads: count,
+                axes,
+                repetition,
+              });
             }
           }
         }
@@ -66,7 +76,14 @@ export function cellId(key: CellKey): string {
   const axes = Object.keys(key.axes)
     .sort()
     .map((name) => `${encodePart(name)}=${encodePart(String(key.axes[name]))}`);
-  return [encodePart(key.interface), encodePart(key.stack), ...(key.clusterSize !== undefined ? [`n${key.clusterSize}`] : []), `t${key.threads}`, ...axes, `r${key.repetition}`].join('~');
+  return [
+    encodePart(key.interface),
+    encodePart(key.stack),
+    ...(key.clusterSize !== undefined ? [`n${key.clusterSize}`] : []),
+    `t${key.threads}`,
+    ...axes,
+    `r${key.repetition}`,
+  ].join('~');
 }
 
 function encodePart(text: string): string {

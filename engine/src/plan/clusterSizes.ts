@@ -36,7 +36,11 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
   const problems: ClusterSizeProblem[] = [];
   const servers = plan.servers;
   sizes.forEach((size, index) => {
-    if (size > servers.length) problems.push({ segments: ['clusterSizes', index], message: `a cluster of ${size} nodes needs ${size} servers, but "servers" names ${servers.length}` });
+    if (size > servers.length)
+      problems.push({
+        segments: ['clusterSizes', index],
+        message: `a cluster of ${size} nodes needs ${size} servers, but "servers" names ${servers.length}`,
+      });
   });
   const largest = Math.min(Math.max(...sizes), servers.length);
   const members = servers.slice(0, largest);
@@ -45,38 +49,62 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
   const hosts = new Map<string, number>();
   members.forEach((server, index) => {
     const first = hosts.get(server.host);
-    if (first !== undefined) problems.push({ segments: ['servers', index, 'host'], message: `the server host "${server.host}" is also servers[${first}]: each node of a cluster is its own host` });
+    if (first !== undefined)
+      problems.push({
+        segments: ['servers', index, 'host'],
+        message: `the server host "${server.host}" is also servers[${first}]: each node of a cluster is its own host`,
+      });
     else hosts.set(server.host, index);
   });
 
   const first = servers[0];
   if (first && !(first.services ?? ['kv']).includes('kv')) {
-    problems.push({ segments: ['servers', 0, 'services'], message: 'the first server is in every cluster size and holds the bucket: its services must include "kv"' });
+    problems.push({
+      segments: ['servers', 0, 'services'],
+      message: 'the first server is in every cluster size and holds the bucket: its services must include "kv"',
+    });
   }
   if (first?.interfaces) {
     for (const [label, address] of Object.entries(first.interfaces)) {
-      if (plan.interfaces[label] !== address) problems.push({ segments: ['servers', 0, 'interfaces', label], message: `the first server's addresses are the top-level "interfaces" (${label}: ${plan.interfaces[label] ?? 'none'}); leave them out here` });
+      if (plan.interfaces[label] !== address)
+        problems.push({
+          segments: ['servers', 0, 'interfaces', label],
+          message: `the first server's addresses are the top-level "interfaces" (${label}: ${plan.interfaces[label] ?? 'none'}); leave them out here`,
+        });
     }
   }
 
   // Every other node of a size needs its own address on every interface the cells use.
-  const owner = new Map<string, string>(labels.map((label) => [`${label}\u0000${plan.interfaces[label]}`, 'servers[0]']));
+  const owner = new Map<string, string>(
+    labels.map((label) => [`${label}\u0000${plan.interfaces[label]}`, 'servers[0]']),
+  );
   members.forEach((server, index) => {
     if (index === 0) return;
     const own = server.interfaces ?? {};
     for (const label of Object.keys(own)) {
-      if (!labels.includes(label)) problems.push({ segments: ['servers', index, 'interfaces', label], message: `"${label}" is not one of the plan's interfaces (${labels.join(', ')})` });
+      if (!labels.includes(label))
+        problems.push({
+          segments: ['servers', index, 'interfaces', label],
+          message: `"${label}" is not one of the plan's interfaces (${labels.join(', ')})`,
+        });
     }
     const missing = labels.filter((label) => own[label] === undefined);
     if (missing.length > 0) {
-      problems.push({ segments: ['servers', index, ...(server.interfaces ? ['interfaces'] : [])], message: `this node joins clusters of ${sizes.filter((size) => size > index).join(', ')} nodes and needs its address on every interface the cells use: missing ${missing.map((label) => `"${label}"`).join(', ')}` });
+      problems.push({
+        segments: ['servers', index, ...(server.interfaces ? ['interfaces'] : [])],
+        message: `this node joins clusters of ${sizes.filter((size) => size > index).join(', ')} nodes and needs its address on every interface the cells use: missing ${missing.map((label) => `"${label}"`).join(', ')}`,
+      });
     }
     for (const label of labels) {
       const address = own[label];
       if (address === undefined) continue;
       const key = `${label}\u0000${address}`;
       const taken = owner.get(key);
-      if (taken !== undefined) problems.push({ segments: ['servers', index, 'interfaces', label], message: `${address} is already ${taken}'s address on "${label}": each node has its own` });
+      if (taken !== undefined)
+        problems.push({
+          segments: ['servers', index, 'interfaces', label],
+          message: `${address} is already ${taken}'s address on "${label}": each node has its own`,
+        });
       else owner.set(key, `servers[${index}]`);
     }
   });
@@ -90,7 +118,10 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
     const swept: SweepValues | undefined = plan.axes?.[key];
     if (swept !== undefined) places.push({ segments: ['axes', key], values: expandValues(swept) });
     for (const place of places) {
-      const asked = Math.max(...place.values.map((value) => Number(value)).filter((value) => Number.isFinite(value)), 0);
+      const asked = Math.max(
+        ...place.values.map((value) => Number(value)).filter((value) => Number.isFinite(value)),
+        0,
+      );
       const short = sizes.filter((size) => {
         const replicas = effectiveReplicas(requestedReplicas, size);
         return key === 'couchbase.replicateTo' ? asked > replicas : asked > replicas + 1;
@@ -115,7 +146,11 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
  */
 export function planForCell(plan: ResolvedPlan, size: number | undefined): ResolvedPlan {
   if (size === undefined) return plan;
-  return { ...plan, servers: clusterMembers(plan, size), bucket: { ...plan.bucket, replicas: effectiveReplicas(plan.bucket.replicas, size) } };
+  return {
+    ...plan,
+    servers: clusterMembers(plan, size),
+    bucket: { ...plan.bucket, replicas: effectiveReplicas(plan.bucket.replicas, size) },
+  };
 }
 
 /** A server's own address on the cell's interface (the first server's is the cell's). */

@@ -13,7 +13,11 @@ function commonProblem(content: string | Buffer): string | undefined {
   if (bytes > maxUploadBytes) return `it is ${bytes} bytes, more than ${maxUploadBytes}`;
   const text = content.toString();
   if (text.includes('\u0000')) return 'it is a binary file';
-  if (/-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE|PGP)/.test(text) || /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+) AAAA/m.test(text)) return 'it contains a key or certificate';
+  if (
+    /-----BEGIN [A-Z0-9 ]*(PRIVATE KEY|CERTIFICATE|PGP)/.test(text) ||
+    /^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+) AAAA/m.test(text)
+  )
+    return 'it contains a key or certificate';
   return undefined;
 }
 
@@ -21,7 +25,8 @@ function commonProblem(content: string | Buffer): string | undefined {
 export function profileShapeProblem(content: string | Buffer): string | undefined {
   const common = commonProblem(content);
   if (common) return common;
-  if (parseProfile(content.toString()).directives.length === 0) return 'it has no onload_set or onload_import directive';
+  if (parseProfile(content.toString()).directives.length === 0)
+    return 'it has no onload_set or onload_import directive';
   return undefined;
 }
 

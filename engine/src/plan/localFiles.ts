@@ -10,5 +10,7 @@ export type LocalFileRead = { ok: true; text: string; bytes: Buffer } | { ok: fa
 /** The file's text and bytes, or why it is not read ('a FIFO (named pipe), not a regular file'). */
 export async function readLocalFile(path: string): Promise<LocalFileRead> {
   const read = await readBoundedText(path);
-  return read.kind === 'text' ? { ok: true, text: read.text, bytes: read.bytes } : { ok: false, problem: describeUnreadable(read) };
+  return read.kind === 'text'
+    ? { ok: true, text: read.text, bytes: read.bytes }
+    : { ok: false, problem: describeUnreadable(read) };
 }

@@ -44,7 +44,8 @@ export function uploadedLocalPaths(plan: ResolvedPlan, planDir: string): { field
     if (stack.profile !== undefined) out.push({ field: `stacks[${index}].profile`, path: local(stack.profile) });
   });
   plan.clients.forEach((client, index) => {
-    if (typeof client.runUnderOnload === 'string') out.push({ field: `clients[${index}].runUnderOnload`, path: local(client.runUnderOnload) });
+    if (typeof client.runUnderOnload === 'string')
+      out.push({ field: `clients[${index}].runUnderOnload`, path: local(client.runUnderOnload) });
   });
   return out;
 }
@@ -58,7 +59,8 @@ export function checkLocalPath(path: string, field: string, planDir: string, pol
     code: 'path-outside',
     step: 'check-paths',
     message: `${field} names ${path}${real(path) !== resolve(path) ? ` (a link to ${real(path)})` : ''}, outside the plan's folder ${planDir}${policy.roots.length > 0 ? ` and the trusted folders (${policy.roots.join(', ')})` : ''}; it would be uploaded to the hosts. Nothing was run.`,
-    action: 'Move the file next to the plan, or if you trust this plan allow files outside (CLI: --allow-outside-paths; editor: the onloadBench.allowOutsidePaths setting).',
+    action:
+      'Move the file next to the plan, or if you trust this plan allow files outside (CLI: --allow-outside-paths; editor: the onloadBench.allowOutsidePaths setting).',
   });
 }
 

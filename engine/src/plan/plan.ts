@@ -6,7 +6,13 @@ import { readLocalFile } from './localFiles';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  type Node as JsonNode,
+  type ParseError,
+} from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import planSchema from '../../../schemas/benchplan.schema.json';
 import type { Plan } from './planSchema';
@@ -36,7 +42,21 @@ function schemaValidator(): ValidateFunction {
 
 export async function loadPlan(path: string): Promise<{ plan: Plan; errors: PlanError[] }> {
   const read = await readLocalFile(path);
-  if (!read.ok) return { plan: {} as Plan, errors: [{ code: 'read', message: `cannot read the plan: ${path}: ${read.problem}`, path: '', line: 1, column: 1, offset: 0, length: 0 }] };
+  if (!read.ok)
+    return {
+      plan: {} as Plan,
+      errors: [
+        {
+          code: 'read',
+          message: `cannot read the plan: ${path}: ${read.problem}`,
+          path: '',
+          line: 1,
+          column: 1,
+          offset: 0,
+          length: 0,
+        },
+      ],
+    };
   return checkPlanText(read.text, dirname(path));
 }
 
@@ -56,18 +76,44 @@ export function checkPlanText(text: string, baseDir?: string): { plan: Plan; err
   if (parseErrors.length > 0 || root === undefined) {
     const errors = parseErrors.map((error) => {
       const { line, column } = at(error.offset);
-      return { code: 'json-syntax', message: `JSON syntax: ${describeParseError(printParseErrorCode(error.error))}`, path: '', line, column, offset: error.offset, length: error.length };
+      return {
+        code: 'json-syntax',
+        message: `JSON syntax: ${describeParseError(printParseErrorCode(error.error))}`,
+        path: '',
+        line,
+        column,
+        offset: error.offset,
+        length: error.length,
+      };
     });
-    if (errors.length === 0) errors.push({ code: 'json-syntax', message: 'JSON syntax: the file is empty', path: '', line: 1, column: 1, offset: 0, length: 0 });
+    if (errors.length === 0)
+      errors.push({
+        code: 'json-syntax',
+        message: 'JSON syntax: the file is empty',
+        path: '',
+        line: 1,
+        column: 1,
+        offset: 0,
+        length: 0,
+      });
     return { plan: {} as Plan, errors };
   }
   const plan = JSON.parse(text) as Plan;
   const locate = (segments: (string | number)[], message: string, code: string, onKey = false): PlanError => {
     const node = nearestNode(root, segments);
-    const target = onKey && node.parent?.type === 'property' && node.parent.children?.[0] ? node.parent.children[0] : node;
+    const target =
+      onKey && node.parent?.type === 'property' && node.parent.children?.[0] ? node.parent.children[0] : node;
     const { line, column } = at(target.offset);
     const path = formatPath(segments);
-    return { code, message: path ? `${path}: ${message}` : message, path, line, column, offset: target.offset, length: target.length };
+    return {
+      code,
+      message: path ? `${path}: ${message}` : message,
+      path,
+      line,
+      column,
+      offset: target.offset,
+      length: target.length,
+    };
   };
 
   const validate = schemaValidator();
@@ -83,24 +129,42 @@ export function checkPlanText(text: string, baseDir?: string): { plan: Plan; err
 }
 
 /** Checks the schema cannot express: unique names, non-empty ranges, files that exist. */
-function semanticErrors(plan: Plan, baseDir: string | undefined): { segments: (string | number)[]; message: string; code: string }[] {
+function semanticErrors(
+  plan: Plan,
+  baseDir: string | undefined,
+): { segments: (string | number)[]; message: string; code: string }[] {
   const found: { segments: (string | number)[]; message: string; code: string }[] = [];
   const seen = new Set<string>();
   plan.stacks.forEach((stack, index) => {
     const name = stack === 'kernel' ? 'kernel' : stack.name;
-    if (seen.has(name)) found.push({ segments: ['stacks', index], message: `the stack "${name}" appears twice`, code: 'plan-semantics' });
+    if (seen.has(name))
+      found.push({ segments: ['stacks', index], message: `the stack "${name}" appears twice`, code: 'plan-semantics' });
     seen.add(name);
   });
   const hosts = new Set<string>();
   plan.clients.forEach((client, index) => {
-    if (hosts.has(client.host)) found.push({ segments: ['clients', index, 'host'], message: `the client host "${client.host}" appears twice`, code: 'plan-semantics' });
+    if (hosts.has(client.host))
+      found.push({
+        segments: ['clients', index, 'host'],
+        message: `the client host "${client.host}" appears twice`,
+        code: 'plan-semantics',
+      });
     hosts.add(client.host);
   });
   if (plan.threads !== undefined && expandValues(plan.threads).length === 0) {
-    found.push({ segments: ['threads'], message: 'the range gives no thread counts (is "from" above "to"?)', code: 'plan-semantics' });
+    found.push({
+      segments: ['threads'],
+      message: 'the range gives no thread counts (is "from" above "to"?)',
+      code: 'plan-semantics',
+    });
   }
   for (const [axis, values] of Object.entries(plan.axes ?? {})) {
-    if (expandValues(values).length === 0) found.push({ segments: ['axes', axis], message: 'the range gives no values (is "from" above "to"?)', code: 'plan-semantics' });
+    if (expandValues(values).length === 0)
+      found.push({
+        segments: ['axes', axis],
+        message: 'the range gives no values (is "from" above "to"?)',
+        code: 'plan-semantics',
+      });
   }
   for (const problem of clusterSizeProblems(plan)) found.push({ ...problem, code: 'plan-semantics' });
   if (baseDir !== undefined) {
@@ -113,13 +177,18 @@ function semanticErrors(plan: Plan, baseDir: string | undefined): { segments: (s
       if (stack !== 'kernel') mustExist(stack.profile, ['stacks', index, 'profile'], 'Onload profile');
     });
     plan.clients.forEach((client, index) => {
-      if (typeof client.runUnderOnload === 'string') mustExist(client.runUnderOnload, ['clients', index, 'runUnderOnload'], 'Onload profile');
+      if (typeof client.runUnderOnload === 'string')
+        mustExist(client.runUnderOnload, ['clients', index, 'runUnderOnload'], 'Onload profile');
     });
   }
   return found;
 }
 
-interface FriendlyError { segments: (string | number)[]; message: string; onKey: boolean }
+interface FriendlyError {
+  segments: (string | number)[];
+  message: string;
+  onKey: boolean;
+}
 
 /** Rewords ajv's errors and drops the if/then/else bookkeeping ones. */
 function friendlyErrors(errors: ErrorObject[]): FriendlyError[] {
@@ -131,13 +200,21 @@ function friendlyErrors(errors: ErrorObject[]): FriendlyError[] {
       case 'if':
         break;
       case 'additionalProperties':
-        out.push({ segments: [...segments, String(params.additionalProperty)], message: `unknown setting "${String(params.additionalProperty)}"`, onKey: true });
+        out.push({
+          segments: [...segments, String(params.additionalProperty)],
+          message: `unknown setting "${String(params.additionalProperty)}"`,
+          onKey: true,
+        });
         break;
       case 'required':
         out.push({ segments, message: `missing required setting "${String(params.missingProperty)}"`, onKey: false });
         break;
       case 'enum':
-        out.push({ segments, message: `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`, onKey: false });
+        out.push({
+          segments,
+          message: `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`,
+          onKey: false,
+        });
         break;
       case 'const':
         out.push({ segments, message: `must be ${JSON.stringify(params.allowedValue)}`, onKey: false });
@@ -146,21 +223,44 @@ function friendlyErrors(errors: ErrorObject[]): FriendlyError[] {
         out.push({ segments, message: `must be ${String(params.type).replace(',', ' or ')}`, onKey: false });
         break;
       case 'not':
-        out.push({ segments, message: segments[segments.length - 1] === 'host' ? 'an SSH destination must not start with "-"' : 'this value is not allowed here', onKey: false });
+        out.push({
+          segments,
+          message:
+            segments[segments.length - 1] === 'host'
+              ? 'an SSH destination must not start with "-"'
+              : 'this value is not allowed here',
+          onKey: false,
+        });
         break;
       case 'minItems':
-        out.push({ segments, message: `must list at least ${String(params.limit)} value${params.limit === 1 ? '' : 's'}`, onKey: false });
+        out.push({
+          segments,
+          message: `must list at least ${String(params.limit)} value${params.limit === 1 ? '' : 's'}`,
+          onKey: false,
+        });
         break;
       case 'uniqueItems':
-        out.push({ segments: [...segments, Math.max(Number(params.i), Number(params.j))], message: `repeats the value of item ${Math.min(Number(params.i), Number(params.j))}`, onKey: false });
+        out.push({
+          segments: [...segments, Math.max(Number(params.i), Number(params.j))],
+          message: `repeats the value of item ${Math.min(Number(params.i), Number(params.j))}`,
+          onKey: false,
+        });
         break;
       case 'propertyNames':
         break; // reported by the nested error on the name itself
       case 'pattern':
         if (error.propertyName !== undefined) {
-          out.push({ segments: [...segments, error.propertyName], message: `the name "${error.propertyName}" is not allowed (letters, digits, ".", "_" and "-" only)`, onKey: true });
+          out.push({
+            segments: [...segments, error.propertyName],
+            message: `the name "${error.propertyName}" is not allowed (letters, digits, ".", "_" and "-" only)`,
+            onKey: true,
+          });
         } else {
-          out.push({ segments, message: `contains characters that are not allowed (must match ${String(params.pattern)})`, onKey: false });
+          out.push({
+            segments,
+            message: `contains characters that are not allowed (must match ${String(params.pattern)})`,
+            onKey: false,
+          });
         }
         break;
       default:

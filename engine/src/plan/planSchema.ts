@@ -3,8 +3,16 @@
 // setting has its value, so nothing downstream repeats a default.
 import { shellQuote } from '../remote/shellQuote';
 
-export interface LinearRange { from: number; to: number; step?: number }
-export interface GeometricRange { from: number; to: number; factor: number }
+export interface LinearRange {
+  from: number;
+  to: number;
+  step?: number;
+}
+export interface GeometricRange {
+  from: number;
+  to: number;
+  factor: number;
+}
 export type SweepValues = (string | number)[] | LinearRange | GeometricRange;
 
 /** ns_server's service names (addNode `services`, `/pools/default` nodes[].services; lab README K2). */
@@ -94,7 +102,10 @@ export const defaultCouchbaseServerPath = '/opt/couchbase/bin/couchbase-server';
 export const defaultOnloadRunCommand = 'onload --profile={profile} {couchbaseServerPath} -- -noinput';
 
 export type ResolvedServer = Required<Omit<PlanServer, 'kernelRunCommand'>> & { kernelRunCommand?: string };
-export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions' | 'ycsbCommand'>> & { javaOptions?: string; ycsbCommand?: string };
+export type ResolvedClient = Required<Omit<PlanClient, 'javaOptions' | 'ycsbCommand'>> & {
+  javaOptions?: string;
+  ycsbCommand?: string;
+};
 
 export interface ResolvedPlan {
   name: string;
@@ -143,15 +154,18 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       restPort: server.restPort ?? 8091,
       kvPort: server.kvPort ?? 11210,
       adminUser: server.adminUser ?? 'Administrator',
-      kernelStartCommand: server.kernelStartCommand ?? defaultServiceCommand('start', server.serviceName ?? 'couchbase-server'),
-      kernelStopCommand: server.kernelStopCommand ?? defaultServiceCommand('stop', server.serviceName ?? 'couchbase-server'),
+      kernelStartCommand:
+        server.kernelStartCommand ?? defaultServiceCommand('start', server.serviceName ?? 'couchbase-server'),
+      kernelStopCommand:
+        server.kernelStopCommand ?? defaultServiceCommand('stop', server.serviceName ?? 'couchbase-server'),
       ...(server.kernelRunCommand !== undefined ? { kernelRunCommand: server.kernelRunCommand } : {}),
       onloadRunCommand: server.onloadRunCommand ?? defaultOnloadRunCommand,
       acceleratedProcess: server.acceleratedProcess ?? 'memcached',
       workDir: server.workDir ?? '.onload-bench',
       serverStart: server.serverStart ?? (server.kernelRunCommand !== undefined ? 'foreground' : 'service'),
       serviceName: server.serviceName ?? 'couchbase-server',
-      serviceDropInDir: server.serviceDropInDir ?? `/etc/systemd/system/${server.serviceName ?? 'couchbase-server'}.service.d`,
+      serviceDropInDir:
+        server.serviceDropInDir ?? `/etc/systemd/system/${server.serviceName ?? 'couchbase-server'}.service.d`,
       killLeftovers: server.killLeftovers ?? false,
     })),
     interfaces: { ...plan.interfaces },
@@ -173,14 +187,30 @@ export function withDefaults(plan: Plan): ResolvedPlan {
       evictionPolicy: plan.bucket.evictionPolicy ?? (plan.bucket.type === 'ephemeral' ? 'noEviction' : 'valueOnly'),
       flush: plan.bucket.flush ?? false,
     },
-    workload: { path: plan.workload.path, properties: { ...(plan.workload.properties ?? {}) }, splitLoad: plan.workload.splitLoad ?? false },
-    stacks: plan.stacks.map((stack) => (stack === 'kernel' ? { name: 'kernel' } : { name: stack.name, profile: stack.profile, ...(stack.displayName !== undefined ? { displayName: stack.displayName } : {}) })),
+    workload: {
+      path: plan.workload.path,
+      properties: { ...(plan.workload.properties ?? {}) },
+      splitLoad: plan.workload.splitLoad ?? false,
+    },
+    stacks: plan.stacks.map((stack) =>
+      stack === 'kernel'
+        ? { name: 'kernel' }
+        : {
+            name: stack.name,
+            profile: stack.profile,
+            ...(stack.displayName !== undefined ? { displayName: stack.displayName } : {}),
+          },
+    ),
     threads: plan.threads ?? { from: 5, to: 50, step: 5 },
     ...(plan.clusterSizes !== undefined ? { clusterSizes: [...plan.clusterSizes] } : {}),
-    repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : plan.repetitions ?? 1,
+    repetitions: typeof plan.repetitions === 'object' ? plan.repetitions.min : (plan.repetitions ?? 1),
     repetitionPolicy:
       typeof plan.repetitions === 'object'
-        ? { min: plan.repetitions.min, max: Math.max(plan.repetitions.min, plan.repetitions.max), targetCi: plan.repetitions.targetCi }
+        ? {
+            min: plan.repetitions.min,
+            max: Math.max(plan.repetitions.min, plan.repetitions.max),
+            targetCi: plan.repetitions.targetCi,
+          }
         : { min: plan.repetitions ?? 1, max: plan.repetitions ?? 1 },
     warmupSec: plan.warmupSec ?? 0,
     order: plan.order ?? 'grouped',

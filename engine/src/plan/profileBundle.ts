@@ -42,7 +42,11 @@ const maxFiles = 64;
  * for imports by name after the importing file's own folder. Imports are rewritten only where they
  * resolve to a local file; everything else is kept byte for byte.
  */
-export async function bundleProfile(localPath: string, remotePath: string, profilePath: string[] = []): Promise<ProfileBundle> {
+export async function bundleProfile(
+  localPath: string,
+  remotePath: string,
+  profilePath: string[] = [],
+): Promise<ProfileBundle> {
   const catalog = onloadCatalog();
   const resolver = new ImportResolver(new NodeWorkspaceFiles(() => [dirname(localPath)]), catalog, profilePath);
   const importsDir = `${remotePath.replace(/\.opf(-fragment)?$/, '')}.imports`;
@@ -58,7 +62,8 @@ export async function bundleProfile(localPath: string, remotePath: string, profi
   const remoteFor = (uri: string): string => {
     const base = URI.parse(uri).path.replace(/^.*\//, '');
     let name = base;
-    for (let counter = 2; usedNames.has(name); counter++) name = base.replace(/(\.opf(-fragment)?)?$/, (suffix) => `-${counter}${suffix}`);
+    for (let counter = 2; usedNames.has(name); counter++)
+      name = base.replace(/(\.opf(-fragment)?)?$/, (suffix) => `-${counter}${suffix}`);
     usedNames.add(name);
     return `${importsDir}/${name}`;
   };
@@ -81,7 +86,8 @@ export async function bundleProfile(localPath: string, remotePath: string, profi
       edits.push({ start: directive.nameSpan.start, end: directive.nameSpan.end, text: shellQuote(remote) });
     }
     let content = text;
-    for (const edit of edits.sort((a, b) => b.start - a.start)) content = content.slice(0, edit.start) + edit.text + content.slice(edit.end);
+    for (const edit of edits.sort((a, b) => b.start - a.start))
+      content = content.slice(0, edit.start) + edit.text + content.slice(edit.end);
     files.push({ remotePath: remoteByUri.get(uri) as string, localPath: URI.parse(uri).fsPath, content });
   }
   return { files, standardImports: [...standardImports] };

@@ -21,7 +21,11 @@ export interface LintProblem {
 }
 
 /** Diagnostics of the language service for `languageId`, or undefined when there is none. */
-export async function lintFile(path: string, languageId: 'onload-profile' | 'ycsb-workload', profilePath: string[] = []): Promise<LintProblem[] | undefined> {
+export async function lintFile(
+  path: string,
+  languageId: 'onload-profile' | 'ycsb-workload',
+  profilePath: string[] = [],
+): Promise<LintProblem[] | undefined> {
   const service = createLanguages().find((language) => language.languageId === languageId);
   if (!service) return undefined;
   service.configure?.({ profilePath });
@@ -41,13 +45,22 @@ export async function lintFile(path: string, languageId: 'onload-profile' | 'ycs
 }
 
 /** Effective `onload_set` values of a profile and its imports (first assignment wins). */
-export async function effectiveProfileSettings(path: string, profilePath: string[] = []): Promise<Record<string, string>> {
+export async function effectiveProfileSettings(
+  path: string,
+  profilePath: string[] = [],
+): Promise<Record<string, string>> {
   const text = await readBoundedTextOrThrow(path);
   try {
     const catalog = onloadCatalog();
     const uri = URI.file(path).toString();
     const files = new NodeWorkspaceFiles(() => [dirname(path)]);
-    const analysis = await analyseProfile(uri, parseProfile(text), new ImportResolver(files, catalog, profilePath), catalog, { isCancellationRequested: false });
+    const analysis = await analyseProfile(
+      uri,
+      parseProfile(text),
+      new ImportResolver(files, catalog, profilePath),
+      catalog,
+      { isCancellationRequested: false },
+    );
     const settings: Record<string, string> = {};
     for (const [name, entry] of effectiveEntries(analysis.assignments)) {
       settings[name] = entry.certain ? entry.winner.value : `${entry.winner.value} (conditional)`;

@@ -28,7 +28,10 @@ const harmlessFields = new Set(['name', 'description', 'threads', 'repetitions',
  * Every difference between the recorded and the current plan in what runs or is uploaded, with
  * local paths compared after resolving each against its own plan's folder. Pure; [] = same.
  */
-export function recordedPlanDifferences(recorded: { plan: Plan; planPath: string }, current: { plan: Plan; planPath: string }): PlanDifference[] {
+export function recordedPlanDifferences(
+  recorded: { plan: Plan; planPath: string },
+  current: { plan: Plan; planPath: string },
+): PlanDifference[] {
   const left = flatten(significant(recorded.plan, dirname(recorded.planPath)));
   const right = flatten(significant(current.plan, dirname(current.planPath)));
   const fields = [...new Set([...left.keys(), ...right.keys()])];
@@ -39,7 +42,9 @@ export function recordedPlanDifferences(recorded: { plan: Plan; planPath: string
 
 /** One line per difference, for an error message or a dialog. */
 export function describeDifferences(differences: PlanDifference[], limit = 8): string {
-  const lines = differences.slice(0, limit).map((entry) => `${entry.field}: recorded ${entry.recorded}, plan file ${entry.current}`);
+  const lines = differences
+    .slice(0, limit)
+    .map((entry) => `${entry.field}: recorded ${entry.recorded}, plan file ${entry.current}`);
   if (differences.length > limit) lines.push(`and ${differences.length - limit} more`);
   return lines.join('; ');
 }
@@ -49,7 +54,8 @@ export function recordedPlanRefusal(differences: PlanDifference[], runDir: strin
     code: 'plan-changed',
     step: 'resume',
     message: `The plan recorded in ${runDir} differs from the plan file in what it runs or uploads: ${describeDifferences(differences)}. Nothing was run.`,
-    action: 'Resume with the plan file as it was, start a new run, or accept the recorded plan explicitly (CLI: --accept-recorded-plan; editor: "Resume with the recorded plan") if you trust the run folder.',
+    action:
+      'Resume with the plan file as it was, start a new run, or accept the recorded plan explicitly (CLI: --accept-recorded-plan; editor: "Resume with the recorded plan") if you trust the run folder.',
   });
 }
 
@@ -59,8 +65,14 @@ function significant(plan: Plan, planDir: string): Record<string, unknown> {
   for (const [name, value] of Object.entries(resolved)) if (!harmlessFields.has(name)) out[name] = value;
   out.workload = { ...resolved.workload, path: resolveLocal(planDir, resolved.workload.path) };
   // A stack's display name only changes how results show it: not asked about.
-  out.stacks = resolved.stacks.map(({ displayName: _shown, ...stack }) => (stack.profile === undefined ? stack : { ...stack, profile: resolveLocal(planDir, stack.profile) }));
-  out.clients = resolved.clients.map((client) => (typeof client.runUnderOnload === 'string' ? { ...client, runUnderOnload: resolveLocal(planDir, client.runUnderOnload) } : client));
+  out.stacks = resolved.stacks.map(({ displayName: _shown, ...stack }) =>
+    stack.profile === undefined ? stack : { ...stack, profile: resolveLocal(planDir, stack.profile) },
+  );
+  out.clients = resolved.clients.map((client) =>
+    typeof client.runUnderOnload === 'string'
+      ? { ...client, runUnderOnload: resolveLocal(planDir, client.runUnderOnload) }
+      : client,
+  );
   return out;
 }
 
@@ -86,11 +98,18 @@ function flatten(value: unknown, prefix = '', out = new Map<string, string>()): 
 export function checkManifestCells(manifest: RunManifest, plan: ResolvedPlan, manifestPath: string): void {
   // run until stable appends extra repetitions (schedule.ts): any repetition up to the plan's max
   const expected = new Set<string>();
-  for (const key of expandCells(plan)) for (let repetition = 1; repetition <= Math.max(plan.repetitionPolicy.max, key.repetition); repetition++) expected.add(cellId({ ...key, repetition }));
+  for (const key of expandCells(plan))
+    for (let repetition = 1; repetition <= Math.max(plan.repetitionPolicy.max, key.repetition); repetition++)
+      expected.add(cellId({ ...key, repetition }));
   const seen = new Set<string>();
   manifest.cells.forEach((cell, index) => {
     const fail = (problem: string): never => {
-      throw new EngineFailure({ code: 'results-read', step: 'resume', message: `${manifestPath}: cell ${index + 1} ${problem}; the run folder cannot be resumed.`, action: 'Start a new run; do not resume run folders whose manifest.json was edited.' });
+      throw new EngineFailure({
+        code: 'results-read',
+        step: 'resume',
+        message: `${manifestPath}: cell ${index + 1} ${problem}; the run folder cannot be resumed.`,
+        action: 'Start a new run; do not resume run folders whose manifest.json was edited.',
+      });
     };
     const id = typeof cell?.id === 'string' ? cell.id : String(cell?.id);
     let computed: string;
@@ -99,7 +118,8 @@ export function checkManifestCells(manifest: RunManifest, plan: ResolvedPlan, ma
     } catch {
       return fail(`has no readable key (id ${JSON.stringify(id).slice(0, 80)})`);
     }
-    if (computed !== id) fail(`has the id ${JSON.stringify(id).slice(0, 80)}, but its key gives ${JSON.stringify(computed).slice(0, 80)}`);
+    if (computed !== id)
+      fail(`has the id ${JSON.stringify(id).slice(0, 80)}, but its key gives ${JSON.stringify(computed).slice(0, 80)}`);
     if (seen.has(id)) fail(`repeats the id ${JSON.stringify(id).slice(0, 80)}`);
     if (!expected.has(id)) fail(`(${JSON.stringify(id).slice(0, 80)}) is not a cell of the recorded plan`);
     seen.add(id);

@@ -24,10 +24,18 @@ const namePattern = /^[A-Za-z0-9_]+$/;
 export function batchScript(parts: ScriptPart[]): string {
   const lines: string[] = [];
   for (const part of parts) {
-    if (!namePattern.test(part.name)) throw new Error(`batch part name ${JSON.stringify(part.name)} is not a shell word`);
-    const run = [`part_${part.name}=$( (`, part.script, `) ); rc=$?`, `echo "@@part ${part.name} $rc"`, `[ -z "$part_${part.name}" ] || printf '%s\\n' "$part_${part.name}"`];
+    if (!namePattern.test(part.name))
+      throw new Error(`batch part name ${JSON.stringify(part.name)} is not a shell word`);
+    const run = [
+      `part_${part.name}=$( (`,
+      part.script,
+      `) ); rc=$?`,
+      `echo "@@part ${part.name} $rc"`,
+      `[ -z "$part_${part.name}" ] || printf '%s\\n' "$part_${part.name}"`,
+    ];
     if (part.onlyIf) {
-      if (!namePattern.test(part.onlyIf.part)) throw new Error(`batch part name ${JSON.stringify(part.onlyIf.part)} is not a shell word`);
+      if (!namePattern.test(part.onlyIf.part))
+        throw new Error(`batch part name ${JSON.stringify(part.onlyIf.part)} is not a shell word`);
       // the pattern is quoted as a literal (no shell expansion): single quotes, embedded ones escaped
       const pattern = `'${part.onlyIf.line.replace(/'/g, `'\\''`)}'`;
       lines.push(`if printf '%s\\n' "$part_${part.onlyIf.part}" | grep -qE -- ${pattern}; then`, ...run, 'fi');
@@ -42,7 +50,11 @@ export function splitBatch(output: string): Map<string, PartOutput> {
   const parts = new Map<string, PartOutput>();
   let current: { name: string; exitCode: number; lines: string[] } | undefined;
   const flush = (): void => {
-    if (current) parts.set(current.name, { exitCode: current.exitCode, text: current.lines.length > 0 ? `${current.lines.join('\n')}\n` : '' });
+    if (current)
+      parts.set(current.name, {
+        exitCode: current.exitCode,
+        text: current.lines.length > 0 ? `${current.lines.join('\n')}\n` : '',
+      });
   };
   const lines = output.split('\n');
   if (lines.at(-1) === '') lines.pop();

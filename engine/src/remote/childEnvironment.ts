@@ -6,7 +6,11 @@
 /** The variable the CLI reads the password from. */
 export const defaultPasswordEnvVar = 'CB_PASSWORD';
 
-export function childEnvironment(env: NodeJS.ProcessEnv, secrets: readonly string[] = [], names: readonly string[] = []): NodeJS.ProcessEnv {
+export function childEnvironment(
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[] = [],
+  names: readonly string[] = [],
+): NodeJS.ProcessEnv {
   const drop = new Set([defaultPasswordEnvVar, ...names]);
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {

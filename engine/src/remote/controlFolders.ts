@@ -40,7 +40,10 @@ export function processAlive(pid: number): boolean {
  * Removes control folders left by dead processes of this user; returns the removed paths. Each
  * socket's master is told to exit first (`ssh -O exit`, bounded in time), so nothing lingers.
  */
-export function cleanStaleControlFolders(root = tmpdir(), ssh: SshInvocation = { binary: 'ssh', options: [], env: childEnvironment(process.env) }): string[] {
+export function cleanStaleControlFolders(
+  root = tmpdir(),
+  ssh: SshInvocation = { binary: 'ssh', options: [], env: childEnvironment(process.env) },
+): string[] {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -58,7 +61,11 @@ export function cleanStaleControlFolders(root = tmpdir(), ssh: SshInvocation = {
       if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) continue;
       for (const socket of readdirSync(folder)) {
         // ssh takes an option's first value: this socket's path goes before any other
-        spawnSync(ssh.binary, ['-o', `ControlPath=${join(folder, socket)}`, ...ssh.options, '-O', 'exit', 'stale-master'], { stdio: 'ignore', timeout: 3000, env: ssh.env });
+        spawnSync(
+          ssh.binary,
+          ['-o', `ControlPath=${join(folder, socket)}`, ...ssh.options, '-O', 'exit', 'stale-master'],
+          { stdio: 'ignore', timeout: 3000, env: ssh.env },
+        );
       }
       rmSync(folder, { recursive: true, force: true });
       removed.push(folder);

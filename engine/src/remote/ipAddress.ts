@@ -56,7 +56,7 @@ export function formatIp(bytes: Uint8Array): string {
   if (isMappedIpv4(bytes)) return Array.from(bytes.slice(12)).join('.');
   const groups = Array.from({ length: 8 }, (_, index) => (bytes[2 * index] << 8) | bytes[2 * index + 1]);
   let best = { start: -1, length: 0 };
-  for (let index = 0; index < 8; ) {
+  for (let index = 0; index < 8;) {
     if (groups[index] !== 0) {
       index++;
       continue;
@@ -91,8 +91,14 @@ export function decodeProcAddress(hex: string): string {
   const portNumber = Number.parseInt(port ?? '0', 16);
   const words = address.length === 8 ? [address] : (address.match(/.{8}/g) ?? []);
   // each 32-bit word is in host (little-endian) byte order
-  const bytes = words.flatMap((word) => word.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse());
-  const full = bytes.length === 4 ? Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes]) : Uint8Array.from(bytes);
+  const bytes = words.flatMap((word) =>
+    word
+      .match(/../g)!
+      .map((byte) => Number.parseInt(byte, 16))
+      .reverse(),
+  );
+  const full =
+    bytes.length === 4 ? Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes]) : Uint8Array.from(bytes);
   const text = formatIp(full);
   return `${text.includes(':') ? `[${text}]` : text}:${portNumber}`;
 }

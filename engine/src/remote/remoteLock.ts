@@ -50,7 +50,13 @@ function ownerWord(name: string, value: string | number): string {
 }
 
 export function remoteLockScript(workDir: string, owner: RemoteLockOwner): string {
-  const line = [ownerWord('host', owner.host), ownerWord('pid', owner.pid), ownerWord('run', owner.run), ownerWord('since', owner.since), ownerWord('workdir', workDir)].join(' ');
+  const line = [
+    ownerWord('host', owner.host),
+    ownerWord('pid', owner.pid),
+    ownerWord('run', owner.run),
+    ownerWord('since', owner.since),
+    ownerWord('workdir', workDir),
+  ].join(' ');
   return [
     `f="${remoteLockPath}"`,
     `command -v flock >/dev/null 2>&1 || { echo @noflock; exit 0; }`,
@@ -81,7 +87,12 @@ export function parseOwner(text: string): Record<string, string> {
 }
 
 /** Tries once to take the lock; resolves when the remote side answered (or gave up). */
-export function tryRemoteLock(session: RemoteSession, workDir: string, owner: RemoteLockOwner, waitMs = 30_000): Promise<RemoteLockResult> {
+export function tryRemoteLock(
+  session: RemoteSession,
+  workDir: string,
+  owner: RemoteLockOwner,
+  waitMs = 30_000,
+): Promise<RemoteLockResult> {
   const holder = new AbortController();
   return new Promise<RemoteLockResult>((resolve) => {
     let settled = false;
@@ -92,7 +103,10 @@ export function tryRemoteLock(session: RemoteSession, workDir: string, owner: Re
       if (result.kind !== 'locked') holder.abort();
       resolve(result);
     };
-    const timer = setTimeout(() => settle({ kind: 'unavailable', reason: `no answer within ${waitMs / 1000} s` }), waitMs);
+    const timer = setTimeout(
+      () => settle({ kind: 'unavailable', reason: `no answer within ${waitMs / 1000} s` }),
+      waitMs,
+    );
     const running = session.run(remoteLockScript(workDir, owner), {
       step: 'lock',
       signal: holder.signal,
@@ -107,13 +121,29 @@ export function tryRemoteLock(session: RemoteSession, workDir: string, owner: Re
           });
         } else if (line.startsWith('@busy')) settle({ kind: 'busy', owner: parseOwner(line) });
         else if (line === '@noflock') settle({ kind: 'unavailable', reason: 'flock (util-linux) is not installed' });
-        else if (line.startsWith('@badlock ')) settle({ kind: 'unavailable', reason: `${line.slice(9)} is not a regular file (a link or a special file someone put there); remove it` });
-        else if (line.startsWith('@unreadable ')) settle({ kind: 'unavailable', reason: `${line.slice(12)} cannot be read by the SSH user (another user made it private); remove it or make it mode 666` });
+        else if (line.startsWith('@badlock '))
+          settle({
+            kind: 'unavailable',
+            reason: `${line.slice(9)} is not a regular file (a link or a special file someone put there); remove it`,
+          });
+        else if (line.startsWith('@unreadable '))
+          settle({
+            kind: 'unavailable',
+            reason: `${line.slice(12)} cannot be read by the SSH user (another user made it private); remove it or make it mode 666`,
+          });
       },
     });
     running.then(
-      (result) => settle({ kind: 'unavailable', reason: result.exitCode === 0 ? 'the lock command gave no answer' : `the lock command failed: ${result.stderr.trim() || `exit ${result.exitCode}`}` }),
-      (error: unknown) => settle({ kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) }),
+      (result) =>
+        settle({
+          kind: 'unavailable',
+          reason:
+            result.exitCode === 0
+              ? 'the lock command gave no answer'
+              : `the lock command failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`,
+        }),
+      (error: unknown) =>
+        settle({ kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) }),
     );
   });
 }
@@ -125,7 +155,12 @@ export function tryRemoteLock(session: RemoteSession, workDir: string, owner: Re
  * under two names), it is already held; otherwise a `run-locked` failure names the holder.
  * Unavailable: the reason (the caller warns).
  */
-export async function acquireRemoteLock(session: RemoteSession, workDir: string, owner: RemoteLockOwner, here = hostname()): Promise<{ release(): Promise<void>; tookOver?: Record<string, string> } | { unavailable: string }> {
+export async function acquireRemoteLock(
+  session: RemoteSession,
+  workDir: string,
+  owner: RemoteLockOwner,
+  here = hostname(),
+): Promise<{ release(): Promise<void>; tookOver?: Record<string, string> } | { unavailable: string }> {
   let tookOver: Record<string, string> | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     const result = await tryRemoteLock(session, workDir, owner);
@@ -134,8 +169,16 @@ export async function acquireRemoteLock(session: RemoteSession, workDir: string,
     const holder = result.owner;
     const pid = Number(holder.pid);
     const remotePid = Number(holder.remotepid);
-    if (holder.host === owner.host && pid === owner.pid && holder.run === owner.run) return { release: async () => undefined };
-    if (attempt === 0 && holder.host === here && Number.isInteger(pid) && !processAlive(pid) && Number.isInteger(remotePid) && remotePid > 1) {
+    if (holder.host === owner.host && pid === owner.pid && holder.run === owner.run)
+      return { release: async () => undefined };
+    if (
+      attempt === 0 &&
+      holder.host === here &&
+      Number.isInteger(pid) &&
+      !processAlive(pid) &&
+      Number.isInteger(remotePid) &&
+      remotePid > 1
+    ) {
       await session.run(`kill ${remotePid} 2>/dev/null; sleep 1`, { step: 'lock' });
       tookOver = holder;
       continue;
@@ -145,8 +188,17 @@ export async function acquireRemoteLock(session: RemoteSession, workDir: string,
       host: session.host,
       step: 'lock',
       message: `${session.host} is in use by run ${holder.run ?? '?'} of process ${holder.pid ?? '?'} on ${holder.host ?? 'an unknown machine'} (user ${holder.user || '?'}, work folder ${holder.workdir ?? '?'}, since ${holder.since ?? '?'}); two runs on one server would restart Couchbase under each other.`,
-      action: holder.host === here ? 'Wait for that run to finish or cancel it, then start again.' : `Wait for that run to finish; if it is gone, stop its lock holder on ${session.host} ("kill ${holder.remotepid ?? 'PID'}") and start again.`,
+      action:
+        holder.host === here
+          ? 'Wait for that run to finish or cancel it, then start again.'
+          : `Wait for that run to finish; if it is gone, stop its lock holder on ${session.host} ("kill ${holder.remotepid ?? 'PID'}") and start again.`,
     });
   }
-  throw new EngineFailure({ code: 'run-locked', host: session.host, step: 'lock', message: `Could not take the lock of ${session.host}.`, action: 'Make sure no other run uses this host, then start again.' });
+  throw new EngineFailure({
+    code: 'run-locked',
+    host: session.host,
+    step: 'lock',
+    message: `Could not take the lock of ${session.host}.`,
+    action: 'Make sure no other run uses this host, then start again.',
+  });
 }

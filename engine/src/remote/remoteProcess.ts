@@ -11,7 +11,10 @@ function groupBody(pidFile: string, command: string): string {
 }
 
 /** Starts `command` detached (output to logFile) and returns once it is running. */
-export async function startDetached(session: RemoteSession, options: { command: string; pidFile: string; logFile: string; step: string; signal?: AbortSignal }): Promise<void> {
+export async function startDetached(
+  session: RemoteSession,
+  options: { command: string; pidFile: string; logFile: string; step: string; signal?: AbortSignal },
+): Promise<void> {
   const body = groupBody(options.pidFile, options.command);
   const script = [
     `rm -f ${shellQuote(options.pidFile)}`,
@@ -20,9 +23,18 @@ export async function startDetached(session: RemoteSession, options: { command: 
     `i=0; while [ ! -s ${shellQuote(options.pidFile)} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done`,
     `[ -s ${shellQuote(options.pidFile)} ]`,
   ].join('\n');
-  const result = await session.run(script, { step: options.step, ...(options.signal ? { signal: options.signal } : {}) });
+  const result = await session.run(script, {
+    step: options.step,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   if (result.exitCode !== 0) {
-    throw new EngineFailure({ code: 'remote-command', host: session.host, step: options.step, message: `Could not start "${options.command}" on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check that setsid exists on ${session.host} and the work folder is writable.` });
+    throw new EngineFailure({
+      code: 'remote-command',
+      host: session.host,
+      step: options.step,
+      message: `Could not start "${options.command}" on ${session.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`,
+      action: `Check that setsid exists on ${session.host} and the work folder is writable.`,
+    });
   }
 }
 
@@ -50,7 +62,9 @@ export async function runInGroup(
   // (its own statement: an asynchronous list's stdin is /dev/null, so `cat` must not be part of it)
   // (the setup first, its stdin not the command's: that carries the private file)
   const prelude = `${options.setup !== undefined ? `(${options.setup}) < /dev/null 1>&2; ` : ''}${options.privateFile !== undefined ? `(umask 077 && cat > ${shellQuote(options.privateFile)}) || exit 1; ` : ''}`;
-  const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])].map(shellQuote).join(' ');
+  const cleanup = [pidFile, ...(options.privateFile !== undefined ? [options.privateFile] : [])]
+    .map(shellQuote)
+    .join(' ');
   // No `setsid -w` (util-linux 2.24+; RHEL/CentOS 7 ship 2.23, REAL-LAB H1): a background job of
   // a non-interactive shell is no group leader, so setsid execs without forking and `wait` gets
   // the command's own exit status.
@@ -69,9 +83,18 @@ export async function runInGroup(
     : undefined;
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    const result = await session.run(script, { ...options, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs + 10_000 } : {}) });
+    const result = await session.run(script, {
+      ...options,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs + 10_000 } : {}),
+    });
     if (timedOut) {
-      throw new EngineFailure({ code: 'remote-command', host: session.host, step: options.step, message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${session.host} and was stopped.`, action: 'Look at the log for a stuck process, or raise timeouts.cellSec in the plan.' });
+      throw new EngineFailure({
+        code: 'remote-command',
+        host: session.host,
+        step: options.step,
+        message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${session.host} and was stopped.`,
+        action: 'Look at the log for a stuck process, or raise timeouts.cellSec in the plan.',
+      });
     }
     return result;
   } finally {
@@ -88,9 +111,17 @@ export async function runInGroup(
 const liveFunction = `live() { ps -e -o pgid=,stat= 2>/dev/null | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { n++ } END { exit n == 0 }'; }`;
 
 /** Whether the group of the pid file still has a live process. */
-export async function groupAlive(session: RemoteSession, pidFile: string, step: string, signal?: AbortSignal): Promise<boolean> {
+export async function groupAlive(
+  session: RemoteSession,
+  pidFile: string,
+  step: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const quoted = shellQuote(pidFile);
-  const result = await session.run(`${liveFunction}\n[ -s ${quoted} ] && live "$(cat ${quoted})"`, { step, ...(signal ? { signal } : {}) });
+  const result = await session.run(`${liveFunction}\n[ -s ${quoted} ] && live "$(cat ${quoted})"`, {
+    step,
+    ...(signal ? { signal } : {}),
+  });
   return result.exitCode === 0;
 }
 
@@ -119,9 +150,20 @@ export function killGroupScript(pidFile: string, graceSec = 10): string {
 }
 
 /** Whether `killGroupScript` found a group (true) or none (false); throws when it could not stop it. */
-export function killGroupOutcome(result: { exitCode: number; stderr: string }, host: string, pidFile: string, step: string): boolean {
+export function killGroupOutcome(
+  result: { exitCode: number; stderr: string },
+  host: string,
+  pidFile: string,
+  step: string,
+): boolean {
   if (result.exitCode !== 0 && result.exitCode !== 3) {
-    throw new EngineFailure({ code: 'remote-command', host, step, message: `Could not stop the process group in ${pidFile} on ${host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Stop it by hand on ${host} (kill the process group whose id is in ${pidFile}).` });
+    throw new EngineFailure({
+      code: 'remote-command',
+      host,
+      step,
+      message: `Could not stop the process group in ${pidFile} on ${host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`,
+      action: `Stop it by hand on ${host} (kill the process group whose id is in ${pidFile}).`,
+    });
   }
   return result.exitCode === 0;
 }
@@ -131,7 +173,13 @@ export function killGroupOutcome(result: { exitCode: number; stderr: string }, h
  * nothing to kill. Returns whether a group was found. `signal` is for the run's own steps; the
  * kills that clean up after a cancel pass none (or a deadline) since they must still run.
  */
-export async function killGroup(session: RemoteSession, pidFile: string, step: string, graceSec = 10, signal?: AbortSignal): Promise<boolean> {
+export async function killGroup(
+  session: RemoteSession,
+  pidFile: string,
+  step: string,
+  graceSec = 10,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const result = await session.run(killGroupScript(pidFile, graceSec), { step, ...(signal ? { signal } : {}) });
   return killGroupOutcome(result, session.host, pidFile, step);
 }

@@ -20,5 +20,7 @@ export function shellJoin(args: (string | number)[]): string {
  * placeholders are left alone so a typo shows up in the remote error rather than vanishing.
  */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (whole, name: string) => (name in values ? shellQuote(values[name]) : whole));
+  return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (whole, name: string) =>
+    name in values ? shellQuote(values[name]) : whole,
+  );
 }

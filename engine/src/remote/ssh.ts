@@ -43,43 +43,94 @@ export interface RemoteSession {
   /** Runs a shell command line (already quoted). ssh-level failures throw; a non-zero exit is returned. */
   run(command: string, options: RemoteRunOptions): Promise<RemoteResult>;
   /** Writes content to a remote file over the same connection (created with mode 600 first). */
-  upload(remotePath: string, content: string | Buffer, options: { step: string; mode?: string; signal?: AbortSignal }): Promise<void>;
+  upload(
+    remotePath: string,
+    content: string | Buffer,
+    options: { step: string; mode?: string; signal?: AbortSignal },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Options that would weaken host-key checking are refused, whatever the caller passes. */
 export function checkSshOptions(extra: string[]): void {
-  const joined = extra.join(' ').toLowerCase().replace(/\s*=\s*/g, '=');
-  if (/stricthostkeychecking[= ]+(no|off|accept-new)/.test(joined) || /userknownhostsfile[= ]+\/dev\/null/.test(joined) || /globalknownhostsfile[= ]+\/dev\/null/.test(joined)) {
+  const joined = extra
+    .join(' ')
+    .toLowerCase()
+    .replace(/\s*=\s*/g, '=');
+  if (
+    /stricthostkeychecking[= ]+(no|off|accept-new)/.test(joined) ||
+    /userknownhostsfile[= ]+\/dev\/null/.test(joined) ||
+    /globalknownhostsfile[= ]+\/dev\/null/.test(joined)
+  ) {
     throw new EngineFailure({
       code: 'ssh-failed',
       step: 'connect',
       message: 'The SSH options try to turn host-key checking off; Onload Bench always verifies host keys.',
-      action: 'Remove StrictHostKeyChecking/UserKnownHostsFile from the SSH options and add the hosts to known_hosts (ssh-keyscan, then check the fingerprints).',
+      action:
+        'Remove StrictHostKeyChecking/UserKnownHostsFile from the SSH options and add the hosts to known_hosts (ssh-keyscan, then check the fingerprints).',
     });
   }
 }
 
 /** Maps an ssh exit 255 and its stderr to a clear error, or undefined when the remote command itself failed. */
-export function classifySshFailure(host: string, step: string, exitCode: number, stderr: string): EngineFailure | undefined {
+export function classifySshFailure(
+  host: string,
+  step: string,
+  exitCode: number,
+  stderr: string,
+): EngineFailure | undefined {
   if (exitCode !== 255) return undefined;
   const text = stderr;
-  const fail = (code: 'ssh-unreachable' | 'ssh-auth' | 'ssh-host-key' | 'ssh-failed', message: string, action: string): EngineFailure =>
-    new EngineFailure({ code, host, step, message: `${message} (ssh: ${lastMeaningfulLine(text).replace(/^ssh: /, '')})`, action });
+  const fail = (
+    code: 'ssh-unreachable' | 'ssh-auth' | 'ssh-host-key' | 'ssh-failed',
+    message: string,
+    action: string,
+  ): EngineFailure =>
+    new EngineFailure({
+      code,
+      host,
+      step,
+      message: `${message} (ssh: ${lastMeaningfulLine(text).replace(/^ssh: /, '')})`,
+      action,
+    });
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(text)) {
-    return fail('ssh-host-key', `The host key of ${host} has CHANGED since it was recorded in known_hosts.`, `Find out why (reinstalled host or an attack). If legitimate, remove the old key with "ssh-keygen -R ${host}" and verify the new fingerprint.`);
+    return fail(
+      'ssh-host-key',
+      `The host key of ${host} has CHANGED since it was recorded in known_hosts.`,
+      `Find out why (reinstalled host or an attack). If legitimate, remove the old key with "ssh-keygen -R ${host}" and verify the new fingerprint.`,
+    );
   }
   if (/Host key verification failed|No .*host key is known|host key is not known|Offending .* key/i.test(text)) {
-    return fail('ssh-host-key', `The host key of ${host} is not known (host-key verification failed).`, `Connect once by hand ("ssh ${host}") and check the fingerprint, or add it to known_hosts; host-key checking is never turned off.`);
+    return fail(
+      'ssh-host-key',
+      `The host key of ${host} is not known (host-key verification failed).`,
+      `Connect once by hand ("ssh ${host}") and check the fingerprint, or add it to known_hosts; host-key checking is never turned off.`,
+    );
   }
   if (/Permission denied|Too many authentication failures|no mutual signature|Authentication failed/i.test(text)) {
-    return fail('ssh-auth', `Authentication to ${host} failed (BatchMode: no passwords are asked for).`, `Make key-based login work: "ssh -o BatchMode=yes ${host} true" must succeed (load the key into ssh-agent or set IdentityFile in ~/.ssh/config).`);
+    return fail(
+      'ssh-auth',
+      `Authentication to ${host} failed (BatchMode: no passwords are asked for).`,
+      `Make key-based login work: "ssh -o BatchMode=yes ${host} true" must succeed (load the key into ssh-agent or set IdentityFile in ~/.ssh/config).`,
+    );
   }
   if (/Could not resolve hostname|Name or service not known|Temporary failure in name resolution/i.test(text)) {
-    return fail('ssh-unreachable', `The host name ${host} cannot be resolved.`, `Check the host name in the plan or its Host entry in ~/.ssh/config.`);
+    return fail(
+      'ssh-unreachable',
+      `The host name ${host} cannot be resolved.`,
+      `Check the host name in the plan or its Host entry in ~/.ssh/config.`,
+    );
   }
-  if (/Connection refused|Connection timed out|No route to host|Network is unreachable|Connection closed|closed by remote host|Connection reset|Broken pipe|Timeout, server .* not responding|mux_client|Control socket|kex_exchange_identification|banner exchange|disconnect|Operation timed out/i.test(text)) {
-    return fail('ssh-unreachable', `Lost or could not open the SSH connection to ${host}.`, `Check that ${host} is up and sshd is running ("ssh ${host} true"), then ${step === 'preflight' ? 'run the benchmark again' : 'resume the run'}.`);
+  if (
+    /Connection refused|Connection timed out|No route to host|Network is unreachable|Connection closed|closed by remote host|Connection reset|Broken pipe|Timeout, server .* not responding|mux_client|Control socket|kex_exchange_identification|banner exchange|disconnect|Operation timed out/i.test(
+      text,
+    )
+  ) {
+    return fail(
+      'ssh-unreachable',
+      `Lost or could not open the SSH connection to ${host}.`,
+      `Check that ${host} is up and sshd is running ("ssh ${host} true"), then ${step === 'preflight' ? 'run the benchmark again' : 'resume the run'}.`,
+    );
   }
   if (text.trim() === '') return undefined; // the remote command exited 255 by itself
   if (/^ssh: |^ssh_|\bssh\b.*:/m.test(text)) {
@@ -89,7 +140,10 @@ export function classifySshFailure(host: string, step: string, exitCode: number,
 }
 
 function lastMeaningfulLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('@@@'));
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('@@@'));
   return lines[lines.length - 1] ?? 'no message';
 }
 
@@ -142,7 +196,13 @@ export class OpenSshSession implements RemoteSession {
     if (!this.connected) {
       const connected = this.spawn('true', { step, ...(signal ? { signal } : {}) }).then((result) => {
         if (result.exitCode !== 0) {
-          throw new EngineFailure({ code: 'ssh-failed', host: this.host, step, message: `"true" exited with ${result.exitCode} on ${this.host}: ${result.stderr.trim()}`, action: `Check the login shell of the SSH user on ${this.host}.` });
+          throw new EngineFailure({
+            code: 'ssh-failed',
+            host: this.host,
+            step,
+            message: `"true" exited with ${result.exitCode} on ${this.host}: ${result.stderr.trim()}`,
+            action: `Check the login shell of the SSH user on ${this.host}.`,
+          });
         }
       });
       this.connected = connected;
@@ -158,16 +218,36 @@ export class OpenSshSession implements RemoteSession {
     return this.spawn(command, options);
   }
 
-  async upload(remotePath: string, content: string | Buffer, options: { step: string; mode?: string; signal?: AbortSignal }): Promise<void> {
-    const result = await this.run(uploadScript(remotePath, options.mode ?? '600'), { step: options.step, stdin: content, signal: options.signal });
+  async upload(
+    remotePath: string,
+    content: string | Buffer,
+    options: { step: string; mode?: string; signal?: AbortSignal },
+  ): Promise<void> {
+    const result = await this.run(uploadScript(remotePath, options.mode ?? '600'), {
+      step: options.step,
+      stdin: content,
+      signal: options.signal,
+    });
     if (result.exitCode !== 0) {
-      throw new EngineFailure({ code: 'upload', host: this.host, step: options.step, message: `Could not write ${remotePath} on ${this.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check free space and permissions of the work folder on ${this.host}.` });
+      throw new EngineFailure({
+        code: 'upload',
+        host: this.host,
+        step: options.step,
+        message: `Could not write ${remotePath} on ${this.host}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`,
+        action: `Check free space and permissions of the work folder on ${this.host}.`,
+      });
     }
   }
 
   async close(): Promise<void> {
     const { execa } = await import('execa');
-    await execa(this.binary, [...this.baseArgs, '-O', 'exit', '--', this.host], { reject: false, stdin: 'ignore', timeout: 10_000, env: this.env, extendEnv: false });
+    await execa(this.binary, [...this.baseArgs, '-O', 'exit', '--', this.host], {
+      reject: false,
+      stdin: 'ignore',
+      timeout: 10_000,
+      env: this.env,
+      extendEnv: false,
+    });
   }
 
   private async spawn(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
@@ -211,11 +291,26 @@ export class OpenSshSession implements RemoteSession {
     const { stdout, stderr } = collected;
     if (result.isCanceled || options.signal?.aborted) throw cancelledFailure(this.host, options.step);
     if (result.timedOut) {
-      throw new EngineFailure({ code: 'remote-command', host: this.host, step: options.step, message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${this.host}.`, action: 'Raise the timeout in the plan (timeouts) or look at the logs for a stuck process.' });
+      throw new EngineFailure({
+        code: 'remote-command',
+        host: this.host,
+        step: options.step,
+        message: `The command did not finish within ${Math.round((options.timeoutMs ?? 0) / 1000)} s on ${this.host}.`,
+        action: 'Raise the timeout in the plan (timeouts) or look at the logs for a stuck process.',
+      });
     }
     if (result.exitCode === undefined) {
       const failure = classifySshFailure(this.host, options.step, 255, stderr);
-      throw failure ?? new EngineFailure({ code: 'ssh-failed', host: this.host, step: options.step, message: `ssh ended without an exit code (${result.signal ?? 'killed'}): ${lastMeaningfulLine(stderr)}`, action: `Run "ssh ${this.host} true" to check the connection.` });
+      throw (
+        failure ??
+        new EngineFailure({
+          code: 'ssh-failed',
+          host: this.host,
+          step: options.step,
+          message: `ssh ended without an exit code (${result.signal ?? 'killed'}): ${lastMeaningfulLine(stderr)}`,
+          action: `Run "ssh ${this.host} true" to check the connection.`,
+        })
+      );
     }
     const failure = classifySshFailure(this.host, options.step, result.exitCode, stderr);
     if (failure) throw failure;
@@ -243,7 +338,13 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason
 }
 
 export function cancelledFailure(host: string, step: string): EngineFailure {
-  return new EngineFailure({ code: 'cancelled', host, step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+  return new EngineFailure({
+    code: 'cancelled',
+    host,
+    step,
+    message: 'Cancelled.',
+    action: 'Resume the run when ready.',
+  });
 }
 
 /** One session per destination, sharing a private folder of control sockets. */
@@ -257,7 +358,11 @@ export class SessionPool {
   private readonly env: NodeJS.ProcessEnv;
 
   /** `secrets`: values stripped from ssh's environment whatever variable holds them (the password). */
-  constructor(options: SshOptions = {}, private readonly factory?: (host: string) => RemoteSession, secrets: readonly string[] = []) {
+  constructor(
+    options: SshOptions = {},
+    private readonly factory?: (host: string) => RemoteSession,
+    secrets: readonly string[] = [],
+  ) {
     checkSshOptions(options.extraOptions ?? []);
     this.ownsControlDir = options.controlDir === undefined;
     this.binary = options.binary ?? 'ssh';
@@ -266,23 +371,32 @@ export class SessionPool {
     const shared = [
       ...(options.configFile ? ['-F', options.configFile] : []),
       '-T',
-      '-o', 'BatchMode=yes',
+      '-o',
+      'BatchMode=yes',
       // wins over ~/.ssh/config: an unknown or changed host key is always an error, never accepted
-      '-o', 'StrictHostKeyChecking=yes',
-      '-o', 'ServerAliveInterval=5',
-      '-o', 'ServerAliveCountMax=3',
-      '-o', 'ConnectTimeout=15',
+      '-o',
+      'StrictHostKeyChecking=yes',
+      '-o',
+      'ServerAliveInterval=5',
+      '-o',
+      'ServerAliveCountMax=3',
+      '-o',
+      'ConnectTimeout=15',
       ...(options.extraOptions ?? []),
     ];
     // folders of engines killed with -9 (their masters too) go before this one is made
-    if (this.ownsControlDir && !factory) cleanStaleControlFolders(undefined, { binary: this.binary, options: shared, env: this.env });
+    if (this.ownsControlDir && !factory)
+      cleanStaleControlFolders(undefined, { binary: this.binary, options: shared, env: this.env });
     // Short path: unix socket paths are limited to ~100 bytes; %C is a 40-character hash.
     this.controlDir = options.controlDir ?? (factory ? '' : createControlFolder());
     this.baseArgs = [
-      '-o', 'ControlMaster=auto',
-      '-o', `ControlPath=${join(this.controlDir, '%C')}`,
+      '-o',
+      'ControlMaster=auto',
+      '-o',
+      `ControlPath=${join(this.controlDir, '%C')}`,
       // bounded: a master orphaned by a killed engine exits after two idle minutes
-      '-o', 'ControlPersist=120',
+      '-o',
+      'ControlPersist=120',
       ...shared,
     ];
   }

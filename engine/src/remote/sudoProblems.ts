@@ -16,11 +16,16 @@ export function sudoProblem(stderr: string, user = 'the SSH user'): SudoProblem 
   if (/sudo: sorry, you must have a tty to run sudo|requiretty/i.test(stderr)) {
     return {
       kind: 'requiretty',
-      explanation: 'sudo refused because this host requires a terminal for sudo (Defaults requiretty in sudoers); the engine runs commands without one.',
+      explanation:
+        'sudo refused because this host requires a terminal for sudo (Defaults requiretty in sudoers); the engine runs commands without one.',
       action: `Add "Defaults:${user} !requiretty" to sudoers (visudo -f /etc/sudoers.d/onload-bench) on that host; a terminal (ssh -t) would also do, but breaks the engine's streams.`,
     };
   }
-  if (/sudo: a password is required|sudo: no tty present and no askpass program specified|a terminal is required to read the password/i.test(stderr)) {
+  if (
+    /sudo: a password is required|sudo: no tty present and no askpass program specified|a terminal is required to read the password/i.test(
+      stderr,
+    )
+  ) {
     return {
       kind: 'password',
       explanation: 'sudo asked for a password (sudo -n never waits for one).',

@@ -31,7 +31,11 @@ export interface WorkFolderVerdict {
 }
 
 /** The folder nearest / that others may not enter: an ancestor (`@up` lines, nearest first) or the work folder. Pure. */
-function closedToOthers(ancestors: readonly { mode: number; path: string }[], workDir: string, dirMode: number): string | undefined {
+function closedToOthers(
+  ancestors: readonly { mode: number; path: string }[],
+  workDir: string,
+  dirMode: number,
+): string | undefined {
   const closed = [...ancestors].reverse().find((ancestor) => (ancestor.mode & 0o001) === 0);
   if (closed) return closed.path;
   return (dirMode & 0o001) === 0 ? workDir : undefined;
@@ -42,16 +46,35 @@ export function judgeWorkFolder(output: string, workDir: string): WorkFolderVerd
   const dir = /^@dir (\d+) ([0-7]+)$/m.exec(output);
   if (me === undefined || !dir) return { unchecked: true };
   const mode = Number.parseInt(dir[2], 8);
-  if (dir[1] !== me) return { error: `The work folder ${workDir} belongs to uid ${dir[1]}, not to the SSH user (uid ${me}): that user could replace the files uploaded there.` };
-  if ((mode & 0o022) !== 0) return { error: `The work folder ${workDir} may be written by ${(mode & 0o002) !== 0 ? 'every user' : 'its group'} (mode ${dir[2]}): they could replace the files uploaded there.` };
-  const ancestors = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].map((entry) => ({ mode: Number.parseInt(entry[2], 8), path: entry[3] }));
+  if (dir[1] !== me)
+    return {
+      error: `The work folder ${workDir} belongs to uid ${dir[1]}, not to the SSH user (uid ${me}): that user could replace the files uploaded there.`,
+    };
+  if ((mode & 0o022) !== 0)
+    return {
+      error: `The work folder ${workDir} may be written by ${(mode & 0o002) !== 0 ? 'every user' : 'its group'} (mode ${dir[2]}): they could replace the files uploaded there.`,
+    };
+  const ancestors = [...output.matchAll(/^@up (\d+) ([0-7]+) (.+)$/gm)].map((entry) => ({
+    mode: Number.parseInt(entry[2], 8),
+    path: entry[3],
+  }));
   const closed = closedToOthers(ancestors, workDir, mode);
   const reach = closed ? { closedToOthersAt: closed } : {};
   const shared = ancestors.find((ancestor) => (ancestor.mode & 0o002) !== 0);
-  if (shared) return { ...reach, warning: `The work folder ${workDir} lies under ${shared.path}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.` };
+  if (shared)
+    return {
+      ...reach,
+      warning: `The work folder ${workDir} lies under ${shared.path}, which every user may write to; it is private and owned by the SSH user, but a folder in your home is safer.`,
+    };
   return reach;
 }
 
 export function workFolderFailure(host: string, message: string): EngineFailure {
-  return new EngineFailure({ code: 'remote-command', host, step: 'prepare', message, action: `Set workDir for ${host} in the plan to a folder only the SSH user owns and may write to (default ~/.onload-bench), or fix it (chown, chmod go-w).` });
+  return new EngineFailure({
+    code: 'remote-command',
+    host,
+    step: 'prepare',
+    message,
+    action: `Set workDir for ${host} in the plan to a folder only the SSH user owns and may write to (default ~/.onload-bench), or fix it (chown, chmod go-w).`,
+  });
 }

@@ -71,11 +71,16 @@ export function sweptAxes(keys: readonly CellKey[]): AxisInfo[] {
     add(clusterSizeAxis, key.clusterSize);
     for (const [name, value] of Object.entries(key.axes ?? {})) add(name, value);
   }
-  return [...values.entries()].filter(([axis, set]) => axis === threadsAxis || set.size > 1).map(([axis]) => axisInfo(axis));
+  return [...values.entries()]
+    .filter(([axis, set]) => axis === threadsAxis || set.size > 1)
+    .map(([axis]) => axisInfo(axis));
 }
 
 /** What a group holds fixed when `xAxis` is on x: the YCSB axes but x, and threads and the size when they are not x. */
-export function heldAxes(key: CellKey, xAxis: AxisId): { axes: Record<string, string | number>; clusterSize?: number; threads?: number } {
+export function heldAxes(
+  key: CellKey,
+  xAxis: AxisId,
+): { axes: Record<string, string | number>; clusterSize?: number; threads?: number } {
   const axes: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(key.axes ?? {})) if (name !== xAxis) axes[name] = value;
   return {
@@ -88,7 +93,9 @@ export function heldAxes(key: CellKey, xAxis: AxisId): { axes: Record<string, st
 /** A stable id of the group a key belongs to when `xAxis` is on x (interface, address, held axes). */
 export function heldId(key: CellKey, xAxis: AxisId): string {
   const held = heldAxes(key, xAxis);
-  const axes = Object.keys(held.axes).sort().map((name) => [name, held.axes[name]]);
+  const axes = Object.keys(held.axes)
+    .sort()
+    .map((name) => [name, held.axes[name]]);
   return JSON.stringify([key.interface, key.address ?? '', held.clusterSize ?? null, held.threads ?? null, axes]);
 }
 
@@ -105,5 +112,10 @@ export function groupTitle(key: CellKey, xAxis: AxisId = threadsAxis): string {
 /** `, 3 nodes, fieldlength=1024`: what a cell's key adds to its interface, stack and threads in a sentence. */
 export function keyAxesText(key: CellKey): string {
   const size = key.clusterSize !== undefined ? `, ${axisPointText(clusterSizeAxis, key.clusterSize)}` : '';
-  return size + Object.entries(key.axes ?? {}).map(([name, value]) => `, ${name}=${value}`).join('');
+  return (
+    size +
+    Object.entries(key.axes ?? {})
+      .map(([name, value]) => `, ${name}=${value}`)
+      .join('')
+  );
 }

@@ -25,5 +25,7 @@ function escapeDeep(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return escapeControlCharacters(value);
   if (typeof value !== 'object' || value === null || depth > 64) return value;
   if (Array.isArray(value)) return value.map((item) => escapeDeep(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [escapeControlCharacters(key), escapeDeep(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [escapeControlCharacters(key), escapeDeep(item, depth + 1)]),
+  );
 }

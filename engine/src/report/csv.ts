@@ -63,22 +63,74 @@ export function reportTablesToCsv(tables: readonly ReportTable[], displayNames: 
   // Every row names its whole point, whatever the x axis (axes.ts): the cluster size when the run
   // has sizes, each YCSB property, the threads.
   const isProperty = (axis: string) => axis !== 'threads' && axis !== 'clusterSize';
-  const axisNames = [...new Set(tables.flatMap((table) => [...table.groups.flatMap((group) => Object.keys(group.axes)), ...(isProperty(table.xAxis.id) ? [table.xAxis.id] : [])]))];
-  const sizes = tables.some((table) => table.xAxis.id === 'clusterSize' || table.groups.some((group) => group.clusterSize !== undefined));
+  const axisNames = [
+    ...new Set(
+      tables.flatMap((table) => [
+        ...table.groups.flatMap((group) => Object.keys(group.axes)),
+        ...(isProperty(table.xAxis.id) ? [table.xAxis.id] : []),
+      ]),
+    ),
+  ];
+  const sizes = tables.some(
+    (table) => table.xAxis.id === 'clusterSize' || table.groups.some((group) => group.clusterSize !== undefined),
+  );
   const header: CsvValue[] = [
-    'metric', 'unit', 'interface', 'address', ...(sizes ? ['nodes'] : []), ...axisNames, 'threads',
-    ...stacks.map((stack) => stackLabel(stack, displayNames)).flatMap((label) => [`${label} median`, `${label} min`, `${label} max`, `${label} repetitions`, `${label} failed`, `${label} state`, `${label} marks`, `${label} percentile source`]),
-    ...profiles.map((stack) => `${stackLabel(stack, displayNames)} vs ${stackLabel('kernel', displayNames)}`).flatMap((label) => [`${label} (%)`, `${label} low (%)`, `${label} high (%)`, `${label} significant`, `${label} p`, `${label} note`]),
+    'metric',
+    'unit',
+    'interface',
+    'address',
+    ...(sizes ? ['nodes'] : []),
+    ...axisNames,
+    'threads',
+    ...stacks
+      .map((stack) => stackLabel(stack, displayNames))
+      .flatMap((label) => [
+        `${label} median`,
+        `${label} min`,
+        `${label} max`,
+        `${label} repetitions`,
+        `${label} failed`,
+        `${label} state`,
+        `${label} marks`,
+        `${label} percentile source`,
+      ]),
+    ...profiles
+      .map((stack) => `${stackLabel(stack, displayNames)} vs ${stackLabel('kernel', displayNames)}`)
+      .flatMap((label) => [
+        `${label} (%)`,
+        `${label} low (%)`,
+        `${label} high (%)`,
+        `${label} significant`,
+        `${label} p`,
+        `${label} note`,
+      ]),
   ];
   const rows: CsvValue[][] = [header];
   for (const table of tables) {
     for (const group of table.groups) {
       for (const row of group.rows) {
         const size = table.xAxis.id === 'clusterSize' ? row.x : group.clusterSize;
-        const line: CsvValue[] = [table.metric.id, table.metric.unit, group.interface, group.address, ...(sizes ? [size] : []), ...axisNames.map((name) => (table.xAxis.id === name ? row.x : group.axes[name])), row.threads];
+        const line: CsvValue[] = [
+          table.metric.id,
+          table.metric.unit,
+          group.interface,
+          group.address,
+          ...(sizes ? [size] : []),
+          ...axisNames.map((name) => (table.xAxis.id === name ? row.x : group.axes[name])),
+          row.threads,
+        ];
         for (const stack of stacks) {
           const cell: StackCell | undefined = row.cells.find((candidate) => candidate.stack === stack);
-          line.push(rounded(cell?.value, 3), rounded(cell?.min, 3), rounded(cell?.max, 3), cell?.repetitions, cell?.failed, cell?.state, cell ? marksField(cell) : undefined, cell?.percentilesSource);
+          line.push(
+            rounded(cell?.value, 3),
+            rounded(cell?.min, 3),
+            rounded(cell?.max, 3),
+            cell?.repetitions,
+            cell?.failed,
+            cell?.state,
+            cell ? marksField(cell) : undefined,
+            cell?.percentilesSource,
+          );
         }
         for (const stack of profiles) {
           const comparison = row.comparisons.find((candidate) => candidate.stack === stack);

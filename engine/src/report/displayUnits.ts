@@ -15,13 +15,21 @@ export const msThresholdUs = 10_000;
 /** `ms` for a µs metric with any value from 10,000 µs up; otherwise the recorded unit. */
 export function displayUnitOf(unit: string, values: Iterable<number | null | undefined>): DisplayUnit {
   if (unit !== 'µs') return unit;
-  for (const value of values) if (value !== null && value !== undefined && Number.isFinite(value) && Math.abs(value) >= msThresholdUs) return 'ms';
+  for (const value of values)
+    if (value !== null && value !== undefined && Number.isFinite(value) && Math.abs(value) >= msThresholdUs)
+      return 'ms';
   return unit;
 }
 
 /** Every value a table of a metric can show: medians, min and max of every group, thread count and stack. */
 export function tableValues(table: ReportTable): number[] {
-  return table.groups.flatMap((group) => group.rows.flatMap((row) => row.cells.flatMap((cell) => [cell.value, cell.min, cell.max].filter((value): value is number => value !== undefined))));
+  return table.groups.flatMap((group) =>
+    group.rows.flatMap((row) =>
+      row.cells.flatMap((cell) =>
+        [cell.value, cell.min, cell.max].filter((value): value is number => value !== undefined),
+      ),
+    ),
+  );
 }
 
 /** The one unit of a metric over its tables (one run's, or the two runs' of a comparison). */

@@ -25,21 +25,34 @@ export interface GainChange {
 }
 
 /** The change of the profile's gain over the kernel from run A to run B; undefined without a value in every arm. */
-export function compareGains(kernelA: readonly number[], profileA: readonly number[], kernelB: readonly number[], profileB: readonly number[], level = confidenceLevel): GainChange | undefined {
+export function compareGains(
+  kernelA: readonly number[],
+  profileA: readonly number[],
+  kernelB: readonly number[],
+  profileB: readonly number[],
+  level = confidenceLevel,
+): GainChange | undefined {
   const arms = [kernelA, profileA, kernelB, profileB].map((values) => summarise(values.filter(Number.isFinite)));
   const [kA, pA, kB, pB] = arms;
   if (arms.some((arm) => arm.n === 0) || kA.mean === 0 || kB.mean === 0) return undefined;
   const ratioA = pA.mean / kA.mean;
   const ratioB = pB.mean / kB.mean;
-  const change: GainChange = { gainA: (ratioA - 1) * 100, gainB: (ratioB - 1) * 100, changePoints: (ratioB - ratioA) * 100, significant: false };
+  const change: GainChange = {
+    gainA: (ratioA - 1) * 100,
+    gainB: (ratioB - 1) * 100,
+    changePoints: (ratioB - ratioA) * 100,
+    significant: false,
+  };
   if (arms.some((arm) => arm.n < 2)) {
     change.noInterval = 'single-repetition';
     return change;
   }
   // Each arm's share of the variance of R_B − R_A (delta method), in ratio units².
   const shares = [
-    { ratio: ratioA, arm: pA }, { ratio: ratioA, arm: kA },
-    { ratio: ratioB, arm: pB }, { ratio: ratioB, arm: kB },
+    { ratio: ratioA, arm: pA },
+    { ratio: ratioA, arm: kA },
+    { ratio: ratioB, arm: pB },
+    { ratio: ratioB, arm: kB },
   ].map(({ ratio, arm }) => ({ n: arm.n, v: (ratio * ratio * arm.sd * arm.sd) / (arm.n * arm.mean * arm.mean) }));
   const variance = shares.reduce((sum, share) => sum + share.v, 0);
   if (variance === 0) {

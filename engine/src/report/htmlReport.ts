@@ -18,13 +18,40 @@ import { clusterProof } from '../evidence/clusterProof';
 import { busiestThreads, cpuWindowText } from '../evidence/busiestThreads';
 import { cpuTableNotes } from './cpuTableNotes';
 import type { CellKey, CellResult, RunManifest } from '../model';
-import { buildReportTable, defaultMetrics, hasSpread, threadsText, isUpperBound, measuredMetrics, reportLegend, type ReportGroup, type ReportTable, type StackCell } from './report';
+import {
+  buildReportTable,
+  defaultMetrics,
+  hasSpread,
+  threadsText,
+  isUpperBound,
+  measuredMetrics,
+  reportLegend,
+  type ReportGroup,
+  type ReportTable,
+  type StackCell,
+} from './report';
 import { formatDifference, relativeHalfWidth } from './statistics';
 import { percentileToNines } from './percentileScale';
-import { displayUnitOf, formatInDisplayUnit, formatTick, inDisplayUnit, metricDisplayUnit, type DisplayUnit } from './displayUnits';
+import {
+  displayUnitOf,
+  formatInDisplayUnit,
+  formatTick,
+  inDisplayUnit,
+  metricDisplayUnit,
+  type DisplayUnit,
+} from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
 import { axisPointText, keyAxesText, sweptAxes, threadsAxis, type AxisId } from './axes';
-import { bestSizeText, buildScaling, costPerMillionOps, efficiencyText, formatCost, planCost, type CostSettings, type ScalingView } from './scaling';
+import {
+  bestSizeText,
+  buildScaling,
+  costPerMillionOps,
+  efficiencyText,
+  formatCost,
+  planCost,
+  type CostSettings,
+  type ScalingView,
+} from './scaling';
 import { seriesColour } from './palette';
 import { stackDisplayNames, stackLabel } from './stackLabels';
 import { buildVerdict, type VerdictLine } from './verdict';
@@ -46,9 +73,18 @@ export interface HtmlReportInput {
   cost?: CostSettings;
 }
 
-
 /** The figures of each interface, in order, when the run measured them. */
-const figureMetrics = ['throughput', 'read-latency', 'update-latency', 'read-p99', 'update-p99', 'server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
+const figureMetrics = [
+  'throughput',
+  'read-latency',
+  'update-latency',
+  'read-p99',
+  'update-p99',
+  'server-cpu',
+  'client-cpu',
+  'server-cpu-per-op',
+  'ops-per-busy-core',
+];
 const cpuTableMetrics = ['server-cpu', 'client-cpu', 'server-cpu-per-op', 'ops-per-busy-core'];
 
 const style = `
@@ -93,7 +129,12 @@ function colourOf(stacks: readonly string[], stack: string): string {
 }
 
 function sameGroup(key: CellKey, group: ReportGroup): boolean {
-  return key.interface === group.interface && (key.address ?? '') === (group.address ?? '') && (key.clusterSize ?? null) === (group.clusterSize ?? null) && JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort());
+  return (
+    key.interface === group.interface &&
+    (key.address ?? '') === (group.address ?? '') &&
+    (key.clusterSize ?? null) === (group.clusterSize ?? null) &&
+    JSON.stringify(Object.entries(key.axes ?? {}).sort()) === JSON.stringify(Object.entries(group.axes).sort())
+  );
 }
 
 /** The 95 % interval of a point's mean (for the error bars), when 2+ repetitions count. */
@@ -114,9 +155,16 @@ function cellHtml(cell: StackCell, unit: DisplayUnit): string {
       return '<td class="muted">n/a</td>';
     default: {
       const parts = [escape(formatInDisplayUnit(cell.value!, unit))];
-      if (hasSpread(cell)) parts.push(`<span class="spread">[${escape(formatInDisplayUnit(cell.min!, unit))}–${escape(formatInDisplayUnit(cell.max!, unit))}]</span>`);
-      if (isUpperBound(cell)) parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
-      for (const mark of cell.marks) parts.push(`<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`);
+      if (hasSpread(cell))
+        parts.push(
+          `<span class="spread">[${escape(formatInDisplayUnit(cell.min!, unit))}–${escape(formatInDisplayUnit(cell.max!, unit))}]</span>`,
+        );
+      if (isUpperBound(cell))
+        parts.push('<span class="mark" title="upper bound (max of clients): no HDR logs to merge">^</span>');
+      for (const mark of cell.marks)
+        parts.push(
+          `<span class="mark" title="${escape(mark.messages.join(' '))}">(${escape(markLabel(mark.code))})</span>`,
+        );
       if (cell.failed > 0) parts.push(`<span class="spread">(${cell.failed}/${cell.finished} failed)</span>`);
       return `<td class="${cell.state === 'marked' ? 'marked' : 'value'}" data-stack="${escape(cell.stack)}" data-value="${cell.value}">${parts.join(' ')}</td>`;
     }
@@ -127,15 +175,29 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, l
   const { metric } = table;
   // One unit for the metric over the whole run (displayUnits.ts): every group's table, caption and figure agree.
   const unit = metricDisplayUnit([table]);
-  const head = [`<th>${escape(table.xAxis.column)}</th>`, ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`), ...(table.hasBaseline ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`) : [])];
+  const head = [
+    `<th>${escape(table.xAxis.column)}</th>`,
+    ...table.stacks.map((stack) => `<th>${escape(label(stack))} (${escape(unit)})</th>`),
+    ...(table.hasBaseline
+      ? table.profiles.map((stack) => `<th>${escape(label(stack))} vs ${escape(label('kernel'))}</th>`)
+      : []),
+  ];
   const rows = group.rows.map((row) => {
     const comparisons = table.hasBaseline
       ? row.comparisons.map((comparison) => {
           if (!comparison.difference) return '<td class="muted">–</td>';
-          const classes = comparison.marked ? 'marked' : comparison.improvement ? 'improvement' : comparison.significant ? 'regression' : 'not-significant';
+          const classes = comparison.marked
+            ? 'marked'
+            : comparison.improvement
+              ? 'improvement'
+              : comparison.significant
+                ? 'regression'
+                : 'not-significant';
           const text = `${formatDifference(comparison.difference)}${comparison.best ? ' ★' : ''}${comparison.marked ? ' (a side is marked)' : ''}`;
           const interval = comparison.difference.interval;
-          const title = interval ? `95 % interval ${interval.low.toFixed(1)} % to ${interval.high.toFixed(1)} %${comparison.difference.pValue !== undefined ? `, p = ${comparison.difference.pValue.toPrecision(2)}` : ''}` : '';
+          const title = interval
+            ? `95 % interval ${interval.low.toFixed(1)} % to ${interval.high.toFixed(1)} %${comparison.difference.pValue !== undefined ? `, p = ${comparison.difference.pValue.toPrecision(2)}` : ''}`
+            : '';
           return `<td class="${classes}" data-stack="${escape(comparison.stack)}"${title ? ` title="${escape(title)}"` : ''}>${escape(text)}</td>`;
         })
       : [];
@@ -143,49 +205,80 @@ function tableHtml(table: ReportTable, group: ReportGroup, groupIndex: number, l
     const x = table.xAxis.id === threadsAxis ? '' : ` data-x="${escape(String(row.x))}"`;
     return `<tr data-threads="${row.threads}"${x}><th>${escape(String(row.x))}</th>${row.cells.map((cell) => cellHtml(cell, unit)).join('')}${comparisons.join('')}</tr>`;
   });
-  const summary = table.hasBaseline && table.profiles.length > 0
-    ? table.tested === 0
-      ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
-      : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
-    : '';
-  const notes = cpuTableNotes(table).map((note) => `<p class="muted cpu-note">${escape(note)}</p>`).join('');
+  const summary =
+    table.hasBaseline && table.profiles.length > 0
+      ? table.tested === 0
+        ? 'No difference has an interval: every point needs at least two repetitions of each stack.'
+        : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 % (in the whole run).`
+      : '';
+  const notes = cpuTableNotes(table)
+    .map((note) => `<p class="muted cpu-note">${escape(note)}</p>`)
+    .join('');
   return `<table class="report-table" id="${escape(idPrefix ? `${idPrefix}-` : '')}g${groupIndex}-${escape(metric.id)}" data-metric="${escape(metric.id)}"${table.xAxis.id === threadsAxis ? '' : ` data-x-axis="${escape(table.xAxis.id)}"`}><caption>${escape(metric.title)} (${escape(unit)}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)</caption><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>${summary ? `<p class="muted">${escape(summary)}</p>` : ''}${notes}`;
 }
 
 function metricFigure(table: ReportTable, group: ReportGroup, runId: string, label: Label): string | undefined {
   const unit = metricDisplayUnit([table]);
-  const scale = (value: number | undefined | null) => (value === undefined || value === null ? null : inDisplayUnit(value, unit));
+  const scale = (value: number | undefined | null) =>
+    value === undefined || value === null ? null : inDisplayUnit(value, unit);
   const series: SvgSeries[] = table.stacks.map((stack, column) => {
     const points = group.rows.map((row) => {
       const cell = row.cells[column];
       const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
       const interval = cell.state === 'ok' ? meanInterval(cell) : undefined;
-      return { x: xPlace(group, row.x), y: hasValue ? scale(cell.value) : null, low: scale(interval?.low), high: scale(interval?.high), hollow: cell.state === 'marked' };
+      return {
+        x: xPlace(group, row.x),
+        y: hasValue ? scale(cell.value) : null,
+        low: scale(interval?.low),
+        high: scale(interval?.high),
+        hollow: cell.state === 'marked',
+      };
     });
     const band = group.rows.flatMap((row) => {
       const cell = row.cells[column];
-      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined ? [{ x: xPlace(group, row.x), low: scale(cell.min)!, high: scale(cell.max)! }] : [];
+      return cell.state === 'ok' && cell.repetitions >= 2 && cell.min !== undefined && cell.max !== undefined
+        ? [{ x: xPlace(group, row.x), low: scale(cell.min)!, high: scale(cell.max)! }]
+        : [];
     });
     return { label: label(stack), colour: colourOf(table.stacks, stack), points, band };
   });
   if (!series.some((entry) => entry.points.some((point) => point.y !== null))) return undefined;
   const title = `${table.metric.title}, ${group.title}`;
-  const svg = renderSvgChart({ title, xLabel: table.xAxis.title, yLabel: unit, xScale: 'category', series, formatY: formatTick, formatX: (x) => String(xText(group, x)) });
-  const bounded = group.rows.flatMap((row) => row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${axisPointText(table.xAxis.id, row.x)}`));
-  const caveat = bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
+  const svg = renderSvgChart({
+    title,
+    xLabel: table.xAxis.title,
+    yLabel: unit,
+    xScale: 'category',
+    series,
+    formatY: formatTick,
+    formatX: (x) => String(xText(group, x)),
+  });
+  const bounded = group.rows.flatMap((row) =>
+    row.cells.filter(isUpperBound).map((cell) => `${label(cell.stack)} at ${axisPointText(table.xAxis.id, row.x)}`),
+  );
+  const caveat =
+    bounded.length > 0 ? ` Upper bound (max of clients), no HDR logs to merge: ${bounded.join(', ')}.` : '';
   return `<figure data-metric="${escape(table.metric.id)}"${table.xAxis.id === threadsAxis ? '' : ` data-x-axis="${escape(table.xAxis.id)}"`}>${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
 }
 
 /** Where a row's x value goes on a category axis: the value itself when numeric, else its place among the group's values. */
 function xPlace(group: ReportGroup, x: number | string): number {
-  return group.rows.every((row) => Number.isFinite(Number(row.x))) ? Number(x) : group.rows.findIndex((row) => row.x === x);
+  return group.rows.every((row) => Number.isFinite(Number(row.x)))
+    ? Number(x)
+    : group.rows.findIndex((row) => row.x === x);
 }
 
 function xText(group: ReportGroup, place: number): number | string {
-  return group.rows.every((row) => Number.isFinite(Number(row.x))) ? place : group.rows[place]?.x ?? place;
+  return group.rows.every((row) => Number.isFinite(Number(row.x))) ? place : (group.rows[place]?.x ?? place);
 }
 
-function spectrumFigure(results: readonly CellResult[], stacks: readonly string[], group: ReportGroup, runId: string, label: Label): string | undefined {
+function spectrumFigure(
+  results: readonly CellResult[],
+  stacks: readonly string[],
+  group: ReportGroup,
+  runId: string,
+  label: Label,
+): string | undefined {
   // The busiest point that compares best: the most arms with an unmarked merged HDR spectrum,
   // then the highest thread count.
   const groupResults = results.filter((result) => result.status === 'ok' && sameGroup(result.key, group));
@@ -194,12 +287,17 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
   const candidates = group.rows.flatMap((row) => {
     const key = groupResults.find((result) => result.key.threads === row.threads)?.key;
     const spectra = key ? pointSpectra(groupResults, key, stacks, operation) : [];
-    const score = spectra.length * 10 + spectra.filter((spectrum) => spectrum.source === 'hdr-merged' && !spectrum.marked).length * 100;
+    const score =
+      spectra.length * 10 +
+      spectra.filter((spectrum) => spectrum.source === 'hdr-merged' && !spectrum.marked).length * 100;
     return spectra.length > 0 ? [{ row, spectra, score }] : [];
   });
   candidates.sort((a, b) => b.score - a.score || b.row.threads - a.row.threads);
   for (const { row, spectra } of candidates.slice(0, 1)) {
-    const unit = displayUnitOf('µs', spectra.flatMap((spectrum) => spectrum.points.map((point) => point.valueUs)));
+    const unit = displayUnitOf(
+      'µs',
+      spectra.flatMap((spectrum) => spectrum.points.map((point) => point.valueUs)),
+    );
     const svg = renderSvgChart({
       title: `${operation} latency by percentile, ${threadsText(row.threads)}, ${group.title}`,
       xLabel: 'percentile',
@@ -211,7 +309,13 @@ function spectrumFigure(results: readonly CellResult[], stacks: readonly string[
         colour: colourOf(stacks, spectrum.stack),
         dashed: spectrum.source !== 'hdr-merged',
         // HdrHistogram's distribution can hold hundreds of points: about 80 along the nines scale are plenty.
-        points: thinByX(spectrum.points.map((point) => ({ x: percentileToNines(point.percentile), percentile: point.percentile, valueUs: point.valueUs }))).map((point) => ({ x: point.percentile, y: inDisplayUnit(point.valueUs, unit) })),
+        points: thinByX(
+          spectrum.points.map((point) => ({
+            x: percentileToNines(point.percentile),
+            percentile: point.percentile,
+            valueUs: point.valueUs,
+          })),
+        ).map((point) => ({ x: point.percentile, y: inDisplayUnit(point.valueUs, unit) })),
       })),
     });
     return `<figure data-metric="spectrum">${svg}<figcaption>Latency percentile spectrum (HdrHistogram style), run ${escape(runId)}: solid = merged HDR histograms of all clients; dashed = YCSB's summary percentiles (for several clients the worst client's: an upper bound).</figcaption></figure>`;
@@ -229,21 +333,35 @@ function spectrumNote(spectrum: SpectrumSeries): string {
  * The cookbook's throughput and read latency tables and the throughput figure against every other
  * swept axis (cluster size, a YCSB property), the remaining axes held in each group (axes.ts).
  */
-function otherAxesHtml(input: { results: readonly CellResult[]; manifest?: RunManifest }, xAxis: AxisId, runId: string, label: Label): string {
+function otherAxesHtml(
+  input: { results: readonly CellResult[]; manifest?: RunManifest },
+  xAxis: AxisId,
+  runId: string,
+  label: Label,
+): string {
   const keys = [...(input.manifest?.cells.map((cell) => cell.key) ?? []), ...input.results.map((result) => result.key)];
-  const sections = sweptAxes(keys).filter((axis) => axis.id !== xAxis).map((axis) => {
-    const throughput = buildReportTable(input, 'throughput', axis.id)!;
-    const latency = buildReportTable(input, 'read-latency', axis.id)!;
-    const groups = throughput.groups.map((group, index) => {
-      const figure = metricFigure(throughput, group, runId, label);
-      return `<section class="axis-group"><h3>${escape(group.title)}</h3>${tableHtml(throughput, group, index, label, axis.id)}${tableHtml(latency, latency.groups[index], index, label, axis.id)}${figure ? `<div class="figures">${figure}</div>` : ''}</section>`;
+  const sections = sweptAxes(keys)
+    .filter((axis) => axis.id !== xAxis)
+    .map((axis) => {
+      const throughput = buildReportTable(input, 'throughput', axis.id)!;
+      const latency = buildReportTable(input, 'read-latency', axis.id)!;
+      const groups = throughput.groups.map((group, index) => {
+        const figure = metricFigure(throughput, group, runId, label);
+        return `<section class="axis-group"><h3>${escape(group.title)}</h3>${tableHtml(throughput, group, index, label, axis.id)}${tableHtml(latency, latency.groups[index], index, label, axis.id)}${figure ? `<div class="figures">${figure}</div>` : ''}</section>`;
+      });
+      // One more axis shown as separate lines instead of held: threads when they are not across, else the next swept axis.
+      const lineAxis = sweptAxes(keys).find(
+        (candidate) =>
+          candidate.id !== axis.id &&
+          new Set(throughput.groups.map((group) => String(heldValue(group, candidate.id)))).size > 1,
+      );
+      const lines = lineAxis ? linesFigures(throughput, lineAxis.id, lineAxis.title, runId, label) : [];
+      const linesHtml =
+        lines.length > 0
+          ? `<section class="axis-lines" data-lines="${escape(lineAxis!.id)}"><h3>${escape(lineAxis!.title)} as separate lines</h3><div class="figures">${lines.join('')}</div></section>`
+          : '';
+      return `<section class="by-axis" data-x-axis="${escape(axis.id)}"><h2 id="by-${escape(axis.id)}">By ${escape(axis.title)}</h2><p class="muted">The same runs with ${escape(axis.title)} across; every other axis held in each group${lineAxis ? `, then ${escape(lineAxis.title)} drawn as separate lines` : ''}.</p>${groups.join('')}${linesHtml}</section>`;
     });
-    // One more axis shown as separate lines instead of held: threads when they are not across, else the next swept axis.
-    const lineAxis = sweptAxes(keys).find((candidate) => candidate.id !== axis.id && new Set(throughput.groups.map((group) => String(heldValue(group, candidate.id)))).size > 1);
-    const lines = lineAxis ? linesFigures(throughput, lineAxis.id, lineAxis.title, runId, label) : [];
-    const linesHtml = lines.length > 0 ? `<section class="axis-lines" data-lines="${escape(lineAxis!.id)}"><h3>${escape(lineAxis!.title)} as separate lines</h3><div class="figures">${lines.join('')}</div></section>` : '';
-    return `<section class="by-axis" data-x-axis="${escape(axis.id)}"><h2 id="by-${escape(axis.id)}">By ${escape(axis.title)}</h2><p class="muted">The same runs with ${escape(axis.title)} across; every other axis held in each group${lineAxis ? `, then ${escape(lineAxis.title)} drawn as separate lines` : ''}.</p>${groups.join('')}${linesHtml}</section>`;
-  });
   return sections.join('\n');
 }
 
@@ -271,22 +389,34 @@ function linesFigures(table: ReportTable, lineAxis: AxisId, lineTitle: string, r
     entry.members.push({ group, value });
     merged.set(title, entry);
   }
-  return [...merged.values()].filter((entry) => entry.members.length > 1).map((entry) => {
-    const series: SvgSeries[] = entry.members.flatMap(({ group, value }, index) => table.stacks.map((stack, column) => ({
-      label: `${label(stack)} · ${axisPointText(lineAxis, value)}`,
-      colour: colourOf(table.stacks, stack),
-      dashArray: linePatterns[index % linePatterns.length] || undefined,
-      points: group.rows.map((row) => {
-        const cell = row.cells[column];
-        const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
-        return { x: xPlace(group, row.x), y: hasValue ? cell.value! : null, hollow: cell.state === 'marked' };
-      }),
-    })));
-    const first = entry.members[0].group;
-    const title = `${table.metric.title}, ${entry.title}, ${lineTitle} as lines`;
-    const svg = renderSvgChart({ title, xLabel: table.xAxis.title, yLabel: table.metric.unit, xScale: 'category', series, formatY: formatTick, formatX: (x) => String(xText(first, x)) });
-    return `<figure data-metric="${escape(table.metric.id)}" data-x-axis="${escape(table.xAxis.id)}" data-lines="${escape(lineAxis)}">${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: a line per stack (its colour) and ${escape(lineTitle)} (its dash pattern); medians of the repetitions, × = every repetition marked.</figcaption></figure>`;
-  });
+  return [...merged.values()]
+    .filter((entry) => entry.members.length > 1)
+    .map((entry) => {
+      const series: SvgSeries[] = entry.members.flatMap(({ group, value }, index) =>
+        table.stacks.map((stack, column) => ({
+          label: `${label(stack)} · ${axisPointText(lineAxis, value)}`,
+          colour: colourOf(table.stacks, stack),
+          dashArray: linePatterns[index % linePatterns.length] || undefined,
+          points: group.rows.map((row) => {
+            const cell = row.cells[column];
+            const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
+            return { x: xPlace(group, row.x), y: hasValue ? cell.value! : null, hollow: cell.state === 'marked' };
+          }),
+        })),
+      );
+      const first = entry.members[0].group;
+      const title = `${table.metric.title}, ${entry.title}, ${lineTitle} as lines`;
+      const svg = renderSvgChart({
+        title,
+        xLabel: table.xAxis.title,
+        yLabel: table.metric.unit,
+        xScale: 'category',
+        series,
+        formatY: formatTick,
+        formatX: (x) => String(xText(first, x)),
+      });
+      return `<figure data-metric="${escape(table.metric.id)}" data-x-axis="${escape(table.xAxis.id)}" data-lines="${escape(lineAxis)}">${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: a line per stack (its colour) and ${escape(lineTitle)} (its dash pattern); medians of the repetitions, × = every repetition marked.</figcaption></figure>`;
+    });
 }
 
 /**
@@ -297,32 +427,74 @@ function scalingHtml(view: ScalingView, runId: string, label: Label, cost?: Cost
   const groups = view.groups.map((group) => {
     const series: SvgSeries[] = group.series.flatMap((line) => {
       const colour = colourOf(view.stacks, line.stack);
-      const base = line.points.find((point) => point.ideal !== undefined && point.median !== undefined && !point.marked);
+      const base = line.points.find(
+        (point) => point.ideal !== undefined && point.median !== undefined && !point.marked,
+      );
       return [
-        { label: label(line.stack), colour, points: line.points.map((point) => ({ x: point.size, y: point.median ?? null, hollow: point.marked })) },
-        ...(base ? [{ label: `${label(line.stack)}: ideal (linear from ${axisPointText('clusterSize', base.size)})`, colour, dashed: true, points: line.points.filter((point) => point.ideal !== undefined).map((point) => ({ x: point.size, y: point.ideal! })) }] : []),
+        {
+          label: label(line.stack),
+          colour,
+          points: line.points.map((point) => ({ x: point.size, y: point.median ?? null, hollow: point.marked })),
+        },
+        ...(base
+          ? [
+              {
+                label: `${label(line.stack)}: ideal (linear from ${axisPointText('clusterSize', base.size)})`,
+                colour,
+                dashed: true,
+                points: line.points
+                  .filter((point) => point.ideal !== undefined)
+                  .map((point) => ({ x: point.size, y: point.ideal! })),
+              },
+            ]
+          : []),
       ];
     });
-    const svg = renderSvgChart({ title: `Throughput by cluster size, ${group.title}`, xLabel: 'cluster size (nodes)', yLabel: 'ops/s', xScale: 'linear', xTicks: [...new Set(group.series.flatMap((line) => line.points.map((point) => point.size)))], formatX: String, series });
-    const tables = group.series.filter((line) => line.points.some((point) => point.median !== undefined)).map((line) => {
-      const head = ['nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(cost ? [`${cost.currency} per million operations`] : []), 'scaling efficiency of the step'].map((text) => `<th>${escape(text)}</th>`).join('');
-      const rows = line.points.map((point) => {
-        const step = line.steps.find((candidate) => candidate.to === point.size);
-        const cells = point.median === undefined
-          ? [`<td class="muted" colspan="${cost ? 6 : 5}">no value</td>`]
-          : [
-              `<td${point.marked ? ' class="marked"' : ''}>${escape(Math.round(point.median).toLocaleString('en-US'))}${point.marked ? ' (marked)' : ''}</td>`,
-              `<td>${point.ideal === undefined ? '' : escape(Math.round(point.ideal).toLocaleString('en-US'))}</td>`,
-              `<td>${point.ofIdealPercent === undefined ? '' : `${point.ofIdealPercent.toFixed(1)} %`}</td>`,
-              `<td data-per-node="${point.perNode}">${escape(Math.round(point.perNode!).toLocaleString('en-US'))}</td>`,
-              ...(cost ? [`<td data-cost="${costPerMillionOps(point.perNode!, cost.pricePerNodeHour)}">${escape(formatCost(costPerMillionOps(point.perNode!, cost.pricePerNodeHour), cost.currency))}</td>`] : []),
-              `<td class="efficiency">${step ? escape(efficiencyText(step)) : ''}</td>`,
-            ];
-        return `<tr data-size="${point.size}"><th>${point.size}</th>${cells.join('')}</tr>`;
-      });
-      const best = bestSizeText(line, cost);
-      return `<table class="scaling" data-stack="${escape(line.stack)}"><caption>${escape(label(line.stack))}</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${best ? `<p class="best-size" data-stack="${escape(line.stack)}">Best performance per price: ${escape(best)}.</p>` : ''}`;
+    const svg = renderSvgChart({
+      title: `Throughput by cluster size, ${group.title}`,
+      xLabel: 'cluster size (nodes)',
+      yLabel: 'ops/s',
+      xScale: 'linear',
+      xTicks: [...new Set(group.series.flatMap((line) => line.points.map((point) => point.size)))],
+      formatX: String,
+      series,
     });
+    const tables = group.series
+      .filter((line) => line.points.some((point) => point.median !== undefined))
+      .map((line) => {
+        const head = [
+          'nodes',
+          'ops/s',
+          'ideal',
+          'of ideal',
+          'ops/s per node',
+          ...(cost ? [`${cost.currency} per million operations`] : []),
+          'scaling efficiency of the step',
+        ]
+          .map((text) => `<th>${escape(text)}</th>`)
+          .join('');
+        const rows = line.points.map((point) => {
+          const step = line.steps.find((candidate) => candidate.to === point.size);
+          const cells =
+            point.median === undefined
+              ? [`<td class="muted" colspan="${cost ? 6 : 5}">no value</td>`]
+              : [
+                  `<td${point.marked ? ' class="marked"' : ''}>${escape(Math.round(point.median).toLocaleString('en-US'))}${point.marked ? ' (marked)' : ''}</td>`,
+                  `<td>${point.ideal === undefined ? '' : escape(Math.round(point.ideal).toLocaleString('en-US'))}</td>`,
+                  `<td>${point.ofIdealPercent === undefined ? '' : `${point.ofIdealPercent.toFixed(1)} %`}</td>`,
+                  `<td data-per-node="${point.perNode}">${escape(Math.round(point.perNode!).toLocaleString('en-US'))}</td>`,
+                  ...(cost
+                    ? [
+                        `<td data-cost="${costPerMillionOps(point.perNode!, cost.pricePerNodeHour)}">${escape(formatCost(costPerMillionOps(point.perNode!, cost.pricePerNodeHour), cost.currency))}</td>`,
+                      ]
+                    : []),
+                  `<td class="efficiency">${step ? escape(efficiencyText(step)) : ''}</td>`,
+                ];
+          return `<tr data-size="${point.size}"><th>${point.size}</th>${cells.join('')}</tr>`;
+        });
+        const best = bestSizeText(line, cost);
+        return `<table class="scaling" data-stack="${escape(line.stack)}"><caption>${escape(label(line.stack))}</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${best ? `<p class="best-size" data-stack="${escape(line.stack)}">Best performance per price: ${escape(best)}.</p>` : ''}`;
+      });
     return `<section class="scaling-group"><h3>${escape(group.title)}</h3><div class="figures"><figure data-metric="scaling">${svg}<figcaption>Throughput (median of the repetitions) by cluster size, run ${escape(runId)}; dashed: the ideal linear line from the smallest size.</figcaption></figure></div>${tables.join('')}</section>`;
   });
   const price = cost ? ` at ${formatCost(cost.pricePerNodeHour, cost.currency)} per node hour` : '';
@@ -332,33 +504,55 @@ function scalingHtml(view: ScalingView, runId: string, label: Label, cost?: Cost
 function environmentHtml(manifest: RunManifest | undefined, results: readonly CellResult[]): string {
   const environment = manifest?.environment;
   const parts: string[] = ['<h2 id="environment">Environment</h2>'];
-  if (!environment || Object.keys(environment.hosts).length === 0) parts.push('<p class="muted">The run recorded no environment.</p>');
+  if (!environment || Object.keys(environment.hosts).length === 0)
+    parts.push('<p class="muted">The run recorded no environment.</p>');
   else {
     const rows = Object.entries(environment.hosts).map(([host, env]) => {
       const facts: string[] = [];
       // A value that names itself ("Couchbase Server 7.6.2") is not labelled again ("Couchbase Couchbase Server").
-      const add = (label: string, value: string | undefined) => value && facts.push(value.toLowerCase().startsWith(label.toLowerCase()) ? `<code>${escape(value)}</code>` : `${escape(label)} <code>${escape(value)}</code>`);
+      const add = (label: string, value: string | undefined) =>
+        value &&
+        facts.push(
+          value.toLowerCase().startsWith(label.toLowerCase())
+            ? `<code>${escape(value)}</code>`
+            : `${escape(label)} <code>${escape(value)}</code>`,
+        );
       add('kernel', env.kernel);
       add('Couchbase', env.couchbase);
       add('YCSB', env.ycsb);
       add('Java', env.java);
       add('Onload', env.onload);
       for (const [address, nic] of Object.entries(env.interfaces ?? {})) {
-        add(`interface ${address}`, [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean).join(', ') || 'unknown');
+        add(
+          `interface ${address}`,
+          [nic.device, nic.driver, nic.firmware && `firmware ${nic.firmware}`].filter(Boolean).join(', ') || 'unknown',
+        );
       }
       return `<tr><td class="text">${escape(host)}</td><td class="text">${escape(env.role)}</td><td class="text facts">${facts.join('; ')}</td></tr>`;
     });
-    parts.push(`<table class="environment"><caption>Hosts</caption><thead><tr><th>host</th><th>role</th><th>facts</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+    parts.push(
+      `<table class="environment"><caption>Hosts</caption><thead><tr><th>host</th><th>role</th><th>facts</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    );
   }
   // The sampler's own cost: the CPU figures are only worth reading when it is negligible.
-  const costs = results.flatMap((result) => Object.values(result.evidence?.cpu?.sampler?.selfCostPctOfCore ?? {})).filter(Number.isFinite);
-  if (costs.length > 0) parts.push(`<p class="muted">CPU sampler cost: at most ${escape(Math.max(...costs).toFixed(2))} % of one core on any host.</p>`);
+  const costs = results
+    .flatMap((result) => Object.values(result.evidence?.cpu?.sampler?.selfCostPctOfCore ?? {}))
+    .filter(Number.isFinite);
+  if (costs.length > 0)
+    parts.push(
+      `<p class="muted">CPU sampler cost: at most ${escape(Math.max(...costs).toFixed(2))} % of one core on any host.</p>`,
+    );
   const profiles = Object.entries(environment?.profiles ?? {});
   parts.push('<h3>Effective Onload settings</h3>');
   if (profiles.length === 0) parts.push('<p class="muted">No Onload profile recorded.</p>');
   for (const [name, options] of profiles) {
-    const rows = Object.entries(options).map(([option, value]) => `<tr><td class="text"><code>${escape(option)}</code></td><td class="text"><code>${escape(value)}</code></td></tr>`);
-    parts.push(`<table class="profile" data-profile="${escape(name)}"><caption>Profile ${escape(name)}</caption><tbody>${rows.join('') || '<tr><td class="text muted">no options (defaults)</td></tr>'}</tbody></table>`);
+    const rows = Object.entries(options).map(
+      ([option, value]) =>
+        `<tr><td class="text"><code>${escape(option)}</code></td><td class="text"><code>${escape(value)}</code></td></tr>`,
+    );
+    parts.push(
+      `<table class="profile" data-profile="${escape(name)}"><caption>Profile ${escape(name)}</caption><tbody>${rows.join('') || '<tr><td class="text muted">no options (defaults)</td></tr>'}</tbody></table>`,
+    );
   }
   return parts.join('\n');
 }
@@ -372,7 +566,10 @@ function marksHtml(results: readonly CellResult[]): string {
   const marked = results.filter((result) => result.status === 'ok' && cellMarks(result).length > 0);
   if (marked.length === 0) return '';
   const codes = marked.flatMap((result) => cellMarks(result).map((mark) => mark.code));
-  const legend = markLegend(codes).map((entry) => `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`);
+  const legend = markLegend(codes).map(
+    (entry) =>
+      `<dt data-mark="${escape(entry.code)}">${escape(entry.label)} <code>${escape(entry.code)}</code></dt><dd>${escape(entry.explanation)}</dd>`,
+  );
   // One bullet per reason, listing its cells (each cell's own words in its title), not one per cell.
   const byCode = new Map<string, { cell: string; detail: string }[]>();
   for (const result of marked) {
@@ -392,25 +589,38 @@ function marksHtml(results: readonly CellResult[]): string {
 
 /** The per-thread CPU view (evidence/busiestThreads.ts): per cell, what its CPU covers and each host's busiest threads. */
 function threadsHtml(results: readonly CellResult[]): string {
-  const items = results.filter((result) => result.status === 'ok').flatMap((result) => {
-    const views = busiestThreads(result);
-    if (views.length === 0) return [];
-    const { key } = result;
-    const window = cpuWindowText(result.evidence?.cpu?.window);
-    const rows = views.flatMap((view) => view.threads.map((thread, index) => `<tr${thread.saturated ? ' class="saturated"' : ''}>${index === 0 ? `<th rowspan="${view.threads.length}" scope="rowgroup">${escape(view.host)} (${escape(view.role)}) ${escape(view.process)}${view.more > 0 ? ` <span class="muted">+${view.more} more</span>` : ''}</th>` : ''}<td>${escape(thread.name)}</td><td>${thread.tid}</td><td>${escape(thread.pctOfCore.toFixed(0))} %${thread.saturated ? ' (saturated)' : thread.spinning ? ' (spins by design: couchbase.boost)' : ''}</td></tr>`));
-    return [`<li><span class="cells">${escape(`${key.interface} ${key.stack} ${key.threads} threads, repetition ${key.repetition}`)}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`];
-  });
+  const items = results
+    .filter((result) => result.status === 'ok')
+    .flatMap((result) => {
+      const views = busiestThreads(result);
+      if (views.length === 0) return [];
+      const { key } = result;
+      const window = cpuWindowText(result.evidence?.cpu?.window);
+      const rows = views.flatMap((view) =>
+        view.threads.map(
+          (thread, index) =>
+            `<tr${thread.saturated ? ' class="saturated"' : ''}>${index === 0 ? `<th rowspan="${view.threads.length}" scope="rowgroup">${escape(view.host)} (${escape(view.role)}) ${escape(view.process)}${view.more > 0 ? ` <span class="muted">+${view.more} more</span>` : ''}</th>` : ''}<td>${escape(thread.name)}</td><td>${thread.tid}</td><td>${escape(thread.pctOfCore.toFixed(0))} %${thread.saturated ? ' (saturated)' : thread.spinning ? ' (spins by design: couchbase.boost)' : ''}</td></tr>`,
+        ),
+      );
+      return [
+        `<li><span class="cells">${escape(`${key.interface} ${key.stack} ${key.threads} threads, repetition ${key.repetition}`)}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`,
+      ];
+    });
   if (items.length === 0) return '';
   return `<h2 id="threads">Busiest threads</h2><p>The busiest threads of memcached (servers) and of the YCSB JVM (clients) over the measured window, from <code>/proc/PID/task/TID/stat</code>, named from their comm; a thread at 90 % of one CPU or more is saturated, and a saturated client thread marks the cell client-bound, except the couchbase2 binding's IO loops (<code>cb-io-*</code>), which spin by design when <code>couchbase.boost</code> &gt; 0 (a note says so).</p><ul class="threads">${items.join('')}</ul>`;
 }
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts). */
 function proofsHtml(results: readonly CellResult[]): string {
-  const items = results.filter((result) => result.status === 'ok').flatMap((result) => [
-    ...cellProofs(result).map((proof) =>
-      `<li data-cell="${escape(result.id)}" data-host="${escape(proof.host)}">${escape(describeKey(result.key))}, ${escape(proof.host)}<dl><dt>Acceleration</dt><dd>${escape(proof.acceleration)}</dd><dt>Interface</dt><dd>${escape(proof.interface)}</dd><dt>memcached</dt><dd>${escape(proof.memcached)}</dd></dl></li>`),
-    ...clusterHtml(result),
-  ]);
+  const items = results
+    .filter((result) => result.status === 'ok')
+    .flatMap((result) => [
+      ...cellProofs(result).map(
+        (proof) =>
+          `<li data-cell="${escape(result.id)}" data-host="${escape(proof.host)}">${escape(describeKey(result.key))}, ${escape(proof.host)}<dl><dt>Acceleration</dt><dd>${escape(proof.acceleration)}</dd><dt>Interface</dt><dd>${escape(proof.interface)}</dd><dt>memcached</dt><dd>${escape(proof.memcached)}</dd></dl></li>`,
+      ),
+      ...clusterHtml(result),
+    ]);
   if (items.length === 0) return '';
   return `<h2 id="proofs">How each cell was proven</h2><p>Acceleration from Onload's own view (<code>onload_stackdump lots</code>: the clients' KV connections in memcached's stack during the run) and the interface from those connections' local addresses; each claim names its source.</p><ul class="proofs">${items.join('')}</ul>`;
 }
@@ -419,9 +629,17 @@ function proofsHtml(results: readonly CellResult[]): string {
 function clusterHtml(result: CellResult): string[] {
   const cluster = clusterProof(result);
   if (!cluster) return [];
-  const rows = cluster.nodes.map((node) => `<tr><td>${escape(node.node)}</td><td>${escape(node.services)}</td><td>${escape(node.vBuckets)}</td><td>${escape(node.items)}</td></tr>`);
-  const table = rows.length > 0 ? `<table class="cluster-nodes"><thead><tr><th>node</th><th>services</th><th>vBuckets</th><th>items</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
-  return [`<li data-cell="${escape(result.id)}" data-cluster="${cluster.nodes.length}">${escape(describeKey(result.key))}, cluster<dl><dt>Formed</dt><dd>${escape(cluster.formed)}</dd><dt>Replicas</dt><dd>${escape(cluster.replicas)}</dd></dl>${table}</li>`];
+  const rows = cluster.nodes.map(
+    (node) =>
+      `<tr><td>${escape(node.node)}</td><td>${escape(node.services)}</td><td>${escape(node.vBuckets)}</td><td>${escape(node.items)}</td></tr>`,
+  );
+  const table =
+    rows.length > 0
+      ? `<table class="cluster-nodes"><thead><tr><th>node</th><th>services</th><th>vBuckets</th><th>items</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+      : '';
+  return [
+    `<li data-cell="${escape(result.id)}" data-cluster="${cluster.nodes.length}">${escape(describeKey(result.key))}, cluster<dl><dt>Formed</dt><dd>${escape(cluster.formed)}</dd><dt>Replicas</dt><dd>${escape(cluster.replicas)}</dd></dl>${table}</li>`,
+  ];
 }
 
 function failuresHtml(results: readonly CellResult[]): string {
@@ -429,7 +647,9 @@ function failuresHtml(results: readonly CellResult[]): string {
   if (failed.length === 0) return '';
   const items = failed.map((result) => {
     const error = result.error;
-    const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
+    const why = error
+      ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}`
+      : 'no error recorded';
     return `<li>${escape(describeKey(result.key))}: ${escape(why)}</li>`;
   });
   return `<h2 id="failures">Failed cells (${failed.length})</h2><ul>${items.join('')}</ul>`;
@@ -439,7 +659,10 @@ function failuresHtml(results: readonly CellResult[]): string {
 function verdictHtml(lines: readonly VerdictLine[]): string {
   const items = lines.map((line) => {
     const at = line.text.indexOf(line.cue);
-    const text = at < 0 ? escape(line.text) : `${escape(line.text.slice(0, at))}<span class="cue">${escape(line.cue)}</span>${escape(line.text.slice(at + line.cue.length))}`;
+    const text =
+      at < 0
+        ? escape(line.text)
+        : `${escape(line.text.slice(0, at))}<span class="cue">${escape(line.cue)}</span>${escape(line.text.slice(at + line.cue.length))}`;
     return `<li class="${line.kind}" data-kind="${line.kind}" data-interface="${escape(line.interface)}" data-stack="${escape(line.stack)}">${text}</li>`;
   });
   return `<ul class="verdict">${items.join('')}</ul>`;
@@ -478,17 +701,27 @@ export function buildHtmlReport(input: HtmlReportInput): string {
     input.generatedAt && `report made ${input.generatedAt}`,
   ].filter(Boolean) as string[];
   body.push(`<p class="muted run-meta">${meta.map(escape).join(' · ')}</p>`);
-  if ((input.warnings ?? []).length > 0) body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
+  if ((input.warnings ?? []).length > 0)
+    body.push(`<ul class="warnings">${input.warnings!.map((warning) => `<li>${escape(warning)}</li>`).join('')}</ul>`);
   // What the run found, first: the verdict over the cookbook's metrics (the same lines as the panel and the terminal).
-  const verdict = buildVerdict(defaultMetrics.flatMap((id) => tables.get(id) ?? []), names);
+  const verdict = buildVerdict(
+    defaultMetrics.flatMap((id) => tables.get(id) ?? []),
+    names,
+  );
   if (verdict.length > 0) body.push(`<h2 id="verdict">Verdict</h2>${verdictHtml(verdict)}`);
   // The cookbook's headline: the best significant improvements.
-  const best = defaultMetrics.flatMap((id) => (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })));
+  const best = defaultMetrics.flatMap((id) =>
+    (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })),
+  );
   body.push('<h2 id="summary">Best improvements</h2>');
-  body.push(best.length > 0
-    ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${axisPointText(xAxis, item.x)}, ${item.group}`)}</li>`).join('')}</ol>`
-    : '<p>No significant improvement over the kernel stack.</p>');
-  body.push(`<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`);
+  body.push(
+    best.length > 0
+      ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${axisPointText(xAxis, item.x)}, ${item.group}`)}</li>`).join('')}</ol>`
+      : '<p>No significant improvement over the kernel stack.</p>',
+  );
+  body.push(
+    `<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`,
+  );
 
   first.groups.forEach((group, groupIndex) => {
     body.push(`<section class="group" data-interface="${escape(group.interface)}"><h2>${escape(group.title)}</h2>`);
@@ -516,7 +749,10 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   body.push(failuresHtml(results));
   body.push(environmentHtml(manifest, results));
   const cpuNote = evidenceMetrics.filter((metric) => measured.has(metric.id)).map((metric) => metric.title);
-  if (cpuNote.length > 0) body.push(`<p class="muted">CPU figures (${escape(cpuNote.join(', '))}) come from /proc sampled about once a second over each cell's run phase; CPU per operation is busy core-µs over the operations of the run phase (netperf's service demand).</p>`);
+  if (cpuNote.length > 0)
+    body.push(
+      `<p class="muted">CPU figures (${escape(cpuNote.join(', '))}) come from /proc sampled about once a second over each cell's run phase; CPU per operation is busy core-µs over the operations of the run phase (netperf's service demand).</p>`,
+    );
 
   return `<!DOCTYPE html>
 <html lang="en">
@@ -533,4 +769,3 @@ ${body.filter((part) => part !== '').join('\n')}
 </html>
 `;
 }
-

@@ -13,7 +13,9 @@ export const seriesPalette: readonly string[] = ['#0077BB', '#D55E00', '#009E73'
 export function relativeLuminance(hex: string): number {
   const match = /^#([0-9a-f]{6})$/i.exec(hex.trim());
   if (!match) throw new Error(`not a #rrggbb colour: ${hex}`);
-  const [r, g, b] = [0, 2, 4].map((at) => parseInt(match[1].slice(at, at + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [0, 2, 4]
+    .map((at) => parseInt(match[1].slice(at, at + 2), 16) / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 

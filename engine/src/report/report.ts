@@ -24,7 +24,19 @@ import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest,
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
 import { compareSamples, formatDifference, type Difference } from './statistics';
-import { axisInfo, axisPointText, axisValue, groupTitle, keyAxesText, heldAxes, heldId, sortAxisValues, withAxisValue, type AxisId, type AxisInfo } from './axes';
+import {
+  axisInfo,
+  axisPointText,
+  axisValue,
+  groupTitle,
+  keyAxesText,
+  heldAxes,
+  heldId,
+  sortAxisValues,
+  withAxisValue,
+  type AxisId,
+  type AxisInfo,
+} from './axes';
 
 export { baselineStack };
 
@@ -38,9 +50,21 @@ export interface MetricDefinition {
 
 /** Metrics the CLI lists; any `<op>-latency` / `<op>-p<N>` also works. */
 export const commonMetrics = [
-  'throughput', 'read-latency', 'read-p95', 'read-p99', 'update-latency', 'update-p95', 'update-p99',
-  'insert-latency', 'scan-latency', 'read-modify-write-latency',
-  'server-cpu', 'client-cpu', 'server-cpu-per-op', 'memcached-cpu-per-op', 'ops-per-busy-core',
+  'throughput',
+  'read-latency',
+  'read-p95',
+  'read-p99',
+  'update-latency',
+  'update-p95',
+  'update-p99',
+  'insert-latency',
+  'scan-latency',
+  'read-modify-write-latency',
+  'server-cpu',
+  'client-cpu',
+  'server-cpu-per-op',
+  'memcached-cpu-per-op',
+  'ops-per-busy-core',
 ];
 
 /** The tables `onload-bench report` prints when no metric is asked for (the cookbook's). */
@@ -63,7 +87,15 @@ export function measuredMetrics(results: readonly CellResult[]): string[] {
   for (const [name, percentiles] of operations) {
     const id = name.toLowerCase();
     if (!/^[a-z][a-z0-9_-]*$/.test(id)) continue;
-    metrics.push(`${id}-latency`, `${id}-min`, `${id}-max`, ...[...percentiles].filter((p) => Number.isFinite(Number(p))).sort((a, b) => Number(a) - Number(b)).map((p) => `${id}-p${Number(p)}`));
+    metrics.push(
+      `${id}-latency`,
+      `${id}-min`,
+      `${id}-max`,
+      ...[...percentiles]
+        .filter((p) => Number.isFinite(Number(p)))
+        .sort((a, b) => Number(a) - Number(b))
+        .map((p) => `${id}-p${Number(p)}`),
+    );
   }
   // CPU figures from the cells' evidence (evidenceMetrics.ts), when the run sampled them.
   metrics.push(...measuredEvidenceMetrics(results));
@@ -95,7 +127,13 @@ export function metricDefinition(id: string): MetricDefinition | undefined {
 function metricReader(id: string): MetricReader | undefined {
   const name = id.trim().toLowerCase();
   if (name === 'throughput') {
-    return { id: name, title: 'Throughput', unit: 'ops/s', higherIsBetter: true, read: fromRun((report) => report.throughputOpsPerSec) };
+    return {
+      id: name,
+      title: 'Throughput',
+      unit: 'ops/s',
+      higherIsBetter: true,
+      read: fromRun((report) => report.throughputOpsPerSec),
+    };
   }
   const cpu = evidenceMetric(name);
   if (cpu) return { ...cpu };
@@ -105,10 +143,24 @@ function metricReader(id: string): MetricReader | undefined {
   const pretty = operation.charAt(0) + operation.slice(1).toLowerCase();
   const base = { id: name, unit: 'µs', higherIsBetter: false };
   if (match[2] === 'latency' || match[2] === 'avg') {
-    return { ...base, title: `${pretty} average latency`, read: fromRun((report) => report.operations[operation]?.averageUs) };
+    return {
+      ...base,
+      title: `${pretty} average latency`,
+      read: fromRun((report) => report.operations[operation]?.averageUs),
+    };
   }
-  if (match[2] === 'min') return { ...base, title: `${pretty} minimum latency`, read: fromRun((report) => report.operations[operation]?.minUs) };
-  if (match[2] === 'max') return { ...base, title: `${pretty} maximum latency`, read: fromRun((report) => report.operations[operation]?.maxUs) };
+  if (match[2] === 'min')
+    return {
+      ...base,
+      title: `${pretty} minimum latency`,
+      read: fromRun((report) => report.operations[operation]?.minUs),
+    };
+  if (match[2] === 'max')
+    return {
+      ...base,
+      title: `${pretty} maximum latency`,
+      read: fromRun((report) => report.operations[operation]?.maxUs),
+    };
   const percentile = String(Number(match[3]));
   return {
     ...base,
@@ -248,7 +300,11 @@ export interface ReportInput {
 }
 
 /** Builds one table per metric; throws nothing, unknown metric ids are reported by the caller via metricDefinition. */
-export function buildReportTables(input: ReportInput, metricIds: readonly string[] = defaultMetrics, xAxis: AxisId = 'threads'): ReportTable[] {
+export function buildReportTables(
+  input: ReportInput,
+  metricIds: readonly string[] = defaultMetrics,
+  xAxis: AxisId = 'threads',
+): ReportTable[] {
   return metricIds.flatMap((id) => {
     const table = buildReportTable(input, id, xAxis);
     return table ? [table] : [];
@@ -260,16 +316,25 @@ export function buildReportTables(input: ReportInput, metricIds: readonly string
  * `xAxis` (threads by default); every other swept axis (cluster size, threads, YCSB properties) is
  * held within a group, so each group is one line of the chart per stack.
  */
-export function buildReportTable(input: ReportInput, metricId: string, xAxis: AxisId = 'threads'): ReportTable | undefined {
+export function buildReportTable(
+  input: ReportInput,
+  metricId: string,
+  xAxis: AxisId = 'threads',
+): ReportTable | undefined {
   const reader = metricReader(metricId);
   if (!reader) return undefined;
   const { read, source, ...metric } = reader;
 
   // Every cell key we know of: planned ones first (so pending cells show), then any extra results.
-  const keys: CellKey[] = [...(input.manifest?.cells.map((cell) => cell.key) ?? []), ...input.results.map((result) => result.key)];
+  const keys: CellKey[] = [
+    ...(input.manifest?.cells.map((cell) => cell.key) ?? []),
+    ...input.results.map((result) => result.key),
+  ];
   const plannedKeys = input.manifest?.cells.map((cell) => cell.key);
 
-  const stacks = unique(keys.map((key) => key.stack)).sort((a, b) => Number(b === baselineStack) - Number(a === baselineStack));
+  const stacks = unique(keys.map((key) => key.stack)).sort(
+    (a, b) => Number(b === baselineStack) - Number(a === baselineStack),
+  );
   const hasBaseline = stacks.includes(baselineStack);
   const profiles = stacks.filter((stack) => stack !== baselineStack);
 
@@ -311,11 +376,13 @@ export function buildReportTable(input: ReportInput, metricId: string, xAxis: Ax
       const at = withAxisValue(key, xAxis, x);
       const cells = stacks.map((stack) => {
         const where = slot({ ...at, stack }, id);
-        const planned = plannedKeys ? plannedBySlot.get(where)?.size ?? 0 : undefined;
+        const planned = plannedKeys ? (plannedBySlot.get(where)?.size ?? 0) : undefined;
         return stackCell(stack, resultsBySlot.get(where) ?? [], planned, read, source);
       });
       const kernel = hasBaseline ? cells[0] : undefined;
-      const comparisons = profiles.map((stack) => compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter));
+      const comparisons = profiles.map((stack) =>
+        compare(stack, kernel, cells[stacks.indexOf(stack)], metric.higherIsBetter),
+      );
       group.rows.push({ threads: at.threads, x, cells, comparisons });
     }
     profiles.forEach((_, column) => markBest(group.rows.map((row) => row.comparisons[column])));
@@ -323,16 +390,36 @@ export function buildReportTable(input: ReportInput, metricId: string, xAxis: Ax
   }
 
   const bestImprovements = groups
-    .flatMap((group) => group.rows.flatMap((row) => row.comparisons.filter((comparison) => comparison.improvement).map((comparison) => ({
-      group: group.title, threads: row.threads, x: row.x, stack: comparison.stack, percent: comparison.percent!,
-    }))))
+    .flatMap((group) =>
+      group.rows.flatMap((row) =>
+        row.comparisons
+          .filter((comparison) => comparison.improvement)
+          .map((comparison) => ({
+            group: group.title,
+            threads: row.threads,
+            x: row.x,
+            stack: comparison.stack,
+            percent: comparison.percent!,
+          })),
+      ),
+    )
     .sort((a, b) => Math.abs(b.percent) - Math.abs(a.percent))
     .slice(0, 5);
   const all = groups.flatMap((group) => group.rows.flatMap((row) => row.comparisons));
   const tested = all.filter((comparison) => comparison.difference?.interval !== undefined).length;
   const significantCount = all.filter((comparison) => comparison.significant).length;
 
-  return { metric, xAxis: axisInfo(xAxis), stacks, profiles, hasBaseline, groups, bestImprovements, tested, significantCount };
+  return {
+    metric,
+    xAxis: axisInfo(xAxis),
+    stacks,
+    profiles,
+    hasBaseline,
+    groups,
+    bestImprovements,
+    tested,
+    significantCount,
+  };
 }
 
 function stackCell(
@@ -344,8 +431,17 @@ function stackCell(
 ): StackCell {
   const finished = unique(results.map((result) => result.key.repetition)).length;
   const cell: StackCell = {
-    stack, state: 'pending', repetitions: 0, values: [], finished, planned: Math.max(planned ?? finished, finished),
-    failed: 0, marked: 0, markedLeftOut: 0, marks: [], cellIds: results.map((result) => result.id),
+    stack,
+    state: 'pending',
+    repetitions: 0,
+    values: [],
+    finished,
+    planned: Math.max(planned ?? finished, finished),
+    failed: 0,
+    marked: 0,
+    markedLeftOut: 0,
+    marks: [],
+    cellIds: results.map((result) => result.id),
   };
   const clean: number[] = [];
   const marked: number[] = [];
@@ -385,7 +481,10 @@ function stackCell(
   return cell;
 }
 
-function addMarkSummaries(summaries: MarkSummary[], marks: readonly { code: string; message: string; host?: string }[]): void {
+function addMarkSummaries(
+  summaries: MarkSummary[],
+  marks: readonly { code: string; message: string; host?: string }[],
+): void {
   const seen = new Set<string>();
   for (const mark of marks) {
     let summary = summaries.find((candidate) => candidate.code === mark.code);
@@ -397,7 +496,12 @@ function addMarkSummaries(summaries: MarkSummary[], marks: readonly { code: stri
   }
 }
 
-function compare(stack: string, kernel: StackCell | undefined, profile: StackCell, higherIsBetter: boolean): StackComparison {
+function compare(
+  stack: string,
+  kernel: StackCell | undefined,
+  profile: StackCell,
+  higherIsBetter: boolean,
+): StackComparison {
   const comparison: StackComparison = { stack, significant: false, improvement: false, best: false };
   const hasValue = (cell: StackCell) => (cell.state === 'ok' || cell.state === 'marked') && cell.values.length > 0;
   if (!kernel || !hasValue(kernel) || !hasValue(profile)) return comparison;
@@ -410,7 +514,8 @@ function compare(stack: string, kernel: StackCell | undefined, profile: StackCel
   // kernel again): the difference is shown, flagged, and is no improvement.
   if (kernel.state === 'marked' || profile.state === 'marked') comparison.marked = true;
   // Noise is never an improvement: the interval must exclude 0 % on the better side.
-  comparison.improvement = !comparison.marked && comparison.significant && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
+  comparison.improvement =
+    !comparison.marked && comparison.significant && (higherIsBetter ? comparison.percent > 0 : comparison.percent < 0);
   return comparison;
 }
 
@@ -476,7 +581,11 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];
   const label = (stack: string) => stackLabel(stack, displayNames);
-  const header = [table.xAxis.column, ...table.stacks.map(label), ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : [])];
+  const header = [
+    table.xAxis.column,
+    ...table.stacks.map(label),
+    ...(table.hasBaseline ? table.profiles.map((stack) => `${label(stack)} vs ${label(baselineStack)}`) : []),
+  ];
   for (const group of table.groups) {
     const rows = group.rows.map((row) => [
       String(row.x),
@@ -486,13 +595,19 @@ export function renderReportTable(table: ReportTable, displayNames: StackDisplay
     lines.push('', group.title, ...alignColumns(header, rows));
   }
   if (table.hasBaseline && table.profiles.length > 0) {
-    lines.push('', table.tested === 0
-      ? 'No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).'
-      : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.`);
+    lines.push(
+      '',
+      table.tested === 0
+        ? 'No difference has an interval: every point needs at least two repetitions of each stack (plan: repetitions).'
+        : `${table.significantCount} of ${table.tested} differences with an interval are significant at 95 %; about 1 in 20 differences that are not real reads as significant by chance.`,
+    );
   }
   if (table.bestImprovements.length > 0) {
     lines.push('', 'Best improvements:');
-    for (const best of table.bestImprovements) lines.push(`  ${formatPercent(best.percent)}  ${label(best.stack)} at ${axisPointText(table.xAxis.id, best.x)}, ${best.group}`);
+    for (const best of table.bestImprovements)
+      lines.push(
+        `  ${formatPercent(best.percent)}  ${label(best.stack)} at ${axisPointText(table.xAxis.id, best.x)}, ${best.group}`,
+      );
   } else if (table.hasBaseline && table.profiles.length > 0) {
     lines.push('', 'No significant improvement over the kernel stack so far.');
   }
@@ -519,35 +634,82 @@ export function alignColumns(header: readonly string[], rows: readonly string[][
     return { width, numberEnd: width - tailWidth };
   });
   const line = (parts: string[]) => parts.join('  ').trimEnd();
-  const title = line(header.map((text, column) => {
-    const { width, numberEnd } = layout[column];
-    return text.length <= numberEnd ? text.padStart(numberEnd).padEnd(width) : text.padEnd(width);
-  }));
-  return [title, ...cells.map((row) => line(row.map(([head, tail], column) => (head.padStart(layout[column].numberEnd) + tail).padEnd(layout[column].width))))];
+  const title = line(
+    header.map((text, column) => {
+      const { width, numberEnd } = layout[column];
+      return text.length <= numberEnd ? text.padStart(numberEnd).padEnd(width) : text.padEnd(width);
+    }),
+  );
+  return [
+    title,
+    ...cells.map((row) =>
+      line(
+        row.map(([head, tail], column) =>
+          (head.padStart(layout[column].numberEnd) + tail).padEnd(layout[column].width),
+        ),
+      ),
+    ),
+  ];
 }
 
 const legendEntries: { text: string; used: (text: string, tables: readonly ReportTable[]) => boolean }[] = [
-  { text: 'Values are medians of the repetitions, [min-max] their spread.', used: (text) => /\[[^\]]+-[^\]]+\]/.test(text) },
-  { text: 'Values are medians of the repetitions.', used: (text, tables) => !/\[[^\]]+-[^\]]+\]/.test(text) && tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.cells.some((cell) => cell.repetitions > 1)))) },
+  {
+    text: 'Values are medians of the repetitions, [min-max] their spread.',
+    used: (text) => /\[[^\]]+-[^\]]+\]/.test(text),
+  },
+  {
+    text: 'Values are medians of the repetitions.',
+    used: (text, tables) =>
+      !/\[[^\]]+-[^\]]+\]/.test(text) &&
+      tables.some((table) =>
+        table.groups.some((group) => group.rows.some((row) => row.cells.some((cell) => cell.repetitions > 1))),
+      ),
+  },
   {
     text: 'vs kernel: difference of the means in percent, (±) half its 95 % confidence interval (Welch / Fieller); "not significant": the interval includes 0 %.',
-    used: (_, tables) => tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.comparisons.some((comparison) => comparison.difference !== undefined)))),
+    used: (_, tables) =>
+      tables.some((table) =>
+        table.groups.some((group) =>
+          group.rows.some((row) => row.comparisons.some((comparison) => comparison.difference !== undefined)),
+        ),
+      ),
   },
-  { text: '*  best significant improvement of the profile in its group', used: (_, tables) => tables.some((table) => table.groups.some((group) => group.rows.some((row) => row.comparisons.some((comparison) => comparison.best)))) },
-  { text: '^  percentile is an upper bound (max of clients): no HDR logs to merge for every repetition', used: (text) => / \^(\s|$)/m.test(text) },
-  { text: '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement', used: (text) => / !(\s|$)/m.test(text) },
-  { text: '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist', used: (text) => / marked left out\)/.test(text) },
+  {
+    text: '*  best significant improvement of the profile in its group',
+    used: (_, tables) =>
+      tables.some((table) =>
+        table.groups.some((group) => group.rows.some((row) => row.comparisons.some((comparison) => comparison.best))),
+      ),
+  },
+  {
+    text: '^  percentile is an upper bound (max of clients): no HDR logs to merge for every repetition',
+    used: (text) => / \^(\s|$)/m.test(text),
+  },
+  {
+    text: '!  marked: every repetition carries a mark (not accelerated, wrong NIC, client-bound...; see Marked cells): shown, never an improvement',
+    used: (text) => / !(\s|$)/m.test(text),
+  },
+  {
+    text: '(N marked left out)  repetitions with marks are not in the median when unmarked ones exist',
+    used: (text) => / marked left out\)/.test(text),
+  },
   { text: 'FAILED  every repetition failed', used: (text) => /(^|\s)FAILED(\s|$)/m.test(text) },
   { text: 'n/a  the runs did not measure this', used: (text) => /(^|\s)n\/a(\s|$)/m.test(text) },
   { text: 'pending  not run yet', used: (text) => /(^|\s)pending(\s|$)/m.test(text) },
 ];
 
 /** Every legend entry (the HTML report explains all its marks in one place). */
-export const reportLegend = legendEntries.filter((_, index) => index !== 1).map((entry) => entry.text).join('\n');
+export const reportLegend = legendEntries
+  .filter((_, index) => index !== 1)
+  .map((entry) => entry.text)
+  .join('\n');
 
 /** Only the legend entries the rendered tables use. */
 export function renderLegend(tablesText: string, tables: readonly ReportTable[]): string {
-  return legendEntries.filter((entry) => entry.used(tablesText, tables)).map((entry) => entry.text).join('\n');
+  return legendEntries
+    .filter((entry) => entry.used(tablesText, tables))
+    .map((entry) => entry.text)
+    .join('\n');
 }
 
 /** The failed cells with their errors, one line each, in results order. */
@@ -559,7 +721,9 @@ export function renderFailures(results: readonly CellResult[]): string {
     const { key, error } = result;
     const axes = keyAxesText(key);
     const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
-    const why = error ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}` : 'no error recorded';
+    const why = error
+      ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}`
+      : 'no error recorded';
     lines.push(`  ${where}: ${why}`);
   }
   return lines.join('\n');
@@ -570,7 +734,10 @@ export function renderFailures(results: readonly CellResult[]): string {
  * and why (the mark's own words), in results order.
  */
 export function renderMarks(results: readonly CellResult[]): string {
-  const entries = new Map<string, { where: string; code: string; message: string; repetitions: number[]; hosts: Set<string> }>();
+  const entries = new Map<
+    string,
+    { where: string; code: string; message: string; repetitions: number[]; hosts: Set<string> }
+  >();
   for (const result of results) {
     if (result.status === 'failed') continue;
     const { key } = result;
@@ -578,7 +745,13 @@ export function renderMarks(results: readonly CellResult[]): string {
     const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}`;
     for (const mark of cellMarks(result)) {
       const id = JSON.stringify([where, mark.code, mark.message]);
-      const entry = entries.get(id) ?? { where, code: mark.code, message: mark.message, repetitions: [], hosts: new Set<string>() };
+      const entry = entries.get(id) ?? {
+        where,
+        code: mark.code,
+        message: mark.message,
+        repetitions: [],
+        hosts: new Set<string>(),
+      };
       if (!entry.repetitions.includes(key.repetition)) entry.repetitions.push(key.repetition);
       if (mark.host) entry.hosts.add(mark.host);
       entries.set(id, entry);
@@ -589,7 +762,9 @@ export function renderMarks(results: readonly CellResult[]): string {
   for (const entry of entries.values()) {
     const repetitions = entry.repetitions.sort((a, b) => a - b);
     const hosts = entry.hosts.size > 0 ? `${[...entry.hosts].join(', ')}: ` : '';
-    lines.push(`  ${entry.where}, repetition${repetitions.length === 1 ? '' : 's'} ${repetitions.join(', ')}: [${entry.code}] ${hosts}${entry.message}`);
+    lines.push(
+      `  ${entry.where}, repetition${repetitions.length === 1 ? '' : 's'} ${repetitions.join(', ')}: [${entry.code}] ${hosts}${entry.message}`,
+    );
   }
   return lines.join('\n');
 }
@@ -602,17 +777,22 @@ export function renderProofs(results: readonly CellResult[]): string {
     const { key } = result;
     const axes = keyAxesText(key);
     for (const proof of cellProofs(result)) {
-      lines.push(`  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, ${proof.host}:`);
+      lines.push(
+        `  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, ${proof.host}:`,
+      );
       lines.push(`    acceleration: ${proof.acceleration}`);
       lines.push(`    interface: ${proof.interface}`);
       lines.push(`    ${proof.memcached}`);
     }
     const cluster = clusterProof(result);
     if (cluster) {
-      lines.push(`  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, cluster:`);
+      lines.push(
+        `  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, cluster:`,
+      );
       lines.push(`    formed: ${cluster.formed}`);
       lines.push(`    replicas: ${cluster.replicas}`);
-      for (const node of cluster.nodes) lines.push(`    ${node.node} [${node.services}]: vBuckets ${node.vBuckets}; items ${node.items}`);
+      for (const node of cluster.nodes)
+        lines.push(`    ${node.node} [${node.services}]: vBuckets ${node.vBuckets}; items ${node.items}`);
     }
   }
   return lines.length > 0 ? ['How each cell was proven:', ...lines].join('\n') : '';
@@ -631,14 +811,26 @@ export function renderThreads(results: readonly CellResult[]): string {
     const { key } = result;
     const axes = keyAxesText(key);
     const window = cpuWindowText(result.evidence?.cpu?.window);
-    lines.push(`  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`);
+    lines.push(
+      `  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`,
+    );
     for (const view of views) lines.push(`    ${view.host} (${view.role}) ${view.process}: ${hostThreadsText(view)}`);
   }
-  return lines.length > 0 ? ['Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat; names from comm):', ...lines].join('\n') : '';
+  return lines.length > 0
+    ? [
+        'Busiest threads (% of one CPU over the measured window, /proc/PID/task/TID/stat; names from comm):',
+        ...lines,
+      ].join('\n')
+    : '';
 }
 
 /** All tables, the legend, the marked and the failed cells, as the terminal shows them. */
-export function renderReport(tables: readonly ReportTable[], results: readonly CellResult[] = [], environment?: RunEnvironment, displayNames: StackDisplayNames = {}): string {
+export function renderReport(
+  tables: readonly ReportTable[],
+  results: readonly CellResult[] = [],
+  environment?: RunEnvironment,
+  displayNames: StackDisplayNames = {},
+): string {
   const marks = renderMarks(results);
   const proofs = renderProofs(results);
   const threads = renderThreads(results);
@@ -646,7 +838,17 @@ export function renderReport(tables: readonly ReportTable[], results: readonly C
   const hosts = environment ? renderEnvironment(environment) : '';
   const rendered = tables.map((table) => renderReportTable(table, displayNames));
   const legend = renderLegend(rendered.join('\n'), tables);
-  return [...rendered, ...(legend ? [legend] : []), ...(marks ? [marks] : []), ...(proofs ? [proofs] : []), ...(threads ? [threads] : []), ...(failures ? [failures] : []), ...(hosts ? [hosts] : [])].join('\n\n') + '\n';
+  return (
+    [
+      ...rendered,
+      ...(legend ? [legend] : []),
+      ...(marks ? [marks] : []),
+      ...(proofs ? [proofs] : []),
+      ...(threads ? [threads] : []),
+      ...(failures ? [failures] : []),
+      ...(hosts ? [hosts] : []),
+    ].join('\n\n') + '\n'
+  );
 }
 
 /** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */

@@ -28,7 +28,8 @@ export function planCost(plan: unknown): CostSettings | undefined {
   const cost = (plan as { cost?: unknown } | undefined)?.cost;
   if (typeof cost !== 'object' || cost === null) return undefined;
   const { pricePerNodeHour, currency } = cost as { pricePerNodeHour?: unknown; currency?: unknown };
-  if (typeof pricePerNodeHour !== 'number' || !Number.isFinite(pricePerNodeHour) || pricePerNodeHour <= 0) return undefined;
+  if (typeof pricePerNodeHour !== 'number' || !Number.isFinite(pricePerNodeHour) || pricePerNodeHour <= 0)
+    return undefined;
   return { pricePerNodeHour, currency: typeof currency === 'string' ? currency.slice(0, 12) : '' };
 }
 
@@ -102,10 +103,15 @@ export interface ScalingView {
 }
 
 /** Undefined unless the run has 2+ cluster sizes. */
-export function buildScaling(input: { results: readonly CellResult[]; manifest?: RunManifest }, table?: ReportTable): ScalingView | undefined {
+export function buildScaling(
+  input: { results: readonly CellResult[]; manifest?: RunManifest },
+  table?: ReportTable,
+): ScalingView | undefined {
   const bySize = table ?? buildReportTable(input, 'throughput', clusterSizeAxis);
   if (!bySize) return undefined;
-  const sizes = [...new Set(bySize.groups.flatMap((group) => group.rows.map((row) => Number(row.x))))].sort((a, b) => a - b);
+  const sizes = [...new Set(bySize.groups.flatMap((group) => group.rows.map((row) => Number(row.x))))].sort(
+    (a, b) => a - b,
+  );
   if (sizes.length < 2) return undefined;
   return { sizes, stacks: bySize.stacks, groups: bySize.groups.map((group) => scalingGroup(bySize, group)) };
 }
@@ -116,7 +122,14 @@ function scalingGroup(table: ReportTable, group: ReportGroup): ScalingGroup {
       const cell = row.cells[column];
       const hasValue = (cell.state === 'ok' || cell.state === 'marked') && cell.value !== undefined;
       const size = Number(row.x);
-      return { size, ...(hasValue ? { median: cell.value, perNode: cell.value! / size } : {}), marked: cell.state === 'marked', repetitions: cell.repetitions, values: hasValue ? [...cell.values] : [], cellIds: [...cell.cellIds] };
+      return {
+        size,
+        ...(hasValue ? { median: cell.value, perNode: cell.value! / size } : {}),
+        marked: cell.state === 'marked',
+        repetitions: cell.repetitions,
+        values: hasValue ? [...cell.values] : [],
+        cellIds: [...cell.cellIds],
+      };
     });
     const usable = points.filter((point) => point.median !== undefined && !point.marked);
     const base = usable[0];
@@ -133,7 +146,8 @@ function scalingGroup(table: ReportTable, group: ReportGroup): ScalingGroup {
       const difference = compareSamples(a.values, b.values);
       const scale = (percent: number) => (1 + percent / 100) * (a.size / b.size) * 100;
       const step: ScalingStep = { from: a.size, to: b.size, efficiency: scale(difference.percent) };
-      if (difference.interval) step.interval = { low: scale(difference.interval.low), high: scale(difference.interval.high) };
+      if (difference.interval)
+        step.interval = { low: scale(difference.interval.low), high: scale(difference.interval.high) };
       else step.noInterval = difference.noInterval;
       steps.push(step);
     }
@@ -141,12 +155,21 @@ function scalingGroup(table: ReportTable, group: ReportGroup): ScalingGroup {
     const best = ranked[0];
     const ranking: SizeRank[] = ranked.map((point) => {
       if (point === best) return { size: point.size, perNode: point.perNode!, tiedWithBest: true };
-      const vsBest = compareSamples(best.values.map((value) => value / best.size), point.values.map((value) => value / point.size));
+      const vsBest = compareSamples(
+        best.values.map((value) => value / best.size),
+        point.values.map((value) => value / point.size),
+      );
       return { size: point.size, perNode: point.perNode!, vsBest, tiedWithBest: !vsBest.significant };
     });
     return { stack, points, steps, ranking };
   });
-  return { title: group.title, interface: group.interface, ...(group.threads !== undefined ? { threads: group.threads } : {}), axes: group.axes, series };
+  return {
+    title: group.title,
+    interface: group.interface,
+    ...(group.threads !== undefined ? { threads: group.threads } : {}),
+    axes: group.axes,
+    series,
+  };
 }
 
 /** `96.2 % (95 % CI 93.1 to 99.4 %)`, `99.0 % (1 repetition: no interval)`. */
@@ -166,7 +189,8 @@ export function bestSizeText(series: ScalingSeries, cost?: CostSettings): string
   const [best, ...others] = series.ranking;
   if (!best) return '';
   const nodes = (size: number) => `${size} node${size === 1 ? '' : 's'}`;
-  const perNode = (rank: SizeRank) => `${Math.round(rank.perNode).toLocaleString('en-US')} ops/s per node${cost ? `, ${formatCost(costPerMillionOps(rank.perNode, cost.pricePerNodeHour), cost.currency)} per million operations` : ''}`;
+  const perNode = (rank: SizeRank) =>
+    `${Math.round(rank.perNode).toLocaleString('en-US')} ops/s per node${cost ? `, ${formatCost(costPerMillionOps(rank.perNode, cost.pricePerNodeHour), cost.currency)} per million operations` : ''}`;
   const head = `${nodes(best.size)} (${perNode(best)})`;
   if (others.length === 0) return `${head}; the only size measured`;
   const ties = others.filter((rank) => rank.tiedWithBest);
@@ -192,11 +216,21 @@ function signed(value: number): string {
  * and the efficiency of the step to each size), then the best size per price.
  */
 export function renderScaling(view: ScalingView, label: (stack: string) => string, cost?: CostSettings): string {
-  const lines = [`Scaling with the cluster size (throughput; ideal = linear from the smallest size; efficiency of a step = (throughput ratio) / (size ratio))${cost ? `, at ${formatCost(cost.pricePerNodeHour, cost.currency)} per node hour` : ''}:`];
+  const lines = [
+    `Scaling with the cluster size (throughput; ideal = linear from the smallest size; efficiency of a step = (throughput ratio) / (size ratio))${cost ? `, at ${formatCost(cost.pricePerNodeHour, cost.currency)} per node hour` : ''}:`,
+  ];
   for (const group of view.groups) {
     for (const series of group.series) {
       if (!series.points.some((point) => point.median !== undefined)) continue;
-      const header = ['nodes', 'ops/s', 'ideal', 'of ideal', 'ops/s per node', ...(cost ? [`${cost.currency || 'cost'} per million ops`] : []), 'step efficiency'];
+      const header = [
+        'nodes',
+        'ops/s',
+        'ideal',
+        'of ideal',
+        'ops/s per node',
+        ...(cost ? [`${cost.currency || 'cost'} per million ops`] : []),
+        'step efficiency',
+      ];
       const rows = series.points.map((point) => {
         const step = series.steps.find((candidate) => candidate.to === point.size);
         if (point.median === undefined) return [String(point.size), 'no value', '', '', '', ...(cost ? [''] : []), ''];
@@ -220,6 +254,10 @@ export function renderScaling(view: ScalingView, label: (stack: string) => strin
 
 function alignScalingColumns(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padStart(widths[column]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padStart(widths[column])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

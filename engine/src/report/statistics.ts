@@ -71,7 +71,11 @@ export function relativeHalfWidth(values: readonly number[], level = confidenceL
 }
 
 /** Compares the candidate arm's repetitions with the baseline arm's (e.g. Onload with the kernel). */
-export function compareSamples(baselineValues: readonly number[], candidateValues: readonly number[], level = confidenceLevel): Difference {
+export function compareSamples(
+  baselineValues: readonly number[],
+  candidateValues: readonly number[],
+  level = confidenceLevel,
+): Difference {
   const baselineClean = baselineValues.filter(Number.isFinite);
   const candidateClean = candidateValues.filter(Number.isFinite);
   const baseline = summarise(baselineClean);
@@ -104,7 +108,9 @@ export function compareSamples(baselineValues: readonly number[], candidateValue
     difference.noInterval = 'unbounded';
     return difference;
   }
-  const root = (t / Math.abs(baseline.mean)) * Math.sqrt(varianceCandidate + ratio * ratio * varianceBaseline - g * varianceCandidate);
+  const root =
+    (t / Math.abs(baseline.mean)) *
+    Math.sqrt(varianceCandidate + ratio * ratio * varianceBaseline - g * varianceCandidate);
   const low = ((ratio - root) / (1 - g) - 1) * 100;
   const high = ((ratio + root) / (1 - g) - 1) * 100;
   difference.interval = { low, high, halfWidth: (high - low) / 2, level };

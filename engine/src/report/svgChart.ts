@@ -69,9 +69,11 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   if (max <= min) max = min === 0 ? 1 : min + Math.abs(min) * 0.1;
   const raw = (max - min) / Math.max(1, count);
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
+  const step =
+    [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
   const ticks: number[] = [];
-  for (let value = Math.floor(min / step) * step; value <= max + step * 1e-9; value += step) ticks.push(Number(value.toPrecision(12)));
+  for (let value = Math.floor(min / step) * step; value <= max + step * 1e-9; value += step)
+    ticks.push(Number(value.toPrecision(12)));
   if (ticks[ticks.length - 1] < max) ticks.push(Number((ticks[ticks.length - 1] + step).toPrecision(12)));
   return ticks;
 }
@@ -96,7 +98,9 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   let cursor = 64;
   let row = 0;
   // A cross is explained by a legend entry of its own (the panel's legend says the same).
-  const anyMarked = spec.series.some((series) => series.points.some((point) => point.hollow && point.y !== null && Number.isFinite(point.y)));
+  const anyMarked = spec.series.some((series) =>
+    series.points.some((point) => point.hollow && point.y !== null && Number.isFinite(point.y)),
+  );
   const entries = [...spec.series.map((series) => series.label), ...(anyMarked ? [markedLegendText] : [])];
   for (const label of entries) {
     const entryWidth = 24 + label.length * 6.5 + 16;
@@ -112,7 +116,14 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const plot = { left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom };
 
   // x: categories are the distinct x values in order, evenly spaced; nines and linear are continuous.
-  const xs = [...new Set(spec.series.flatMap((series) => [...series.points.map((point) => point.x), ...(series.band ?? []).map((point) => point.x)]))].sort((a, b) => a - b);
+  const xs = [
+    ...new Set(
+      spec.series.flatMap((series) => [
+        ...series.points.map((point) => point.x),
+        ...(series.band ?? []).map((point) => point.x),
+      ]),
+    ),
+  ].sort((a, b) => a - b);
   const place = (x: number) => (spec.xScale === 'nines' ? percentileToNines(x) : x);
   let xTicks: { value: number; label: string }[];
   let xMin: number;
@@ -142,35 +153,56 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const xPosition = (x: number) => (spec.xScale === 'category' ? xs.indexOf(x) : place(x));
   const sx = (x: number) => round(plot.left + ((xPosition(x) - xMin) / (xMax - xMin || 1)) * (plot.right - plot.left));
 
-  const ys = spec.series.flatMap((series) => [
-    ...series.points.flatMap((point) => [point.y, point.low, point.high]),
-    ...(series.band ?? []).flatMap((point) => [point.low, point.high]),
-  ]).filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
-  const yTicks = niceTicks(spec.yFromZero === false ? Math.min(...ys, Infinity) : Math.min(0, ...ys), ys.length > 0 ? Math.max(...ys) : 1);
+  const ys = spec.series
+    .flatMap((series) => [
+      ...series.points.flatMap((point) => [point.y, point.low, point.high]),
+      ...(series.band ?? []).flatMap((point) => [point.low, point.high]),
+    ])
+    .filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
+  const yTicks = niceTicks(
+    spec.yFromZero === false ? Math.min(...ys, Infinity) : Math.min(0, ...ys),
+    ys.length > 0 ? Math.max(...ys) : 1,
+  );
   const yMin = yTicks[0];
   const yMax = yTicks[yTicks.length - 1];
   const sy = (y: number) => round(plot.bottom - ((y - yMin) / (yMax - yMin || 1)) * (plot.bottom - plot.top));
 
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(spec.title)}">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(spec.title)}">`,
+  );
   parts.push(`<title>${escapeXml(spec.title)}</title>`);
   parts.push(`<rect class="background" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  parts.push(`<text class="chart-title" x="${plot.left}" y="18" font-size="13" font-weight="600" fill="#222">${escapeXml(spec.title)}</text>`);
+  parts.push(
+    `<text class="chart-title" x="${plot.left}" y="18" font-size="13" font-weight="600" fill="#222">${escapeXml(spec.title)}</text>`,
+  );
   // Grid and axes.
   for (const tick of yTicks) {
     const y = sy(tick);
     parts.push(`<line class="grid" x1="${plot.left}" y1="${y}" x2="${plot.right}" y2="${y}" stroke="#e3e3e3"/>`);
-    parts.push(`<text class="y-tick" x="${plot.left - 6}" y="${round(y + 4)}" font-size="11" text-anchor="end" fill="#444">${escapeXml(formatY(tick))}</text>`);
+    parts.push(
+      `<text class="y-tick" x="${plot.left - 6}" y="${round(y + 4)}" font-size="11" text-anchor="end" fill="#444">${escapeXml(formatY(tick))}</text>`,
+    );
   }
   for (const tick of xTicks) {
     const x = round(plot.left + ((tick.value - xMin) / (xMax - xMin || 1)) * (plot.right - plot.left));
     parts.push(`<line class="x-grid" x1="${x}" y1="${plot.top}" x2="${x}" y2="${plot.bottom}" stroke="#f0f0f0"/>`);
-    parts.push(`<text class="x-tick" x="${x}" y="${plot.bottom + 15}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(tick.label)}</text>`);
+    parts.push(
+      `<text class="x-tick" x="${x}" y="${plot.bottom + 15}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(tick.label)}</text>`,
+    );
   }
-  parts.push(`<line class="axis" x1="${plot.left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#888"/>`);
-  parts.push(`<line class="axis" x1="${plot.left}" y1="${plot.top}" x2="${plot.left}" y2="${plot.bottom}" stroke="#888"/>`);
-  parts.push(`<text class="x-label" x="${round((plot.left + plot.right) / 2)}" y="${plot.bottom + 32}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(spec.xLabel)}</text>`);
-  parts.push(`<text class="y-label" transform="translate(14 ${round((plot.top + plot.bottom) / 2)}) rotate(-90)" font-size="11" text-anchor="middle" fill="#444">${escapeXml(spec.yLabel)}</text>`);
+  parts.push(
+    `<line class="axis" x1="${plot.left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#888"/>`,
+  );
+  parts.push(
+    `<line class="axis" x1="${plot.left}" y1="${plot.top}" x2="${plot.left}" y2="${plot.bottom}" stroke="#888"/>`,
+  );
+  parts.push(
+    `<text class="x-label" x="${round((plot.left + plot.right) / 2)}" y="${plot.bottom + 32}" font-size="11" text-anchor="middle" fill="#444">${escapeXml(spec.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text class="y-label" transform="translate(14 ${round((plot.top + plot.bottom) / 2)}) rotate(-90)" font-size="11" text-anchor="middle" fill="#444">${escapeXml(spec.yLabel)}</text>`,
+  );
 
   spec.series.forEach((series, index) => {
     const colour = escapeXml(series.colour);
@@ -179,7 +211,9 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     if (band.length >= 2) {
       const upper = band.map((point) => `${sx(point.x)},${sy(point.high)}`);
       const lower = [...band].reverse().map((point) => `${sx(point.x)},${sy(point.low)}`);
-      group.push(`<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${colour}" fill-opacity="0.18" stroke="none"/>`);
+      group.push(
+        `<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
+      );
     }
     // One path per unbroken run of points: a missing value leaves a gap instead of a false line.
     const runs: SvgPoint[][] = [];
@@ -198,14 +232,23 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     for (const point of series.points) {
       if (point.y === null || !Number.isFinite(point.y)) continue;
       const x = sx(point.x);
-      if (typeof point.low === 'number' && typeof point.high === 'number' && Number.isFinite(point.low) && Number.isFinite(point.high)) {
+      if (
+        typeof point.low === 'number' &&
+        typeof point.high === 'number' &&
+        Number.isFinite(point.low) &&
+        Number.isFinite(point.high)
+      ) {
         const [low, high] = [sy(point.low), sy(point.high)];
-        group.push(`<path class="error-bar" d="M${x} ${low} L${x} ${high} M${round(x - 4)} ${low} L${round(x + 4)} ${low} M${round(x - 4)} ${high} L${round(x + 4)} ${high}" stroke="${colour}" stroke-width="1.2" fill="none"/>`);
+        group.push(
+          `<path class="error-bar" d="M${x} ${low} L${x} ${high} M${round(x - 4)} ${low} L${round(x + 4)} ${low} M${round(x - 4)} ${high} L${round(x + 4)} ${high}" stroke="${colour}" stroke-width="1.2" fill="none"/>`,
+        );
       }
       const y = sy(point.y);
-      group.push(point.hollow
-        ? `<path class="point marked" d="M${round(x - 5)} ${round(y - 5)} L${round(x + 5)} ${round(y + 5)} M${round(x - 5)} ${round(y + 5)} L${round(x + 5)} ${round(y - 5)}" stroke="${colour}" stroke-width="2" fill="none"/>`
-        : `<circle class="point" cx="${x}" cy="${y}" r="3" fill="${colour}"/>`);
+      group.push(
+        point.hollow
+          ? `<path class="point marked" d="M${round(x - 5)} ${round(y - 5)} L${round(x + 5)} ${round(y + 5)} M${round(x - 5)} ${round(y + 5)} L${round(x + 5)} ${round(y - 5)}" stroke="${colour}" stroke-width="2" fill="none"/>`
+          : `<circle class="point" cx="${x}" cy="${y}" r="3" fill="${colour}"/>`,
+      );
     }
     group.push('</g>');
     parts.push(group.join(''));
@@ -214,12 +257,16 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   spec.series.forEach((series, index) => {
     const x = legend[index].x;
     const y = plot.bottom + 48 + legend[index].row * 18;
-    parts.push(`<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${dashOf(series)}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`);
+    parts.push(
+      `<g class="legend-item"><line x1="${round(x)}" y1="${y - 4}" x2="${round(x + 18)}" y2="${y - 4}" stroke="${escapeXml(series.colour)}" stroke-width="3"${dashOf(series)}/><text x="${round(x + 24)}" y="${y}" font-size="11" fill="#222">${escapeXml(series.label)}</text></g>`,
+    );
   });
   if (anyMarked) {
     const { x, row: at } = legend[spec.series.length];
     const y = plot.bottom + 48 + at * 18;
-    parts.push(`<g class="legend-item marked"><text x="${round(x)}" y="${y}" font-size="11" fill="#222">${escapeXml(markedLegendText)}</text></g>`);
+    parts.push(
+      `<g class="legend-item marked"><text x="${round(x)}" y="${y}" font-size="11" fill="#222">${escapeXml(markedLegendText)}</text></g>`,
+    );
   }
   parts.push('</svg>');
   return parts.join('\n');

@@ -58,7 +58,10 @@ interface Candidate {
 }
 
 /** One line per group and profile over the given tables (same run, same groups); none without a kernel stack. */
-export function buildVerdict(tables: readonly ReportTable[], displayNames: Readonly<Record<string, string>> = {}): VerdictLine[] {
+export function buildVerdict(
+  tables: readonly ReportTable[],
+  displayNames: Readonly<Record<string, string>> = {},
+): VerdictLine[] {
   const first = tables[0];
   if (!first || !first.hasBaseline || first.profiles.length === 0) return [];
   const lines: VerdictLine[] = [];
@@ -88,12 +91,21 @@ export function buildVerdict(tables: readonly ReportTable[], displayNames: Reado
         }
       }
       const label = stackLabel(stack, displayNames);
-      const base = { group: group.title, interface: group.interface, stack, stackLabel: label, tested, significant: candidates.length, markedLeftOut };
+      const base = {
+        group: group.title,
+        interface: group.interface,
+        stack,
+        stackLabel: label,
+        tested,
+        significant: candidates.length,
+        markedLeftOut,
+      };
       const better = candidates.filter((candidate) => candidate.gain > 0).sort((a, b) => b.gain - a.gain);
       const worse = candidates.filter((candidate) => candidate.gain < 0).sort((a, b) => a.gain - b.gain);
       const shown = better[0] ?? worse[0];
       const head = `${group.title} · ${label} vs ${stackLabel('kernel', displayNames)}: `;
-      const leftOut = markedLeftOut > 0 ? `; ${markedLeftOut} marked point${markedLeftOut === 1 ? '' : 's'} left out` : '';
+      const leftOut =
+        markedLeftOut > 0 ? `; ${markedLeftOut} marked point${markedLeftOut === 1 ? '' : 's'} left out` : '';
       if (shown) {
         const kind: VerdictKind = shown.gain > 0 ? 'better' : 'worse';
         const otherWay = kind === 'better' ? worse.length : 0;
@@ -103,22 +115,43 @@ export function buildVerdict(tables: readonly ReportTable[], displayNames: Reado
         const also = otherWay > 0 ? `; also ▼ worse at ${otherWay} point${otherWay === 1 ? '' : 's'}` : '';
         const text = `${head}${cue}: ${shown.table.metric.title.toLowerCase()} ${signedPercent(percent)} (95 % CI ${signedPercent(interval.low)} to ${signedPercent(interval.high)}) at ${axisPointText(shown.table.xAxis.id, shown.x)}${also}${leftOut}`;
         lines.push({
-          ...base, kind, cue, metric: shown.table.metric.id, metricTitle: shown.table.metric.title, threads: shown.threads, percent,
-          interval: { low: interval.low, high: interval.high, level: interval.level }, otherWay, text,
+          ...base,
+          kind,
+          cue,
+          metric: shown.table.metric.id,
+          metricTitle: shown.table.metric.title,
+          threads: shown.threads,
+          percent,
+          interval: { low: interval.low, high: interval.high, level: interval.level },
+          otherWay,
+          text,
         });
         return;
       }
       if (tested > 0) {
         const cue = 'no significant difference';
-        lines.push({ ...base, kind: 'no-significant-difference', cue, otherWay: 0, text: `${head}= ${cue} (${tested} point${tested === 1 ? '' : 's'} tested at 95 %)${leftOut}` });
+        lines.push({
+          ...base,
+          kind: 'no-significant-difference',
+          cue,
+          otherWay: 0,
+          text: `${head}= ${cue} (${tested} point${tested === 1 ? '' : 's'} tested at 95 %)${leftOut}`,
+        });
         return;
       }
       if (anyValue) {
         const cue = 'no interval';
-        const why = markedLeftOut > 0 && markedLeftOut === countDifferences(tables, groupIndex, stack)
-          ? 'every point has a marked side'
-          : 'each point needs 2+ repetitions of both stacks (plan: repetitions)';
-        lines.push({ ...base, kind: 'no-interval', cue, otherWay: 0, text: `${head}? ${cue}: ${why}${markedLeftOut > 0 && why !== 'every point has a marked side' ? leftOut : ''}` });
+        const why =
+          markedLeftOut > 0 && markedLeftOut === countDifferences(tables, groupIndex, stack)
+            ? 'every point has a marked side'
+            : 'each point needs 2+ repetitions of both stacks (plan: repetitions)';
+        lines.push({
+          ...base,
+          kind: 'no-interval',
+          cue,
+          otherWay: 0,
+          text: `${head}? ${cue}: ${why}${markedLeftOut > 0 && why !== 'every point has a marked side' ? leftOut : ''}`,
+        });
         return;
       }
       lines.push({ ...base, kind: 'no-data', cue: 'no results yet', otherWay: 0, text: `${head}… no results yet` });
@@ -131,7 +164,8 @@ function countDifferences(tables: readonly ReportTable[], groupIndex: number, st
   let count = 0;
   for (const table of tables) {
     const column = table.profiles.indexOf(stack);
-    for (const row of table.groups[groupIndex]?.rows ?? []) if (column >= 0 && row.comparisons[column]?.difference) count += 1;
+    for (const row of table.groups[groupIndex]?.rows ?? [])
+      if (column >= 0 && row.comparisons[column]?.difference) count += 1;
   }
   return count;
 }
@@ -139,5 +173,8 @@ function countDifferences(tables: readonly ReportTable[], groupIndex: number, st
 /** The verdict for the terminal: a heading and one indented line each; empty without lines. */
 export function renderVerdict(lines: readonly VerdictLine[]): string {
   if (lines.length === 0) return '';
-  return ['Verdict (best significant difference from the kernel, 95 % interval):', ...lines.map((line) => `  ${line.text}`)].join('\n');
+  return [
+    'Verdict (best significant difference from the kernel, 95 % interval):',
+    ...lines.map((line) => `  ${line.text}`),
+  ].join('\n');
 }

@@ -21,9 +21,11 @@ export function structureProblem(value: unknown, limit = maxNesting): string | u
     if (typeof item !== 'object' || item === null) continue;
     if (depth > limit) return `it is nested deeper than ${limit} levels`;
     if (!Array.isArray(item)) {
-      for (const trap of ['toString', 'valueOf']) if (Object.prototype.hasOwnProperty.call(item, trap)) return `it holds an object with a "${trap}" field`;
+      for (const trap of ['toString', 'valueOf'])
+        if (Object.prototype.hasOwnProperty.call(item, trap)) return `it holds an object with a "${trap}" field`;
     }
-    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+    for (const child of Object.values(item))
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
   }
   return undefined;
 }
@@ -37,8 +39,15 @@ const strings = { type: 'array', items: string };
 const operationStats = {
   type: 'object',
   properties: {
-    operation: string, operations: number, averageUs: number, minUs: number, maxUs: number, latencyVarianceUs2: number,
-    percentilesUs: numbers, returnCodes: numbers, histogramCounts: numbers,
+    operation: string,
+    operations: number,
+    averageUs: number,
+    minUs: number,
+    maxUs: number,
+    latencyVarianceUs2: number,
+    percentilesUs: numbers,
+    returnCodes: numbers,
+    histogramCounts: numbers,
     timeseries: { type: 'array', items: { type: 'object', properties: { startMs: number, averageUs: number } } },
     percentilesSource: string,
   },
@@ -58,10 +67,22 @@ const ycsbReport = {
 const hostCpu = {
   type: 'object',
   properties: {
-    role: string, cores: number, busyPct: number, userPct: number, systemPct: number, softirqPct: number, idlePct: number, maxCoreBusyPct: number,
-    contextSwitchesPerSec: number, interruptsPerSec: number, nicInterruptsPerSec: numbers,
+    role: string,
+    cores: number,
+    busyPct: number,
+    userPct: number,
+    systemPct: number,
+    softirqPct: number,
+    idlePct: number,
+    maxCoreBusyPct: number,
+    contextSwitchesPerSec: number,
+    interruptsPerSec: number,
+    nicInterruptsPerSec: numbers,
     process: { type: 'object', properties: { name: string, pid: number, pctOfCore: number, cpuSec: number } },
-    series: { type: 'array', items: { type: 'object', properties: { tSec: number, busyPct: number, processPctOfCore: number } } },
+    series: {
+      type: 'array',
+      items: { type: 'object', properties: { tSec: number, busyPct: number, processPctOfCore: number } },
+    },
   },
 };
 
@@ -76,11 +97,28 @@ const evidence = {
       type: 'object',
       properties: {
         size: number,
-        members: { type: 'array', items: { type: 'object', properties: { host: string, hostname: string, services: strings } } },
+        members: {
+          type: 'array',
+          items: { type: 'object', properties: { host: string, hostname: string, services: strings } },
+        },
         replicas: { type: 'object', properties: { requested: number, effective: number } },
-        added: strings, ejected: strings, balanced: { type: 'boolean' },
+        added: strings,
+        ejected: strings,
+        balanced: { type: 'boolean' },
         rebalance: { type: 'object', properties: { outcome: string, ms: number, polls: number } },
-        nodes: { type: 'object', additionalProperties: { type: 'object', properties: { services: strings, activeVBuckets: number, replicaVBuckets: number, items: number, replicaItems: number } } },
+        nodes: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            properties: {
+              services: strings,
+              activeVBuckets: number,
+              replicaVBuckets: number,
+              items: number,
+              replicaItems: number,
+            },
+          },
+        },
       },
     },
     cpu: {
@@ -88,13 +126,24 @@ const evidence = {
       properties: {
         sampler: { type: 'object', properties: { intervalMs: number, selfCostPctOfCore: numbers } },
         hosts: { type: 'object', additionalProperties: hostCpu },
-        serverCpuUsPerOp: number, memcachedCpuUsPerOp: number, opsPerBusyServerCore: number,
+        serverCpuUsPerOp: number,
+        memcachedCpuUsPerOp: number,
+        opsPerBusyServerCore: number,
       },
     },
     timeseries: {
       type: 'object',
       properties: {
-        status: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', properties: { tSec: number, operations: number, opsPerSec: number, latencyUs: numbers } } } },
+        status: {
+          type: 'object',
+          additionalProperties: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { tSec: number, operations: number, opsPerSec: number, latencyUs: numbers },
+            },
+          },
+        },
         hdr: {
           type: 'object',
           properties: {
@@ -104,10 +153,26 @@ const evidence = {
               type: 'object',
               additionalProperties: {
                 type: 'object',
-                properties: { count: number, meanUs: number, maxUs: number, percentilesUs: numbers, spectrum: { type: 'array', items: { type: 'object', properties: { percentile: number, valueUs: number } } } },
+                properties: {
+                  count: number,
+                  meanUs: number,
+                  maxUs: number,
+                  percentilesUs: numbers,
+                  spectrum: {
+                    type: 'array',
+                    items: { type: 'object', properties: { percentile: number, valueUs: number } },
+                  },
+                },
               },
             },
-            counts: { type: 'array', items: { type: 'object', required: ['host', 'operation', 'ycsbOperations', 'hdrCount'], properties: { host: string, operation: string, ycsbOperations: number, hdrCount: number } } },
+            counts: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['host', 'operation', 'ycsbOperations', 'hdrCount'],
+                properties: { host: string, operation: string, ycsbOperations: number, hdrCount: number },
+              },
+            },
           },
         },
         warmupSec: number,
@@ -128,7 +193,12 @@ export const cellRecordSchema = {
       type: 'object',
       required: ['interface', 'stack', 'threads', 'repetition'],
       properties: {
-        interface: string, address: string, stack: string, threads: { type: 'number' }, repetition: { type: 'number' }, clusterSize: { type: 'integer', minimum: 1 },
+        interface: string,
+        address: string,
+        stack: string,
+        threads: { type: 'number' },
+        repetition: { type: 'number' },
+        clusterSize: { type: 'integer', minimum: 1 },
         axes: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
       },
     },
@@ -140,9 +210,19 @@ export const cellRecordSchema = {
     run: ycsbReport,
     clients: { type: 'array', items: { type: 'object', properties: { host: string, report: ycsbReport } } },
     load: { type: 'object', properties: { report: ycsbReport, itemCount: number, expectedItems: number } },
-    error: { type: 'object', properties: { code: string, host: string, step: string, message: string, action: string } },
+    error: {
+      type: 'object',
+      properties: { code: string, host: string, step: string, message: string, action: string },
+    },
     logs: strings,
-    marks: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: string, message: string, host: string } } },
+    marks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: string, message: string, host: string },
+      },
+    },
     evidence,
   },
 };
@@ -151,11 +231,27 @@ let validator: ValidateFunction | undefined;
 
 /** `key.axes.fieldlength must be a string or a number`: ajv's first error in words. */
 function describe(error: ErrorObject): string {
-  const path = error.instancePath.replace(/^\//, '').split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).join('.') || 'the record';
-  const expected = error.params as { type?: string | string[]; allowedValues?: unknown[]; allowedValue?: unknown; missingProperty?: string };
-  if (error.keyword === 'type') return `${path} must be ${[expected.type].flat().map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`)).join(' or ')}`;
-  if (error.keyword === 'required') return `${path === 'the record' ? '' : `${path}.`}${expected.missingProperty} is missing`;
-  if (error.keyword === 'enum') return `${path} must be one of ${(expected.allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}`;
+  const path =
+    error.instancePath
+      .replace(/^\//, '')
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .join('.') || 'the record';
+  const expected = error.params as {
+    type?: string | string[];
+    allowedValues?: unknown[];
+    allowedValue?: unknown;
+    missingProperty?: string;
+  };
+  if (error.keyword === 'type')
+    return `${path} must be ${[expected.type]
+      .flat()
+      .map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`))
+      .join(' or ')}`;
+  if (error.keyword === 'required')
+    return `${path === 'the record' ? '' : `${path}.`}${expected.missingProperty} is missing`;
+  if (error.keyword === 'enum')
+    return `${path} must be one of ${(expected.allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}`;
   if (error.keyword === 'const') return `${path} must be ${JSON.stringify(expected.allowedValue)}`;
   return `${path} ${error.message ?? 'is not valid'}`;
 }
@@ -165,6 +261,7 @@ export function cellRecordProblem(value: unknown): string | undefined {
   // the schema first (it names the field; it only descends where it has a schema, so a deep value
   // costs it nothing), then what it cannot see: nesting and printing traps anywhere
   validator ??= new Ajv({ allErrors: false, strict: false }).compile(cellRecordSchema);
-  if (!validator(value)) return validator.errors?.[0] ? describe(validator.errors[0]) : 'it does not match the cell record schema';
+  if (!validator(value))
+    return validator.errors?.[0] ? describe(validator.errors[0]) : 'it does not match the cell record schema';
   return structureProblem(value);
 }

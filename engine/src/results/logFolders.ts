@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 const prefixLength = 48;
 
 export function logFolderName(cellId: string): string {
-  const readable = cellId.replace(/[^A-Za-z0-9._=~-]/g, '_').replace(/^\.+/, '_').slice(0, prefixLength);
+  const readable = cellId
+    .replace(/[^A-Za-z0-9._=~-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, prefixLength);
   const hash = createHash('sha256').update(cellId).digest('hex').slice(0, 12);
   return `${readable}-${hash}`;
 }

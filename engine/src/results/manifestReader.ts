@@ -21,7 +21,11 @@ export async function readManifestText(path: string): Promise<ManifestRead> {
     const text = await readRunFileText(path, maxManifestBytes);
     return text === undefined ? { ok: false, missing: true, reason: `${path} does not exist` } : { ok: true, text };
   } catch (error) {
-    return { ok: false, missing: false, reason: error instanceof RunFileRefused ? error.message : (error as Error).message };
+    return {
+      ok: false,
+      missing: false,
+      reason: error instanceof RunFileRefused ? error.message : (error as Error).message,
+    };
   }
 }
 
@@ -38,7 +42,13 @@ export function normaliseManifest(value: unknown, problems: string[]): { manifes
   const cells: { id: string; key: CellKey }[] = [];
   let badCells = 0;
   for (const cell of value.cells as unknown[]) {
-    if (isRecord(cell) && typeof cell.id === 'string' && isCellKey(cell.key) && (!isRecord(cell.key.axes) || Object.values(cell.key.axes).every((axis) => typeof axis === 'string' || typeof axis === 'number'))) {
+    if (
+      isRecord(cell) &&
+      typeof cell.id === 'string' &&
+      isCellKey(cell.key) &&
+      (!isRecord(cell.key.axes) ||
+        Object.values(cell.key.axes).every((axis) => typeof axis === 'string' || typeof axis === 'number'))
+    ) {
       const key = cell.key;
       if (!isRecord(key.axes)) key.axes = {};
       if (typeof key.address !== 'string') key.address = '';
@@ -99,7 +109,8 @@ function repairEnvironment(manifest: Record<string, unknown>): boolean {
             intact = false;
             continue;
           }
-          for (const field of ['device', 'driver', 'firmware']) if (nic[field] !== undefined && typeof nic[field] !== 'string') delete nic[field];
+          for (const field of ['device', 'driver', 'firmware'])
+            if (nic[field] !== undefined && typeof nic[field] !== 'string') delete nic[field];
         }
       }
     }

@@ -31,7 +31,13 @@ export async function readRunFolder(path: string): Promise<ReadRunResult> {
   try {
     if (!(await stat(path)).isDirectory()) runDir = dirname(path);
   } catch (error) {
-    return { ok: false, error: readError(`Cannot open ${path}: ${(error as Error).message}.`, 'Give the path of a run folder (it holds manifest.json and results.jsonl) or of its results.jsonl.') };
+    return {
+      ok: false,
+      error: readError(
+        `Cannot open ${path}: ${(error as Error).message}.`,
+        'Give the path of a run folder (it holds manifest.json and results.jsonl) or of its results.jsonl.',
+      ),
+    };
   }
   const resultsPath = runDir !== path && basename(path) !== manifestFile ? path : join(runDir, resultsFile);
   const manifestRead = await readManifestText(join(runDir, manifestFile));
@@ -39,33 +45,55 @@ export async function readRunFolder(path: string): Promise<ReadRunResult> {
   try {
     lines = await readResultLines(resultsPath, basename(resultsPath));
   } catch (error) {
-    return { ok: false, error: readError(`Cannot read ${resultsPath}: ${(error as Error).message}.`, readFailureAction(error)) };
+    return {
+      ok: false,
+      error: readError(`Cannot read ${resultsPath}: ${(error as Error).message}.`, readFailureAction(error)),
+    };
   }
   if (!manifestRead.ok && manifestRead.missing && lines === undefined) {
-    return { ok: false, error: readError(`${runDir} holds neither ${manifestFile} nor ${resultsFile}.`, 'Give the path of a run folder written by `onload-bench run` or the extension.') };
+    return {
+      ok: false,
+      error: readError(
+        `${runDir} holds neither ${manifestFile} nor ${resultsFile}.`,
+        'Give the path of a run folder written by `onload-bench run` or the extension.',
+      ),
+    };
   }
   const warnings: string[] = [];
   let manifest: RunManifest | undefined;
   if (manifestRead.ok) manifest = parseManifestText(manifestRead.text, warnings);
-  else if (manifestRead.missing) warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
+  else if (manifestRead.missing)
+    warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
   else warnings.push(`${manifestFile} cannot be read (${manifestRead.reason}); results are shown without it.`);
   return { ok: true, ...combine(runDir, manifest, lines ?? parseResultLines(''), warnings) };
 }
 
 /** The pure part of readRunFolder: both files' texts in, the run's contents out. */
-export function parseRunFiles(runDir: string, manifestText: string | undefined, resultsText: string, resultsName = resultsFile): RunContents {
+export function parseRunFiles(
+  runDir: string,
+  manifestText: string | undefined,
+  resultsText: string,
+  resultsName = resultsFile,
+): RunContents {
   const warnings: string[] = [];
   const manifest = manifestText === undefined ? undefined : parseManifestText(manifestText, warnings);
-  if (manifestText === undefined) warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
+  if (manifestText === undefined)
+    warnings.push(`No ${manifestFile} in ${runDir}: cells that have not run yet cannot be shown.`);
   return combine(runDir, manifest, parseResultLines(resultsText, resultsName), warnings);
 }
 
-function combine(runDir: string, manifest: RunManifest | undefined, lines: ResultLines, warnings: string[]): RunContents {
+function combine(
+  runDir: string,
+  manifest: RunManifest | undefined,
+  lines: ResultLines,
+  warnings: string[],
+): RunContents {
   warnings.push(...lines.warnings);
   if (manifest) {
     const planned = new Set(manifest.cells.map((cell) => cell.id));
     const unplanned = lines.results.filter((result) => !planned.has(result.id)).length;
-    if (unplanned > 0) warnings.push(`${unplanned} result(s) belong to cells that are not in the manifest; they are shown anyway.`);
+    if (unplanned > 0)
+      warnings.push(`${unplanned} result(s) belong to cells that are not in the manifest; they are shown anyway.`);
   }
   return { runDir, manifest, results: lines.results, warnings };
 }
@@ -79,7 +107,9 @@ export function parseManifestText(text: string, warnings: string[]): RunManifest
   }
   warnings.push(...problems.map((problem) => `${manifestFile}: ${problem}`));
   if (manifest.formatVersion > resultsFormatVersion) {
-    warnings.push(`${manifestFile} has format version ${manifest.formatVersion}, newer than this tool reads (${resultsFormatVersion}); some fields may be missing.`);
+    warnings.push(
+      `${manifestFile} has format version ${manifest.formatVersion}, newer than this tool reads (${resultsFormatVersion}); some fields may be missing.`,
+    );
   }
   return manifest;
 }

@@ -74,7 +74,9 @@ export class ResultLineCollector {
     const problem = cellRecordProblem(value);
     if (problem) {
       this.skipped++;
-      this.warnings.push(`Line ${lineNumber} of ${this.name} (cell ${value.id.slice(0, 200)}) is not a valid cell record: ${problem}; it is left out (a resume runs that cell again).`);
+      this.warnings.push(
+        `Line ${lineNumber} of ${this.name} (cell ${value.id.slice(0, 200)}) is not a valid cell record: ${problem}; it is left out (a resume runs that cell again).`,
+      );
       return;
     }
     const position = this.position++;
@@ -84,14 +86,17 @@ export class ResultLineCollector {
       return;
     }
     this.duplicated.add(value.id);
-    if (earlier.result.status === 'failed' && value.status === 'ok') this.chosen.set(value.id, { result: value, position });
+    if (earlier.result.status === 'failed' && value.status === 'ok')
+      this.chosen.set(value.id, { result: value, position });
   }
 
   /** A line longer than maxLineBytes: counted and named, never held in memory. */
   addTooLong(lineNumber: number, bytes: number): void {
     this.flushPendingBad();
     this.skipped++;
-    this.warnings.push(`Line ${lineNumber} of ${this.name} is longer than ${describeSize(maxLineBytes)} (${describeSize(bytes)}); it was skipped without being read into memory.`);
+    this.warnings.push(
+      `Line ${lineNumber} of ${this.name} is longer than ${describeSize(maxLineBytes)} (${describeSize(bytes)}); it was skipped without being read into memory.`,
+    );
   }
 
   /** Something about the file as a whole, for the user. */
@@ -102,14 +107,25 @@ export class ResultLineCollector {
   finish(unterminated: boolean): ResultLines {
     const tornTail = this.pendingBad !== undefined;
     if (tornTail) {
-      this.warnings.push(`The last line of ${this.name} is incomplete (the run was still writing it or was interrupted); it was ignored and every earlier line was read.`);
+      this.warnings.push(
+        `The last line of ${this.name} is incomplete (the run was still writing it or was interrupted); it was ignored and every earlier line was read.`,
+      );
       this.pendingBad = undefined;
     }
     if (this.duplicated.size > 0) {
-      this.warnings.push(`${this.duplicated.size} cell(s) appear more than once in ${this.name}; for each, the first ok line was used (or the first line when none is ok).`);
+      this.warnings.push(
+        `${this.duplicated.size} cell(s) appear more than once in ${this.name}; for each, the first ok line was used (or the first line when none is ok).`,
+      );
     }
     const results = [...this.chosen.values()].sort((a, b) => a.position - b.position).map((entry) => entry.result);
-    return { results, tornTail, unterminated, skippedLines: this.skipped, duplicates: this.duplicated.size, warnings: this.warnings };
+    return {
+      results,
+      tornTail,
+      unterminated,
+      skippedLines: this.skipped,
+      duplicates: this.duplicated.size,
+      warnings: this.warnings,
+    };
   }
 
   private flushPendingBad(): void {
@@ -132,7 +148,11 @@ export function parseResultLines(text: string, name = 'results.jsonl'): ResultLi
  * Streams a results file; undefined when it does not exist. A link, a FIFO or a device is refused
  * (RunFileRefused, runFolderFiles.ts); other read errors are thrown.
  */
-export async function readResultLines(path: string, name = 'results.jsonl', limits: { maxLineBytes?: number; maxBytes?: number } = {}): Promise<ResultLines | undefined> {
+export async function readResultLines(
+  path: string,
+  name = 'results.jsonl',
+  limits: { maxLineBytes?: number; maxBytes?: number } = {},
+): Promise<ResultLines | undefined> {
   const lineLimit = limits.maxLineBytes ?? maxLineBytes;
   const byteLimit = limits.maxBytes ?? maxResultsBytes;
   const opened = await openRunFile(path);
@@ -140,7 +160,8 @@ export async function readResultLines(path: string, name = 'results.jsonl', limi
   const collector = new ResultLineCollector(name);
   // what the file held when it was opened: a file that grows while it is read ends here
   const end = Math.min(opened.size, byteLimit);
-  if (opened.size > byteLimit) collector.note(`${name} is ${describeSize(opened.size)}; only its first ${describeSize(byteLimit)} were read.`);
+  if (opened.size > byteLimit)
+    collector.note(`${name} is ${describeSize(opened.size)}; only its first ${describeSize(byteLimit)} were read.`);
   let lineNumber = 0;
   let pieces: Buffer[] = [];
   let pending = 0; // bytes of the line so far
@@ -165,7 +186,11 @@ export async function readResultLines(path: string, name = 'results.jsonl', limi
     tooLong = false;
   };
   if (end > 0) {
-    for await (const chunk of opened.handle.createReadStream({ start: 0, end: end - 1, highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of opened.handle.createReadStream({
+      start: 0,
+      end: end - 1,
+      highWaterMark: 1024 * 1024,
+    }) as AsyncIterable<Buffer>) {
       let start = 0;
       let newline: number;
       while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
@@ -191,13 +216,23 @@ export function normaliseCellResult(value: unknown): value is CellResult {
   if (typeof cell.key.axes !== 'object' || cell.key.axes === null || Array.isArray(cell.key.axes)) cell.key.axes = {};
   if (!Array.isArray(cell.logs)) cell.logs = [];
   if (cell.marks !== undefined && !Array.isArray(cell.marks)) delete cell.marks;
-  return cell.run === undefined || (typeof cell.run === 'object' && cell.run !== null && typeof cell.run.operations === 'object' && cell.run.operations !== null);
+  return (
+    cell.run === undefined ||
+    (typeof cell.run === 'object' &&
+      cell.run !== null &&
+      typeof cell.run.operations === 'object' &&
+      cell.run.operations !== null)
+  );
 }
 
 export function isCellKey(value: unknown): value is CellResult['key'] {
   const key = value as CellResult['key'];
   return (
-    typeof value === 'object' && value !== null && typeof key.interface === 'string' && typeof key.stack === 'string' &&
-    typeof key.threads === 'number' && typeof key.repetition === 'number'
+    typeof value === 'object' &&
+    value !== null &&
+    typeof key.interface === 'string' &&
+    typeof key.stack === 'string' &&
+    typeof key.threads === 'number' &&
+    typeof key.repetition === 'number'
   );
 }

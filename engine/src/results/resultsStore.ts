@@ -13,8 +13,22 @@ import { dirname, join, resolve } from 'node:path';
 import { EngineFailure } from '../errors';
 import { parseManifest, readManifestText } from './manifestReader';
 import type { CellResult, RunManifest } from '../model';
-import { maxLineBytes, normaliseCellResult, parseResultLines, readResultLines, type ResultLines } from './resultsReader';
-import { appendFlags, checkRunFolder, createFlags, insideFolder, makeFoldersWithoutLinks, openRegular, readFailureAction } from './runFolderFiles';
+import {
+  maxLineBytes,
+  normaliseCellResult,
+  parseResultLines,
+  readResultLines,
+  type ResultLines,
+} from './resultsReader';
+import {
+  appendFlags,
+  checkRunFolder,
+  createFlags,
+  insideFolder,
+  makeFoldersWithoutLinks,
+  openRegular,
+  readFailureAction,
+} from './runFolderFiles';
 
 export const manifestFile = 'manifest.json';
 export const resultsFile = 'results.jsonl';
@@ -35,32 +49,53 @@ export function writeFailureCause(error: unknown): { reason: string; action: str
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
-      return { reason: code === 'ENOSPC' ? 'the disk is full' : 'the disk quota is exhausted', action: 'Free space on the results disk (or choose another results folder), then resume the run.' };
+      return {
+        reason: code === 'ENOSPC' ? 'the disk is full' : 'the disk quota is exhausted',
+        action: 'Free space on the results disk (or choose another results folder), then resume the run.',
+      };
     case 'EROFS':
     case 'EACCES':
     case 'EPERM':
-      return { reason: code === 'EROFS' ? 'the file system is read-only' : 'permission denied', action: 'Choose a results folder you can write to (onloadBench.resultsFolder, CLI --results), or fix its permissions, then resume the run.' };
+      return {
+        reason: code === 'EROFS' ? 'the file system is read-only' : 'permission denied',
+        action:
+          'Choose a results folder you can write to (onloadBench.resultsFolder, CLI --results), or fix its permissions, then resume the run.',
+      };
     case 'ENAMETOOLONG':
-      return { reason: 'a file name is too long for the file system', action: 'Choose a results folder with a shorter path; report the name if it persists (log folders are named by a short hash).' };
+      return {
+        reason: 'a file name is too long for the file system',
+        action:
+          'Choose a results folder with a shorter path; report the name if it persists (log folders are named by a short hash).',
+      };
     case 'EIO':
       return { reason: 'an I/O error occurred', action: 'Check the results disk (dmesg), then resume the run.' };
     case 'ELOOP':
     case 'ENOTREG':
     case 'ENOTDIR':
-      return { reason: (error as Error).message, action: 'Start a new run (or restore the run folder): a run folder holds only its own regular files and folders, never links or special files.' };
+      return {
+        reason: (error as Error).message,
+        action:
+          'Start a new run (or restore the run folder): a run folder holds only its own regular files and folders, never links or special files.',
+      };
     default:
-      return { reason: (error as Error)?.message ?? String(error), action: 'Check the results folder, then resume the run.' };
+      return {
+        reason: (error as Error)?.message ?? String(error),
+        action: 'Check the results folder, then resume the run.',
+      };
   }
 }
 
 export function writeFailure(path: string, error: unknown): EngineFailure {
   const { reason, action } = writeFailureCause(error);
-  return new EngineFailure({
-    code: 'results-write',
-    step: 'write-results',
-    message: `Could not write ${path}: ${reason}. Results already written are intact.`,
-    action,
-  }, { cause: error });
+  return new EngineFailure(
+    {
+      code: 'results-write',
+      step: 'write-results',
+      message: `Could not write ${path}: ${reason}. Results already written are intact.`,
+      action,
+    },
+    { cause: error },
+  );
 }
 
 /**
@@ -133,15 +168,30 @@ export async function readManifest(runDir: string, problems: string[] = []): Pro
   try {
     await checkRunFolder(runDir);
   } catch (error) {
-    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot use ${runDir}: ${(error as Error).message}.`, action: 'Pick the run folder itself (not a link to it), or start a new run.' });
+    throw new EngineFailure({
+      code: 'results-read',
+      step: 'resume',
+      message: `Cannot use ${runDir}: ${(error as Error).message}.`,
+      action: 'Pick the run folder itself (not a link to it), or start a new run.',
+    });
   }
   const read = await readManifestText(path);
   if (!read.ok) {
-    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `Cannot read ${path}: ${read.reason}.`, action: 'Pick a run folder that contains manifest.json, or start a new run.' });
+    throw new EngineFailure({
+      code: 'results-read',
+      step: 'resume',
+      message: `Cannot read ${path}: ${read.reason}.`,
+      action: 'Pick a run folder that contains manifest.json, or start a new run.',
+    });
   }
   const { manifest, reason } = parseManifest(read.text, problems);
   if (!manifest) {
-    throw new EngineFailure({ code: 'results-read', step: 'resume', message: `${path} ${reason}.`, action: 'Pick another run folder or start a new run.' });
+    throw new EngineFailure({
+      code: 'results-read',
+      step: 'resume',
+      message: `${path} ${reason}.`,
+      action: 'Pick another run folder or start a new run.',
+    });
   }
   return manifest;
 }
@@ -152,7 +202,15 @@ export async function readResults(runDir: string): Promise<ResultLines> {
   try {
     return (await readResultLines(path)) ?? parseResultLines('');
   } catch (error) {
-    throw new EngineFailure({ code: 'results-read', step: 'read-results', message: `Cannot read ${path}: ${(error as Error).message}.`, action: readFailureAction(error) }, { cause: error });
+    throw new EngineFailure(
+      {
+        code: 'results-read',
+        step: 'read-results',
+        message: `Cannot read ${path}: ${(error as Error).message}.`,
+        action: readFailureAction(error),
+      },
+      { cause: error },
+    );
   }
 }
 
@@ -168,7 +226,8 @@ async function writeWhole(handle: Pick<ResultsHandle, 'write'>, data: Buffer): P
   let written = 0;
   while (written < data.length) {
     const { bytesWritten } = await handle.write(data, written, data.length - written);
-    if (!(bytesWritten > 0)) throw Object.assign(new Error(`only ${written} of ${data.length} bytes could be written`), { code: 'ENOSPC' });
+    if (!(bytesWritten > 0))
+      throw Object.assign(new Error(`only ${written} of ${data.length} bytes could be written`), { code: 'ENOSPC' });
     written += bytesWritten;
   }
 }
@@ -221,7 +280,10 @@ export class ResultsWriter {
       await this.handle.sync();
       this.size += line.length;
     } catch (error) {
-      await this.handle.truncate(this.size).then(() => this.handle.sync()).catch(() => undefined);
+      await this.handle
+        .truncate(this.size)
+        .then(() => this.handle.sync())
+        .catch(() => undefined);
       throw writeFailure(this.path, error);
     }
   }
@@ -235,7 +297,10 @@ export class ResultsWriter {
  * The last line of a file, read backwards in chunks through the open handle, never the whole
  * file: a last line longer than maxLineBytes is not kept (`text` undefined), only where it starts.
  */
-async function lastLine(handle: Pick<ResultsHandle, 'read'>, size: number): Promise<{ text?: string; start: number; terminated: boolean }> {
+async function lastLine(
+  handle: Pick<ResultsHandle, 'read'>,
+  size: number,
+): Promise<{ text?: string; start: number; terminated: boolean }> {
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
   const terminated = last[0] === 0x0a;
@@ -258,7 +323,11 @@ async function lastLine(handle: Pick<ResultsHandle, 'read'>, size: number): Prom
     }
     position -= length;
   }
-  return { ...(kept <= maxLineBytes ? { text: Buffer.concat(pieces).toString('utf8') } : {}), start: position, terminated };
+  return {
+    ...(kept <= maxLineBytes ? { text: Buffer.concat(pieces).toString('utf8') } : {}),
+    start: position,
+    terminated,
+  };
 }
 
 function isWholeResult(line: string): boolean {
@@ -318,9 +387,19 @@ export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummar
     try {
       manifest = await readManifest(runDir, problems);
     } catch (error) {
-      const missing = await lstat(join(runDir, manifestFile)).then(() => false, () => true);
-      const hasResults = await lstat(join(runDir, resultsFile)).then(() => true, () => false);
-      if (!missing || hasResults) damaged.push({ runDir, problem: error instanceof EngineFailure ? error.error.message : (error as Error).message });
+      const missing = await lstat(join(runDir, manifestFile)).then(
+        () => false,
+        () => true,
+      );
+      const hasResults = await lstat(join(runDir, resultsFile)).then(
+        () => true,
+        () => false,
+      );
+      if (!missing || hasResults)
+        damaged.push({
+          runDir,
+          problem: error instanceof EngineFailure ? error.error.message : (error as Error).message,
+        });
       continue;
     }
     try {
@@ -330,7 +409,13 @@ export async function surveyRuns(resultsRoot: string): Promise<{ runs: RunSummar
       runs.push({ runDir, manifest, done, total: manifest.cells.length, finished: done >= manifest.cells.length });
       for (const problem of problems) damaged.push({ runDir, problem: `${manifestFile}: ${problem} (listed anyway)` });
     } catch (error) {
-      damaged.push({ runDir, problem: error instanceof EngineFailure ? error.error.message : `Cannot read ${join(runDir, resultsFile)}: ${(error as Error).message}` });
+      damaged.push({
+        runDir,
+        problem:
+          error instanceof EngineFailure
+            ? error.error.message
+            : `Cannot read ${join(runDir, resultsFile)}: ${(error as Error).message}`,
+      });
     }
   }
   return { runs: runs.sort(newestFirst), damaged };
@@ -347,11 +432,21 @@ export function newestFirst(a: RunSummary, b: RunSummary): number {
  * every folder below it must be real folders (a link planted anywhere on the way is refused before
  * anything is made through it), and the file is created new, never written through a link.
  */
-export async function writeLog(runDir: string, relative: string, content: string, io: ResultsIo = realIo): Promise<string> {
+export async function writeLog(
+  runDir: string,
+  relative: string,
+  content: string,
+  io: ResultsIo = realIo,
+): Promise<string> {
   const logsRoot = resolve(runDir, logsDir);
   const inside = insideFolder(logsRoot, relative);
   if (!inside) {
-    throw new EngineFailure({ code: 'results-write', step: 'write-results', message: `Refused to write the log ${JSON.stringify(relative)}: it resolves outside ${logsRoot}.`, action: 'Start a new run; this run folder was edited by hand.' });
+    throw new EngineFailure({
+      code: 'results-write',
+      step: 'write-results',
+      message: `Refused to write the log ${JSON.stringify(relative)}: it resolves outside ${logsRoot}.`,
+      action: 'Start a new run; this run folder was edited by hand.',
+    });
   }
   const { path, parts } = inside;
   try {

@@ -11,7 +11,11 @@ export function unfinishedRuns(runs: readonly RunSummary[], planPath?: string): 
   const wanted = planPath !== undefined ? resolve(planPath) : undefined;
   return runs
     .filter((run) => !run.finished)
-    .filter((run) => wanted === undefined || (typeof run.manifest.planPath === 'string' && resolve(run.manifest.planPath) === wanted))
+    .filter(
+      (run) =>
+        wanted === undefined ||
+        (typeof run.manifest.planPath === 'string' && resolve(run.manifest.planPath) === wanted),
+    )
     .sort((a, b) => String(b.manifest.createdAt ?? '').localeCompare(String(a.manifest.createdAt ?? '')));
 }
 

@@ -51,7 +51,10 @@ export async function requireRegular(handle: Pick<FileHandle, 'stat' | 'close'>,
   const info = await handle.stat();
   if (!info.isFile()) {
     await handle.close().catch(() => undefined);
-    throw new RunFileRefused(`${path} is ${kindOf(info)}, not a regular file; a run folder holds only regular files`, 'ENOTREG');
+    throw new RunFileRefused(
+      `${path} is ${kindOf(info)}, not a regular file; a run folder holds only regular files`,
+      'ENOTREG',
+    );
   }
   return info;
 }
@@ -73,7 +76,11 @@ export async function openRunFile(path: string): Promise<{ handle: FileHandle; s
 }
 
 /** Opens with `flags` (a number from this file) through `opener` (a test seam) and refuses what is not a regular file. */
-export async function openRegular<H extends Pick<FileHandle, 'stat' | 'close'>>(path: string, flags: number, opener: (path: string, flags: number) => Promise<H>): Promise<H> {
+export async function openRegular<H extends Pick<FileHandle, 'stat' | 'close'>>(
+  path: string,
+  flags: number,
+  opener: (path: string, flags: number) => Promise<H>,
+): Promise<H> {
   let handle: H;
   try {
     handle = await opener(path, flags);
@@ -93,7 +100,11 @@ export async function readRunFileText(path: string, maxBytes: number): Promise<s
   if (!opened) return undefined;
   const { handle, size } = opened;
   try {
-    if (size > maxBytes) throw new RunFileRefused(`${path} is ${describeSize(size)}, more than the ${describeSize(maxBytes)} this file can be`, 'EFBIG');
+    if (size > maxBytes)
+      throw new RunFileRefused(
+        `${path} is ${describeSize(size)}, more than the ${describeSize(maxBytes)} this file can be`,
+        'EFBIG',
+      );
     const buffer = Buffer.alloc(size);
     let read = 0;
     while (read < size) {
@@ -110,7 +121,11 @@ export async function readRunFileText(path: string, maxBytes: number): Promise<s
 /** The run folder itself must be a folder, not a link to one (a listing or a resume would follow it anywhere). */
 export async function checkRunFolder(runDir: string): Promise<void> {
   const info = await lstat(runDir);
-  if (info.isSymbolicLink()) throw new RunFileRefused(`${runDir} is a symbolic link; a run folder is never followed through a link (open the folder it points to)`, 'ELOOP');
+  if (info.isSymbolicLink())
+    throw new RunFileRefused(
+      `${runDir} is a symbolic link; a run folder is never followed through a link (open the folder it points to)`,
+      'ELOOP',
+    );
   if (!info.isDirectory()) throw new RunFileRefused(`${runDir} is ${kindOf(info)}, not a run folder`, 'ENOTDIR');
 }
 
@@ -142,7 +157,11 @@ export async function makeFoldersWithoutLinks(root: string, parts: readonly stri
 
 async function requireRealFolder(folder: string): Promise<void> {
   const info = await lstat(folder);
-  if (info.isSymbolicLink()) throw new RunFileRefused(`${folder} is a symbolic link (it leads outside the run folder); it is not followed`, 'ELOOP');
+  if (info.isSymbolicLink())
+    throw new RunFileRefused(
+      `${folder} is a symbolic link (it leads outside the run folder); it is not followed`,
+      'ELOOP',
+    );
   if (!info.isDirectory()) throw new RunFileRefused(`${folder} is ${kindOf(info)}, not a folder`, 'ENOTDIR');
 }
 
@@ -151,7 +170,10 @@ async function requireRealFolder(folder: string): Promise<void> {
  * on the way (the run folder's own folders and the file), a regular file. The path, or why not.
  * A log that does not exist (removed, or never written) keeps its path: the editor says it is missing.
  */
-export async function runFolderFileToOpen(runDir: string, relative: string): Promise<{ path: string } | { refused: string }> {
+export async function runFolderFileToOpen(
+  runDir: string,
+  relative: string,
+): Promise<{ path: string } | { refused: string }> {
   const inside = insideFolder(runDir, relative);
   if (!inside) return { refused: `${relative} is outside the run folder` };
   try {
@@ -162,18 +184,23 @@ export async function runFolderFileToOpen(runDir: string, relative: string): Pro
       await requireRealFolder(folder);
     }
     const info = await lstat(inside.path);
-    if (info.isSymbolicLink()) return { refused: `${relative} is a symbolic link; files of a run folder are never followed` };
+    if (info.isSymbolicLink())
+      return { refused: `${relative} is a symbolic link; files of a run folder are never followed` };
     if (!info.isFile()) return { refused: `${relative} is ${kindOf(info)}, not a regular file` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: inside.path };
-    return { refused: error instanceof RunFileRefused ? error.message : `${relative} cannot be opened: ${(error as Error).message}` };
+    return {
+      refused:
+        error instanceof RunFileRefused ? error.message : `${relative} cannot be opened: ${(error as Error).message}`,
+    };
   }
   return { path: inside.path };
 }
 
 /** What to do about a run-folder file that cannot be read, by cause. */
 export function readFailureAction(error: unknown): string {
-  if (error instanceof RunFileRefused) return 'Results are read only from regular files inside the run folder: open the folder the results really are in, or replace the link or special file with the file itself.';
+  if (error instanceof RunFileRefused)
+    return 'Results are read only from regular files inside the run folder: open the folder the results really are in, or replace the link or special file with the file itself.';
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'EACCES' || code === 'EPERM') return 'Check the permissions of the run folder.';
   if (code === 'EISDIR') return 'Give the path of a run folder or of its results.jsonl.';

@@ -52,7 +52,12 @@ export function isStale(holder: Partial<LockHolder>, here = hostname()): boolean
 
 export async function acquireRunLock(runDir: string, now = new Date()): Promise<RunLock> {
   const path = join(runDir, lockFile);
-  const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: now.toISOString(), token: randomBytes(8).toString('hex') };
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: now.toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
   const draft = join(runDir, `.${lockFile}.${holder.token}`);
   await writeFile(draft, JSON.stringify(holder) + '\n', { mode: 0o644 });
   let replaced: Partial<LockHolder> | undefined;
@@ -79,7 +84,10 @@ export async function acquireRunLock(runDir: string, now = new Date()): Promise<
           code: 'run-locked',
           step: 'lock',
           message: `${runDir} is in use by ${describeHolder(current)}; two engines on one run folder would run the same cells and restart the server under each other.`,
-          action: current.host === holder.host ? 'Wait for that run to finish or cancel it, then resume.' : `Wait for that run to finish; if it is gone (its machine crashed), delete ${path} and resume.`,
+          action:
+            current.host === holder.host
+              ? 'Wait for that run to finish or cancel it, then resume.'
+              : `Wait for that run to finish; if it is gone (its machine crashed), delete ${path} and resume.`,
         });
       }
       // move the stale lock aside and check it is the one judged stale: two engines taking over
@@ -91,11 +99,17 @@ export async function acquireRunLock(runDir: string, now = new Date()): Promise<
         continue; // someone else moved it first
       }
       const moved = await readHolder(aside);
-      if (moved?.token !== current.token) await link(aside, path).catch(() => undefined); // not ours to remove: put it back
+      if (moved?.token !== current.token)
+        await link(aside, path).catch(() => undefined); // not ours to remove: put it back
       else replaced = current;
       await rm(aside, { force: true });
     }
-    throw new EngineFailure({ code: 'run-locked', step: 'lock', message: `Could not take the lock ${path}: other processes keep taking it.`, action: 'Make sure only one run uses this folder, then resume.' });
+    throw new EngineFailure({
+      code: 'run-locked',
+      step: 'lock',
+      message: `Could not take the lock ${path}: other processes keep taking it.`,
+      action: 'Make sure only one run uses this folder, then resume.',
+    });
   } finally {
     await rm(draft, { force: true }).catch(() => undefined);
   }

@@ -29,15 +29,29 @@ export interface ServerStart {
 /** Stops Couchbase whichever way it was started (the proof that it stopped is serverRestartProof.ts). */
 export async function stopServer(session: RemoteSession, server: ResolvedServer, signal?: AbortSignal): Promise<void> {
   await killGroup(session, serverPidFile(server), 'stop-server', 30, signal);
-  if (server.serverStart === 'service') await runServiceCommand(session, server.kernelStopCommand, 'stop-server', signal);
+  if (server.serverStart === 'service')
+    await runServiceCommand(session, server.kernelStopCommand, 'stop-server', signal);
 }
 
-async function runServiceCommand(session: RemoteSession, command: string, step: 'start-server' | 'stop-server', signal?: AbortSignal): Promise<void> {
+async function runServiceCommand(
+  session: RemoteSession,
+  command: string,
+  step: 'start-server' | 'stop-server',
+  signal?: AbortSignal,
+): Promise<void> {
   const result = await session.run(command, { step, ...(signal ? { signal } : {}), timeoutMs: 300_000 });
   if (result.exitCode !== 0) {
     const problem = sudoProblem(result.stderr);
     const setting = step === 'start-server' ? 'kernelStartCommand' : 'kernelStopCommand';
-    throw new EngineFailure({ code: step === 'start-server' ? 'server-start' : 'server-stop', host: session.host, step, message: `"${command}" exited with ${result.exitCode}: ${problem ? problem.explanation : tail(result.stderr || result.stdout)}`, action: problem ? problem.action : `Check that the SSH user may run it without a password (sudo -n), or set ${setting} in the plan.` });
+    throw new EngineFailure({
+      code: step === 'start-server' ? 'server-start' : 'server-stop',
+      host: session.host,
+      step,
+      message: `"${command}" exited with ${result.exitCode}: ${problem ? problem.explanation : tail(result.stderr || result.stdout)}`,
+      action: problem
+        ? problem.action
+        : `Check that the SSH user may run it without a password (sudo -n), or set ${setting} in the plan.`,
+    });
   }
 }
 
@@ -46,13 +60,24 @@ async function runServiceCommand(session: RemoteSession, command: string, step: 
  * mode: the unit, for the Onload arm through the temporary drop-in (serviceDropIn.ts), whose
  * absence the kernel arm ensures. Foreground mode: a detached command in its own group.
  */
-export async function startServer(session: RemoteSession, server: ResolvedServer, profileRemotePath: string | undefined, signal?: AbortSignal): Promise<ServerStart> {
+export async function startServer(
+  session: RemoteSession,
+  server: ResolvedServer,
+  profileRemotePath: string | undefined,
+  signal?: AbortSignal,
+): Promise<ServerStart> {
   const pidFile = serverPidFile(server);
   const logFile = serverLogFile(server);
   await session.run(`mkdir -p ${shellQuote(server.workDir)}`, { step: 'start-server', ...(signal ? { signal } : {}) });
-  const values = { couchbaseServerPath: server.couchbaseServerPath, ...(profileRemotePath ? { profile: profileRemotePath } : {}) };
+  const values = {
+    couchbaseServerPath: server.couchbaseServerPath,
+    ...(profileRemotePath ? { profile: profileRemotePath } : {}),
+  };
   if (server.serverStart === 'foreground') {
-    const command = profileRemotePath !== undefined ? fillTemplate(server.onloadRunCommand, values) : fillTemplate(server.kernelRunCommand ?? '{couchbaseServerPath} -- -noinput', values);
+    const command =
+      profileRemotePath !== undefined
+        ? fillTemplate(server.onloadRunCommand, values)
+        : fillTemplate(server.kernelRunCommand ?? '{couchbaseServerPath} -- -noinput', values);
     await startDetached(session, { command, pidFile, logFile, step: 'start-server', ...(signal ? { signal } : {}) });
     return { mode: 'foreground', dropIn: false, command };
   }
@@ -65,14 +90,25 @@ export async function startServer(session: RemoteSession, server: ResolvedServer
     await removeDropIn(session, server, 'start-server', signal);
   }
   await runServiceCommand(session, server.kernelStartCommand, 'start-server', signal);
-  return { mode: 'service', dropIn, command: dropIn ? `${server.kernelStartCommand} (drop-in ExecStart=${command})` : command };
+  return {
+    mode: 'service',
+    dropIn,
+    command: dropIn ? `${server.kernelStartCommand} (drop-in ExecStart=${command})` : command,
+  };
 }
 
 /** Any HTTP answer from the REST port (even 401) means the server is up. */
-export async function restAnswers(address: string, port: number, timeoutMs = 2000, signal?: AbortSignal): Promise<boolean> {
+export async function restAnswers(
+  address: string,
+  port: number,
+  timeoutMs = 2000,
+  signal?: AbortSignal,
+): Promise<boolean> {
   try {
     const limit = AbortSignal.timeout(timeoutMs);
-    const response = await fetch(`http://${hostForUrl(address)}:${port}/pools`, { signal: signal ? AbortSignal.any([signal, limit]) : limit });
+    const response = await fetch(`http://${hostForUrl(address)}:${port}/pools`, {
+      signal: signal ? AbortSignal.any([signal, limit]) : limit,
+    });
     await response.arrayBuffer().catch(() => undefined);
     return true;
   } catch {
@@ -85,7 +121,13 @@ export function hostForUrl(address: string): string {
 }
 
 /** Waits until REST answers; fails early when a detached server process has already died. */
-export async function waitForServer(session: RemoteSession, server: ResolvedServer, detached: boolean, timeoutSec: number, signal?: AbortSignal): Promise<void> {
+export async function waitForServer(
+  session: RemoteSession,
+  server: ResolvedServer,
+  detached: boolean,
+  timeoutSec: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const started = performance.now();
   const deadline = started + timeoutSec * 1000;
   // the process (or unit) is looked at about every 2.5 s, the REST port more often (pollInterval.ts)
@@ -97,21 +139,54 @@ export async function waitForServer(session: RemoteSession, server: ResolvedServ
     const look = performance.now() >= nextLook;
     if (look) nextLook = performance.now() + 2_500;
     if (detached && look && !(await groupAlive(session, serverPidFile(server), 'start-server', signal))) {
-      const log = await session.run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
-      throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`, action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.` });
+      const log = await session
+        .run(`tail -n 20 ${shellQuote(serverLogFile(server))} 2>/dev/null`, {
+          step: 'start-server',
+          ...(signal ? { signal } : {}),
+        })
+        .catch(() => undefined);
+      throw new EngineFailure({
+        code: 'server-start',
+        host: session.host,
+        step: 'start-server',
+        message: `couchbase-server exited before its REST port ${server.restPort} answered. Last output: ${tail(log?.stdout ?? '')}`,
+        action: `Look at ${serverLogFile(server)} on ${session.host}; check the start command and the Onload profile.`,
+      });
     }
     // service mode: a unit whose start command failed (no Onload drivers, refused data folder) goes inactive
     if (!detached && server.serverStart === 'service' && look) {
-      const state = await session.run(`systemctl is-active ${shellQuote(server.serviceName)}`, { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
+      const state = await session
+        .run(`systemctl is-active ${shellQuote(server.serviceName)}`, {
+          step: 'start-server',
+          ...(signal ? { signal } : {}),
+        })
+        .catch(() => undefined);
       if (state && state.exitCode !== 0 && /^(inactive|failed)\s*$/m.test(state.stdout)) {
-        const status = await session.run(serviceLastWordsScript(server.serviceName), { step: 'start-server', ...(signal ? { signal } : {}) }).catch(() => undefined);
-        throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`, action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.` });
+        const status = await session
+          .run(serviceLastWordsScript(server.serviceName), { step: 'start-server', ...(signal ? { signal } : {}) })
+          .catch(() => undefined);
+        throw new EngineFailure({
+          code: 'server-start',
+          host: session.host,
+          step: 'start-server',
+          message: `${server.serviceName}.service stopped before its REST port ${server.restPort} answered (${state.stdout.trim()}). Last lines: ${tail(status?.stdout ?? '', 6)}`,
+          action: `Read "journalctl -u ${server.serviceName}" on ${session.host}; for the Onload arm check that the Onload drivers are loaded (/sys/module/onload) and the profile is readable by the service user.`,
+        });
       }
     }
-    await sleep(Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())), signal);
+    await sleep(
+      Math.min(pollIntervalMs(performance.now() - started), Math.max(0, deadline - performance.now())),
+      signal,
+    );
   }
   throwIfCancelled(signal, session.host, 'start-server');
-  throw new EngineFailure({ code: 'server-start', host: session.host, step: 'start-server', message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`, action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.` });
+  throw new EngineFailure({
+    code: 'server-start',
+    host: session.host,
+    step: 'start-server',
+    message: `Couchbase's REST port ${server.address}:${server.restPort} did not answer within ${timeoutSec} s.`,
+    action: `Check that couchbase-server starts on ${session.host} (logs in ${serverLogFile(server)}), that the address and restPort in the plan are right, or raise timeouts.serverStartSec.`,
+  });
 }
 
 /**
@@ -131,7 +206,14 @@ export function serviceLastWordsScript(serviceName: string): string {
 }
 
 export function throwIfCancelled(signal: AbortSignal | undefined, host: string | undefined, step: string): void {
-  if (signal?.aborted) throw new EngineFailure({ code: 'cancelled', ...(host !== undefined ? { host } : {}), step, message: 'Cancelled.', action: 'Resume the run when ready.' });
+  if (signal?.aborted)
+    throw new EngineFailure({
+      code: 'cancelled',
+      ...(host !== undefined ? { host } : {}),
+      step,
+      message: 'Cancelled.',
+      action: 'Resume the run when ready.',
+    });
 }
 
 export function tail(text: string, lines = 5): string {

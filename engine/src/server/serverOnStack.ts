@@ -28,7 +28,12 @@ export interface ServerOnStackContext {
  * Restarts every server on `stack` (its profile, when it has one); `starts` gets each server's
  * record once it is up and proven, and loses it as soon as that server is stopped.
  */
-export async function putServersOnStack(context: ServerOnStackContext, stack: string, starts: Map<string, ServerStartRecord>, signal?: AbortSignal): Promise<void> {
+export async function putServersOnStack(
+  context: ServerOnStackContext,
+  stack: string,
+  starts: Map<string, ServerStartRecord>,
+  signal?: AbortSignal,
+): Promise<void> {
   const { plan, serverStartSec } = context;
   const profile = plan.stacks.find((candidate) => candidate.name === stack)?.profile;
   await Promise.all(
@@ -37,12 +42,16 @@ export async function putServersOnStack(context: ServerOnStackContext, stack: st
       starts.delete(server.host);
       await stopServer(session, server, signal);
       const killed = await proveStopped(session, server, Math.min(60, serverStartSec), signal);
-      if (killed.length > 0) context.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
+      if (killed.length > 0)
+        context.log('warn', `${server.host}: killed what the stop left running: ${killed.join(', ')} (killLeftovers).`);
       const remoteProfile = profile !== undefined ? serverProfilePath(server, stack) : undefined;
       const startedAt = performance.now();
       const start = await startServer(session, server, remoteProfile, signal);
       let fresh: Record<string, unknown> = {};
-      context.skipped?.(server.host, `REST: GET http://${server.address}:${server.restPort}/pools until it answers (up to ${serverStartSec} s), then GET /pools/default as ${server.adminUser} (password ********): the node's uptime must be below the time since the start`);
+      context.skipped?.(
+        server.host,
+        `REST: GET http://${server.address}:${server.restPort}/pools until it answers (up to ${serverStartSec} s), then GET /pools/default as ${server.adminUser} (password ********): the node's uptime must be below the time since the start`,
+      );
       if (!context.skipServerWait) {
         await waitForServer(session, server, server.serverStart === 'foreground', serverStartSec, signal);
         fresh = await proveFresh(session, server, context.password, startedAt, signal);

@@ -60,7 +60,10 @@ export interface MemcachedIdentity {
 }
 
 export function memcachedIdentity(server: ResolvedServer): MemcachedIdentity {
-  return { binary: `${couchbaseHome(server.couchbaseServerPath)}/bin/memcached`, ...(server.serverStart === 'service' ? { serviceName: server.serviceName } : {}) };
+  return {
+    binary: `${couchbaseHome(server.couchbaseServerPath)}/bin/memcached`,
+    ...(server.serverStart === 'service' ? { serviceName: server.serviceName } : {}),
+  };
 }
 
 /** Every TCP socket on the KV port as `@tcp LOCAL REMOTE STATE INODE` (/proc/net: kernel sockets only). */
@@ -84,7 +87,9 @@ export function serverProcessScript(kvPort: number, identity?: MemcachedIdentity
   if (identity) {
     lines.push(
       `bin=${shellQuote(identity.binary)}`,
-      identity.serviceName !== undefined ? `main=$(systemctl show -p MainPID --value ${shellQuote(identity.serviceName)} 2>/dev/null)` : 'main=""',
+      identity.serviceName !== undefined
+        ? `main=$(systemctl show -p MainPID --value ${shellQuote(identity.serviceName)} 2>/dev/null)`
+        : 'main=""',
       `how=${shellQuote(identity.serviceName !== undefined ? `${identity.serviceName}.service's main process` : 'a babysitter')}`,
       'for d in /proc/[0-9]*; do',
       '  { read -r name < "$d/comm"; } 2>/dev/null || continue',
@@ -178,7 +183,8 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
       const [local, remote, state] = value.split(/\s+/);
       if (!local || !remote) continue;
       if (state === '0A') facts.listeners.push(decodeProcAddress(local));
-      else if (state === '01') facts.connections.push({ local: decodeProcAddress(local), remote: decodeProcAddress(remote) });
+      else if (state === '01')
+        facts.connections.push({ local: decodeProcAddress(local), remote: decodeProcAddress(remote) });
     }
   }
   if (cgroups.length > 0) facts.cgroup = cgroups.join(';');
@@ -192,12 +198,26 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
  * `thenScript` (issue 24) runs in the same round trip as the look that finds it, its output in
  * `then` (e.g. onload_stackdump: one trip per server for the whole check).
  */
-export async function findServerProcess(session: RemoteSession, server: ResolvedServer, options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal; thenScript?: string }): Promise<ServerProcessFacts & { waitedMs: number; lookups: number; then?: string }> {
+export async function findServerProcess(
+  session: RemoteSession,
+  server: ResolvedServer,
+  options: { step: string; waitMs: number; everyMs?: number; signal?: AbortSignal; thenScript?: string },
+): Promise<ServerProcessFacts & { waitedMs: number; lookups: number; then?: string }> {
   const started = performance.now();
   const look = withServerRights(serverProcessScript(server.kvPort, memcachedIdentity(server)));
-  const script = options.thenScript === undefined ? look : batchScript([{ name: 'process', script: look }, { name: 'then', script: options.thenScript, onlyIf: { part: 'process', line: '^@pid [0-9]+$' } }]);
+  const script =
+    options.thenScript === undefined
+      ? look
+      : batchScript([
+          { name: 'process', script: look },
+          { name: 'then', script: options.thenScript, onlyIf: { part: 'process', line: '^@pid [0-9]+$' } },
+        ]);
   for (let lookups = 1; ; lookups++) {
-    const result = await session.run(script, { step: options.step, ...(options.signal ? { signal: options.signal } : {}), timeoutMs: 60_000 });
+    const result = await session.run(script, {
+      step: options.step,
+      ...(options.signal ? { signal: options.signal } : {}),
+      timeoutMs: 60_000,
+    });
     const parts = options.thenScript === undefined ? undefined : splitBatch(result.stdout);
     const output = parts ? (parts.get('process')?.text ?? '') : result.stdout;
     const facts = parseServerProcessFacts(output);
@@ -205,9 +225,13 @@ export async function findServerProcess(session: RemoteSession, server: Resolved
     // no `@rights` line: the script did not run (the dry run's recording session), nothing to wait for
     const answered = /^@rights /m.test(output);
     const then = parts?.get('then')?.text;
-    if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted) return { ...facts, waitedMs, lookups, ...(then !== undefined ? { then } : {}) };
+    if (facts.pid !== undefined || !answered || waitedMs >= options.waitMs || options.signal?.aborted)
+      return { ...facts, waitedMs, lookups, ...(then !== undefined ? { then } : {}) };
     // an SSH look with a script: every 250 ms at first, then less often (pollInterval.ts), unless told
-    await sleep(Math.min(options.everyMs ?? pollIntervalMs(waitedMs, 250), Math.max(0, options.waitMs - waitedMs)), options.signal);
+    await sleep(
+      Math.min(options.everyMs ?? pollIntervalMs(waitedMs, 250), Math.max(0, options.waitMs - waitedMs)),
+      options.signal,
+    );
   }
 }
 

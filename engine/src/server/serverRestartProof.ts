@@ -25,7 +25,9 @@ export interface StopLeftovers {
  * the host is not ours). Reads /proc only (world-readable parts), no sudo needed.
  */
 export function leftoversScript(server: ResolvedServer): string {
-  const ports = [server.restPort, server.kvPort].map((port) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+  const ports = [server.restPort, server.kvPort]
+    .map((port) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`)
+    .join(' ');
   const home = shellQuote(`${couchbaseHome(server.couchbaseServerPath)}/`);
   return [
     `awk -v ports=${shellQuote(ports)} 'FNR > 1 && $4 == "0A" { n = split($2, a, ":"); if (index(ports " ", ":" a[n] " ") > 0) print "@listen", $2 }' /proc/net/tcp /proc/net/tcp6 2>/dev/null`,
@@ -75,14 +77,21 @@ function describe(leftovers: StopLeftovers): string {
   return [
     leftovers.listeners.length > 0 ? `still listening: ${leftovers.listeners.join(', ')}` : '',
     leftovers.processes.length > 0 ? `still running: ${leftovers.processes.join(', ')}` : '',
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /**
  * Waits (up to `graceSec`) until the stop is complete; kills what is left when the plan allows it,
  * else fails naming what is left. Returns what had to be killed (empty when nothing).
  */
-export async function proveStopped(session: RemoteSession, server: ResolvedServer, graceSec: number, signal?: AbortSignal): Promise<string[]> {
+export async function proveStopped(
+  session: RemoteSession,
+  server: ResolvedServer,
+  graceSec: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const step = 'stop-server';
   const started = performance.now();
   const deadline = started + graceSec * 1000;
@@ -94,12 +103,17 @@ export async function proveStopped(session: RemoteSession, server: ResolvedServe
     if (leftovers.listeners.length === 0 && leftovers.processes.length === 0) return [];
     if (performance.now() >= deadline) break;
     // an SSH look: every 100 ms at first, then less often (pollInterval.ts)
-    await sleep(Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())), signal);
+    await sleep(
+      Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())),
+      signal,
+    );
   }
   if (server.killLeftovers && leftovers.processes.length > 0) {
     const pids = leftovers.processes.map((entry) => entry.split(' ')[0]).join(' ');
     // the kill and the look at what is left in one round trip, looking until nothing is (at most 5 s), not a fixed second (issue 24)
-    const again = parseLeftovers((await session.run(killLeftoversScript(server, pids), { step, ...(signal ? { signal } : {}) })).stdout);
+    const again = parseLeftovers(
+      (await session.run(killLeftoversScript(server, pids), { step, ...(signal ? { signal } : {}) })).stdout,
+    );
     if (again.listeners.length === 0 && again.processes.length === 0) return leftovers.processes;
     leftovers = again;
   }
@@ -115,7 +129,11 @@ export async function proveStopped(session: RemoteSession, server: ResolvedServe
 }
 
 /** The uptime (s) and name `/pools/default` reports for this node; empty when it does not say. */
-export async function nodeStatus(server: ResolvedServer, password: string, signal?: AbortSignal): Promise<{ uptimeSec?: number; hostname?: string }> {
+export async function nodeStatus(
+  server: ResolvedServer,
+  password: string,
+  signal?: AbortSignal,
+): Promise<{ uptimeSec?: number; hostname?: string }> {
   const limit = AbortSignal.timeout(10_000);
   const response = await fetch(`http://${hostForUrl(server.address)}:${server.restPort}/pools/default`, {
     headers: { authorization: `Basic ${Buffer.from(`${server.adminUser}:${password}`).toString('base64')}` },
@@ -125,11 +143,16 @@ export async function nodeStatus(server: ResolvedServer, password: string, signa
     await response.arrayBuffer().catch(() => undefined);
     return {};
   }
-  const body = (await response.json()) as { nodes?: { uptime?: string | number; thisNode?: boolean; hostname?: string }[] };
+  const body = (await response.json()) as {
+    nodes?: { uptime?: string | number; thisNode?: boolean; hostname?: string }[];
+  };
   const nodes = body.nodes ?? [];
   const node = nodes.find((candidate) => candidate.thisNode) ?? nodes[0];
   const uptime = node?.uptime === undefined ? Number.NaN : Number(node.uptime);
-  return { ...(Number.isFinite(uptime) ? { uptimeSec: uptime } : {}), ...(typeof node?.hostname === 'string' ? { hostname: node.hostname } : {}) };
+  return {
+    ...(Number.isFinite(uptime) ? { uptimeSec: uptime } : {}),
+    ...(typeof node?.hostname === 'string' ? { hostname: node.hostname } : {}),
+  };
 }
 
 /**
@@ -137,7 +160,13 @@ export async function nodeStatus(server: ResolvedServer, password: string, signa
  * reading taken at the start: a monotonic clock, so a wall-clock step (NTP, a resumed VM) neither
  * fails a fresh start nor passes an old instance as fresh.
  */
-export async function proveFresh(session: RemoteSession, server: ResolvedServer, password: string, startedAt: number, signal?: AbortSignal): Promise<{ uptimeSec?: number; sinceStartSec: number }> {
+export async function proveFresh(
+  session: RemoteSession,
+  server: ResolvedServer,
+  password: string,
+  startedAt: number,
+  signal?: AbortSignal,
+): Promise<{ uptimeSec?: number; sinceStartSec: number }> {
   const sinceStartSec = (performance.now() - startedAt) / 1000;
   let uptimeSec: number | undefined;
   try {

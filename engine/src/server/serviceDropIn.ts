@@ -32,7 +32,10 @@ export function dropInPath(server: ResolvedServer): string {
 export function parseExecStart(output: string): string[] | undefined {
   const match = /argv\[\]=(.*?) ;/.exec(output);
   if (!match) return undefined;
-  const argv = match[1].trim().split(/\s+/).filter((word) => word !== '');
+  const argv = match[1]
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   return argv.length > 0 ? argv : undefined;
 }
 
@@ -61,7 +64,12 @@ export function dropInText(onloadPath: string, profileRemotePath: string, execSt
  * `ExecStart=` line. Exits non-zero only when the removal fails.
  */
 export function unitFactsScript(server: ResolvedServer): string {
-  return [`(${removeDropInScript(server)}) || exit $?`, `echo "@onload $(command -v onload 2>/dev/null)"`, `systemctl show -p ExecStart ${shellQuote(server.serviceName)} 2>&1`, 'exit 0'].join('\n');
+  return [
+    `(${removeDropInScript(server)}) || exit $?`,
+    `echo "@onload $(command -v onload 2>/dev/null)"`,
+    `systemctl show -p ExecStart ${shellQuote(server.serviceName)} 2>&1`,
+    'exit 0',
+  ].join('\n');
 }
 
 /**
@@ -93,14 +101,22 @@ export function isOurCommand(effective: string[] | undefined, words: string[]): 
   return effective !== undefined && flat(effective) === flat(words);
 }
 
-function sudoFailure(session: RemoteSession, step: string, what: string, stderr: string, exitCode: number): EngineFailure {
+function sudoFailure(
+  session: RemoteSession,
+  step: string,
+  what: string,
+  stderr: string,
+  exitCode: number,
+): EngineFailure {
   const problem = sudoProblem(stderr);
   return new EngineFailure({
     code: 'server-start',
     host: session.host,
     step,
     message: `${what} failed (exit ${exitCode}): ${problem ? problem.explanation : stderr.trim().split('\n').slice(-3).join(' | ') || '(no output)'}`,
-    action: problem ? problem.action : 'The SSH user needs sudo -n rights for install, rm and systemctl daemon-reload on this host; or set serverStart to "foreground" in the plan.',
+    action: problem
+      ? problem.action
+      : 'The SSH user needs sudo -n rights for install, rm and systemctl daemon-reload on this host; or set serverStart to "foreground" in the plan.',
   });
 }
 
@@ -122,22 +138,46 @@ export function removeDropInScript(server: ResolvedServer): string {
  * Installs the drop-in for `profileRemotePath` (after removing one left by an earlier arm) and
  * proves that systemd now starts the unit with its command; returns its text for the cell's evidence.
  */
-export async function installDropIn(session: RemoteSession, server: ResolvedServer, profileRemotePath: string, signal?: AbortSignal): Promise<{ text: string; command: string }> {
+export async function installDropIn(
+  session: RemoteSession,
+  server: ResolvedServer,
+  profileRemotePath: string,
+  signal?: AbortSignal,
+): Promise<{ text: string; command: string }> {
   const step = 'start-server';
   const options = { step, ...(signal ? { signal } : {}) };
   const facts = await session.run(unitFactsScript(server), { ...options, timeoutMs: 120_000 });
-  if (facts.exitCode !== 0) throw sudoFailure(session, step, `Removing ${dropInPath(server)} left by the previous Onload arm`, facts.stderr, facts.exitCode);
+  if (facts.exitCode !== 0)
+    throw sudoFailure(
+      session,
+      step,
+      `Removing ${dropInPath(server)} left by the previous Onload arm`,
+      facts.stderr,
+      facts.exitCode,
+    );
   const onloadPath = /^@onload (\/\S+)$/m.exec(facts.stdout)?.[1] ?? '/usr/bin/onload';
   const execStart = parseExecStart(facts.stdout);
   if (!execStart) {
-    throw new EngineFailure({ code: 'server-start', host: session.host, step, message: `Cannot read the start command of ${server.serviceName}.service ("systemctl show -p ExecStart" printed: ${facts.stdout.replace(/^@onload.*\n?/m, '').trim().slice(0, 200) || 'nothing'}).`, action: `Check the unit name (plan: serviceName), or set serverStart to "foreground" on hosts without systemd.` });
+    throw new EngineFailure({
+      code: 'server-start',
+      host: session.host,
+      step,
+      message: `Cannot read the start command of ${server.serviceName}.service ("systemctl show -p ExecStart" printed: ${
+        facts.stdout
+          .replace(/^@onload.*\n?/m, '')
+          .trim()
+          .slice(0, 200) || 'nothing'
+      }).`,
+      action: `Check the unit name (plan: serviceName), or set serverStart to "foreground" on hosts without systemd.`,
+    });
   }
   const text = dropInText(onloadPath, profileRemotePath, execStart);
   const words = [onloadPath, `--profile=${profileRemotePath}`, ...execStart];
   const staged = `${server.workDir}/${dropInFileName}`;
   await session.upload(staged, text, { step, mode: '644', ...(signal ? { signal } : {}) });
   const result = await session.run(installDropInScript(server, staged), { ...options, timeoutMs: 120_000 });
-  if (result.exitCode !== 0) throw sudoFailure(session, step, `Installing ${dropInPath(server)}`, result.stderr, result.exitCode);
+  if (result.exitCode !== 0)
+    throw sudoFailure(session, step, `Installing ${dropInPath(server)}`, result.stderr, result.exitCode);
   const command = /^ExecStart=(.+)$/m.exec(text.split('ExecStart=\n')[1] ?? '')?.[1] ?? '';
   // what systemd will really run: ours, unless a drop-in later in file-name order sets ExecStart= too
   const check = await session.run(effectiveStartScript(server), options);
@@ -151,17 +191,28 @@ export async function installDropIn(session: RemoteSession, server: ResolvedServ
       host: session.host,
       step,
       message: `After installing ${dropInPath(server)} and daemon-reload, systemd starts ${server.serviceName}.service with "${effective?.join(' ') ?? 'no ExecStart'}", not the Onload arm's command: ${others.length > 0 ? `${named} ${others.length === 1 ? 'sets' : 'set'} ExecStart= too and ${others.length === 1 ? 'comes' : 'come'} later (drop-ins apply in file-name order)` : 'another unit setting overrides the drop-in'}. The Onload arm would have run on the kernel stack.`,
-      action: others.length > 0
-        ? `On ${session.host}, remove ${named} or move its ExecStart= into a drop-in named before ${dropInFileName} (then systemctl daemon-reload); the Onload arm wraps whatever the unit starts. Or set serverStart to "foreground" in the plan.`
-        : `Check "systemctl cat ${server.serviceName}" on ${session.host}; or set serverStart to "foreground" in the plan.`,
+      action:
+        others.length > 0
+          ? `On ${session.host}, remove ${named} or move its ExecStart= into a drop-in named before ${dropInFileName} (then systemctl daemon-reload); the Onload arm wraps whatever the unit starts. Or set serverStart to "foreground" in the plan.`
+          : `Check "systemctl cat ${server.serviceName}" on ${session.host}; or set serverStart to "foreground" in the plan.`,
     });
   }
   return { text, command };
 }
 
 /** Removes the drop-in when present; returns whether there was one. */
-export async function removeDropIn(session: RemoteSession, server: ResolvedServer, step: string, signal?: AbortSignal): Promise<boolean> {
-  const result = await session.run(removeDropInScript(server), { step, ...(signal ? { signal } : {}), timeoutMs: 120_000 });
-  if (result.exitCode !== 0) throw sudoFailure(session, step, `Removing ${dropInPath(server)}`, result.stderr, result.exitCode);
+export async function removeDropIn(
+  session: RemoteSession,
+  server: ResolvedServer,
+  step: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const result = await session.run(removeDropInScript(server), {
+    step,
+    ...(signal ? { signal } : {}),
+    timeoutMs: 120_000,
+  });
+  if (result.exitCode !== 0)
+    throw sudoFailure(session, step, `Removing ${dropInPath(server)}`, result.stderr, result.exitCode);
   return /^@removed$/m.test(result.stdout);
 }

@@ -27,7 +27,9 @@ export function serviceProfileStagingDir(server: ResolvedServer): string {
 
 /** The path `onload --profile=` gets for a stack on this server. */
 export function serverProfilePath(server: ResolvedServer, stackName: string): string {
-  return server.serverStart === 'service' ? `${serviceProfileDir(server)}/${stackName}.opf` : remoteProfilePath(server.workDir, stackName);
+  return server.serverStart === 'service'
+    ? `${serviceProfileDir(server)}/${stackName}.opf`
+    : remoteProfilePath(server.workDir, stackName);
 }
 
 /**
@@ -36,7 +38,9 @@ export function serverProfilePath(server: ResolvedServer, stackName: string): st
  */
 export function uploadPathFor(server: ResolvedServer, remotePath: string): string {
   const installed = `${serviceProfileDir(server)}/`;
-  return server.serverStart === 'service' && remotePath.startsWith(installed) ? `${serviceProfileStagingDir(server)}/${remotePath.slice(installed.length)}` : remotePath;
+  return server.serverStart === 'service' && remotePath.startsWith(installed)
+    ? `${serviceProfileStagingDir(server)}/${remotePath.slice(installed.length)}`
+    : remotePath;
 }
 
 /**

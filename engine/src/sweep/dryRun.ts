@@ -36,29 +36,48 @@ export class RecordingSession implements RemoteSession {
 
   async run(command: string, options: RemoteRunOptions): Promise<RemoteResult> {
     // YCSB's generated bucket password is as secret as the admin's: both show as ********
-    const stdin = options.stdin === undefined ? undefined : String(options.stdin).replace(/^(couchbase\.password=).*$/gm, `$1${shownPassword}`);
-    this.record(this.host, `${options.step}: ${command}${stdin !== undefined ? `\n  with stdin:\n${indent(stdin, 4)}` : ''}`);
+    const stdin =
+      options.stdin === undefined
+        ? undefined
+        : String(options.stdin).replace(/^(couchbase\.password=).*$/gm, `$1${shownPassword}`);
+    this.record(
+      this.host,
+      `${options.step}: ${command}${stdin !== undefined ? `\n  with stdin:\n${indent(stdin, 4)}` : ''}`,
+    );
     // the login folder is only known on the host: `/home/<user>` stands for it
     if (command.includes('&& pwd')) {
       const folder = /(?:^|&& )cd '?([^' ]+?)'? &&/.exec(command)?.[1] ?? '.';
       return ok(`${folder.startsWith('/') ? folder : `/home/<user>/${folder}`}\n`);
     }
     // the unit's start command is read on the host; shown here with the package's own (REAL-LAB C1)
-    if (command.includes('systemctl show -p ExecStart')) return ok(`@onload /usr/bin/onload\nExecStart={ path=${this.couchbaseServerPath} ; argv[]=${this.couchbaseServerPath} -- -kernel global_enable_tracing false -noinput ; }\n`);
+    if (command.includes('systemctl show -p ExecStart'))
+      return ok(
+        `@onload /usr/bin/onload\nExecStart={ path=${this.couchbaseServerPath} ; argv[]=${this.couchbaseServerPath} -- -kernel global_enable_tracing false -noinput ; }\n`,
+      );
     // a YCSB phase (remoteProcess.ts runInGroup): a minimal report so the cell goes on
     if (command.includes('& wait $!')) {
       options.onStderrLine?.('YCSB Client 0.17.0');
       // a load reports its whole slice inserted (ycsbVerdict.ts checks that), a run one read
       const inserts = / load /.test(command) ? sliceOf(command) : 0;
-      const report = inserts > 0 ? `[INSERT], Operations, ${inserts}\n[INSERT], Return=OK, ${inserts}\n` : '[READ], Operations, 1\n[READ], Return=OK, 1\n';
-      return { exitCode: 0, stdout: `[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), 0\n${report}`, stderr: 'YCSB Client 0.17.0\n' };
+      const report =
+        inserts > 0
+          ? `[INSERT], Operations, ${inserts}\n[INSERT], Return=OK, ${inserts}\n`
+          : '[READ], Operations, 1\n[READ], Return=OK, 1\n';
+      return {
+        exitCode: 0,
+        stdout: `[OVERALL], RunTime(ms), 0\n[OVERALL], Throughput(ops/sec), 0\n${report}`,
+        stderr: 'YCSB Client 0.17.0\n',
+      };
     }
     return ok('');
   }
 
   async upload(remotePath: string, content: string | Buffer, options: { step: string; mode?: string }): Promise<void> {
     const text = String(content);
-    const shown = remotePath.endsWith('.conf') || remotePath.endsWith('.opf') || text.length < 2000 ? `:\n${indent(text.trimEnd(), 4)}` : ` (${text.length} bytes)`;
+    const shown =
+      remotePath.endsWith('.conf') || remotePath.endsWith('.opf') || text.length < 2000
+        ? `:\n${indent(text.trimEnd(), 4)}`
+        : ` (${text.length} bytes)`;
     this.record(this.host, `${options.step}: write ${remotePath} (mode ${options.mode ?? '600'})${shown}`);
   }
 
@@ -80,11 +99,17 @@ function ok(stdout: string): RemoteResult {
 
 function indent(text: string, spaces: number): string {
   const pad = ' '.repeat(spaces);
-  return text.split('\n').map((line) => pad + line).join('\n');
+  return text
+    .split('\n')
+    .map((line) => pad + line)
+    .join('\n');
 }
 
 /** What the edges pass: import folders and the path policy, as for a run (RunSweepOptions). */
-export type DryRunOptions = Pick<RunSweepOptions, 'profilePath' | 'allowedRoots' | 'trustedProfilePath' | 'allowOutsidePaths'>;
+export type DryRunOptions = Pick<
+  RunSweepOptions,
+  'profilePath' | 'allowedRoots' | 'trustedProfilePath' | 'allowOutsidePaths'
+>;
 
 /**
  * The listing, in order. `planPath` locates the workload and profiles (read locally, never sent).
@@ -94,7 +119,12 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
   const plan = withDefaults(rawPlan);
   const planDir = dirname(planPath);
   checkPlanPaths(plan, planDir, pathPolicyOf(options));
-  const lines: string[] = [`# Dry run of ${planPath}: nothing was connected or changed. Password shown as ${shownPassword}.`, '# Every remote command with its host, then each REST/SDK step, in the order a run takes them.', '# /home/<user> stands for the SSH user\'s login folder; pre-flight checks (which connect) are not shown.', ''];
+  const lines: string[] = [
+    `# Dry run of ${planPath}: nothing was connected or changed. Password shown as ${shownPassword}.`,
+    '# Every remote command with its host, then each REST/SDK step, in the order a run takes them.',
+    "# /home/<user> stands for the SSH user's login folder; pre-flight checks (which connect) are not shown.",
+    '',
+  ];
   const record = (host: string, text: string): void => {
     lines.push(`[${host}] ${text.split('\n').join('\n    ')}`);
   };
@@ -104,20 +134,42 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     plan,
     planDir,
     scratch,
-    { planPath, plan: rawPlan, resultsRoot: scratch, password: shownPassword, signal: controller.signal, onEvent: () => undefined, ...options },
+    {
+      planPath,
+      plan: rawPlan,
+      resultsRoot: scratch,
+      password: shownPassword,
+      signal: controller.signal,
+      onEvent: () => undefined,
+      ...options,
+    },
     (event) => {
       if (event.type === 'phase') lines.push(`## ${event.phase}`);
     },
     {
-      sessionFactory: (host) => new RecordingSession(host, record, plan.servers.find((server) => server.host === host)?.couchbaseServerPath ?? '/opt/couchbase/bin/couchbase-server'),
+      sessionFactory: (host) =>
+        new RecordingSession(
+          host,
+          record,
+          plan.servers.find((server) => server.host === host)?.couchbaseServerPath ??
+            '/opt/couchbase/bin/couchbase-server',
+        ),
       skipServerWait: true,
       skipped: (host, step) => record(host, step),
       bucket: {
         recreate: async (bucket) => {
-          for (const line of describeCellBucket(plan.servers[0], bucket, scans, shownPassword)) record(plan.servers[0].host, line);
+          for (const line of describeCellBucket(plan.servers[0], bucket, scans, shownPassword))
+            record(plan.servers[0].host, line);
         },
         itemCount: async () => {
-          for (const line of describeSettleAfterLoad(plan.servers[0], plan.bucket, currentExpected, shownPassword, scans)) record(plan.servers[0].host, line);
+          for (const line of describeSettleAfterLoad(
+            plan.servers[0],
+            plan.bucket,
+            currentExpected,
+            shownPassword,
+            scans,
+          ))
+            record(plan.servers[0].host, line);
           return currentExpected;
         },
       },
@@ -126,7 +178,19 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
         form: async (size) => {
           for (const line of describeCellCluster(plan, size, shownPassword).form) record(plan.servers[0].host, line);
           const cell = planForCell(plan, size);
-          return { size, members: cell.servers.map((server) => ({ host: server.host, hostname: `${server.address}:${server.restPort}`, services: [...server.services] })), replicas: { requested: plan.bucket.replicas, effective: cell.bucket.replicas }, added: [], ejected: [], rebalance: { outcome: 'not needed' }, balanced: true };
+          return {
+            size,
+            members: cell.servers.map((server) => ({
+              host: server.host,
+              hostname: `${server.address}:${server.restPort}`,
+              services: [...server.services],
+            })),
+            replicas: { requested: plan.bucket.replicas, effective: cell.bucket.replicas },
+            added: [],
+            ejected: [],
+            rebalance: { outcome: 'not needed' },
+            balanced: true,
+          };
         },
         spread: async () => {
           for (const line of describeCellCluster(plan, 1, shownPassword).spread) record(plan.servers[0].host, line);
@@ -146,13 +210,26 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     const seen = new Set<string>();
     // the first cell of each stack, and with cluster sizes of each stack and size
     for (const key of cells) {
-      const group = key.clusterSize === undefined ? key.stack : `${key.stack} at ${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`;
+      const group =
+        key.clusterSize === undefined
+          ? key.stack
+          : `${key.stack} at ${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`;
       if (seen.has(group)) continue;
       seen.add(group);
       const id = cellId(key);
       lines.push('', `# first cell of stack ${group}: ${id}`);
       currentExpected = recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0;
-      const draft: CellResult = { kind: 'cell', id, key, status: 'ok', accelerated: null, startedAt: '', finishedAt: '', attempts: 1, logs: [] };
+      const draft: CellResult = {
+        kind: 'cell',
+        id,
+        key,
+        status: 'ok',
+        accelerated: null,
+        startedAt: '',
+        finishedAt: '',
+        attempts: 1,
+        logs: [],
+      };
       try {
         await run.runCell({ id, key, index: 0 }, 1, draft);
       } catch (error) {

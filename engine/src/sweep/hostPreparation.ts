@@ -49,12 +49,19 @@ export async function prepareHosts(context: HostPreparationContext): Promise<str
     const result = await pool.get(host.host).run(prepareWorkFolderCommand(host.workDir), { step: 'prepare', signal });
     const absolute = result.stdout.trim().split('\n').pop() ?? '';
     if (result.exitCode !== 0 || !absolute.startsWith('/')) {
-      throw new EngineFailure({ code: 'remote-command', host: host.host, step: 'prepare', message: `Cannot create the work folder ${host.workDir}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`, action: `Check permissions and free space on ${host.host}, or set workDir in the plan.` });
+      throw new EngineFailure({
+        code: 'remote-command',
+        host: host.host,
+        step: 'prepare',
+        message: `Cannot create the work folder ${host.workDir}: ${result.stderr.trim() || `exit ${result.exitCode}`}.`,
+        action: `Check permissions and free space on ${host.host}, or set workDir in the plan.`,
+      });
     }
     const verdict = judgeWorkFolder(result.stdout, absolute);
     if (verdict.error) throw workFolderFailure(host.host, verdict.error);
     if (verdict.warning) context.log('warn', `${host.host}: ${verdict.warning}`);
-    if (verdict.unchecked) context.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
+    if (verdict.unchecked)
+      context.log('warn', `${host.host}: could not check who owns the work folder ${absolute} (no GNU stat).`);
     host.workDir = absolute;
     const server = plan.servers.find((candidate) => candidate === host);
     const unreachable = server && foregroundProfileReachWarning(server, verdict.closedToOthersAt);
@@ -66,29 +73,58 @@ export async function prepareHosts(context: HostPreparationContext): Promise<str
       const session = pool.get(server.host);
       // a drop-in left by a run that crashed would start the "kernel" arm under Onload
       if (server.serverStart === 'service' && (await removeDropIn(session, server, 'prepare', signal))) {
-        context.log('warn', `${server.host}: removed ${dropInPath(server)} left behind by an earlier run that did not finish.`);
+        context.log(
+          'warn',
+          `${server.host}: removed ${dropInPath(server)} left behind by an earlier run that did not finish.`,
+        );
       }
       // a fresh staging folder: the service's profiles are installed from all of it (serviceProfiles.ts)
-      await session.run(`mkdir -p ${shellQuote(server.workDir)}/profiles && rm -rf -- ${shellQuote(serviceProfileStagingDir(server))}`, { step: 'prepare', signal });
+      await session.run(
+        `mkdir -p ${shellQuote(server.workDir)}/profiles && rm -rf -- ${shellQuote(serviceProfileStagingDir(server))}`,
+        { step: 'prepare', signal },
+      );
       for (const stack of plan.stacks) {
         if (stack.profile === undefined) continue;
-        await uploadProfile(session, stack.profile, serverProfilePath(server, stack.name), context, (remotePath) => uploadPathFor(server, remotePath));
+        await uploadProfile(session, stack.profile, serverProfilePath(server, stack.name), context, (remotePath) =>
+          uploadPathFor(server, remotePath),
+        );
       }
     }),
   );
   const workloadPath = resolveLocal(context.planDir, plan.workload.path);
   const read = await readLocalFile(workloadPath);
-  if (!read.ok) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `Cannot read the workload ${workloadPath}: ${read.problem}. Nothing was uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
+  if (!read.ok)
+    throw new EngineFailure({
+      code: 'upload',
+      step: 'upload-workload',
+      message: `Cannot read the workload ${workloadPath}: ${read.problem}. Nothing was uploaded.`,
+      action: 'Point workload.path in the plan at a YCSB workload file.',
+    });
   const workload = read.bytes;
   const workloadProblem = workloadShapeProblem(workload);
-  if (workloadProblem) throw new EngineFailure({ code: 'upload', step: 'upload-workload', message: `${workloadPath} does not look like a YCSB workload: ${workloadProblem}. It was not uploaded.`, action: 'Point workload.path in the plan at a YCSB workload file.' });
+  if (workloadProblem)
+    throw new EngineFailure({
+      code: 'upload',
+      step: 'upload-workload',
+      message: `${workloadPath} does not look like a YCSB workload: ${workloadProblem}. It was not uploaded.`,
+      action: 'Point workload.path in the plan at a YCSB workload file.',
+    });
   await Promise.all(
     plan.clients.map(async (client) => {
       const session = pool.get(client.host);
-      for (const phase of ['load', 'run'] as const) await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5, signal);
-      await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, { step: 'prepare', signal });
-      await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, { step: 'upload-workload', mode: '600', signal });
-      for (const [name, path] of clientProfiles(plan, client)) await uploadProfile(session, path, remoteProfilePath(client.workDir, name), context);
+      for (const phase of ['load', 'run'] as const)
+        await killGroup(session, ycsbPidFile(client, phase), 'prepare', 5, signal);
+      await session.run(`mkdir -p ${shellQuote(client.workDir)}/profiles && ${staleSecretsCleanup(client.workDir)}`, {
+        step: 'prepare',
+        signal,
+      });
+      await session.upload(`${client.workDir}/${workloadRemoteName}`, workload, {
+        step: 'upload-workload',
+        mode: '600',
+        signal,
+      });
+      for (const [name, path] of clientProfiles(plan, client))
+        await uploadProfile(session, path, remoteProfilePath(client.workDir, name), context);
     }),
   );
   return read.text;
@@ -103,10 +139,17 @@ async function lockHosts(context: HostPreparationContext): Promise<void> {
     seen.add(host.host);
     const lock = await acquireRemoteLock(context.pool.get(host.host), host.workDir, owner);
     if ('unavailable' in lock) {
-      context.log('warn', `${host.host}: the host is not locked for this run (${lock.unavailable}); make sure no other run uses it.`);
+      context.log(
+        'warn',
+        `${host.host}: the host is not locked for this run (${lock.unavailable}); make sure no other run uses it.`,
+      );
       continue;
     }
     context.locks.push(lock);
-    if (lock.tookOver) context.log('warn', `${host.host}: took over the lock of run ${lock.tookOver.run ?? '?'} (process ${lock.tookOver.pid ?? '?'} on this machine is gone).`);
+    if (lock.tookOver)
+      context.log(
+        'warn',
+        `${host.host}: took over the lock of run ${lock.tookOver.run ?? '?'} (process ${lock.tookOver.pid ?? '?'} on this machine is gone).`,
+      );
   }
 }

@@ -21,27 +21,52 @@ export function probeTcp(address: string, port: number, timeoutMs = 3000): Promi
       resolve(result);
     };
     socket.once('connect', () => done('open'));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'refused' : `error ${error.code ?? error.message}`));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' ? 'refused' : `error ${error.code ?? error.message}`),
+    );
     socket.setTimeout(timeoutMs, () => done('timeout'));
   });
 }
 
 /** Whether this workstation reaches REST and KV of `server`, judged with what listens on the server. */
-export async function reachCheck(session: RemoteSession | undefined, server: ResolvedServer, signal?: AbortSignal): Promise<PreflightCheck> {
+export async function reachCheck(
+  session: RemoteSession | undefined,
+  server: ResolvedServer,
+  signal?: AbortSignal,
+): Promise<PreflightCheck> {
   const ports = [server.restPort, server.kvPort];
   const probes = await Promise.all(ports.map((port) => probeTcp(server.address, port)));
   const base = { id: 'management-reach', host: server.host };
-  if (probes.every((probe) => probe === 'open')) return { ...base, ok: true, detail: `this workstation reaches ${server.address} on REST ${server.restPort} and KV ${server.kvPort}`, blocking: true };
+  if (probes.every((probe) => probe === 'open'))
+    return {
+      ...base,
+      ok: true,
+      detail: `this workstation reaches ${server.address} on REST ${server.restPort} and KV ${server.kvPort}`,
+      blocking: true,
+    };
   let listening: string[] = [];
   if (session) {
-    const result = await session.run(leftoversScript(server), { step: 'preflight', ...(signal ? { signal } : {}) }).catch(() => undefined);
+    const result = await session
+      .run(leftoversScript(server), { step: 'preflight', ...(signal ? { signal } : {}) })
+      .catch(() => undefined);
     listening = result ? parseLeftovers(result.stdout).listeners : [];
   }
   const failed = ports.map((port, index) => ({ port, probe: probes[index] })).filter((entry) => entry.probe !== 'open');
-  const text = failed.map((entry) => `${server.address}:${entry.port} ${entry.probe === 'refused' ? 'refused the connection' : entry.probe === 'timeout' ? 'did not answer (timed out)' : entry.probe}`).join(', ');
+  const text = failed
+    .map(
+      (entry) =>
+        `${server.address}:${entry.port} ${entry.probe === 'refused' ? 'refused the connection' : entry.probe === 'timeout' ? 'did not answer (timed out)' : entry.probe}`,
+    )
+    .join(', ');
   if (listening.length === 0 && failed.every((entry) => entry.probe === 'refused')) {
     // Couchbase is not running: the host answers, the ports are closed; proven again after the start
-    return { ...base, ok: false, detail: `${text}; nothing listens on these ports on ${server.host} now (Couchbase stopped?), so reach is checked again when it starts`, action: 'Nothing to do if Couchbase is meant to be stopped now.', blocking: false };
+    return {
+      ...base,
+      ok: false,
+      detail: `${text}; nothing listens on these ports on ${server.host} now (Couchbase stopped?), so reach is checked again when it starts`,
+      action: 'Nothing to do if Couchbase is meant to be stopped now.',
+      blocking: false,
+    };
   }
   return {
     ...base,
@@ -56,22 +81,39 @@ export async function reachCheck(session: RemoteSession | undefined, server: Res
  * Warns when the node is named by an address or host name (C7): asked through two interface
  * addresses, it gives the same name, so clients are sent there whatever address they use.
  */
-export async function interfaceAxisCheck(plan: ResolvedPlan, password: string, signal?: AbortSignal): Promise<PreflightCheck | undefined> {
+export async function interfaceAxisCheck(
+  plan: ResolvedPlan,
+  password: string,
+  signal?: AbortSignal,
+): Promise<PreflightCheck | undefined> {
   const addresses = [...new Set(Object.values(plan.interfaces))];
   const server = plan.servers[0];
   if (addresses.length < 2 || !server) return undefined;
-  const names = await Promise.all(addresses.slice(0, 2).map((address) => nodeStatus({ ...server, address }, password, signal).then((status) => status.hostname).catch(() => undefined)));
+  const names = await Promise.all(
+    addresses.slice(0, 2).map((address) =>
+      nodeStatus({ ...server, address }, password, signal)
+        .then((status) => status.hostname)
+        .catch(() => undefined),
+    ),
+  );
   if (names.some((name) => name === undefined)) return undefined;
   const [first, second] = names as string[];
   if (first !== second || isLoopbackName(first)) {
-    return { id: 'interface-axis', host: server.host, ok: true, detail: 'the node is announced as the address each client uses: every interface carries its own cells', blocking: false };
+    return {
+      id: 'interface-axis',
+      host: server.host,
+      ok: true,
+      detail: 'the node is announced as the address each client uses: every interface carries its own cells',
+      blocking: false,
+    };
   }
   return {
     id: 'interface-axis',
     host: server.host,
     ok: false,
     detail: `the node is named ${first}: the cluster map sends every client to ${nodeHost(first)} whatever interface address it bootstraps through, so the interface axis measures that one address again and again (cells on other interfaces will be marked wrong-interface)`,
-    action: 'Sweep one interface only, or give each interface its own node (or alternate addresses); the cells record which local addresses carried their traffic.',
+    action:
+      'Sweep one interface only, or give each interface its own node (or alternate addresses); the cells record which local addresses carried their traffic.',
     blocking: false,
   };
 }

@@ -41,7 +41,14 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   const plan = withDefaults(options.plan);
   const pool = new SessionPool(options.ssh ?? {}, undefined, [options.password]);
   try {
-    const report = await preflight({ plan, planDir: dirname(options.planPath), pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal });
+    const report = await preflight({
+      plan,
+      planDir: dirname(options.planPath),
+      pool,
+      password: options.password,
+      resultsRoot: options.resultsRoot,
+      signal: options.signal,
+    });
     options.onEvent({ type: 'preflight', checks: report.checks });
     return report.checks;
   } finally {
@@ -49,7 +56,16 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   }
 }
 
-export async function preflight(context: { plan: ResolvedPlan; planDir: string; pool: SessionPool; password: string; resultsRoot: string; signal: AbortSignal; profilePath?: string[]; onCheck?: (check: PreflightCheck) => void }): Promise<PreflightReport> {
+export async function preflight(context: {
+  plan: ResolvedPlan;
+  planDir: string;
+  pool: SessionPool;
+  password: string;
+  resultsRoot: string;
+  signal: AbortSignal;
+  profilePath?: string[];
+  onCheck?: (check: PreflightCheck) => void;
+}): Promise<PreflightReport> {
   const { plan, planDir, pool, signal } = context;
   const checks: PreflightCheck[] = [];
   const environment: RunEnvironment = { hosts: {}, profiles: {} };
@@ -60,12 +76,20 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     checks.push(check);
     context.onCheck?.(check);
     if (!check.ok && check.blocking && blockingError === undefined) {
-      blockingError = error ?? { code: 'preflight', ...(check.host ? { host: check.host } : {}), step: 'preflight', message: `${check.id}: ${check.detail}`, action: check.action ?? 'Fix the problem and start the run again.' };
+      blockingError = error ?? {
+        code: 'preflight',
+        ...(check.host ? { host: check.host } : {}),
+        step: 'preflight',
+        message: `${check.id}: ${check.detail}`,
+        action: check.action ?? 'Fix the problem and start the run again.',
+      };
     }
   };
 
   // 1. reachability, in parallel
-  const hosts = [...new Set([...plan.servers.map((server) => server.host), ...plan.clients.map((client) => client.host)])];
+  const hosts = [
+    ...new Set([...plan.servers.map((server) => server.host), ...plan.clients.map((client) => client.host)]),
+  ];
   const reachable = new Set<string>();
   // allSettled: on a cancel, wait until every connect attempt (and its ssh child) has ended
   const attempts = await Promise.allSettled(
@@ -79,7 +103,10 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       } catch (error) {
         rethrowCancel(error, signal);
         const engineError = toEngineError(error, 'preflight', host);
-        add({ id: 'reachable', host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+        add(
+          { id: 'reachable', host, ok: false, detail: engineError.message, action: engineError.action, blocking: true },
+          engineError,
+        );
       }
     }),
   );
@@ -97,7 +124,17 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     } catch (error) {
       rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', server.host);
-      add({ id: 'server-facts', host: server.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+      add(
+        {
+          id: 'server-facts',
+          host: server.host,
+          ok: false,
+          detail: engineError.message,
+          action: engineError.action,
+          blocking: true,
+        },
+        engineError,
+      );
       continue;
     }
     mergeHost(environment, server.host, facts.environment);
@@ -106,7 +143,12 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
       id: 'couchbase-version',
       host: server.host,
       ok: facts.binaries.couchbase !== false,
-      detail: facts.binaries.couchbase === false ? `${server.couchbaseServerPath} is not an executable file` : /^couchbase/i.test(facts.environment.couchbase ?? '') ? (facts.environment.couchbase as string) : `Couchbase ${facts.environment.couchbase ?? '(version unknown)'}`,
+      detail:
+        facts.binaries.couchbase === false
+          ? `${server.couchbaseServerPath} is not an executable file`
+          : /^couchbase/i.test(facts.environment.couchbase ?? '')
+            ? (facts.environment.couchbase as string)
+            : `Couchbase ${facts.environment.couchbase ?? '(version unknown)'}`,
       action: 'Set couchbaseServerPath in the plan to the couchbase-server binary.',
       blocking: needsBinary,
     });
@@ -115,7 +157,9 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
         id: 'onload-version',
         host: server.host,
         ok: facts.binaries.onload === true,
-        detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH of the SSH user',
+        detail: facts.binaries.onload
+          ? onloadLabel(facts.environment.onload)
+          : 'onload is not on the PATH of the SSH user',
         action: 'Install Onload on the server or put it on the PATH for non-interactive SSH logins.',
         blocking: true,
       });
@@ -130,7 +174,9 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     add({
       id: 'interface-address',
       ok: where !== undefined,
-      detail: where ? `${label} ${address} is on ${where}` : `${label}: ${address} is not configured on any server (ip -o addr)`,
+      detail: where
+        ? `${label} ${address} is on ${where}`
+        : `${label}: ${address} is not configured on any server (ip -o addr)`,
       action: `Fix the address of "${label}" in the plan or configure it on the server's NIC.`,
       blocking: true,
     });
@@ -143,26 +189,85 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     try {
       const facts = await clientFacts(pool.get(client.host), client, signal);
       mergeHost(environment, client.host, facts.environment);
-      add({ id: 'ycsb-version', host: client.host, ok: facts.binaries.ycsb === true, detail: facts.binaries.ycsb ? ycsbLabel(facts.environment.ycsb, client.ycsbHome) : `no bin/ycsb in ${client.ycsbHome}`, action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`, blocking: true });
-      add({ id: 'java-version', host: client.host, ok: facts.binaries.java === true, detail: facts.binaries.java ? (facts.environment.java ?? 'java') : 'java is not on the PATH', action: 'Install a Java runtime for YCSB.', blocking: false });
+      add({
+        id: 'ycsb-version',
+        host: client.host,
+        ok: facts.binaries.ycsb === true,
+        detail: facts.binaries.ycsb
+          ? ycsbLabel(facts.environment.ycsb, client.ycsbHome)
+          : `no bin/ycsb in ${client.ycsbHome}`,
+        action: `Set ycsbHome for ${client.host} to the folder that contains bin/ycsb.`,
+        blocking: true,
+      });
+      add({
+        id: 'java-version',
+        host: client.host,
+        ok: facts.binaries.java === true,
+        detail: facts.binaries.java ? (facts.environment.java ?? 'java') : 'java is not on the PATH',
+        action: 'Install a Java runtime for YCSB.',
+        blocking: false,
+      });
       // REAL-LAB Y4: run the launcher for real; bin/ycsb alone needs a Python 2
       const probe = await chooseLauncher(pool.get(client.host), client, signal);
       if (probe.launcher) launchers.set(client.host, probe.launcher);
       const launcherError = probe.launcher ? undefined : noLauncherError(client.host, client, probe).error;
-      add({ id: 'ycsb-launcher', host: client.host, ok: probe.launcher !== undefined, detail: probe.launcher ? `${probe.launcher.command} starts YCSB${facts.environment.java ? ` (${facts.environment.java})` : ''}${probe.tried.length > 1 ? `; ${probe.tried.filter((entry) => !entry.ok).map((entry) => `${entry.launcher.command}: ${entry.detail}`).join('; ')}` : ''}` : (launcherError as EngineError).message, action: (launcherError ?? { action: '' }).action, blocking: true }, launcherError);
+      add(
+        {
+          id: 'ycsb-launcher',
+          host: client.host,
+          ok: probe.launcher !== undefined,
+          detail: probe.launcher
+            ? `${probe.launcher.command} starts YCSB${facts.environment.java ? ` (${facts.environment.java})` : ''}${
+                probe.tried.length > 1
+                  ? `; ${probe.tried
+                      .filter((entry) => !entry.ok)
+                      .map((entry) => `${entry.launcher.command}: ${entry.detail}`)
+                      .join('; ')}`
+                  : ''
+              }`
+            : (launcherError as EngineError).message,
+          action: (launcherError ?? { action: '' }).action,
+          blocking: true,
+        },
+        launcherError,
+      );
       // HdrHistogram 2.1.4 needs javax.xml.bind for the run's interval logs (ycsbHdrSupport.ts)
       if (probe.launcher) {
         const hdr = await probeHdrSupport(pool.get(client.host), client, probe.launcher, signal);
         hdrSupport.set(client.host, hdr);
-        add({ id: 'ycsb-hdr-log', host: client.host, ok: hdr.ok, detail: hdr.detail, ...(hdr.ok ? {} : { action: hdrSupportAction }), blocking: false });
+        add({
+          id: 'ycsb-hdr-log',
+          host: client.host,
+          ok: hdr.ok,
+          detail: hdr.detail,
+          ...(hdr.ok ? {} : { action: hdrSupportAction }),
+          blocking: false,
+        });
       }
       if (client.runUnderOnload !== false) {
-        add({ id: 'onload-version', host: client.host, ok: facts.binaries.onload === true, detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH', action: 'Install Onload on the client or set runUnderOnload to false.', blocking: true });
+        add({
+          id: 'onload-version',
+          host: client.host,
+          ok: facts.binaries.onload === true,
+          detail: facts.binaries.onload ? onloadLabel(facts.environment.onload) : 'onload is not on the PATH',
+          action: 'Install Onload on the client or set runUnderOnload to false.',
+          blocking: true,
+        });
       }
     } catch (error) {
       rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', client.host);
-      add({ id: 'client-facts', host: client.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
+      add(
+        {
+          id: 'client-facts',
+          host: client.host,
+          ok: false,
+          detail: engineError.message,
+          action: engineError.action,
+          blocking: true,
+        },
+        engineError,
+      );
     }
   }
 
@@ -173,38 +278,106 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     try {
       const quota = await clusterQuota(first, context.password, plan.bucket.name, signal);
       if (quota === undefined) {
-        add({ id: 'bucket-quota', host: first.host, ok: true, detail: 'the cluster reports no memory quota; not checked', blocking: false });
+        add({
+          id: 'bucket-quota',
+          host: first.host,
+          ok: true,
+          detail: 'the cluster reports no memory quota; not checked',
+          blocking: false,
+        });
       } else {
         const free = quota.quotaMB - quota.usedByOthersMB;
-        add({ id: 'bucket-quota', host: first.host, ok: plan.bucket.ramQuotaMB <= free, detail: `bucket needs ${plan.bucket.ramQuotaMB} MiB, ${Math.floor(free)} MiB of ${quota.quotaMB} MiB free`, action: 'Lower bucket.ramQuotaMB or raise the cluster memory quota.', blocking: true });
+        add({
+          id: 'bucket-quota',
+          host: first.host,
+          ok: plan.bucket.ramQuotaMB <= free,
+          detail: `bucket needs ${plan.bucket.ramQuotaMB} MiB, ${Math.floor(free)} MiB of ${quota.quotaMB} MiB free`,
+          action: 'Lower bucket.ramQuotaMB or raise the cluster memory quota.',
+          blocking: true,
+        });
       }
     } catch (error) {
       rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', first.host);
       // A refused password is the password's check, not the quota's (issue 25: "✓ Couchbase
       // password" above "✗ Bucket fits the memory quota: HTTP 401").
-      if (engineError.code === 'bucket-auth') add({ id: 'couchbase-password', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: true }, engineError);
-      else add({ id: 'bucket-quota', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: false }, engineError);
+      if (engineError.code === 'bucket-auth')
+        add(
+          {
+            id: 'couchbase-password',
+            host: first.host,
+            ok: false,
+            detail: engineError.message,
+            action: engineError.action,
+            blocking: true,
+          },
+          engineError,
+        );
+      else
+        add(
+          {
+            id: 'bucket-quota',
+            host: first.host,
+            ok: false,
+            detail: engineError.message,
+            action: engineError.action,
+            blocking: false,
+          },
+          engineError,
+        );
     }
   } else {
-    add({ id: 'bucket-quota', host: first.host, ok: true, detail: `Couchbase REST ${first.address}:${first.restPort} does not answer yet; quota checked when the bucket is created`, blocking: false });
+    add({
+      id: 'bucket-quota',
+      host: first.host,
+      ok: true,
+      detail: `Couchbase REST ${first.address}:${first.restPort} does not answer yet; quota checked when the bucket is created`,
+      blocking: false,
+    });
   }
 
   // 4b. what the bucket needs whatever the node says (REAL-LAB C5), and the services scans need (Y7)
   const minimum = quotaProblem(plan.bucket.name, plan.bucket.ramQuotaMB);
-  if (minimum) add({ id: 'bucket-quota', host: first.host, ok: false, detail: minimum, action: `Set bucket.ramQuotaMB to ${minimumRamQuotaMB} or more.`, blocking: true });
+  if (minimum)
+    add({
+      id: 'bucket-quota',
+      host: first.host,
+      ok: false,
+      detail: minimum,
+      action: `Set bucket.ramQuotaMB to ${minimumRamQuotaMB} or more.`,
+      blocking: true,
+    });
   // an unreadable workload is reported by the lint check below
   const workload = await readLocalFile(resolveLocal(planDir, plan.workload.path));
   const workloadText = workload.ok ? workload.text : '';
-  const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {})) || Object.keys(plan.axes).includes('scanproportion');
+  const scans =
+    workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {})) ||
+    Object.keys(plan.axes).includes('scanproportion');
   if (scans && (await restAnswers(first.address, first.restPort, 2000, signal))) {
     try {
       const missing = missingScanServices(await clusterServices({ server: first, password: context.password, signal }));
-      add({ id: 'query-services', host: first.host, ok: missing.length === 0, detail: missing.length === 0 ? 'the workload scans (N1QL): the cluster runs the query and index services' : `the workload scans, which couchbase2 does through N1QL, but no node runs ${missing.join(' and ')}`, action: 'Add the query and index services to the cluster, or use a workload without scans.', blocking: true });
+      add({
+        id: 'query-services',
+        host: first.host,
+        ok: missing.length === 0,
+        detail:
+          missing.length === 0
+            ? 'the workload scans (N1QL): the cluster runs the query and index services'
+            : `the workload scans, which couchbase2 does through N1QL, but no node runs ${missing.join(' and ')}`,
+        action: 'Add the query and index services to the cluster, or use a workload without scans.',
+        blocking: true,
+      });
     } catch (error) {
       rethrowCancel(error, signal);
       const engineError = toEngineError(error, 'preflight', first.host);
-      add({ id: 'query-services', host: first.host, ok: false, detail: engineError.message, action: engineError.action, blocking: false });
+      add({
+        id: 'query-services',
+        host: first.host,
+        ok: false,
+        detail: engineError.message,
+        action: engineError.action,
+        blocking: false,
+      });
     }
   }
   // 4b. this workstation's reach to REST and KV, and whether the interface axis means anything (managementReach.ts)
@@ -220,39 +393,68 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
   // 5. local files through the language services
   throwIfCancelled(signal, undefined, 'preflight');
   const lintTargets: { path: string; languageId: 'onload-profile' | 'ycsb-workload'; id: string }[] = [
-    ...onloadStacks.map((stack) => ({ path: resolveLocal(planDir, stack.profile as string), languageId: 'onload-profile' as const, id: 'profile-lint' })),
+    ...onloadStacks.map((stack) => ({
+      path: resolveLocal(planDir, stack.profile as string),
+      languageId: 'onload-profile' as const,
+      id: 'profile-lint',
+    })),
     { path: resolveLocal(planDir, plan.workload.path), languageId: 'ycsb-workload', id: 'workload-lint' },
   ];
   for (const target of lintTargets) {
     try {
       await access(target.path, fsConstants.R_OK);
     } catch {
-      add({ id: target.id, ok: false, detail: `${target.path} cannot be read`, action: 'Fix the path in the plan (relative paths start at the plan file).', blocking: true });
+      add({
+        id: target.id,
+        ok: false,
+        detail: `${target.path} cannot be read`,
+        action: 'Fix the path in the plan (relative paths start at the plan file).',
+        blocking: true,
+      });
       continue;
     }
     try {
       const problems = await lintFile(target.path, target.languageId, context.profilePath ?? []);
       if (problems === undefined) {
-        add({ id: target.id, ok: true, detail: `${target.path}: no language service for ${target.languageId}; not checked`, blocking: false });
+        add({
+          id: target.id,
+          ok: true,
+          detail: `${target.path}: no language service for ${target.languageId}; not checked`,
+          blocking: false,
+        });
         continue;
       }
       const errors = problems.filter((problem) => problem.severity === 'error');
       const warnings = problems.filter((problem) => problem.severity === 'warning');
-      const listed = [...errors, ...warnings].slice(0, 5).map((problem) => `line ${problem.line}: ${problem.message}`).join('; ');
+      const listed = [...errors, ...warnings]
+        .slice(0, 5)
+        .map((problem) => `line ${problem.line}: ${problem.message}`)
+        .join('; ');
       add({
         id: target.id,
         ok: errors.length === 0,
-        detail: errors.length + warnings.length === 0 ? `${target.path}: no problems` : `${target.path}: ${errors.length} error(s), ${warnings.length} warning(s): ${listed}`,
+        detail:
+          errors.length + warnings.length === 0
+            ? `${target.path}: no problems`
+            : `${target.path}: ${errors.length} error(s), ${warnings.length} warning(s): ${listed}`,
         action: `Open ${target.path} and fix the reported problems.`,
         blocking: errors.length > 0,
       });
     } catch (error) {
-      add({ id: target.id, ok: true, detail: `${target.path}: the checker failed (${(error as Error).message}); not checked`, blocking: false });
+      add({
+        id: target.id,
+        ok: true,
+        detail: `${target.path}: the checker failed (${(error as Error).message}); not checked`,
+        blocking: false,
+      });
     }
   }
   for (const stack of onloadStacks) {
     try {
-      environment.profiles[stack.name] = await effectiveProfileSettings(resolveLocal(planDir, stack.profile as string), context.profilePath ?? []);
+      environment.profiles[stack.name] = await effectiveProfileSettings(
+        resolveLocal(planDir, stack.profile as string),
+        context.profilePath ?? [],
+      );
     } catch {
       // unreadable: already reported by the lint check
     }
@@ -266,7 +468,13 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
     await rm(probe, { force: true });
     add({ id: 'results-writable', ok: true, detail: `${context.resultsRoot} is writable`, blocking: true });
   } catch (error) {
-    add({ id: 'results-writable', ok: false, detail: `${context.resultsRoot} is not writable: ${(error as Error).message}`, action: 'Choose another results folder or free space.', blocking: true });
+    add({
+      id: 'results-writable',
+      ok: false,
+      detail: `${context.resultsRoot} is not writable: ${(error as Error).message}`,
+      action: 'Choose another results folder or free space.',
+      blocking: true,
+    });
   }
 
   return { checks, environment, launchers, hdrSupport, ...(blockingError ? { blockingError } : {}) };
@@ -275,13 +483,22 @@ export async function preflight(context: { plan: ResolvedPlan; planDir: string; 
 /** A cancel is not a failed check: it ends the pre-flight at once. */
 function rethrowCancel(error: unknown, signal: AbortSignal): void {
   if (signal.aborted || (error instanceof EngineFailure && error.error.code === 'cancelled')) {
-    throw error instanceof EngineFailure && error.error.code === 'cancelled' ? error : new EngineFailure({ code: 'cancelled', step: 'preflight', message: 'Cancelled.', action: 'Start the run again when ready.' });
+    throw error instanceof EngineFailure && error.error.code === 'cancelled'
+      ? error
+      : new EngineFailure({
+          code: 'cancelled',
+          step: 'preflight',
+          message: 'Cancelled.',
+          action: 'Start the run again when ready.',
+        });
   }
 }
 
 function mergeHost(environment: RunEnvironment, host: string, facts: HostEnvironment): void {
   const existing = environment.hosts[host];
-  environment.hosts[host] = existing ? { ...facts, ...existing, interfaces: { ...(facts.interfaces ?? {}), ...(existing.interfaces ?? {}) } } : facts;
+  environment.hosts[host] = existing
+    ? { ...facts, ...existing, interfaces: { ...(facts.interfaces ?? {}), ...(existing.interfaces ?? {}) } }
+    : facts;
 }
 
 /** `onload --version` already names itself ("Onload 9.0.1.86", older releases "OpenOnload 8.1.2.26"). */
@@ -292,5 +509,7 @@ export function onloadLabel(version: string | undefined): string {
 
 /** The version the run records when the client folder does not reveal it comes from YCSB's own first line. */
 export function ycsbLabel(version: string | undefined, ycsbHome: string): string {
-  return version ? `YCSB ${version} in ${ycsbHome}` : `YCSB in ${ycsbHome} (version read from its output at the first run)`;
+  return version
+    ? `YCSB ${version} in ${ycsbHome}`
+    : `YCSB in ${ycsbHome} (version read from its output at the first run)`;
 }

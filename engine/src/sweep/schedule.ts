@@ -59,7 +59,13 @@ function shuffle<T>(items: T[], random: () => number): T[] {
  * `mode`. `stacks` is the plan's stack order; `firstStack` (the stack the server runs on now)
  * goes first in grouped and interleaved order, which saves a restart.
  */
-export function orderCells(keys: CellKey[], stacks: string[], mode: OrderMode, seed: number, firstStack?: string): CellKey[] {
+export function orderCells(
+  keys: CellKey[],
+  stacks: string[],
+  mode: OrderMode,
+  seed: number,
+  firstStack?: string,
+): CellKey[] {
   if (keys.some((key) => key.clusterSize !== undefined)) return orderBySize(keys, stacks, mode, seed, firstStack);
   return orderWithin(keys, stacks, mode, seed, firstStack);
 }
@@ -78,7 +84,8 @@ function orderBySize(keys: CellKey[], stacks: string[], mode: OrderMode, seed: n
     groups.set(id, [...(groups.get(id) ?? []), key]);
   }
   const byRepetition = new Map<number, CellKey[][]>();
-  for (const group of groups.values()) byRepetition.set(group[0].repetition, [...(byRepetition.get(group[0].repetition) ?? []), group]);
+  for (const group of groups.values())
+    byRepetition.set(group[0].repetition, [...(byRepetition.get(group[0].repetition) ?? []), group]);
   const random = seededRandom(seed ^ 0x5bd1e995);
   const out: CellKey[] = [];
   let stack = firstStack;
@@ -96,7 +103,10 @@ function orderWithin(keys: CellKey[], stacks: string[], mode: OrderMode, seed: n
   const shift = firstStack !== undefined && stacks.includes(firstStack) ? stacks.indexOf(firstStack) : 0;
   const stackIndex = (key: CellKey): number => (stacks.indexOf(key.stack) - shift + stacks.length) % stacks.length;
   if (mode === 'grouped') {
-    return keys.map((key, index) => ({ key, index })).sort((a, b) => a.key.repetition - b.key.repetition || stackIndex(a.key) - stackIndex(b.key) || a.index - b.index).map((entry) => entry.key);
+    return keys
+      .map((key, index) => ({ key, index }))
+      .sort((a, b) => a.key.repetition - b.key.repetition || stackIndex(a.key) - stackIndex(b.key) || a.index - b.index)
+      .map((entry) => entry.key);
   }
   // blocks of one repetition of one point, in first-seen order
   const blocks = new Map<string, CellKey[]>();
@@ -108,7 +118,8 @@ function orderWithin(keys: CellKey[], stacks: string[], mode: OrderMode, seed: n
     blocks.set(id, block);
   }
   const ordered = [...blocks.values()].map((block) => block.sort((a, b) => stackIndex(a) - stackIndex(b)));
-  if (mode === 'interleaved') return ordered.flatMap((block, index) => (index % 2 === 0 ? block : [...block].reverse()));
+  if (mode === 'interleaved')
+    return ordered.flatMap((block, index) => (index % 2 === 0 ? block : [...block].reverse()));
   const random = seededRandom(seed);
   return shuffle(ordered, random).flatMap((block) => shuffle(block, random));
 }
@@ -137,9 +148,17 @@ export function clusterResizes(keys: CellKey[]): number {
 }
 
 /** The cells of repetitions `from`..`to` of `points` (keys of repetition 1), every stack, ordered. */
-function repetitionCells(points: CellKey[], from: number, to: number, stacks: string[], mode: OrderMode, seed: number): CellKey[] {
+function repetitionCells(
+  points: CellKey[],
+  from: number,
+  to: number,
+  stacks: string[],
+  mode: OrderMode,
+  seed: number,
+): CellKey[] {
   const keys: CellKey[] = [];
-  for (let repetition = from; repetition <= to; repetition++) for (const stack of stacks) for (const point of points) keys.push({ ...point, stack, repetition });
+  for (let repetition = from; repetition <= to; repetition++)
+    for (const stack of stacks) for (const point of points) keys.push({ ...point, stack, repetition });
   return orderCells(keys, stacks, mode, seed);
 }
 
@@ -162,9 +181,19 @@ export interface PlanEstimate {
   resizes?: number;
 }
 
-export function planEstimate(points: CellKey[], stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number, restartServer: ResolvedPlan['restartServer']): PlanEstimate {
+export function planEstimate(
+  points: CellKey[],
+  stacks: string[],
+  policy: RepetitionPolicy,
+  mode: OrderMode,
+  seed: number,
+  restartServer: ResolvedPlan['restartServer'],
+): PlanEstimate {
   const first = repetitionCells(points, 1, policy.min, stacks, mode, seed);
-  const all = policy.max > policy.min ? [...first, ...repetitionCells(points, policy.min + 1, policy.max, stacks, mode, seed)] : first;
+  const all =
+    policy.max > policy.min
+      ? [...first, ...repetitionCells(points, policy.min + 1, policy.max, stacks, mode, seed)]
+      : first;
   return {
     cells: first.length,
     maxCells: all.length,
@@ -177,21 +206,37 @@ export function planEstimate(points: CellKey[], stacks: string[], policy: Repeti
 
 /** `12 cells (up to 30 until stable), 4 server restarts (grouped: 2)`. */
 export function formatEstimate(estimate: PlanEstimate, mode: OrderMode): string {
-  const cells = estimate.maxCells > estimate.cells ? `${estimate.cells} cells (up to ${estimate.maxCells} until stable)` : `${estimate.cells} cells`;
-  const restarts = estimate.maxRestarts > estimate.restarts ? `${estimate.restarts} server restarts (up to ${estimate.maxRestarts})` : `${estimate.restarts} server restarts`;
-  const extra = mode !== 'grouped' && estimate.restarts !== estimate.groupedRestarts ? ` (${mode}; grouped would need ${estimate.groupedRestarts}: ${estimate.restarts - estimate.groupedRestarts} more)` : '';
-  const resizes = estimate.resizes !== undefined ? `, ${estimate.resizes} cluster resize${estimate.resizes === 1 ? '' : 's'}` : '';
+  const cells =
+    estimate.maxCells > estimate.cells
+      ? `${estimate.cells} cells (up to ${estimate.maxCells} until stable)`
+      : `${estimate.cells} cells`;
+  const restarts =
+    estimate.maxRestarts > estimate.restarts
+      ? `${estimate.restarts} server restarts (up to ${estimate.maxRestarts})`
+      : `${estimate.restarts} server restarts`;
+  const extra =
+    mode !== 'grouped' && estimate.restarts !== estimate.groupedRestarts
+      ? ` (${mode}; grouped would need ${estimate.groupedRestarts}: ${estimate.restarts - estimate.groupedRestarts} more)`
+      : '';
+  const resizes =
+    estimate.resizes !== undefined ? `, ${estimate.resizes} cluster resize${estimate.resizes === 1 ? '' : 's'}` : '';
   return `${cells}, ${restarts}${extra}${resizes}`;
 }
 
 /** The first cells of a run: `min` repetitions of every point, in the plan's order. */
-export function initialCells(allCells: CellKey[], stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number): CellKey[] {
+export function initialCells(
+  allCells: CellKey[],
+  stacks: string[],
+  policy: RepetitionPolicy,
+  mode: OrderMode,
+  seed: number,
+): CellKey[] {
   return repetitionCells(planPoints(allCells), 1, policy.min, stacks, mode, seed);
 }
 
 /** Whether a point's throughput differences are tight enough; false when they cannot be computed yet. */
 export function pointIsStable(throughputByStack: Map<string, number[]>, stacks: string[], targetCi: number): boolean {
-  const baseline = stacks.includes('kernel') ? throughputByStack.get('kernel') ?? [] : undefined;
+  const baseline = stacks.includes('kernel') ? (throughputByStack.get('kernel') ?? []) : undefined;
   const others = stacks.filter((stack) => stack !== 'kernel');
   if (baseline === undefined || others.length === 0) {
     // no kernel arm, or only the kernel: each arm's own interval
@@ -211,7 +256,15 @@ export function pointIsStable(throughputByStack: Map<string, number[]>, stacks: 
  * stable and has fewer than `max` repetitions, one more repetition of every stack. Empty when
  * nothing is to add (or the policy is a fixed count).
  */
-export function nextRepetitions(planned: CellKey[], results: Map<string, CellResult>, stacks: string[], policy: RepetitionPolicy, mode: OrderMode, seed: number, currentStack?: string): CellKey[] {
+export function nextRepetitions(
+  planned: CellKey[],
+  results: Map<string, CellResult>,
+  stacks: string[],
+  policy: RepetitionPolicy,
+  mode: OrderMode,
+  seed: number,
+  currentStack?: string,
+): CellKey[] {
   if (policy.targetCi === undefined || policy.max <= policy.min) return [];
   const byPoint = new Map<string, CellKey[]>();
   for (const key of planned) {
@@ -227,7 +280,8 @@ export function nextRepetitions(planned: CellKey[], results: Map<string, CellRes
     const values = new Map<string, number[]>();
     for (const key of keys) {
       const result = results.get(cellId(key));
-      if (result?.status === 'ok' && result.run) values.set(key.stack, [...(values.get(key.stack) ?? []), result.run.throughputOpsPerSec]);
+      if (result?.status === 'ok' && result.run)
+        values.set(key.stack, [...(values.get(key.stack) ?? []), result.run.throughputOpsPerSec]);
     }
     if (pointIsStable(values, stacks, policy.targetCi)) continue;
     round = Math.max(round, repetitions + 1);
@@ -240,7 +294,12 @@ export function nextRepetitions(planned: CellKey[], results: Map<string, CellRes
  * How many cells run until stable may still add: for each point not yet at `max` and not already
  * found stable, the missing repetitions of every stack. For the "up to" time estimate.
  */
-export function possibleExtraCells(planned: CellKey[], results: Map<string, CellResult>, stacks: string[], policy: RepetitionPolicy): number {
+export function possibleExtraCells(
+  planned: CellKey[],
+  results: Map<string, CellResult>,
+  stacks: string[],
+  policy: RepetitionPolicy,
+): number {
   if (policy.targetCi === undefined || policy.max <= policy.min) return 0;
   const byPoint = new Map<string, CellKey[]>();
   for (const key of planned) byPoint.set(pointId(key), [...(byPoint.get(pointId(key)) ?? []), key]);
@@ -252,7 +311,8 @@ export function possibleExtraCells(planned: CellKey[], results: Map<string, Cell
       const values = new Map<string, number[]>();
       for (const key of keys) {
         const result = results.get(cellId(key));
-        if (result?.status === 'ok' && result.run) values.set(key.stack, [...(values.get(key.stack) ?? []), result.run.throughputOpsPerSec]);
+        if (result?.status === 'ok' && result.run)
+          values.set(key.stack, [...(values.get(key.stack) ?? []), result.run.throughputOpsPerSec]);
       }
       if (pointIsStable(values, stacks, policy.targetCi)) continue;
     }

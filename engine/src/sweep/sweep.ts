@@ -40,7 +40,14 @@ import { ycsbPidFile } from '../ycsb/ycsbRun';
 import { prepareHosts, type HostLock } from './hostPreparation';
 import { preflight } from './preflight';
 import { loadRunPlan, openRunFolder, pathPolicyOf, type RunFolderState, type RunPlan } from './runOpening';
-import { formatEstimate, nextRepetitions, planEstimate, planPoints, possibleExtraCells, type OrderMode } from './schedule';
+import {
+  formatEstimate,
+  nextRepetitions,
+  planEstimate,
+  planPoints,
+  possibleExtraCells,
+  type OrderMode,
+} from './schedule';
 
 /** Test seams: fake sessions instead of OpenSSH, an I/O layer that fails on demand. */
 export interface SweepSeams {
@@ -135,7 +142,18 @@ export class SweepRun {
   /** Work folders and their locks, leftovers of an earlier crash, uploads (hostPreparation.ts). */
   async prepareHosts(): Promise<void> {
     const { plan, planDir, runDir, pool, signal } = this;
-    this.workloadText = await prepareHosts({ plan, planDir, runDir, pool, signal, pathPolicy: pathPolicyOf(this.options), profilePath: this.options.profilePath ?? [], log: (level, message) => this.log(level, message), touched: this.touchedHosts, locks: this.hostLocks });
+    this.workloadText = await prepareHosts({
+      plan,
+      planDir,
+      runDir,
+      pool,
+      signal,
+      pathPolicy: pathPolicyOf(this.options),
+      profilePath: this.options.profilePath ?? [],
+      log: (level, message) => this.log(level, message),
+      touched: this.touchedHosts,
+      locks: this.hostLocks,
+    });
   }
 
   async releaseHostLocks(): Promise<void> {
@@ -146,7 +164,15 @@ export class SweepRun {
   async putServersOn(stack: string, signal?: AbortSignal): Promise<void> {
     this.currentStack = undefined;
     this.serversTouched = true;
-    const context = { pool: this.pool, plan: this.plan, password: this.options.password, serverStartSec: this.serverStartSec, log: (level: 'info' | 'warn', message: string) => this.log(level, message), ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipServerWait: true } : {}) };
+    const context = {
+      pool: this.pool,
+      plan: this.plan,
+      password: this.options.password,
+      serverStartSec: this.serverStartSec,
+      log: (level: 'info' | 'warn', message: string) => this.log(level, message),
+      ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}),
+      ...(this.seams.skipServerWait ? { skipServerWait: true } : {}),
+    };
     await putServersOnStack(context, stack, this.serverStarts, signal);
     this.currentStack = stack;
   }
@@ -161,7 +187,17 @@ export class SweepRun {
       const startedWall = Date.now();
       const startedMono = performance.now();
       const finishedAt = (): string => new Date(startedWall + (performance.now() - startedMono)).toISOString();
-      const draft: CellResult = { kind: 'cell', id: cell.id, key: cell.key, status: 'ok', accelerated: cell.key.stack === 'kernel' ? null : false, startedAt: new Date(startedWall).toISOString(), finishedAt: '', attempts: attempt, logs };
+      const draft: CellResult = {
+        kind: 'cell',
+        id: cell.id,
+        key: cell.key,
+        status: 'ok',
+        accelerated: cell.key.stack === 'kernel' ? null : false,
+        startedAt: new Date(startedWall).toISOString(),
+        finishedAt: '',
+        attempts: attempt,
+        logs,
+      };
       try {
         await this.runCell(cell, attempt, draft);
         return { ...draft, finishedAt: finishedAt() };
@@ -173,7 +209,12 @@ export class SweepRun {
           this.log('warn', `${cell.id}: ${formatEngineError(engineError)} Retrying once.`);
           continue;
         }
-        return { ...draft, status: 'failed', error: { ...engineError, message: this.redact(engineError.message) }, finishedAt: finishedAt() };
+        return {
+          ...draft,
+          status: 'failed',
+          error: { ...engineError, message: this.redact(engineError.message) },
+          finishedAt: finishedAt(),
+        };
       }
     }
   }
@@ -194,7 +235,20 @@ export class SweepRun {
     const workload = effectiveWorkload(this.workloadText, plan.workload.properties, key.axes);
     const bucketEvidence: Record<string, unknown> = {};
     const withoutHdr = plan.clients.filter((client) => this.hdrSupport.get(client.host)?.ok === false);
-    const ycsbEvidence: Record<string, unknown> = { ...(withoutHdr.length > 0 ? { hdrLogs: Object.fromEntries(withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail])) } : {}), binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '), launcher: Object.fromEntries(plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)'])), keys: {} };
+    const ycsbEvidence: Record<string, unknown> = {
+      ...(withoutHdr.length > 0
+        ? {
+            hdrLogs: Object.fromEntries(
+              withoutHdr.map((client) => [client.host, this.hdrSupport.get(client.host)?.detail]),
+            ),
+          }
+        : {}),
+      binding: [...new Set(plan.clients.map((client) => client.binding))].join(', '),
+      launcher: Object.fromEntries(
+        plan.clients.map((client) => [client.host, this.launchers.get(client.host)?.command ?? '(default)']),
+      ),
+      keys: {},
+    };
     draft.evidence = { ...(draft.evidence ?? {}), bucket: bucketEvidence, ycsb: ycsbEvidence };
     let clusterEvidence: ClusterEvidence | undefined;
     if (key.clusterSize !== undefined) {
@@ -209,7 +263,17 @@ export class SweepRun {
     phase('check-acceleration');
     const profileSettings = key.stack === 'kernel' ? undefined : (this.profileSettings[key.stack] ?? {});
     // memcached may start well after REST answered (REAL-LAB C9): looked for until the start's own deadline, at most 2 min
-    const observed = observeServers({ pool: this.pool, servers: plan.servers, key, draft, starts: this.serverStarts, profileSettings, waitSec: Math.min(plan.timeouts.serverStartSec, 120), log, signal }).then(
+    const observed = observeServers({
+      pool: this.pool,
+      servers: plan.servers,
+      key,
+      draft,
+      starts: this.serverStarts,
+      profileSettings,
+      waitSec: Math.min(plan.timeouts.serverStartSec, 120),
+      log,
+      signal,
+    }).then(
       () => ({ ok: true as const }),
       (error: unknown) => ({ ok: false as const, error }),
     );
@@ -217,7 +281,14 @@ export class SweepRun {
     void observed.then(() => (serversChecked = true));
 
     phase('recreate-bucket');
-    const bucketContext = { server: plan.servers[0], password: this.options.password, bucket: plan.bucket, readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec, signal, ...(this.seams.bucket ? { seam: this.seams.bucket } : {}) };
+    const bucketContext = {
+      server: plan.servers[0],
+      password: this.options.password,
+      bucket: plan.bucket,
+      readySec: this.options.timeouts?.bucketReadySec ?? plan.timeouts.bucketReadySec,
+      signal,
+      ...(this.seams.bucket ? { seam: this.seams.bucket } : {}),
+    };
     const bucket = await prepareCellBucket(bucketContext, workloadScans(workload), bucketEvidence).then(
       (login) => ({ ok: true as const, login }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -236,20 +307,48 @@ export class SweepRun {
 
     // REAL-LAB C6, C10, C11: the count is a stats sample: poll it, let the write queues drain, and the index catch up
     phase('item-count');
-    await settleAfterLoad(bucketContext, draft.load as NonNullable<CellResult['load']>, bucketEvidence, workloadScans(workload));
+    await settleAfterLoad(
+      bucketContext,
+      draft.load as NonNullable<CellResult['load']>,
+      bucketEvidence,
+      workloadScans(workload),
+    );
     if (clusterEvidence) {
       // K13: active and replica vBuckets and items per node, once the load is in
       phase('cluster-spread');
-      clusterEvidence.nodes = this.seams.cluster ? await this.seams.cluster.spread() : await readBucketSpread(this.restTarget(), plan.bucket.name);
+      clusterEvidence.nodes = this.seams.cluster
+        ? await this.seams.cluster.spread()
+        : await readBucketSpread(this.restTarget(), plan.bucket.name);
     }
 
     phase('ycsb-run');
-    const evidence = { pool: this.pool, plan, cellId: id, key, attempt, draft, password: this.options.password, signal, log, keepLog: phases.keepLog, ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}), ...(this.seams.skipServerWait ? { skipNetwork: true } : {}), clientIoSpin: clientIoSpinOf(plan.clients.map((client) => client.binding), workload) };
-    // a client whose YCSB cannot write HDR logs runs without them (ycsbHdrSupport.ts)
-    const withHdrWhereSupported = (extrasFor: Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0]): Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0] => (client) => {
-      const extras = extrasFor(client);
-      return this.hdrSupport.get(client.host)?.ok === false ? { ...extras, properties: {} } : extras;
+    const evidence = {
+      pool: this.pool,
+      plan,
+      cellId: id,
+      key,
+      attempt,
+      draft,
+      password: this.options.password,
+      signal,
+      log,
+      keepLog: phases.keepLog,
+      ...(this.seams.skipped ? { skipped: this.seams.skipped } : {}),
+      ...(this.seams.skipServerWait ? { skipNetwork: true } : {}),
+      clientIoSpin: clientIoSpinOf(
+        plan.clients.map((client) => client.binding),
+        workload,
+      ),
     };
+    // a client whose YCSB cannot write HDR logs runs without them (ycsbHdrSupport.ts)
+    const withHdrWhereSupported =
+      (
+        extrasFor: Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0],
+      ): Parameters<Parameters<typeof runPhaseWithEvidence>[1]>[0] =>
+      (client) => {
+        const extras = extrasFor(client);
+        return this.hdrSupport.get(client.host)?.ok === false ? { ...extras, properties: {} } : extras;
+      };
     await runPhaseWithEvidence(evidence, (extrasFor) => runClients(phases, withHdrWhereSupported(extrasFor)));
   }
 
@@ -265,20 +364,42 @@ export class SweepRun {
   private async formCluster(cell: Cell, attempt: number, draft: CellResult, size: number): Promise<ClusterEvidence> {
     if (this.seams.cluster) return this.seams.cluster.form(size);
     try {
-      const evidence = await formCellCluster(this.restTarget(), this.plan, size, this.options.timeouts?.bucketReadySec ?? this.plan.timeouts.bucketReadySec, this.seams.resize);
-      const rebalance = evidence.rebalance.outcome === 'balanced' ? `rebalanced in ${Math.round(evidence.rebalance.ms)} ms (added ${evidence.added.length}, ejected ${evidence.ejected.length})` : 'already formed';
+      const evidence = await formCellCluster(
+        this.restTarget(),
+        this.plan,
+        size,
+        this.options.timeouts?.bucketReadySec ?? this.plan.timeouts.bucketReadySec,
+        this.seams.resize,
+      );
+      const rebalance =
+        evidence.rebalance.outcome === 'balanced'
+          ? `rebalanced in ${Math.round(evidence.rebalance.ms)} ms (added ${evidence.added.length}, ejected ${evidence.ejected.length})`
+          : 'already formed';
       this.log('info', `${cell.id}: cluster of ${size} node${size === 1 ? '' : 's'} ${rebalance}.`);
       return evidence;
     } catch (error) {
       if (error instanceof RebalanceFailure && error.report !== undefined) {
-        draft.logs.push(await writeLog(this.runDir, `${logFolderName(cell.id)}/attempt${attempt}-rebalance-report.json`, this.redact(error.report), this.io));
+        draft.logs.push(
+          await writeLog(
+            this.runDir,
+            `${logFolderName(cell.id)}/attempt${attempt}-rebalance-report.json`,
+            this.redact(error.report),
+            this.io,
+          ),
+        );
       }
       throw error;
     }
   }
 
   /** What a cell's YCSB phases need from the run: sessions, launchers, the login, events and the cell's log folder. */
-  private cellPhases(plan: ResolvedPlan, cell: Cell, attempt: number, draft: CellResult, workload: Map<string, string>): CellPhasesContext {
+  private cellPhases(
+    plan: ResolvedPlan,
+    cell: Cell,
+    attempt: number,
+    draft: CellResult,
+    workload: Map<string, string>,
+  ): CellPhasesContext {
     return {
       plan,
       session: (host) => this.pool.get(host),
@@ -291,8 +412,26 @@ export class SweepRun {
       launchers: this.launchers,
       timeoutSec: this.options.timeouts?.cellSec ?? this.plan.timeouts.cellSec,
       signal: this.signal,
-      onStatus: (host, phase, status, line) => this.emit({ type: 'status', id: cell.id, host, phase, status: { elapsedSec: status.elapsedSec, operations: status.operations, currentOpsPerSec: status.currentOpsPerSec }, line: this.redact(line) }),
-      keepLog: (host, name, text) => writeLog(this.runDir, `${logFolderName(cell.id)}/attempt${attempt}-${host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}`, this.redact(text), this.io),
+      onStatus: (host, phase, status, line) =>
+        this.emit({
+          type: 'status',
+          id: cell.id,
+          host,
+          phase,
+          status: {
+            elapsedSec: status.elapsedSec,
+            operations: status.operations,
+            currentOpsPerSec: status.currentOpsPerSec,
+          },
+          line: this.redact(line),
+        }),
+      keepLog: (host, name, text) =>
+        writeLog(
+          this.runDir,
+          `${logFolderName(cell.id)}/attempt${attempt}-${host.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}`,
+          this.redact(text),
+          this.io,
+        ),
       versions: this.ycsbVersions,
     };
   }
@@ -317,18 +456,38 @@ export class SweepRun {
     await Promise.all(
       this.plan.clients.map(async (client) => {
         const session = this.pool.get(client.host);
-        for (const phase of ['load', 'run'] as const) await attempt(client.host, () => killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5, clientDeadline));
-        await attempt(client.host, () => killGroup(session, samplerPidFile(client.workDir, 'client'), 'cleanup', 1, clientDeadline));
-        await attempt(client.host, () => session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup', signal: clientDeadline }));
+        for (const phase of ['load', 'run'] as const)
+          await attempt(client.host, () =>
+            killGroup(session, ycsbPidFile(client, phase), 'cleanup', 5, clientDeadline),
+          );
+        await attempt(client.host, () =>
+          killGroup(session, samplerPidFile(client.workDir, 'client'), 'cleanup', 1, clientDeadline),
+        );
+        await attempt(client.host, () =>
+          session.run(staleSecretsCleanup(client.workDir), { step: 'cleanup', signal: clientDeadline }),
+        );
       }),
     );
-    await Promise.all(this.plan.servers.map((server) => attempt(server.host, () => killGroup(this.pool.get(server.host), samplerPidFile(server.workDir, 'server'), 'cleanup', 1, clientDeadline))));
-    if (this.serversTouched && this.currentStack !== 'kernel' && this.plan.servers.every((server) => usable(server.host))) {
+    await Promise.all(
+      this.plan.servers.map((server) =>
+        attempt(server.host, () =>
+          killGroup(this.pool.get(server.host), samplerPidFile(server.workDir, 'server'), 'cleanup', 1, clientDeadline),
+        ),
+      ),
+    );
+    if (
+      this.serversTouched &&
+      this.currentStack !== 'kernel' &&
+      this.plan.servers.every((server) => usable(server.host))
+    ) {
       try {
         await this.putServersOn('kernel', AbortSignal.timeout(cleanupLimitMs + this.serverStartSec * 1000));
         this.log('info', 'Couchbase is back on the kernel stack.');
       } catch (error) {
-        this.log('error', `Could not put Couchbase back on the kernel stack: ${formatEngineError(toEngineError(error, 'cleanup'))}`);
+        this.log(
+          'error',
+          `Could not put Couchbase back on the kernel stack: ${formatEngineError(toEngineError(error, 'cleanup'))}`,
+        );
       }
     }
   }
@@ -346,7 +505,13 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     emit({ type: 'run-finished', outcome });
     return outcome;
   };
-  const outcome: RunOutcome = { runDir: options.resumeRunDir ?? '', completed: 0, failed: 0, total: 0, cancelled: false };
+  const outcome: RunOutcome = {
+    runDir: options.resumeRunDir ?? '',
+    completed: 0,
+    failed: 0,
+    total: 0,
+    cancelled: false,
+  };
 
   // the plan: on resume, the one recorded in the manifest (the cell list must not change)
   let runPlan: RunPlan;
@@ -374,15 +539,45 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
     cells = manifest.cells.map((cell, index) => ({ ...cell, index }));
     outcome.total = cells.length;
     writer = await ResultsWriter.open(runDir, seams.resultsIo);
-    emit({ type: 'run-started', runDir, manifest, resumed: options.resumeRunDir !== undefined, alreadyDone: cells.filter((cell) => done.has(cell.id)).length });
+    emit({
+      type: 'run-started',
+      runDir,
+      manifest,
+      resumed: options.resumeRunDir !== undefined,
+      alreadyDone: cells.filter((cell) => done.has(cell.id)).length,
+    });
     run = new SweepRun(plan, planDir, runDir, options, emit, seams);
-    const report = await preflight({ plan, planDir, pool: run.pool, password: options.password, resultsRoot: options.resultsRoot, signal: options.signal, profilePath: options.profilePath, onCheck: (check) => emit({ type: 'preflight-check', check }) });
+    const report = await preflight({
+      plan,
+      planDir,
+      pool: run.pool,
+      password: options.password,
+      resultsRoot: options.resultsRoot,
+      signal: options.signal,
+      profilePath: options.profilePath,
+      onCheck: (check) => emit({ type: 'preflight-check', check }),
+    });
     // older runs (and a damaged field) read as grouped
     const recorded = manifest.order;
-    const order: { mode: OrderMode; seed: number } = recorded && ['grouped', 'interleaved', 'randomized'].includes(recorded.mode) && Number.isFinite(recorded.seed) ? recorded : { mode: 'grouped', seed: 0 };
+    const order: { mode: OrderMode; seed: number } =
+      recorded && ['grouped', 'interleaved', 'randomized'].includes(recorded.mode) && Number.isFinite(recorded.seed)
+        ? recorded
+        : { mode: 'grouped', seed: 0 };
     const stackNames = plan.stacks.map((stack) => stack.name);
-    const estimate = planEstimate(planPoints(expandCells(plan)), stackNames, plan.repetitionPolicy, order.mode, order.seed, plan.restartServer);
-    report.checks.push({ id: 'plan-size', ok: true, blocking: false, detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}` });
+    const estimate = planEstimate(
+      planPoints(expandCells(plan)),
+      stackNames,
+      plan.repetitionPolicy,
+      order.mode,
+      order.seed,
+      plan.restartServer,
+    );
+    report.checks.push({
+      id: 'plan-size',
+      ok: true,
+      blocking: false,
+      detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}`,
+    });
     emit({ type: 'preflight', checks: report.checks });
     run.launchers = report.launchers;
     run.hdrSupport = report.hdrSupport;
@@ -398,11 +593,21 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
 
     const durations: number[] = [];
     // every result of the run (earlier sessions' too): run-until-stable decides from them
-    const resultsById = new Map((options.resumeRunDir ? (await readResults(runDir)).results : []).map((result) => [result.id, result] as const));
+    const resultsById = new Map(
+      (options.resumeRunDir ? (await readResults(runDir)).results : []).map((result) => [result.id, result] as const),
+    );
     for (let position = 0; ; position++) {
       if (position >= cells.length) {
         // run until stable: the next round of repetitions, recorded in the manifest before it runs
-        const extra = nextRepetitions(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy, order.mode, order.seed, run.serverStack ?? cells.at(-1)?.key.stack);
+        const extra = nextRepetitions(
+          manifest.cells.map((entry) => entry.key),
+          resultsById,
+          stackNames,
+          plan.repetitionPolicy,
+          order.mode,
+          order.seed,
+          run.serverStack ?? cells.at(-1)?.key.stack,
+        );
         if (extra.length === 0) break;
         for (const key of extra) {
           manifest.cells.push({ id: cellId(key), key, extra: true });
@@ -410,7 +615,11 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
         }
         await writeManifest(runDir, manifest, seams.resultsIo);
         outcome.total = cells.length;
-        emit({ type: 'log', level: 'info', message: `Run until stable: ${extra.length} more cell(s) for ${extra.length / stackNames.length} point(s) whose throughput interval is still wider than ±${plan.repetitionPolicy.targetCi} %.` });
+        emit({
+          type: 'log',
+          level: 'info',
+          message: `Run until stable: ${extra.length} more cell(s) for ${extra.length / stackNames.length} point(s) whose throughput interval is still wider than ±${plan.repetitionPolicy.targetCi} %.`,
+        });
       }
       const cell = cells[position];
       if (done.has(cell.id)) continue;
@@ -427,9 +636,23 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       durations.push(performance.now() - started);
       const remaining = cells.filter((candidate) => !done.has(candidate.id)).length;
       // run until stable: up to every point's max repetitions
-      const upTo = remaining + possibleExtraCells(manifest.cells.map((entry) => entry.key), resultsById, stackNames, plan.repetitionPolicy);
+      const upTo =
+        remaining +
+        possibleExtraCells(
+          manifest.cells.map((entry) => entry.key),
+          resultsById,
+          stackNames,
+          plan.repetitionPolicy,
+        );
       const average = durations.reduce((sum, value) => sum + value, 0) / durations.length;
-      emit({ type: 'cell-finished', result, index: cell.index, total: cells.length, remainingEstimateMs: Math.round(average * upTo), ...(upTo > remaining ? { remainingEstimateUpTo: true } : {}) });
+      emit({
+        type: 'cell-finished',
+        result,
+        index: cell.index,
+        total: cells.length,
+        remainingEstimateMs: Math.round(average * upTo),
+        ...(upTo > remaining ? { remainingEstimateUpTo: true } : {}),
+      });
     }
   } catch (error) {
     if (options.signal.aborted || (error instanceof EngineFailure && error.error.code === 'cancelled')) {
@@ -442,7 +665,9 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   } finally {
     if (run) {
       const sshCodes = new Set(['ssh-unreachable', 'ssh-auth', 'ssh-host-key']);
-      const unreachable = new Set<string>(outcome.error?.host && sshCodes.has(outcome.error.code) ? [outcome.error.host] : []);
+      const unreachable = new Set<string>(
+        outcome.error?.host && sshCodes.has(outcome.error.code) ? [outcome.error.host] : [],
+      );
       await run.restoreHosts(unreachable).catch(() => undefined);
       await run.releaseHostLocks();
       await run.pool.closeAll().catch(() => undefined);
@@ -462,5 +687,10 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
 }
 
 function cancelled(): EngineFailure {
-  return new EngineFailure({ code: 'cancelled', step: 'sweep', message: 'The run was cancelled.', action: 'Resume it later; finished cells are kept.' });
+  return new EngineFailure({
+    code: 'cancelled',
+    step: 'sweep',
+    message: 'The run was cancelled.',
+    action: 'Resume it later; finished cells are kept.',
+  });
 }

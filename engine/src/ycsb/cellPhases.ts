@@ -15,7 +15,14 @@ import { combineClientReports } from './combine';
 import { bindingCredentials, credentialKeys, type BucketLogin } from './ycsbBinding';
 import type { YcsbLauncher } from './ycsbLauncher';
 import { loadingClients, phaseOverrides, recordsToLoad } from './ycsbPhaseProperties';
-import { phaseProperties, runYcsbPhase, ycsbCommand, type PhaseOutcome, type YcsbInvocation, type YcsbPhase } from './ycsbRun';
+import {
+  phaseProperties,
+  runYcsbPhase,
+  ycsbCommand,
+  type PhaseOutcome,
+  type YcsbInvocation,
+  type YcsbPhase,
+} from './ycsbRun';
 import type { YcsbStatus } from './ycsbStatus';
 
 /** The workload's name in each client's work folder. */
@@ -60,43 +67,87 @@ export interface RunExtras {
 export async function loadClients(context: CellPhasesContext): Promise<void> {
   const { plan, workload, draft } = context;
   // REAL-LAB Y6, Y10: or every client into its own table when several clients insert (ycsbPhaseProperties.ts)
-  const loaders = plan.clients.slice(0, loadingClients(workload, plan.clients.length, plan.workload.splitLoad === true));
+  const loaders = plan.clients.slice(
+    0,
+    loadingClients(workload, plan.clients.length, plan.workload.splitLoad === true),
+  );
   const expectedItems = recordsToLoad(workload);
-  const loads = await Promise.all(loaders.map(async (client, index) => ({ client, outcome: await runClientPhase(context, client, 'load', phaseOverrides(workload, { phase: 'load', index, count: loaders.length })) })));
+  const loads = await Promise.all(
+    loaders.map(async (client, index) => ({
+      client,
+      outcome: await runClientPhase(
+        context,
+        client,
+        'load',
+        phaseOverrides(workload, { phase: 'load', index, count: loaders.length }),
+      ),
+    })),
+  );
   const loadReports = reportsOf(loads);
-  const loadReport = loadReports.length === 1 ? loadReports[0].report : loadReports.length > 1 ? combineClientReports(loadReports) : undefined;
+  const loadReport =
+    loadReports.length === 1
+      ? loadReports[0].report
+      : loadReports.length > 1
+        ? combineClientReports(loadReports)
+        : undefined;
   draft.load = { report: loadReport as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
   const failed = loads.find((entry) => entry.outcome.error);
   if (failed?.outcome.error) throw failed.outcome.error;
 }
 
 /** The run on every client at once; `extrasFor` adds each client's evidence properties. */
-export function runClients(context: CellPhasesContext, extrasFor: (client: ResolvedClient) => RunExtras): Promise<ClientPhase[]> {
+export function runClients(
+  context: CellPhasesContext,
+  extrasFor: (client: ResolvedClient) => RunExtras,
+): Promise<ClientPhase[]> {
   const { plan, workload } = context;
-  return Promise.all(plan.clients.map(async (client, index) => ({ client, outcome: await runClientPhase(context, client, 'run', phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }), extrasFor(client)) })));
+  return Promise.all(
+    plan.clients.map(async (client, index) => ({
+      client,
+      outcome: await runClientPhase(
+        context,
+        client,
+        'run',
+        phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }),
+        extrasFor(client),
+      ),
+    })),
+  );
 }
 
 /** The clients' reports, for combining. */
 export function reportsOf(phases: ClientPhase[]): { host: string; report: YcsbReport }[] {
-  return phases.filter((entry) => entry.outcome.report).map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
+  return phases
+    .filter((entry) => entry.outcome.report)
+    .map((entry) => ({ host: entry.client.host, report: entry.outcome.report as YcsbReport }));
 }
 
 /** Profiles a client needs when YCSB itself runs under Onload, by the name they are uploaded as. */
 export function clientProfiles(plan: ResolvedPlan, client: ResolvedClient): Map<string, string> {
   const out = new Map<string, string>();
-  if (client.runUnderOnload === true) for (const stack of plan.stacks) if (stack.profile) out.set(stack.name, stack.profile);
+  if (client.runUnderOnload === true)
+    for (const stack of plan.stacks) if (stack.profile) out.set(stack.name, stack.profile);
   if (typeof client.runUnderOnload === 'string') out.set('client', client.runUnderOnload);
   return out;
 }
 
 function clientProfileFor(plan: ResolvedPlan, client: ResolvedClient, stack: string): string | undefined {
-  if (client.runUnderOnload === true) return plan.stacks.find((candidate) => candidate.name === stack)?.profile ? remoteProfilePath(client.workDir, stack) : undefined;
+  if (client.runUnderOnload === true)
+    return plan.stacks.find((candidate) => candidate.name === stack)?.profile
+      ? remoteProfilePath(client.workDir, stack)
+      : undefined;
   if (typeof client.runUnderOnload === 'string') return remoteProfilePath(client.workDir, 'client');
   return undefined;
 }
 
 /** One YCSB phase on one client, with the credentials file and the raw log kept. */
-async function runClientPhase(context: CellPhasesContext, client: ResolvedClient, name: YcsbPhase, overrides: Record<string, string | number>, extra: RunExtras = {}): Promise<PhaseOutcome> {
+async function runClientPhase(
+  context: CellPhasesContext,
+  client: ResolvedClient,
+  name: YcsbPhase,
+  overrides: Record<string, string | number>,
+  extra: RunExtras = {},
+): Promise<PhaseOutcome> {
   const { plan, key, draft } = context;
   const session = context.session(client.host);
   const onloadProfile = clientProfileFor(plan, client, key.stack);
@@ -121,7 +172,10 @@ async function runClientPhase(context: CellPhasesContext, client: ResolvedClient
   }
   // the keys each client was given (names and values; the credentials file's keys by name only)
   const keys = (draft.evidence?.ycsb?.keys ?? {}) as Record<string, unknown>;
-  keys[`${client.host} ${name}`] = { properties: phaseProperties(invocation), credentialsFile: credentialKeys(client.binding) };
+  keys[`${client.host} ${name}`] = {
+    properties: phaseProperties(invocation),
+    credentialsFile: credentialKeys(client.binding),
+  };
   const step = name === 'load' ? 'ycsb-load' : 'ycsb-run';
   let outcome: PhaseOutcome | undefined;
   let thrown: unknown;
@@ -142,7 +196,15 @@ async function runClientPhase(context: CellPhasesContext, client: ResolvedClient
     thrown = error;
   }
   if (outcome || !(thrown instanceof EngineFailure && thrown.error.code === 'cancelled')) {
-    const text = [`# ${ycsbCommand(invocation)}`, `# exit ${outcome?.exitCode ?? '-'}`, '# --- stdout', outcome?.stdout ?? '', '# --- stderr', outcome?.stderr ?? '', thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : ''].join('\n');
+    const text = [
+      `# ${ycsbCommand(invocation)}`,
+      `# exit ${outcome?.exitCode ?? '-'}`,
+      '# --- stdout',
+      outcome?.stdout ?? '',
+      '# --- stderr',
+      outcome?.stderr ?? '',
+      thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : '',
+    ].join('\n');
     draft.logs.push(await context.keepLog(client.host, `${name}.log`, text));
   }
   const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];

@@ -41,16 +41,21 @@ export function combineClientReports(clients: ClientReport[]): YcsbReport {
     for (const [metric, section] of Object.entries(report.other)) {
       const target = (combined.other[metric] ??= {});
       for (const [measurement, value] of Object.entries(section)) {
-        target[measurement] = target[measurement] === undefined ? value : combineOther(metric, measurement, target[measurement], value);
+        target[measurement] =
+          target[measurement] === undefined ? value : combineOther(metric, measurement, target[measurement], value);
       }
     }
   }
   const names = new Set(clients.flatMap(({ report }) => Object.keys(report.operations)));
   for (const name of names) {
-    const parts = clients.map(({ report }) => report.operations[name]).filter((stats): stats is OperationStats => stats !== undefined);
+    const parts = clients
+      .map(({ report }) => report.operations[name])
+      .filter((stats): stats is OperationStats => stats !== undefined);
     combined.operations[name] = combineOperation(name, parts);
     if (parts.some((stats) => stats.timeseries !== undefined)) {
-      combined.warnings.push(`${name}: the clients' timeseries cannot be merged (their intervals start at different times); see each client's own report.`);
+      combined.warnings.push(
+        `${name}: the clients' timeseries cannot be merged (their intervals start at different times); see each client's own report.`,
+      );
     }
   }
   return combined;
@@ -66,7 +71,8 @@ function combineOperation(name: string, parts: OperationStats[]): OperationStats
   const stats: OperationStats = { operation: name, operations: 0, percentilesUs: {}, returnCodes: {} };
   for (const part of parts) {
     stats.operations += part.operations;
-    for (const [code, count] of Object.entries(part.returnCodes)) stats.returnCodes[code] = (stats.returnCodes[code] ?? 0) + count;
+    for (const [code, count] of Object.entries(part.returnCodes))
+      stats.returnCodes[code] = (stats.returnCodes[code] ?? 0) + count;
   }
   const measured = parts.filter((part) => part.operations > 0);
   const withAverage = measured.filter((part) => part.averageUs !== undefined);
@@ -78,7 +84,10 @@ function combineOperation(name: string, parts: OperationStats[]): OperationStats
     if (withVariance.length === withAverage.length && withVariance.length > 0) {
       // Pooled variance: the spread inside each client plus the spread between the clients' means.
       stats.latencyVarianceUs2 =
-        withVariance.reduce((sum, part) => sum + part.operations * (part.latencyVarianceUs2! + (part.averageUs! - mean) ** 2), 0) / weight;
+        withVariance.reduce(
+          (sum, part) => sum + part.operations * (part.latencyVarianceUs2! + (part.averageUs! - mean) ** 2),
+          0,
+        ) / weight;
     }
   }
   const minimums = measured.flatMap((part) => (part.minUs === undefined ? [] : [part.minUs]));
@@ -95,7 +104,8 @@ function combineOperation(name: string, parts: OperationStats[]): OperationStats
   if (histograms.length > 0) {
     const counts: Record<string, number> = {};
     for (const part of histograms) {
-      for (const [bucket, count] of Object.entries(part.histogramCounts!)) counts[bucket] = (counts[bucket] ?? 0) + count;
+      for (const [bucket, count] of Object.entries(part.histogramCounts!))
+        counts[bucket] = (counts[bucket] ?? 0) + count;
     }
     stats.histogramCounts = counts;
   }

@@ -24,7 +24,8 @@ export interface BindingTarget {
 export function bindingProperties(target: BindingTarget): Record<string, string | number> {
   const common = { 'couchbase.host': target.host, 'couchbase.bucket': target.bucket };
   // REAL-LAB Y3: the fork's couchbase3 reads the ports under these names
-  if (target.binding === 'couchbase3') return { ...common, 'couchbase.managerPort': target.restPort, 'couchbase.kvPort': target.kvPort };
+  if (target.binding === 'couchbase3')
+    return { ...common, 'couchbase.managerPort': target.restPort, 'couchbase.kvPort': target.kvPort };
   // REAL-LAB Y1: couchbase2 (and the old couchbase binding) read no port and no username
   return common;
 }

@@ -36,14 +36,24 @@ export function launcherCandidates(client: ResolvedClient): YcsbLauncher[] {
  * The shell words that start YCSB with the launcher: `-jvm-args=` for bin/ycsb, JAVA_OPTS for the
  * others. `args` are already quoted words (`PHASE BINDING ...`).
  */
-export function launchCommand(launcher: YcsbLauncher, javaOptions: string | undefined, args: string): { env: string; command: string } {
+export function launchCommand(
+  launcher: YcsbLauncher,
+  javaOptions: string | undefined,
+  args: string,
+): { env: string; command: string } {
   if (launcher.kind === 'python2') {
     const jvm = javaOptions !== undefined ? ` ${shellQuote(`-jvm-args=${javaOptions}`)}` : '';
     // bin/ycsb reads its own options anywhere after "command database"
     const [phase, binding, ...rest] = args.split(' ');
-    return { env: '', command: `${launcher.command} ${phase} ${binding}${jvm}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}` };
+    return {
+      env: '',
+      command: `${launcher.command} ${phase} ${binding}${jvm}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`,
+    };
   }
-  return { env: javaOptions !== undefined ? `JAVA_OPTS=${shellQuote(javaOptions)} ` : '', command: `${launcher.command} ${args}` };
+  return {
+    env: javaOptions !== undefined ? `JAVA_OPTS=${shellQuote(javaOptions)} ` : '',
+    command: `${launcher.command} ${args}`,
+  };
 }
 
 export interface LauncherProbe {
@@ -57,8 +67,16 @@ const bindingLoaded = /"couchbase\.persistTo" must be between 0 and 4/;
 
 /** The probe script of one candidate: runs it for real, stopping before any connection. */
 export function probeScript(client: ResolvedClient, launcher: YcsbLauncher): string {
-  const guard = launcher.kind === 'python2' ? 'command -v python2 >/dev/null 2>&1 || { echo "python2 is not on the PATH" >&2; exit 127; }; ' : launcher.kind === 'ycsb.sh' ? '[ -x bin/ycsb.sh ] || { echo "no executable bin/ycsb.sh" >&2; exit 127; }; ' : '';
-  const probe = client.binding === 'couchbase2' ? `${launcher.command} shell couchbase2 -p couchbase.persistTo=9 < /dev/null 2>&1` : `echo quit | ${launcher.command} shell basic 2>&1`;
+  const guard =
+    launcher.kind === 'python2'
+      ? 'command -v python2 >/dev/null 2>&1 || { echo "python2 is not on the PATH" >&2; exit 127; }; '
+      : launcher.kind === 'ycsb.sh'
+        ? '[ -x bin/ycsb.sh ] || { echo "no executable bin/ycsb.sh" >&2; exit 127; }; '
+        : '';
+  const probe =
+    client.binding === 'couchbase2'
+      ? `${launcher.command} shell couchbase2 -p couchbase.persistTo=9 < /dev/null 2>&1`
+      : `echo quit | ${launcher.command} shell basic 2>&1`;
   return `cd ${shellQuote(client.ycsbHome)} && ${guard}${probe}`;
 }
 
@@ -70,15 +88,28 @@ export function probeWorked(binding: string, exitCode: number, output: string): 
 
 /** The lines of a failed probe worth showing: the error, not the banner or the java command line. */
 function probeFailure(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
-  const telling = lines.filter((line) => /error|exception|not found|no such|denied|cannot|invalid|syntax/i.test(line) && !line.startsWith('at '));
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const telling = lines.filter(
+    (line) => /error|exception|not found|no such|denied|cannot|invalid|syntax/i.test(line) && !line.startsWith('at '),
+  );
   return (telling.length > 0 ? telling : lines).slice(-2).join(' | ');
 }
 
-export async function chooseLauncher(session: RemoteSession, client: ResolvedClient, signal?: AbortSignal): Promise<LauncherProbe> {
+export async function chooseLauncher(
+  session: RemoteSession,
+  client: ResolvedClient,
+  signal?: AbortSignal,
+): Promise<LauncherProbe> {
   const tried: LauncherProbe['tried'] = [];
   for (const launcher of launcherCandidates(client)) {
-    const result = await session.run(probeScript(client, launcher), { step: 'preflight', timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    const result = await session.run(probeScript(client, launcher), {
+      step: 'preflight',
+      timeoutMs: 60_000,
+      ...(signal ? { signal } : {}),
+    });
     const output = `${result.stdout}\n${result.stderr}`;
     const ok = probeWorked(client.binding, result.exitCode, output);
     const failure = ok ? '' : probeFailure(output);
@@ -90,5 +121,11 @@ export async function chooseLauncher(session: RemoteSession, client: ResolvedCli
 
 export function noLauncherError(host: string, client: ResolvedClient, probe: LauncherProbe): EngineFailure {
   const tried = probe.tried.map((entry) => `${entry.launcher.command}: ${entry.detail}`).join('; ');
-  return new EngineFailure({ code: 'ycsb-launcher', host, step: 'preflight', message: `No YCSB launcher works in ${client.ycsbHome} on ${host} (${tried}).`, action: `Install Python 2 (bin/ycsb of YCSB 0.17.0 needs it) or make bin/ycsb.sh executable, or set clients[].ycsbCommand to a command that starts YCSB; install Java and the ${client.binding} binding's jars (${client.binding}-binding/lib) in ycsbHome.` });
+  return new EngineFailure({
+    code: 'ycsb-launcher',
+    host,
+    step: 'preflight',
+    message: `No YCSB launcher works in ${client.ycsbHome} on ${host} (${tried}).`,
+    action: `Install Python 2 (bin/ycsb of YCSB 0.17.0 needs it) or make bin/ycsb.sh executable, or set clients[].ycsbCommand to a command that starts YCSB; install Java and the ${client.binding} binding's jars (${client.binding}-binding/lib) in ycsbHome.`,
+  });
 }

@@ -28,8 +28,7 @@ export interface YcsbParseError {
 }
 
 export type YcsbParseResult =
-  | { ok: true; format: YcsbReportFormat; report: YcsbReport }
-  | { ok: false; error: YcsbParseError; warnings: string[] };
+  { ok: true; format: YcsbReportFormat; report: YcsbReport } | { ok: false; error: YcsbParseError; warnings: string[] };
 
 /** One `[metric], measurement, value` record, whatever the exporter. */
 export interface YcsbRecord {
@@ -69,8 +68,18 @@ export function parseYcsbReport(text: string): YcsbParseResult {
     const format: YcsbReportFormat = jsonLine[0].startsWith('{') ? 'json' : 'json-array';
     const decoded = decodeJsonRecords(start.slice(jsonLine.index), format);
     if (decoded.records.length > 0) {
-      const skipped = start.slice(0, jsonLine.index).split('\n').filter((line) => line.trim() !== '').length;
-      return buildReport(decoded.records, [...decoded.warnings, `${skipped} line(s) before the JSON report were not part of it (such as bin/ycsb.sh's java command line) and were ignored.`], format);
+      const skipped = start
+        .slice(0, jsonLine.index)
+        .split('\n')
+        .filter((line) => line.trim() !== '').length;
+      return buildReport(
+        decoded.records,
+        [
+          ...decoded.warnings,
+          `${skipped} line(s) before the JSON report were not part of it (such as bin/ycsb.sh's java command line) and were ignored.`,
+        ],
+        format,
+      );
     }
   }
   const { records, warnings } = readTextRecords(source);
@@ -116,7 +125,10 @@ function readTextRecords(text: string): { records: YcsbRecord[]; warnings: strin
       for (let at = line.indexOf('[', 1); at > 0 && !record; at = line.indexOf('[', at + 1)) {
         record = splitReportLine(line.slice(at));
         if (record && !isKnownReportMetric(record.metric)) record = undefined;
-        else if (record) warnings.push(`Line ${index + 1}: a report line was preceded by other output on the same line; the other output was ignored.`);
+        else if (record)
+          warnings.push(
+            `Line ${index + 1}: a report line was preceded by other output on the same line; the other output was ignored.`,
+          );
       }
     }
     if (!record) {
@@ -171,7 +183,10 @@ function decodeJsonRecords(text: string, format: YcsbReportFormat): { records: Y
         objectStart = -1;
         const record = jsonRecord(chunk);
         if (record) records.push(record);
-        else warnings.push(`Skipped a JSON value that is not a {metric, measurement, value} record: ${chunk.replace(/\s+/g, ' ').slice(0, 80)}`);
+        else
+          warnings.push(
+            `Skipped a JSON value that is not a {metric, measurement, value} record: ${chunk.replace(/\s+/g, ' ').slice(0, 80)}`,
+          );
       }
       if (depth === 0 && format === 'json-array') closed = true;
       if (depth < 0) depth = 0;
@@ -179,7 +194,9 @@ function decodeJsonRecords(text: string, format: YcsbReportFormat): { records: Y
     token = scanner.scan();
   }
   if (objectStart >= 0 || (format === 'json-array' && !closed)) {
-    warnings.push('The JSON export ends in the middle of a record (the file was cut off); the records before it were read.');
+    warnings.push(
+      'The JSON export ends in the middle of a record (the file was cut off); the records before it were read.',
+    );
   }
   return { records, warnings };
 }
@@ -195,7 +212,8 @@ function jsonRecord(chunk: string): YcsbRecord | undefined {
   const { metric, measurement, value: raw } = value as Record<string, unknown>;
   if (typeof metric !== 'string' || typeof measurement !== 'string') return undefined;
   // Jackson writes NaN and Infinity as strings.
-  const number = typeof raw === 'number' ? raw : typeof raw === 'string' && javaNumber.test(raw) ? Number(raw) : undefined;
+  const number =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && javaNumber.test(raw) ? Number(raw) : undefined;
   if (number === undefined) return undefined;
   return { metric, measurement, value: number };
 }
@@ -234,7 +252,8 @@ function buildReport(records: YcsbRecord[], warnings: string[], format: YcsbRepo
   }
   const overall = byMetric.get('OVERALL');
   const operationMetrics = [...byMetric.keys()].filter(
-    (metric) => metric !== 'OVERALL' && byMetric.get(metric)!.some((record) => isOperationMeasurement(record.measurement)),
+    (metric) =>
+      metric !== 'OVERALL' && byMetric.get(metric)!.some((record) => isOperationMeasurement(record.measurement)),
   );
   if (!overall && operationMetrics.length === 0) {
     return {
@@ -262,7 +281,11 @@ function buildReport(records: YcsbRecord[], warnings: string[], format: YcsbRepo
     if (operationMetrics.includes(metric)) continue;
     const section: Record<string, number> = {};
     for (const record of list) {
-      if (metric === 'OVERALL' && (record.measurement === 'RunTime(ms)' || record.measurement === 'Throughput(ops/sec)')) continue;
+      if (
+        metric === 'OVERALL' &&
+        (record.measurement === 'RunTime(ms)' || record.measurement === 'Throughput(ops/sec)')
+      )
+        continue;
       if (Number.isFinite(record.value)) section[record.measurement] = record.value;
       else warnings.push(`${metric} ${record.measurement} is ${record.value}; left out.`);
     }
@@ -311,7 +334,11 @@ function buildOperation(name: string, records: YcsbRecord[], warnings: string[])
     } else if (measurement.startsWith('Return=')) {
       const code = measurement.slice('Return='.length);
       stats.returnCodes[code] = (stats.returnCodes[code] ?? 0) + value;
-    } else if (measurement === 'AverageLatency(us)' || measurement === 'AverageLatency(ms)' || measurement === 'Average') {
+    } else if (
+      measurement === 'AverageLatency(us)' ||
+      measurement === 'AverageLatency(ms)' ||
+      measurement === 'Average'
+    ) {
       average = value * unit;
     } else if (measurement === 'MinLatency(us)' || measurement === 'MinLatency(ms)' || measurement === 'Min') {
       minimum = value * unit;
@@ -320,9 +347,13 @@ function buildOperation(name: string, records: YcsbRecord[], warnings: string[])
     } else if (measurement === 'LatencyVariance(us)') {
       draft.hasHistogramShape = true;
       if (Number.isFinite(value)) stats.latencyVarianceUs2 = value;
-    } else if ((match = percentileMeasurement.exec(measurement)) || (match = rawPercentileMeasurement.exec(measurement))) {
+    } else if (
+      (match = percentileMeasurement.exec(measurement)) ||
+      (match = rawPercentileMeasurement.exec(measurement))
+    ) {
       draft.hasHistogramShape = true;
-      if (Number.isFinite(value)) stats.percentilesUs[canonicalPercentile(match[1])] = value * (match[2] === 'ms' ? 1000 : 1);
+      if (Number.isFinite(value))
+        stats.percentilesUs[canonicalPercentile(match[1])] = value * (match[2] === 'ms' ? 1000 : 1);
     } else if (/^>\d+$/.test(measurement)) {
       draft.hasOverflowBucket = true;
       draft.numbered.push({ key: measurement, value });
@@ -356,7 +387,9 @@ function buildOperation(name: string, records: YcsbRecord[], warnings: string[])
       stats.histogramCounts = Object.fromEntries(draft.numbered.map(({ key, value }) => [key, value]));
     } else {
       // `measurementtype=timeseries`: the average latency of each interval, by its start in ms.
-      stats.timeseries = draft.numbered.filter(({ value }) => Number.isFinite(value)).map(({ key, value }) => ({ startMs: Number(key), averageUs: value }));
+      stats.timeseries = draft.numbered
+        .filter(({ value }) => Number.isFinite(value))
+        .map(({ key, value }) => ({ startMs: Number(key), averageUs: value }));
     }
   }
   return stats;

@@ -26,7 +26,11 @@ export const unboundedOperationCount = 2_147_483_647;
 export const runOnlyProperties = ['maxexecutiontime', 'operationcount', 'target'] as const;
 
 /** The effective workload: the file, then the plan's properties, then the cell's axes. */
-export function effectiveWorkload(fileText: string, properties: Record<string, string | number | boolean>, axes: Record<string, string | number>): Map<string, string> {
+export function effectiveWorkload(
+  fileText: string,
+  properties: Record<string, string | number | boolean>,
+  axes: Record<string, string | number>,
+): Map<string, string> {
   const out = new Map<string, string>();
   // java.util.Properties subset: `key=value` / `key: value` / `key value`, # and ! comments
   for (const raw of fileText.split(/\r?\n/)) {
@@ -109,14 +113,18 @@ export function phaseOverrides(workload: Map<string, string>, slice: PhaseSlice)
     return overrides;
   }
   // REAL-LAB Y10: operationcount 0 (or none) starts no client thread in 0.17.0
-  if ((numberOf(workload, 'operationcount') ?? 0) <= 0 && (numberOf(workload, 'maxexecutiontime') ?? 0) > 0) overrides.operationcount = unboundedOperationCount;
+  if ((numberOf(workload, 'operationcount') ?? 0) <= 0 && (numberOf(workload, 'maxexecutiontime') ?? 0) > 0)
+    overrides.operationcount = unboundedOperationCount;
   return overrides;
 }
 
 /** The plan's properties and axes without the run-only limits, for the load phase. */
-export function withoutRunLimits<T extends string | number | boolean>(properties: Record<string, T>): Record<string, T> {
+export function withoutRunLimits<T extends string | number | boolean>(
+  properties: Record<string, T>,
+): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const [key, value] of Object.entries(properties)) if (!(runOnlyProperties as readonly string[]).includes(key)) out[key] = value;
+  for (const [key, value] of Object.entries(properties))
+    if (!(runOnlyProperties as readonly string[]).includes(key)) out[key] = value;
   return out;
 }
 

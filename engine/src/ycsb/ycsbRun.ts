@@ -42,25 +42,44 @@ export function ycsbPidFile(client: ResolvedClient, phase: YcsbPhase): string {
 /** The properties the engine sets for every phase: only the keys the binding reads (REAL-LAB Y1, Y3). */
 export function connectionProperties(invocation: YcsbInvocation): Record<string, string | number> {
   const { server, key } = invocation;
-  return bindingProperties({ binding: invocation.client.binding, host: key.address, bucket: invocation.bucketName, restPort: server.restPort, kvPort: server.kvPort });
+  return bindingProperties({
+    binding: invocation.client.binding,
+    host: key.address,
+    bucket: invocation.bucketName,
+    restPort: server.restPort,
+    kvPort: server.kvPort,
+  });
 }
 
 /** Every `-p` of the phase, in order: the plan's properties, the cell's axes, the engine's keys, the phase overrides. */
 export function phaseProperties(invocation: YcsbInvocation): Record<string, string | number | boolean> {
   const { key, phase } = invocation;
   // REAL-LAB Y5: the run's limits never reach the load
-  const planned = phase === 'load' ? withoutRunLimits({ ...invocation.properties, ...key.axes }) : { ...invocation.properties, ...key.axes };
+  const planned =
+    phase === 'load'
+      ? withoutRunLimits({ ...invocation.properties, ...key.axes })
+      : { ...invocation.properties, ...key.axes };
   return { ...planned, ...connectionProperties(invocation), ...(invocation.overrides ?? {}) };
 }
 
 /** `cd HOME && exec [onload ...] LAUNCHER PHASE BINDING -P workload -P credentials -p k=v... -threads N -s`. */
 export function ycsbCommand(invocation: YcsbInvocation): string {
   const { client, key, phase } = invocation;
-  const args: string[] = [phase, client.binding, '-P', invocation.workloadRemotePath, '-P', invocation.credentialsRemotePath];
+  const args: string[] = [
+    phase,
+    client.binding,
+    '-P',
+    invocation.workloadRemotePath,
+    '-P',
+    invocation.credentialsRemotePath,
+  ];
   for (const [name, value] of Object.entries(phaseProperties(invocation))) args.push('-p', `${name}=${String(value)}`);
   args.push('-threads', String(key.threads), '-s');
   const launcher = invocation.launcher ?? launcherCandidates(client)[0];
-  const onload = invocation.onloadProfileRemotePath !== undefined ? `${fillTemplate(client.onloadCommand, { profile: invocation.onloadProfileRemotePath })} ` : '';
+  const onload =
+    invocation.onloadProfileRemotePath !== undefined
+      ? `${fillTemplate(client.onloadCommand, { profile: invocation.onloadProfileRemotePath })} `
+      : '';
   const { env, command } = launchCommand(launcher, client.javaOptions, shellJoin(args));
   return `cd ${shellQuote(client.ycsbHome)} && ${env}exec ${onload}${command}`;
 }
@@ -119,29 +138,66 @@ export async function runYcsbPhase(
   const outcome: PhaseOutcome = { stdout, stderr, exitCode };
   const parsed = parseYcsbReport(stdout);
   if (parsed.ok) outcome.report = parsed.report;
-  if (exitCode === 127 || (exitCode !== 0 && /bin\/ycsb(\.sh)?: (not found|No such file)|can't cd to|No such file or directory.*ycsb/i.test(stderr))) {
-    outcome.error = new EngineFailure({ code: 'ycsb-missing', host, step, message: `YCSB could not be started in ${invocation.client.ycsbHome} (exit ${exitCode}): ${lastLines(stderr)}`, action: `Check ycsbHome in the plan: ${invocation.client.ycsbHome}/bin/ycsb must exist on ${host} (and Java/Python it needs).` });
+  if (
+    exitCode === 127 ||
+    (exitCode !== 0 &&
+      /bin\/ycsb(\.sh)?: (not found|No such file)|can't cd to|No such file or directory.*ycsb/i.test(stderr))
+  ) {
+    outcome.error = new EngineFailure({
+      code: 'ycsb-missing',
+      host,
+      step,
+      message: `YCSB could not be started in ${invocation.client.ycsbHome} (exit ${exitCode}): ${lastLines(stderr)}`,
+      action: `Check ycsbHome in the plan: ${invocation.client.ycsbHome}/bin/ycsb must exist on ${host} (and Java/Python it needs).`,
+    });
   } else if (exitCode !== 0 && !parsed.ok) {
-    outcome.error = new EngineFailure({ code: 'ycsb-exit', host, step, message: `YCSB ${phase} exited with ${exitCode}: ${lastLines(stderr || stdout)}`, action: `Read the cell's ${phase} log; check the binding "${invocation.client.binding}", the workload and that ${invocation.key.address} is reachable from ${host}.` });
+    outcome.error = new EngineFailure({
+      code: 'ycsb-exit',
+      host,
+      step,
+      message: `YCSB ${phase} exited with ${exitCode}: ${lastLines(stderr || stdout)}`,
+      action: `Read the cell's ${phase} log; check the binding "${invocation.client.binding}", the workload and that ${invocation.key.address} is reachable from ${host}.`,
+    });
   } else {
     // REAL-LAB Y8: the report decides, whatever the exit status said
-    const verdict = judgeReport(phase, parsed.ok ? parsed.report : undefined, `${stdout}\n${stderr}`, invocation.expectedInserts);
+    const verdict = judgeReport(
+      phase,
+      parsed.ok ? parsed.report : undefined,
+      `${stdout}\n${stderr}`,
+      invocation.expectedInserts,
+    );
     if (!verdict.ok) {
       const code = verdict.kind === 'no-report' ? 'ycsb-output' : 'ycsb-failed-ops';
-      const action = verdict.kind === 'no-report'
-        ? `Read the cell's ${phase} log (YCSB exits with 0 after most errors); the exporter settings may also send the report elsewhere (exportfile).`
-        : verdict.kind === 'short-load'
-          ? `Read the cell's load log; a maxexecutiontime or target in the workload file limits the load too.`
-          : `Read the cell's ${phase} log and the Couchbase logs (login of the bucket user, timeouts, memory, missing index for scans).`;
-      outcome.error = new EngineFailure({ code, host, step, message: `${verdict.problem}${exitCode !== 0 ? ` (exit ${exitCode})` : ''}.`, action });
+      const action =
+        verdict.kind === 'no-report'
+          ? `Read the cell's ${phase} log (YCSB exits with 0 after most errors); the exporter settings may also send the report elsewhere (exportfile).`
+          : verdict.kind === 'short-load'
+            ? `Read the cell's load log; a maxexecutiontime or target in the workload file limits the load too.`
+            : `Read the cell's ${phase} log and the Couchbase logs (login of the bucket user, timeouts, memory, missing index for scans).`;
+      outcome.error = new EngineFailure({
+        code,
+        host,
+        step,
+        message: `${verdict.problem}${exitCode !== 0 ? ` (exit ${exitCode})` : ''}.`,
+        action,
+      });
     } else if (exitCode !== 0) {
-      outcome.error = new EngineFailure({ code: 'ycsb-exit', host, step, message: `YCSB ${phase} printed a report but exited with ${exitCode}: ${lastLines(stderr)}`, action: `Read the cell's ${phase} log.` });
+      outcome.error = new EngineFailure({
+        code: 'ycsb-exit',
+        host,
+        step,
+        message: `YCSB ${phase} printed a report but exited with ${exitCode}: ${lastLines(stderr)}`,
+        action: `Read the cell's ${phase} log.`,
+      });
     }
   }
   return outcome;
 }
 
 function lastLines(text: string, count = 3): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines.slice(-count).join(' | ') || '(no output)';
 }

@@ -69,7 +69,9 @@ export function parseStatusLine(text: string): YcsbStatus | undefined {
     if (parsed) status.perOperation[parsed.name] = parsed.figures;
   }
   // The raw measurement type prints its summaries without brackets.
-  for (const [, name, count, average] of groups.rest.matchAll(/(?:^|\s)([^\s\[\]]+) count: (\d+), average latency\(us\): (\S+)/g)) {
+  for (const [, name, count, average] of groups.rest.matchAll(
+    /(?:^|\s)([^\s\[\]]+) count: (\d+), average latency\(us\): (\S+)/g,
+  )) {
     const figures: StatusOperation = { count: Number(count), percentilesUs: {} };
     const value = localeNumber(average);
     if (value !== undefined && Number.isFinite(value)) figures.averageUs = value;
@@ -124,7 +126,8 @@ const unitSeconds: Record<string, number> = { day: 86400, hour: 3600, minute: 60
 /** `1 minute `, `2 days 3 hours `, `5 second ` (YCSB's singular/plural quirk) -> seconds. */
 function remainingSeconds(text: string): number {
   let total = 0;
-  for (const [, amount, unit] of text.matchAll(/(\d+) ([a-z]+?)s? /g)) total += Number(amount) * (unitSeconds[unit] ?? 0);
+  for (const [, amount, unit] of text.matchAll(/(\d+) ([a-z]+?)s? /g))
+    total += Number(amount) * (unitSeconds[unit] ?? 0);
   return total;
 }
 

@@ -11,7 +11,8 @@ export type StatusPoint = TimeseriesEvidence['status'][string][number];
 export function statusSeries(statuses: YcsbStatus[]): StatusPoint[] {
   return statuses.map((status) => {
     const latencyUs: Record<string, number> = {};
-    for (const [name, figures] of Object.entries(status.perOperation)) if (figures.averageUs !== undefined && Number.isFinite(figures.averageUs)) latencyUs[name] = figures.averageUs;
+    for (const [name, figures] of Object.entries(status.perOperation))
+      if (figures.averageUs !== undefined && Number.isFinite(figures.averageUs)) latencyUs[name] = figures.averageUs;
     return { tSec: status.elapsedSec, operations: status.operations, opsPerSec: status.currentOpsPerSec, latencyUs };
   });
 }
@@ -32,7 +33,10 @@ export function throughputAfter(series: StatusPoint[], fromSec: number): number 
  * varies by a few percent between intervals; a JVM still compiling or a cache still filling shows
  * as a first stretch well below the rest.
  */
-export function stillRising(series: StatusPoint[], warmupSec: number): { first: number; later: number } | { intervals: number } | undefined {
+export function stillRising(
+  series: StatusPoint[],
+  warmupSec: number,
+): { first: number; later: number } | { intervals: number } | undefined {
   const after = series.filter((point) => point.tSec >= warmupSec);
   const rates: number[] = [];
   for (let i = 1; i < after.length - 1; i++) {
@@ -48,20 +52,33 @@ export function stillRising(series: StatusPoint[], warmupSec: number): { first: 
 }
 
 /** evidence.timeseries without the HDR part, and the `warmup-too-short` / `warmup-unverified` marks. */
-export function timeSeriesEvidence(statusByHost: Record<string, YcsbStatus[]>, warmupSec: number | undefined): { evidence: TimeseriesEvidence; marks: CellMark[] } {
+export function timeSeriesEvidence(
+  statusByHost: Record<string, YcsbStatus[]>,
+  warmupSec: number | undefined,
+): { evidence: TimeseriesEvidence; marks: CellMark[] } {
   const evidence: TimeseriesEvidence = { status: {} };
   const marks: CellMark[] = [];
   for (const [host, statuses] of Object.entries(statusByHost)) evidence.status[host] = statusSeries(statuses);
   if (warmupSec !== undefined && warmupSec > 0) {
     evidence.warmupSec = warmupSec;
     const rates = Object.values(evidence.status).map((series) => throughputAfter(series, warmupSec));
-    if (rates.length > 0 && rates.every((rate) => rate !== undefined)) evidence.throughputAfterWarmupOpsPerSec = Math.round(rates.reduce((sum, rate) => sum + (rate as number), 0) * 100) / 100;
+    if (rates.length > 0 && rates.every((rate) => rate !== undefined))
+      evidence.throughputAfterWarmupOpsPerSec =
+        Math.round(rates.reduce((sum, rate) => sum + (rate as number), 0) * 100) / 100;
     for (const [host, series] of Object.entries(evidence.status)) {
       const rising = stillRising(series, warmupSec);
       if (rising && 'intervals' in rising) {
-        marks.push({ code: 'warmup-unverified', host, message: `${host}: only ${rising.intervals} whole status interval${rising.intervals === 1 ? '' : 's'} after the ${warmupSec} s warm-up (4 needed): whether throughput was still rising was not checked (lengthen the run or shorten status.interval).` });
+        marks.push({
+          code: 'warmup-unverified',
+          host,
+          message: `${host}: only ${rising.intervals} whole status interval${rising.intervals === 1 ? '' : 's'} after the ${warmupSec} s warm-up (4 needed): whether throughput was still rising was not checked (lengthen the run or shorten status.interval).`,
+        });
       } else if (rising) {
-        marks.push({ code: 'warmup-too-short', host, message: `${host}: throughput was still rising after the ${warmupSec} s warm-up (${Math.round(rising.first)} ops/s at first, ${Math.round(rising.later)} ops/s later): raise warmupSec or the run time.` });
+        marks.push({
+          code: 'warmup-too-short',
+          host,
+          message: `${host}: throughput was still rising after the ${warmupSec} s warm-up (${Math.round(rising.first)} ops/s at first, ${Math.round(rising.later)} ops/s later): raise warmupSec or the run time.`,
+        });
       }
     }
   }

@@ -15,9 +15,11 @@ export interface Verdict {
 export function failedOperations(report: YcsbReport): string[] {
   const problems: string[] = [];
   for (const stats of Object.values(report.operations)) {
-    if (stats.operation.endsWith('-FAILED') && stats.operations > 0) problems.push(`${stats.operation}: ${stats.operations}`);
+    if (stats.operation.endsWith('-FAILED') && stats.operations > 0)
+      problems.push(`${stats.operation}: ${stats.operations}`);
     for (const [code, count] of Object.entries(stats.returnCodes)) {
-      if (code !== 'OK' && count > 0 && !stats.operation.endsWith('-FAILED')) problems.push(`${stats.operation} Return=${code}: ${count}`);
+      if (code !== 'OK' && count > 0 && !stats.operation.endsWith('-FAILED'))
+        problems.push(`${stats.operation} Return=${code}: ${count}`);
     }
   }
   return problems;
@@ -25,7 +27,14 @@ export function failedOperations(report: YcsbReport): string[] {
 
 /** The line of YCSB's own output that explains a missing report, when there is one. */
 export function reportlessCause(output: string): string | undefined {
-  const patterns = [/^Unknown option .*$/m, /^Missing property: .*$/m, /^Unable to open the properties file.*$/m, /^Argument '-p' expected.*$/m, /^.*(?:Exception|Error)\b.*$/m, /^\s*File ".*", line \d+$/m];
+  const patterns = [
+    /^Unknown option .*$/m,
+    /^Missing property: .*$/m,
+    /^Unable to open the properties file.*$/m,
+    /^Argument '-p' expected.*$/m,
+    /^.*(?:Exception|Error)\b.*$/m,
+    /^\s*File ".*", line \d+$/m,
+  ];
   for (const pattern of patterns) {
     const match = pattern.exec(output);
     if (match) return match[0].trim();
@@ -33,23 +42,42 @@ export function reportlessCause(output: string): string | undefined {
   return undefined;
 }
 
-export function judgeReport(phase: 'load' | 'run', report: YcsbReport | undefined, output: string, expectedInserts?: number): Verdict {
+export function judgeReport(
+  phase: 'load' | 'run',
+  report: YcsbReport | undefined,
+  output: string,
+  expectedInserts?: number,
+): Verdict {
   if (!report) {
     const cause = reportlessCause(output);
     return { ok: false, kind: 'no-report', problem: `YCSB ${phase} printed no report${cause ? `: ${cause}` : ''}` };
   }
   const failed = failedOperations(report);
-  if (failed.length > 0) return { ok: false, kind: 'failed-operations', problem: `YCSB ${phase} reported failed operations: ${failed.join(', ')}` };
+  if (failed.length > 0)
+    return {
+      ok: false,
+      kind: 'failed-operations',
+      problem: `YCSB ${phase} reported failed operations: ${failed.join(', ')}`,
+    };
   const completed = Object.values(report.operations)
     .filter((stats) => stats.operation !== 'CLEANUP' && !stats.operation.endsWith('-FAILED'))
     .reduce((sum, stats) => sum + (stats.returnCodes.OK ?? stats.operations), 0);
   if (completed === 0) {
     const cause = /^.*(Exception|Error)\b.*$/m.exec(output)?.[0]?.trim();
-    return { ok: false, kind: 'no-operations', problem: `YCSB ${phase} completed no operations${cause ? `: ${cause}` : ' (it could not reach the bucket, or the workload does nothing)'}` };
+    return {
+      ok: false,
+      kind: 'no-operations',
+      problem: `YCSB ${phase} completed no operations${cause ? `: ${cause}` : ' (it could not reach the bucket, or the workload does nothing)'}`,
+    };
   }
   if (phase === 'load' && expectedInserts !== undefined) {
     const inserted = report.operations.INSERT?.returnCodes.OK ?? 0;
-    if (inserted !== expectedInserts) return { ok: false, kind: 'short-load', problem: `YCSB load inserted ${inserted} of its ${expectedInserts} records (a time limit or throttle, or a crash, ended it early)` };
+    if (inserted !== expectedInserts)
+      return {
+        ok: false,
+        kind: 'short-load',
+        problem: `YCSB load inserted ${inserted} of its ${expectedInserts} records (a time limit or throttle, or a crash, ended it early)`,
+      };
   }
   return { ok: true };
 }

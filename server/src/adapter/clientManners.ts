@@ -95,20 +95,35 @@ export function shapeHover(hover: Hover | null, manners: ClientManners): Hover |
 export function shapeCompletionItem(item: CompletionItem, manners: ClientManners): CompletionItem {
   let shaped = item;
   const documentation = item.documentation;
-  if (!manners.completionDocumentationMarkdown && typeof documentation === 'object' && documentation.kind === MarkupKind.Markdown) {
-    shaped = { ...shaped, documentation: { kind: MarkupKind.PlainText, value: markdownToPlainText(documentation.value) } satisfies MarkupContent };
+  if (
+    !manners.completionDocumentationMarkdown &&
+    typeof documentation === 'object' &&
+    documentation.kind === MarkupKind.Markdown
+  ) {
+    shaped = {
+      ...shaped,
+      documentation: {
+        kind: MarkupKind.PlainText,
+        value: markdownToPlainText(documentation.value),
+      } satisfies MarkupContent,
+    };
   }
   if (item.tags && item.tags.some((tag) => !manners.completionTags.has(tag))) {
     const tags = item.tags.filter((tag) => manners.completionTags.has(tag));
     const { tags: _tags, ...rest } = shaped;
-    shaped = { ...rest, ...(tags.length > 0 && { tags }), ...(manners.completionDeprecatedField && item.tags.includes(1) && { deprecated: true }) };
+    shaped = {
+      ...rest,
+      ...(tags.length > 0 && { tags }),
+      ...(manners.completionDeprecatedField && item.tags.includes(1) && { deprecated: true }),
+    };
   }
   if (item.labelDetails && !manners.completionLabelDetails) {
     const { labelDetails: _labelDetails, ...rest } = shaped;
     shaped = rest;
   }
   // Per item unless the list says it once (completionList.ts).
-  if (manners.insertTextModeAsIs && !manners.insertTextModeDefault) shaped = { ...shaped, insertTextMode: InsertTextMode.asIs };
+  if (manners.insertTextModeAsIs && !manners.insertTextModeDefault)
+    shaped = { ...shaped, insertTextMode: InsertTextMode.asIs };
   if (!manners.snippets && item.insertTextFormat === InsertTextFormat.Snippet) {
     // The services send plain items to such clients; this is the safety net for any other.
     shaped = { ...shaped, insertTextFormat: InsertTextFormat.PlainText };
@@ -150,16 +165,29 @@ export function shapeDiagnostics(diagnostics: Diagnostic[], manners: ClientManne
 /** Code actions as literals, or as commands the server runs itself (applying the edit through workspace/applyEdit). */
 export function shapeCodeActions(actions: CodeAction[], manners: ClientManners): (CodeAction | Command)[] {
   if (manners.codeActionLiterals) return actions;
-  return actions.map((action): Command => ({ title: action.title, command: applyFixCommand, arguments: [action.edit] }));
+  return actions.map((action): Command => ({
+    title: action.title,
+    command: applyFixCommand,
+    arguments: [action.edit],
+  }));
 }
 
 /** Hierarchical symbols, or the flat SymbolInformation list with container names. */
-export function shapeSymbols(uri: string, symbols: DocumentSymbol[], manners: ClientManners): DocumentSymbol[] | SymbolInformation[] {
+export function shapeSymbols(
+  uri: string,
+  symbols: DocumentSymbol[],
+  manners: ClientManners,
+): DocumentSymbol[] | SymbolInformation[] {
   if (manners.hierarchicalSymbols) return symbols;
   const flat: SymbolInformation[] = [];
   const walk = (list: DocumentSymbol[], container: string | undefined) => {
     for (const symbol of list) {
-      flat.push({ name: symbol.name, kind: symbol.kind, location: { uri, range: symbol.range }, ...(container !== undefined && { containerName: container }) });
+      flat.push({
+        name: symbol.name,
+        kind: symbol.kind,
+        location: { uri, range: symbol.range },
+        ...(container !== undefined && { containerName: container }),
+      });
       if (symbol.children) walk(symbol.children, symbol.name);
     }
   };

@@ -50,7 +50,10 @@ export class Dependencies {
   private readonly readBy = new Map<string, { files: Set<string>; folders: Set<string> }>();
 
   record(uri: string, recorded: Pick<RecordingFiles, 'readUris' | 'askedFolders'>): void {
-    this.readBy.set(uri, { files: new Set([...recorded.readUris].map(uriKey)), folders: new Set([...recorded.askedFolders].map(uriKey)) });
+    this.readBy.set(uri, {
+      files: new Set([...recorded.readUris].map(uriKey)),
+      folders: new Set([...recorded.askedFolders].map(uriKey)),
+    });
   }
 
   forget(uri: string): void {
@@ -61,7 +64,8 @@ export class Dependencies {
     const key = uriKey(uri);
     const folder = key.slice(0, key.lastIndexOf('/'));
     const dependents: string[] = [];
-    for (const [document, read] of this.readBy) if (read.files.has(key) || read.folders.has(folder)) dependents.push(document);
+    for (const [document, read] of this.readBy)
+      if (read.files.has(key) || read.folders.has(folder)) dependents.push(document);
     return dependents;
   }
 }

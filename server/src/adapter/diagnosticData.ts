@@ -8,9 +8,13 @@ import type { Diagnostic, Range } from 'vscode-languageserver';
 import { rangesOverlap } from '../common/codeActionRange';
 
 const sameRange = (a: Diagnostic['range'], b: Diagnostic['range']) =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
-const messageOf = (diagnostic: Diagnostic) => (typeof diagnostic.message === 'string' ? diagnostic.message : String(diagnostic.message));
+const messageOf = (diagnostic: Diagnostic) =>
+  typeof diagnostic.message === 'string' ? diagnostic.message : String(diagnostic.message);
 
 function usableData(diagnostic: Diagnostic): boolean {
   const data = diagnostic.data as { fixes?: unknown } | undefined;
@@ -20,15 +24,28 @@ function usableData(diagnostic: Diagnostic): boolean {
 export function recoverDiagnosticData(sent: readonly Diagnostic[], published: readonly Diagnostic[]): Diagnostic[] {
   return sent.map((diagnostic) => {
     if (usableData(diagnostic)) return diagnostic;
-    const match = published.find((candidate) => String(candidate.code) === String(diagnostic.code) && sameRange(candidate.range, diagnostic.range) && messageOf(candidate) === messageOf(diagnostic))
-      ?? published.find((candidate) => String(candidate.code) === String(diagnostic.code) && sameRange(candidate.range, diagnostic.range));
+    const match =
+      published.find(
+        (candidate) =>
+          String(candidate.code) === String(diagnostic.code) &&
+          sameRange(candidate.range, diagnostic.range) &&
+          messageOf(candidate) === messageOf(diagnostic),
+      ) ??
+      published.find(
+        (candidate) =>
+          String(candidate.code) === String(diagnostic.code) && sameRange(candidate.range, diagnostic.range),
+      );
     // The client's own fields (its range, the diagnostic it will link the fix to) stay; only data comes back.
     return match ? { ...diagnostic, source: diagnostic.source ?? match.source, data: match.data } : diagnostic;
   });
 }
 
 /** The diagnostics a code-action request is about: those sent (their data recovered), or when none were sent, those published under the range. */
-export function requestDiagnostics(sent: readonly Diagnostic[] | undefined, range: Range, published: readonly Diagnostic[]): Diagnostic[] {
+export function requestDiagnostics(
+  sent: readonly Diagnostic[] | undefined,
+  range: Range,
+  published: readonly Diagnostic[],
+): Diagnostic[] {
   if (Array.isArray(sent) && sent.length > 0) return recoverDiagnosticData(sent, published);
   return published.filter((diagnostic) => rangesOverlap(diagnostic.range, range));
 }

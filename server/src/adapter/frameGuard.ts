@@ -53,7 +53,8 @@ export class FrameGuard extends Transform {
     for (;;) {
       const end = this.buffer.indexOf(headerEnd);
       if (end === -1) {
-        if (this.buffer.length > maxHeaderBytes) this.resynchronise('a header without an end (no blank line after it)', 1);
+        if (this.buffer.length > maxHeaderBytes)
+          this.resynchronise('a header without an end (no blank line after it)', 1);
         return false;
       }
       const header = this.buffer.subarray(0, end).toString('ascii');

@@ -5,7 +5,8 @@
 // (InvalidParams). Only the shapes the handlers rely on are checked, nothing more.
 type Check = (params: unknown) => string | undefined;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 const isPosition = (value: unknown) => isObject(value) && isCount(value.line) && isCount(value.character);
 const isRange = (value: unknown) => isObject(value) && isPosition(value.start) && isPosition(value.end);
@@ -17,27 +18,35 @@ function textDocument(params: unknown, fields: Record<string, 'string' | 'intege
   if (!isObject(document)) return 'textDocument is not an object';
   for (const [field, type] of Object.entries({ uri: 'string', ...fields })) {
     const value = document[field];
-    if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value)) return `textDocument.${field} is not ${type === 'string' ? 'a string' : 'an integer'}`;
+    if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value))
+      return `textDocument.${field} is not ${type === 'string' ? 'a string' : 'an integer'}`;
   }
   return undefined;
 }
 
-const atPosition: Check = (params) => textDocument(params) ?? (isPosition((params as Record<string, unknown>).position) ? undefined : 'position is not a position');
+const atPosition: Check = (params) =>
+  textDocument(params) ??
+  (isPosition((params as Record<string, unknown>).position) ? undefined : 'position is not a position');
 
 const checks: Record<string, Check> = {
-  'textDocument/didOpen': (params) => textDocument(params, { languageId: 'string', version: 'integer', text: 'string' }),
+  'textDocument/didOpen': (params) =>
+    textDocument(params, { languageId: 'string', version: 'integer', text: 'string' }),
   'textDocument/didChange': (params) => {
     const problem = textDocument(params, { version: 'integer' });
     if (problem) return problem;
     const changes = (params as Record<string, unknown>).contentChanges;
     if (!Array.isArray(changes)) return 'contentChanges is not a list';
-    const bad = changes.findIndex((change) => !isObject(change) || typeof change.text !== 'string' || (change.range !== undefined && !isRange(change.range)));
+    const bad = changes.findIndex(
+      (change) =>
+        !isObject(change) || typeof change.text !== 'string' || (change.range !== undefined && !isRange(change.range)),
+    );
     return bad === -1 ? undefined : `contentChanges[${bad}] is not a text change`;
   },
   'textDocument/didClose': (params) => textDocument(params),
   'textDocument/didSave': (params) => textDocument(params),
   'workspace/didChangeConfiguration': (params) => (isObject(params) ? undefined : 'params is not an object'),
-  'workspace/didChangeWatchedFiles': (params) => (isObject(params) && Array.isArray(params.changes) ? undefined : 'changes is not a list'),
+  'workspace/didChangeWatchedFiles': (params) =>
+    isObject(params) && Array.isArray(params.changes) ? undefined : 'changes is not a list',
   'textDocument/completion': atPosition,
   'textDocument/hover': atPosition,
   'textDocument/definition': atPosition,
@@ -49,7 +58,14 @@ const checks: Record<string, Check> = {
     if (!isRange(range)) return 'range is not a range';
     if (context !== undefined && !isObject(context)) return 'context is not an object';
     const diagnostics = isObject(context) ? context.diagnostics : undefined;
-    if (diagnostics !== undefined && !(Array.isArray(diagnostics) && diagnostics.every((diagnostic) => isObject(diagnostic) && isRange(diagnostic.range)))) return 'context.diagnostics is not a list of diagnostics';
+    if (
+      diagnostics !== undefined &&
+      !(
+        Array.isArray(diagnostics) &&
+        diagnostics.every((diagnostic) => isObject(diagnostic) && isRange(diagnostic.range))
+      )
+    )
+      return 'context.diagnostics is not a list of diagnostics';
     return undefined;
   },
 };

@@ -14,7 +14,12 @@ export function markdownToPlainText(markdown: string): string {
     if (/^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$/.test(line)) continue; // a table's header rule
     let text = line;
     if (/^\s*\|.*\|\s*$/.test(text)) {
-      text = text.trim().slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()).join('  ');
+      text = text
+        .trim()
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim())
+        .join('  ');
     }
     lines.push(inline(text));
   }
@@ -23,19 +28,21 @@ export function markdownToPlainText(markdown: string): string {
 }
 
 function inline(text: string): string {
-  return text
-    // Code spans keep their content verbatim (a value such as `EF_POLL_USEC` or `*`).
-    .split(/(`+)([^`]*?)\1/g)
-    .map((part, index) => {
-      if (index % 3 === 1) return '';
-      if (index % 3 === 2) return part;
-      return part
-        .replace(/\*\*(.+?)\*\*/g, '$1')
-        .replace(/__(.+?)__/g, '$1')
-        .replace(/(^|[\s(])\*(\S(?:.*?\S)?)\*(?=$|[\s).,;:!?])/g, '$1$2')
-        .replace(/(^|[\s(])_(\S(?:.*?\S)?)_(?=$|[\s).,;:!?])/g, '$1$2')
-        .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)')
-        .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
-    })
-    .join('');
+  return (
+    text
+      // Code spans keep their content verbatim (a value such as `EF_POLL_USEC` or `*`).
+      .split(/(`+)([^`]*?)\1/g)
+      .map((part, index) => {
+        if (index % 3 === 1) return '';
+        if (index % 3 === 2) return part;
+        return part
+          .replace(/\*\*(.+?)\*\*/g, '$1')
+          .replace(/__(.+?)__/g, '$1')
+          .replace(/(^|[\s(])\*(\S(?:.*?\S)?)\*(?=$|[\s).,;:!?])/g, '$1$2')
+          .replace(/(^|[\s(])_(\S(?:.*?\S)?)_(?=$|[\s).,;:!?])/g, '$1$2')
+          .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)')
+          .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
+      })
+      .join('')
+  );
 }

@@ -12,7 +12,11 @@ import { maxAnalysedCharacters } from './documentLimits';
 
 /** What a bounded read found. */
 export type BoundedRead =
-  | { kind: 'text'; text: string; /** The file's bytes, for whoever must pass them on unchanged (an upload). */ bytes: Buffer }
+  | {
+      kind: 'text';
+      text: string;
+      /** The file's bytes, for whoever must pass them on unchanged (an upload). */ bytes: Buffer;
+    }
   | { kind: 'missing' }
   | { kind: 'not-regular'; what: string }
   | { kind: 'too-large'; bytes: number };
@@ -49,7 +53,9 @@ export async function readBoundedText(path: string, maxBytes = maxReadBytes): Pr
     if (!before) return { kind: 'missing' };
     if (!before.isFile()) return { kind: 'not-regular', what: describeFileKind(before) };
     if (before.size > maxBytes) return { kind: 'too-large', bytes: before.size };
-    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(() => undefined);
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(
+      () => undefined,
+    );
     if (!handle) return { kind: 'missing' };
     try {
       const info = await handle.stat();
@@ -76,9 +82,12 @@ export async function readBoundedText(path: string, maxBytes = maxReadBytes): Pr
 /** Why a file was not read, for a message: 'a FIFO (named pipe), not a regular file'. */
 export function describeUnreadable(read: Exclude<BoundedRead, { kind: 'text' }>): string {
   switch (read.kind) {
-    case 'missing': return 'no such file';
-    case 'not-regular': return `${read.what}, not a regular file`;
-    case 'too-large': return `${read.bytes.toLocaleString('en-US')} bytes, more than the ${(maxReadBytes / (1024 * 1024)).toFixed(0)} MiB a profile or workload may have`;
+    case 'missing':
+      return 'no such file';
+    case 'not-regular':
+      return `${read.what}, not a regular file`;
+    case 'too-large':
+      return `${read.bytes.toLocaleString('en-US')} bytes, more than the ${(maxReadBytes / (1024 * 1024)).toFixed(0)} MiB a profile or workload may have`;
   }
 }
 

@@ -64,8 +64,17 @@ export function disableEdit(document: TextDocument, line: number, code: string):
   const above = first > 0 ? parseMarker(lines[first - 1]!) : undefined;
   if (above && above.codes.length > 0) {
     const comment = `${above.indent}# ${disableNextLine} ${[...above.codes, code].join(', ')}${above.reason}`;
-    return { range: { start: { line: first - 1, character: 0 }, end: { line: first - 1, character: lines[first - 1]!.length } }, newText: comment };
+    return {
+      range: {
+        start: { line: first - 1, character: 0 },
+        end: { line: first - 1, character: lines[first - 1]!.length },
+      },
+      newText: comment,
+    };
   }
   const indent = /^[ \t]*/.exec(lines[first] ?? '')![0];
-  return { range: { start: { line: first, character: 0 }, end: { line: first, character: 0 } }, newText: `${indent}# ${disableNextLine} ${code}\n` };
+  return {
+    range: { start: { line: first, character: 0 }, end: { line: first, character: 0 } },
+    newText: `${indent}# ${disableNextLine} ${code}\n`,
+  };
 }

@@ -67,8 +67,19 @@ export function capDiagnostics(diagnostics: Diagnostic[], max = maxDiagnosticsPe
   const left = diagnostics.length - max;
   const counts = new Map<number, number>();
   for (const diagnostic of diagnostics) counts.set(rank(diagnostic), (counts.get(rank(diagnostic)) ?? 0) + 1);
-  const names: [number, string][] = [[1, 'error'], [2, 'warning'], [3, 'information'], [4, 'hint']];
-  const total = names.filter(([severity]) => counts.has(severity)).map(([severity, name]) => `${counts.get(severity)!.toLocaleString('en-US')} ${name}${counts.get(severity)! > 1 && name !== 'information' ? 's' : ''}`).join(', ');
+  const names: [number, string][] = [
+    [1, 'error'],
+    [2, 'warning'],
+    [3, 'information'],
+    [4, 'hint'],
+  ];
+  const total = names
+    .filter(([severity]) => counts.has(severity))
+    .map(
+      ([severity, name]) =>
+        `${counts.get(severity)!.toLocaleString('en-US')} ${name}${counts.get(severity)! > 1 && name !== 'information' ? 's' : ''}`,
+    )
+    .join(', ');
   const at = { line: 0, character: 0 };
   kept.unshift({
     range: { start: at, end: at },

@@ -66,11 +66,33 @@ export interface LanguageSettings {
 export interface LanguageFeatures {
   readonly languageId: string;
   diagnostics(document: TextDocument, files: WorkspaceFiles, token: Cancellation): Promise<Diagnostic[]>;
-  completion(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation, options?: CompletionOptions): Promise<CompletionItem[]>;
-  hover(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation, options?: HoverOptions): Promise<Hover | null>;
-  codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], token: Cancellation): Promise<CodeAction[]>;
+  completion(
+    document: TextDocument,
+    position: Position,
+    files: WorkspaceFiles,
+    token: Cancellation,
+    options?: CompletionOptions,
+  ): Promise<CompletionItem[]>;
+  hover(
+    document: TextDocument,
+    position: Position,
+    files: WorkspaceFiles,
+    token: Cancellation,
+    options?: HoverOptions,
+  ): Promise<Hover | null>;
+  codeActions(
+    document: TextDocument,
+    range: Range,
+    diagnostics: Diagnostic[],
+    token: Cancellation,
+  ): Promise<CodeAction[]>;
   documentSymbols(document: TextDocument, token: Cancellation): Promise<DocumentSymbol[]>;
-  definition(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Location[]>;
+  definition(
+    document: TextDocument,
+    position: Position,
+    files: WorkspaceFiles,
+    token: Cancellation,
+  ): Promise<Location[]>;
   /** New settings; later answers follow them. */
   configure?(settings: LanguageSettings): void;
 }

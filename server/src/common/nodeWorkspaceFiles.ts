@@ -58,7 +58,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     const names = await readdir(folder.fsPath).then(
       (found) => (found.length <= maxListedEntries ? new Set(found) : undefined),
       // No such folder: nothing in it. A folder that cannot be listed may still hold readable files.
-      (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? new Set<string>() : undefined),
+      (error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' || error.code === 'ENOTDIR' ? new Set<string>() : undefined,
     );
     if (!names) return undefined;
     const key = normalUri(folderUri);

@@ -11,7 +11,12 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         value = Math.min(value, previousPrevious[j - 2]! + 1);
       }
       current.push(value);
@@ -34,7 +39,12 @@ export function closestMatches(word: string, candidates: readonly string[], coun
     const upper = candidate.toUpperCase();
     let score = editDistance(target, upper, limit);
     // A missing or extra word part (EF_POLL_US vs EF_POLL_USEC) is a near miss too.
-    if (score > limit && (upper.startsWith(target) || target.startsWith(upper)) && Math.min(upper.length, target.length) >= 6) score = limit;
+    if (
+      score > limit &&
+      (upper.startsWith(target) || target.startsWith(upper)) &&
+      Math.min(upper.length, target.length) >= 6
+    )
+      score = limit;
     if (score <= limit) scored.push({ candidate, score });
   }
   scored.sort((x, y) => x.score - y.score || x.candidate.localeCompare(y.candidate));

@@ -1,7 +1,15 @@
 // Completion in a profile: directives at the start of a command, option names after onload_set,
 // values after an option name, profile names after onload_import.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CompletionItemKind, CompletionItemTag, InsertTextFormat, MarkupKind, type CompletionItem, type Position, type Range } from 'vscode-languageserver-types';
+import {
+  CompletionItemKind,
+  CompletionItemTag,
+  InsertTextFormat,
+  MarkupKind,
+  type CompletionItem,
+  type Position,
+  type Range,
+} from 'vscode-languageserver-types';
 import type { CompletionOptions } from '../common/languageFeatures';
 import type { OnloadCatalog } from './catalog';
 import { lexicalContextAt } from './lexicalContext';
@@ -12,18 +20,61 @@ import { optionDetail, optionMarkdown } from './optionFacts';
 // `plain` is what a client without snippets inserts: the word and a space, so the next completion
 // (option names after `onload_set `) follows, and nothing the user would have to delete.
 const directives: { label: string; detail: string; documentation: string; snippet: string; plain: string }[] = [
-  { label: 'onload_set', detail: 'onload_set NAME VALUE', documentation: 'Exports NAME=VALUE unless NAME is already set: the first assignment wins.', snippet: 'onload_set ${1:EF_}', plain: 'onload_set ' },
-  { label: 'onload_import', detail: 'onload_import PROFILE [ARGS...]', documentation: 'Sources another profile (one beside this file, in onloadBench.profilePath, or one Onload ships) at this point.', snippet: 'onload_import ${1:latency}', plain: 'onload_import ' },
-  { label: 'log', detail: 'log MESSAGE', documentation: 'Prints MESSAGE to stderr with an "onload:" prefix.', snippet: 'log "${1}"', plain: 'log ' },
-  { label: 'vlog', detail: 'vlog MESSAGE', documentation: 'Like log, but only with onload -v.', snippet: 'vlog "${1}"', plain: 'vlog ' },
-  { label: 'err', detail: 'err MESSAGE', documentation: 'Prints MESSAGE to stderr as is.', snippet: 'err "${1}"', plain: 'err ' },
-  { label: 'fail', detail: 'fail MESSAGE', documentation: 'Logs MESSAGE and stops the launcher (exit 1): the application is not started.', snippet: 'fail "${1}"', plain: 'fail ' },
+  {
+    label: 'onload_set',
+    detail: 'onload_set NAME VALUE',
+    documentation: 'Exports NAME=VALUE unless NAME is already set: the first assignment wins.',
+    snippet: 'onload_set ${1:EF_}',
+    plain: 'onload_set ',
+  },
+  {
+    label: 'onload_import',
+    detail: 'onload_import PROFILE [ARGS...]',
+    documentation:
+      'Sources another profile (one beside this file, in onloadBench.profilePath, or one Onload ships) at this point.',
+    snippet: 'onload_import ${1:latency}',
+    plain: 'onload_import ',
+  },
+  {
+    label: 'log',
+    detail: 'log MESSAGE',
+    documentation: 'Prints MESSAGE to stderr with an "onload:" prefix.',
+    snippet: 'log "${1}"',
+    plain: 'log ',
+  },
+  {
+    label: 'vlog',
+    detail: 'vlog MESSAGE',
+    documentation: 'Like log, but only with onload -v.',
+    snippet: 'vlog "${1}"',
+    plain: 'vlog ',
+  },
+  {
+    label: 'err',
+    detail: 'err MESSAGE',
+    documentation: 'Prints MESSAGE to stderr as is.',
+    snippet: 'err "${1}"',
+    plain: 'err ',
+  },
+  {
+    label: 'fail',
+    detail: 'fail MESSAGE',
+    documentation: 'Logs MESSAGE and stops the launcher (exit 1): the application is not started.',
+    snippet: 'fail "${1}"',
+    plain: 'fail ',
+  },
 ];
 
 /** Only the end of a very long line matters for completion. */
 const maxPrefix = 512;
 
-export function completeAt(document: TextDocument, position: Position, catalog: OnloadCatalog, options: CompletionOptions, profileNames: () => Promise<string[]>): Promise<CompletionItem[]> | CompletionItem[] {
+export function completeAt(
+  document: TextDocument,
+  position: Position,
+  catalog: OnloadCatalog,
+  options: CompletionOptions,
+  profileNames: () => Promise<string[]>,
+): Promise<CompletionItem[]> | CompletionItem[] {
   const lineStart = document.offsetAt({ line: position.line, character: 0 });
   const cursor = document.offsetAt(position);
   const text = document.getText();
@@ -45,12 +96,14 @@ export function completeAt(document: TextDocument, position: Position, catalog: 
   const imported = /(?:^|[\s;&|(])onload_import\s+([^\s]*)$/.exec(prefix);
   if (imported) {
     const partial = imported[1]!;
-    return profileNames().then((names) => names.map((profile): CompletionItem => ({
-      label: profile,
-      kind: CompletionItemKind.Module,
-      detail: catalog.standardProfile(profile) ? 'profile shipped with Onload' : 'workspace profile',
-      textEdit: { range: replace(partial.length), newText: profile },
-    })));
+    return profileNames().then((names) =>
+      names.map((profile): CompletionItem => ({
+        label: profile,
+        kind: CompletionItemKind.Module,
+        detail: catalog.standardProfile(profile) ? 'profile shipped with Onload' : 'workspace profile',
+        textEdit: { range: replace(partial.length), newText: profile },
+      })),
+    );
   }
   const command = /^(?:.*(?:[;&|(]|\b(?:then|do|else)\s))?\s*([A-Za-z_]*)$/.exec(prefix);
   if (command) {
@@ -93,7 +146,11 @@ function valueItems(option: OptionInfo, range: Range): CompletionItem[] {
   if (option.acceptedNames) {
     for (const name of option.acceptedNames) {
       const meaning = valueMeaning(option, name);
-      items.push({ value: name, detail: name === option.defaultLabel ? (meaning ? `${meaning} (default)` : 'default') : (meaning ?? option.name) });
+      items.push({
+        value: name,
+        detail:
+          name === option.defaultLabel ? (meaning ? `${meaning} (default)` : 'default') : (meaning ?? option.name),
+      });
     }
   } else if (option.enumValues && option.syntax !== 'hex' && option.syntax !== 'hex-strict') {
     for (const [value, label] of Object.entries(option.enumValues)) {

@@ -88,19 +88,51 @@ export async function analyseProfile(
   const imports = new Map<number, ImportOutcome>();
   let visitedFiles = 0;
 
-  const walkStandard = async (profile: StandardProfile, chain: string[], names: string[], conditional: boolean, rootIndex: number, via: string[]): Promise<void> => {
+  const walkStandard = async (
+    profile: StandardProfile,
+    chain: string[],
+    names: string[],
+    conditional: boolean,
+    rootIndex: number,
+    via: string[],
+  ): Promise<void> => {
     for (const step of profile.steps) {
       if (step.kind === 'set') {
-        assignments.push({ name: step.name, value: step.value ?? '', dynamic: step.dynamic ?? false, uri: standardProfileUri(profile.name), line: step.line, conditional: conditional || step.conditional, rootIndex, via });
+        assignments.push({
+          name: step.name,
+          value: step.value ?? '',
+          dynamic: step.dynamic ?? false,
+          uri: standardProfileUri(profile.name),
+          line: step.line,
+          conditional: conditional || step.conditional,
+          rootIndex,
+          via,
+        });
         continue;
       }
       const next = catalog.standardProfile(step.name);
       if (!next) continue;
-      await follow({ kind: 'standard', profile: next }, step.name, chain, names, conditional || step.conditional, rootIndex, via);
+      await follow(
+        { kind: 'standard', profile: next },
+        step.name,
+        chain,
+        names,
+        conditional || step.conditional,
+        rootIndex,
+        via,
+      );
     }
   };
 
-  const walkFile = async (fileUri: string, profile: ParsedProfile, chain: string[], names: string[], conditional: boolean, rootIndex: number | undefined, via: string[]): Promise<void> => {
+  const walkFile = async (
+    fileUri: string,
+    profile: ParsedProfile,
+    chain: string[],
+    names: string[],
+    conditional: boolean,
+    rootIndex: number | undefined,
+    via: string[],
+  ): Promise<void> => {
     const directives = profile.directives;
     for (let index = 0; index < directives.length; index++) {
       if (token.isCancellationRequested) return;
@@ -110,10 +142,26 @@ export async function analyseProfile(
         if (directive.name === '') continue;
         if (directive.nameDynamic) {
           // Which variable it sets is known only at run time: never attribute it to a name.
-          dynamicNames.push({ uri: fileUri, line: directive.line, written: directive.name, conditional: conditional || directive.conditional, rootIndex: owner, via });
+          dynamicNames.push({
+            uri: fileUri,
+            line: directive.line,
+            written: directive.name,
+            conditional: conditional || directive.conditional,
+            rootIndex: owner,
+            via,
+          });
           continue;
         }
-        assignments.push({ name: directive.name, value: directive.value, dynamic: directive.valueDynamic, uri: fileUri, line: directive.line, conditional: conditional || directive.conditional, rootIndex: owner, via });
+        assignments.push({
+          name: directive.name,
+          value: directive.value,
+          dynamic: directive.valueDynamic,
+          uri: fileUri,
+          line: directive.line,
+          conditional: conditional || directive.conditional,
+          rootIndex: owner,
+          via,
+        });
         continue;
       }
       const target = await resolver.resolve(directive.name, fileUri, directive.nameDynamic);
@@ -122,7 +170,15 @@ export async function analyseProfile(
     }
   };
 
-  const follow = async (target: ImportTarget, name: string, chain: string[], names: string[], conditional: boolean, rootIndex: number, via: string[]): Promise<void> => {
+  const follow = async (
+    target: ImportTarget,
+    name: string,
+    chain: string[],
+    names: string[],
+    conditional: boolean,
+    rootIndex: number,
+    via: string[],
+  ): Promise<void> => {
     if (target.kind === 'unresolved' || target.kind === 'dynamic') return;
     const key = target.kind === 'file' ? target.uri : standardProfileUri(target.profile.name);
     const seenAt = chain.indexOf(key);
@@ -136,7 +192,15 @@ export async function analyseProfile(
     if (target.kind === 'standard') {
       await walkStandard(target.profile, [...chain, key], [...names, name], conditional, rootIndex, nextVia);
     } else {
-      await walkFile(target.uri, parseCached(target.uri, target.text), [...chain, key], [...names, name], conditional, rootIndex, nextVia);
+      await walkFile(
+        target.uri,
+        parseCached(target.uri, target.text),
+        [...chain, key],
+        [...names, name],
+        conditional,
+        rootIndex,
+        nextVia,
+      );
     }
   };
 

@@ -16,7 +16,13 @@ import { clip } from './values';
 /** The VS Code command the footer names, for clients that have it. */
 export const showEffectiveConfigurationCommand = 'onloadBench.showEffectiveConfiguration';
 
-export function hoverAt(document: TextDocument, offset: number, analysis: ProfileAnalysis, catalog: OnloadCatalog, options: HoverOptions = noClientCommands): Hover | null {
+export function hoverAt(
+  document: TextDocument,
+  offset: number,
+  analysis: ProfileAnalysis,
+  catalog: OnloadCatalog,
+  options: HoverOptions = noClientCommands,
+): Hover | null {
   const found = directiveAt(analysis.parsed, offset);
   if (!found) return null;
   const { directive, index } = found;
@@ -31,27 +37,47 @@ export function hoverAt(document: TextDocument, offset: number, analysis: Profil
     const lines = [`**onload_import ${clip(directive.name)}** resolves to ${where}.`];
     if (sets.length > 0) {
       lines.push('', `It sets ${sets.length} variable${sets.length > 1 ? 's' : ''}:`, '');
-      for (const assignment of sets.slice(0, 30)) lines.push(`- \`${assignment.name}\` = \`${clip(assignment.value)}\`${assignment.conditional ? ' (conditional)' : ''}`);
+      for (const assignment of sets.slice(0, 30))
+        lines.push(
+          `- \`${assignment.name}\` = \`${clip(assignment.value)}\`${assignment.conditional ? ' (conditional)' : ''}`,
+        );
       if (sets.length > 30) lines.push(`- … and ${sets.length - 30} more`);
     }
-    return { contents: { kind: MarkupKind.Markdown, value: lines.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+    return {
+      contents: { kind: MarkupKind.Markdown, value: lines.join('\n') },
+      range: range(directive.nameSpan.start, directive.nameSpan.end),
+    };
   }
 
   if (!contains(directive.nameSpan, offset) && !contains(directive.valueSpan, offset)) return null;
   if (directive.name === '') return null;
   if (directive.nameDynamic) {
-    const value = [`**${clip(directive.name)}** — a name the shell builds at run time: onload_set sees the expanded word, so which variable this sets (and whether it is an Onload option) is not known here.`];
-    return { contents: { kind: MarkupKind.Markdown, value: value.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+    const value = [
+      `**${clip(directive.name)}** — a name the shell builds at run time: onload_set sees the expanded word, so which variable this sets (and whether it is an Onload option) is not known here.`,
+    ];
+    return {
+      contents: { kind: MarkupKind.Markdown, value: value.join('\n') },
+      range: range(directive.nameSpan.start, directive.nameSpan.end),
+    };
   }
   const option = catalog.option(directive.name);
   const parts: string[] = [];
   if (option) parts.push(optionMarkdown(option));
-  else parts.push(`**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`);
+  else
+    parts.push(
+      `**${clip(directive.name)}**${directive.name.startsWith('EF_') ? ' — not an Onload option' : ' — a shell variable (not an Onload option)'}`,
+    );
   const earlierDynamic = analysis.dynamicNames.find((assignment) => assignment.rootIndex < index);
-  const dynamicNote = earlierDynamic ? ` An earlier onload_set with a name built at run time (\`${clip(earlierDynamic.written, 40)}\`, line ${earlierDynamic.line + 1}${earlierDynamic.via.length > 0 ? ` via onload_import ${earlierDynamic.via.join(' → ')}` : ''}) may set it first.` : '';
+  const dynamicNote = earlierDynamic
+    ? ` An earlier onload_set with a name built at run time (\`${clip(earlierDynamic.written, 40)}\`, line ${earlierDynamic.line + 1}${earlierDynamic.via.length > 0 ? ` via onload_import ${earlierDynamic.via.join(' → ')}` : ''}) may set it first.`
+    : '';
   parts.push('', '---', '', effectiveHere(directive.name, index, analysis, option) + dynamicNote);
-  if (options.clientCommands.includes(showEffectiveConfigurationCommand)) parts.push('', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
-  return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n') }, range: range(directive.nameSpan.start, directive.nameSpan.end) };
+  if (options.clientCommands.includes(showEffectiveConfigurationCommand))
+    parts.push('', '_The whole profile, imports resolved: command "Show effective Onload configuration"._');
+  return {
+    contents: { kind: MarkupKind.Markdown, value: parts.join('\n') },
+    range: range(directive.nameSpan.start, directive.nameSpan.end),
+  };
 }
 
 /** What the variable holds once this line has run, counting imports before it, and what libonload makes of it. */
@@ -66,7 +92,10 @@ function effectiveHere(name: string, index: number, analysis: ProfileAnalysis, o
   const show = (assignment: Assignment) => {
     if (assignment.dynamic) return `computed at run time (\`${clip(assignment.value)}\`)`;
     const { exported, used } = assignedValue(option, name, assignment.value, false);
-    const shown = assignment.value === '' ? `\`${clip(exported)}\` (an empty value sets the variable to its own name)` : `\`${clip(exported)}\``;
+    const shown =
+      assignment.value === ''
+        ? `\`${clip(exported)}\` (an empty value sets the variable to its own name)`
+        : `\`${clip(exported)}\``;
     return used ? `${shown}, which libonload reads as \`${clip(used.value)}\` (${used.why})` : shown;
   };
   const certainEarlier = before.find((assignment) => !assignment.conditional);
@@ -74,7 +103,8 @@ function effectiveHere(name: string, index: number, analysis: ProfileAnalysis, o
     return `**Effective value here:** ${show(certainEarlier)} from ${describeOrigin(certainEarlier)}; this line has no effect (the first assignment wins).`;
   }
   const maybe = before.filter((assignment) => assignment.conditional);
-  const maybeText = maybe.length > 0 ? ` unless ${describeOrigin(maybe[0]!)} (conditional) set it first to ${show(maybe[0]!)}` : '';
+  const maybeText =
+    maybe.length > 0 ? ` unless ${describeOrigin(maybe[0]!)} (conditional) set it first to ${show(maybe[0]!)}` : '';
   if (own) {
     const ownText = own.conditional ? `${show(own)} if this conditional line runs` : show(own);
     return `**Effective value here:** ${ownText}${maybeText}, unless the environment already sets ${name}.`;

@@ -15,10 +15,7 @@ import type { OnloadCatalog } from './catalog';
 import type { StandardProfile } from './catalogTypes';
 
 /** Why an import resolved to a file. */
-export type ImportReason =
-  | { how: 'beside' }
-  | { how: 'profile-path'; folder: string }
-  | { how: 'path' };
+export type ImportReason = { how: 'beside' } | { how: 'profile-path'; folder: string } | { how: 'path' };
 
 export type ImportTarget =
   | { kind: 'file'; uri: string; text: string; reason: ImportReason }
@@ -61,8 +58,14 @@ export class ImportResolver {
   private readonly listings = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
   /** `profilePath`: absolute folders (file system paths or file URIs), searched after the importer's folder. */
-  constructor(private readonly files: WorkspaceFiles, private readonly catalog: OnloadCatalog, profilePath: readonly string[] = []) {
-    this.profileFolders = profilePath.map((folder) => (folder.startsWith('file:') ? folder : URI.file(folder).toString()));
+  constructor(
+    private readonly files: WorkspaceFiles,
+    private readonly catalog: OnloadCatalog,
+    profilePath: readonly string[] = [],
+  ) {
+    this.profileFolders = profilePath.map((folder) =>
+      folder.startsWith('file:') ? folder : URI.file(folder).toString(),
+    );
   }
 
   resolve(name: string, fromUri: string, dynamic = false): Promise<ImportTarget> {
@@ -84,7 +87,9 @@ export class ImportResolver {
     if (name.includes('/')) {
       const uri = name.startsWith('/') ? URI.file(name).toString() : Utils.joinPath(URI.parse(folder), name).toString();
       const text = await this.files.read(uri);
-      return text === undefined ? { kind: 'unresolved', searchedFolders: [] } : { kind: 'file', uri, text, reason: { how: 'path' } };
+      return text === undefined
+        ? { kind: 'unresolved', searchedFolders: [] }
+        : { kind: 'file', uri, text, reason: { how: 'path' } };
     }
     const order = this.searchOrder(folder);
     for (const candidate of order.folders) {
@@ -103,7 +108,8 @@ export class ImportResolver {
 
   private entriesOf(folderUri: string): Promise<ReadonlySet<string> | undefined> {
     let entries = this.listings.get(folderUri);
-    if (!entries) this.listings.set(folderUri, (entries = this.files.entries?.(folderUri) ?? Promise.resolve(undefined)));
+    if (!entries)
+      this.listings.set(folderUri, (entries = this.files.entries?.(folderUri) ?? Promise.resolve(undefined)));
     return entries;
   }
 
@@ -112,7 +118,13 @@ export class ImportResolver {
     if (!order) {
       const folders = [
         { uri: folder, parsed: URI.parse(folder), reason: { how: 'beside' } as ImportReason },
-        ...this.profileFolders.filter((candidate) => candidate !== folder).map((candidate) => ({ uri: candidate, parsed: URI.parse(candidate), reason: { how: 'profile-path', folder: displayPath(candidate) } as ImportReason })),
+        ...this.profileFolders
+          .filter((candidate) => candidate !== folder)
+          .map((candidate) => ({
+            uri: candidate,
+            parsed: URI.parse(candidate),
+            reason: { how: 'profile-path', folder: displayPath(candidate) } as ImportReason,
+          })),
       ];
       order = { folders, uris: folders.map((candidate) => candidate.uri) };
       this.searchOrders.set(folder, order);
@@ -132,8 +144,10 @@ export function describeImportTarget(target: ImportTarget): string {
   switch (target.kind) {
     case 'file': {
       const where = `\`${displayPath(target.uri)}\``;
-      if (target.reason.how === 'beside') return `${where}, found beside this profile (the importing file's folder is searched first)`;
-      if (target.reason.how === 'profile-path') return `${where}, found in \`${target.reason.folder}\` (setting \`onloadBench.profilePath\`; nothing of that name beside this profile)`;
+      if (target.reason.how === 'beside')
+        return `${where}, found beside this profile (the importing file's folder is searched first)`;
+      if (target.reason.how === 'profile-path')
+        return `${where}, found in \`${target.reason.folder}\` (setting \`onloadBench.profilePath\`; nothing of that name beside this profile)`;
       return `${where} (a name with a '/' is a path, relative to this profile)`;
     }
     case 'standard':

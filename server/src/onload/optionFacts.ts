@@ -1,7 +1,12 @@
 // Short human renderings of an option's facts, shared by completion and hover.
 import type { OptionInfo } from './catalogTypes';
 
-const scopeNames: Record<string, string> = { stack: 'per-stack', process: 'per-process', both: 'per-stack and per-process', ef_vi: 'ef_vi' };
+const scopeNames: Record<string, string> = {
+  stack: 'per-stack',
+  process: 'per-process',
+  both: 'per-stack and per-process',
+  ef_vi: 'ef_vi',
+};
 
 export function scopeName(option: OptionInfo): string {
   return scopeNames[option.scope] ?? option.scope;
@@ -9,7 +14,9 @@ export function scopeName(option: OptionInfo): string {
 
 export function defaultText(option: OptionInfo): string | undefined {
   if (option.default === undefined || option.default === '') return undefined;
-  return option.defaultLabel && option.defaultLabel !== String(option.default) ? `${option.default} (${option.defaultLabel})` : String(option.default);
+  return option.defaultLabel && option.defaultLabel !== String(option.default)
+    ? `${option.default} (${option.defaultLabel})`
+    : String(option.default);
 }
 
 export function rangeText(option: OptionInfo): string | undefined {
@@ -31,20 +38,38 @@ export function optionDetail(option: OptionInfo): string {
 
 /** Markdown: the description and the facts a tuner needs. */
 export function optionMarkdown(option: OptionInfo): string {
-  const lines = [`**${option.name}** — ${scopeName(option)} ${option.type}${option.unit ? ` in ${option.unit}` : ''}`, '', option.description, ''];
+  const lines = [
+    `**${option.name}** — ${scopeName(option)} ${option.type}${option.unit ? ` in ${option.unit}` : ''}`,
+    '',
+    option.description,
+    '',
+  ];
   const facts: string[] = [];
   const fallback = defaultText(option);
-  if (fallback !== undefined) facts.push(`default: \`${fallback}\`${option.sysctl ? ` (taken from ${option.sysctl.join(', ')} at run time)` : ''}`);
+  if (fallback !== undefined)
+    facts.push(
+      `default: \`${fallback}\`${option.sysctl ? ` (taken from ${option.sysctl.join(', ')} at run time)` : ''}`,
+    );
   const range = rangeText(option);
-  if (range && option.type !== 'bool') facts.push(`range: ${range}${option.scope === 'process' ? ' (not checked by libonload)' : ' (clamped)'}`);
-  if (option.bits !== undefined && option.bits < 32) facts.push(`stored in ${option.bits} bit${option.bits > 1 ? 's' : ''}`);
+  if (range && option.type !== 'bool')
+    facts.push(`range: ${range}${option.scope === 'process' ? ' (not checked by libonload)' : ' (clamped)'}`);
+  if (option.bits !== undefined && option.bits < 32)
+    facts.push(`stored in ${option.bits} bit${option.bits > 1 ? 's' : ''}`);
   if (option.acceptedNames) facts.push(`names only: ${option.acceptedNames.map((name) => `\`${name}\``).join(', ')}`);
-  else if (option.enumValues && option.type !== 'bool') facts.push(`values: ${Object.entries(option.enumValues).map(([value, label]) => `\`${value}\` ${label}`).join(', ')}`);
+  else if (option.enumValues && option.type !== 'bool')
+    facts.push(
+      `values: ${Object.entries(option.enumValues)
+        .map(([value, label]) => `\`${value}\` ${label}`)
+        .join(', ')}`,
+    );
   if (option.keywords) facts.push(`keywords: ${option.keywords.map((keyword) => `\`${keyword}\``).join(', ')}`);
   if (option.syntax === 'hex' || option.syntax === 'hex-strict') facts.push('read as hexadecimal');
   if (option.deprecated) facts.push(`deprecated${option.replacedBy ? `: use ${option.replacedBy.join(', ')}` : ''}`);
   if (option.experimental) facts.push('experimental');
-  if (option.build) facts.push(`build condition: \`${option.build}\`${option.compiledInDefaultBuild ? '' : ' (not in the default build)'}`);
+  if (option.build)
+    facts.push(
+      `build condition: \`${option.build}\`${option.compiledInDefaultBuild ? '' : ' (not in the default build)'}`,
+    );
   if (option.notRead) facts.push('never read from the environment');
   for (const fact of facts) lines.push(`- ${fact}`);
   return lines.join('\n').trimEnd();

@@ -87,15 +87,36 @@ export interface ParsedProfile {
 }
 
 const enum Ch {
-  Tab = 9, Lf = 10, Cr = 13, Space = 32, Bang = 33, Quote = 34, Hash = 35, Dollar = 36, Amp = 38,
-  Apos = 39, LParen = 40, RParen = 41, Semi = 59, Lt = 60, Gt = 62, Backslash = 92, Backtick = 96,
-  LBrace = 123, Pipe = 124, RBrace = 125,
+  Tab = 9,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Bang = 33,
+  Quote = 34,
+  Hash = 35,
+  Dollar = 36,
+  Amp = 38,
+  Apos = 39,
+  LParen = 40,
+  RParen = 41,
+  Semi = 59,
+  Lt = 60,
+  Gt = 62,
+  Backslash = 92,
+  Backtick = 96,
+  LBrace = 123,
+  Pipe = 124,
+  RBrace = 125,
 }
 
 type Operator = ';' | ';;' | '&&' | '||' | '|' | '&' | '(' | ')' | '\n' | '<' | '>' | '>>' | '>&' | '<&' | '<<' | '<<-';
 
 /** What `next()` found; the word or operator itself is left in fields (no wrapper object per token). */
-const enum TokenKind { End, Word, Operator }
+const enum TokenKind {
+  End,
+  Word,
+  Operator,
+}
 
 interface Frame {
   kind: 'if' | 'case' | 'loop' | 'function' | 'group' | 'subshell';
@@ -103,9 +124,15 @@ interface Frame {
 }
 
 /** How readWord treats an ASCII character (anything else is part of the word). */
-const enum WordChar { Plain, Break, Quote, Expansion }
+const enum WordChar {
+  Plain,
+  Break,
+  Quote,
+  Expansion,
+}
 const wordCharKinds = new Uint8Array(128);
-for (const code of [Ch.Space, Ch.Tab, Ch.Lf, Ch.Cr, Ch.Semi, Ch.Amp, Ch.Pipe, Ch.LParen, Ch.RParen, Ch.Lt, Ch.Gt]) wordCharKinds[code] = WordChar.Break;
+for (const code of [Ch.Space, Ch.Tab, Ch.Lf, Ch.Cr, Ch.Semi, Ch.Amp, Ch.Pipe, Ch.LParen, Ch.RParen, Ch.Lt, Ch.Gt])
+  wordCharKinds[code] = WordChar.Break;
 for (const code of [Ch.Backslash, Ch.Apos, Ch.Quote]) wordCharKinds[code] = WordChar.Quote;
 for (const code of [Ch.Dollar, Ch.Backtick]) wordCharKinds[code] = WordChar.Expansion;
 
@@ -116,8 +143,19 @@ const maxNesting = 64;
 /** Shared empty lists (never mutated) so unconditional, single-valued directives allocate less. */
 const noContexts: ConditionalContext[] = [];
 const noWords: ShellWord[] = [];
-const reservedOpeners = new Map<string, Frame['kind']>([['if', 'if'], ['while', 'loop'], ['until', 'loop'], ['for', 'loop'], ['case', 'case']]);
-const reservedClosers = new Map<string, Frame['kind'][]>([['fi', ['if']], ['done', ['loop']], ['esac', ['case']], ['}', ['function', 'group']]]);
+const reservedOpeners = new Map<string, Frame['kind']>([
+  ['if', 'if'],
+  ['while', 'loop'],
+  ['until', 'loop'],
+  ['for', 'loop'],
+  ['case', 'case'],
+]);
+const reservedClosers = new Map<string, Frame['kind'][]>([
+  ['fi', ['if']],
+  ['done', ['loop']],
+  ['esac', ['case']],
+  ['}', ['function', 'group']],
+]);
 const reservedContinuers = new Set(['then', 'else', 'elif', 'do', '!']);
 
 export function lineStartsOf(text: string): number[] {
@@ -197,8 +235,7 @@ class ProfileParser {
       if (kind === TokenKind.Word) {
         this.readWord();
         this.onWord();
-      }
-      else this.onOperator(this.operator, this.operatorStart);
+      } else this.onOperator(this.operator, this.operatorStart);
     }
     this.endCommand(undefined);
     for (const frame of this.frames) if (frame.fn) frame.fn.span.end = text.length;
@@ -216,7 +253,11 @@ class ProfileParser {
         this.pos++;
       } else if (code === Ch.Backslash && text.charCodeAt(this.pos + 1) === Ch.Lf) {
         this.pos += 2; // line continuation between words
-      } else if (code === Ch.Backslash && text.charCodeAt(this.pos + 1) === Ch.Cr && text.charCodeAt(this.pos + 2) === Ch.Lf) {
+      } else if (
+        code === Ch.Backslash &&
+        text.charCodeAt(this.pos + 1) === Ch.Cr &&
+        text.charCodeAt(this.pos + 2) === Ch.Lf
+      ) {
         this.pos += 3;
       } else if (code === Ch.Hash) {
         const newline = text.indexOf('\n', this.pos);
@@ -247,18 +288,24 @@ class ProfileParser {
     const code = text.charCodeAt(at);
     const following = text.charCodeAt(at + 1);
     switch (code) {
-      case Ch.Semi: return following === Ch.Semi ? ';;' : ';';
-      case Ch.Amp: return following === Ch.Amp ? '&&' : '&';
-      case Ch.Pipe: return following === Ch.Pipe ? '||' : '|';
-      case Ch.LParen: return '(';
-      case Ch.RParen: return ')';
+      case Ch.Semi:
+        return following === Ch.Semi ? ';;' : ';';
+      case Ch.Amp:
+        return following === Ch.Amp ? '&&' : '&';
+      case Ch.Pipe:
+        return following === Ch.Pipe ? '||' : '|';
+      case Ch.LParen:
+        return '(';
+      case Ch.RParen:
+        return ')';
       case Ch.Lt:
         if (following === Ch.Lt) return text.charCodeAt(at + 2) === 45 /* - */ ? '<<-' : '<<';
         return following === Ch.Amp ? '<&' : '<';
       case Ch.Gt:
         if (following === Ch.Gt) return '>>';
         return following === Ch.Amp ? '>&' : '>';
-      default: return undefined;
+      default:
+        return undefined;
     }
   }
 
@@ -396,7 +443,10 @@ class ProfileParser {
       } else if (code === Ch.Quote) {
         const inner = this.skipDoubleQuoted(index + 1);
         index = inner.end + 1;
-      } else if (code === Ch.Backtick || (code === Ch.Dollar && (text.charCodeAt(index + 1) === Ch.LParen || text.charCodeAt(index + 1) === Ch.LBrace))) {
+      } else if (
+        code === Ch.Backtick ||
+        (code === Ch.Dollar && (text.charCodeAt(index + 1) === Ch.LParen || text.charCodeAt(index + 1) === Ch.LBrace))
+      ) {
         index = Math.max(this.skipExpansion(index), index + 1);
       } else {
         index++;
@@ -484,7 +534,13 @@ class ProfileParser {
   /** Word `index` of the current command as an object (only for the few words a directive keeps). */
   private wordAt(index: number): ShellWord {
     const flags = this.wordFlags[index]!;
-    return { start: this.wordStarts[index]!, end: this.wordEnds[index]!, value: this.wordValues[index]!, quoted: (flags & quotedFlag) !== 0, expands: (flags & expandsFlag) !== 0 };
+    return {
+      start: this.wordStarts[index]!,
+      end: this.wordEnds[index]!,
+      value: this.wordValues[index]!,
+      quoted: (flags & quotedFlag) !== 0,
+      expands: (flags & expandsFlag) !== 0,
+    };
   }
 
   private wordsFrom(first: number, count: number): ShellWord[] {
@@ -523,17 +579,31 @@ class ProfileParser {
       case '<&': {
         // `2>/dev/null`: the digits just before the operator name a file descriptor, not a word.
         const last = this.wordCount - 1;
-        if (last >= 0 && this.wordEnds[last] === start && (this.wordFlags[last]! & quotedFlag) === 0 && /^\d+$/.test(this.wordValues[last]!)) this.wordCount--;
+        if (
+          last >= 0 &&
+          this.wordEnds[last] === start &&
+          (this.wordFlags[last]! & quotedFlag) === 0 &&
+          /^\d+$/.test(this.wordValues[last]!)
+        )
+          this.wordCount--;
         this.expectRedirectTarget = true;
         return;
       }
       case '(':
-        if (this.wordCount === 1 && !this.skipRest && this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen) {
+        if (
+          this.wordCount === 1 &&
+          !this.skipRest &&
+          this.text.charCodeAt(this.nextNonBlank(start + 1)) === Ch.RParen
+        ) {
           // `name() {`: a function definition.
           const nameWord = this.wordAt(0);
           this.wordCount = 0;
           this.pos = this.nextNonBlank(start + 1) + 1;
-          const fn: ShellFunction = { name: nameWord.value, nameSpan: { start: nameWord.start, end: nameWord.end }, span: { start: nameWord.start, end: nameWord.end } };
+          const fn: ShellFunction = {
+            name: nameWord.value,
+            nameSpan: { start: nameWord.start, end: nameWord.end },
+            span: { start: nameWord.start, end: nameWord.end },
+          };
           this.functions.push(fn);
           this.pendingFunction = fn;
           return;
@@ -559,14 +629,21 @@ class ProfileParser {
 
   private nextNonBlank(from: number): number {
     let index = from;
-    while (index < this.text.length && (this.text.charCodeAt(index) === Ch.Space || this.text.charCodeAt(index) === Ch.Tab)) index++;
+    while (
+      index < this.text.length &&
+      (this.text.charCodeAt(index) === Ch.Space || this.text.charCodeAt(index) === Ch.Tab)
+    )
+      index++;
     return index;
   }
 
   private endCommand(terminator: Operator | undefined): void {
     const count = this.wordCount;
     this.wordCount = 0; // toSet and toImport read the columns before the next word overwrites them
-    this.skipRest = terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&' ? false : this.skipRest;
+    this.skipRest =
+      terminator === undefined || terminator === '\n' || terminator === ';' || terminator === '&'
+        ? false
+        : this.skipRest;
     const inPipeline = this.afterPipe || terminator === '|';
     const inAndOr = this.andOr;
     if (terminator === '&&' || terminator === '||') this.andOr = true;
@@ -596,25 +673,60 @@ class ProfileParser {
     const command: Span = { start, end };
     const keyword: Span = { start, end: this.wordEnds[0]! };
     const ownsLine = this.onlyBlanksBefore(start) && this.onlyCommentAfter(end, terminator);
-    if (keywordText === 'onload_set') this.directives.push(this.toSet(command, keyword, line, contexts, ownsLine, count));
+    if (keywordText === 'onload_set')
+      this.directives.push(this.toSet(command, keyword, line, contexts, ownsLine, count));
     else this.directives.push(this.toImport(command, keyword, line, contexts, ownsLine, count));
   }
 
   /** Word 0 is the keyword; the arguments follow it, up to `count`. */
-  private toSet(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, count: number): SetDirective {
+  private toSet(
+    command: Span,
+    keyword: Span,
+    line: number,
+    contexts: ConditionalContext[],
+    ownsLine: boolean,
+    count: number,
+  ): SetDirective {
     const argumentCount = count - 1;
     if (argumentCount === 0) {
       const afterKeyword = { start: keyword.end, end: keyword.end };
-      return setDirective(command, keyword, line, contexts, ownsLine, '', afterKeyword, false, 'words', '', afterKeyword, false, true, undefined, noWords);
+      return setDirective(
+        command,
+        keyword,
+        line,
+        contexts,
+        ownsLine,
+        '',
+        afterKeyword,
+        false,
+        'words',
+        '',
+        afterKeyword,
+        false,
+        true,
+        undefined,
+        noWords,
+      );
     }
     if (argumentCount >= 2) {
       const value = this.wordValues[2]!;
       const valueDynamic = (this.wordFlags[2]! & expandsFlag) !== 0;
       return setDirective(
-        command, keyword, line, contexts, ownsLine,
-        this.wordValues[1]!, { start: this.wordStarts[1]!, end: this.wordEnds[1]! }, (this.wordFlags[1]! & expandsFlag) !== 0, 'words',
-        value, { start: this.wordStarts[2]!, end: this.wordEnds[2]! }, valueDynamic, !valueDynamic && value === '',
-        undefined, argumentCount > 2 ? this.wordsFrom(3, count) : noWords,
+        command,
+        keyword,
+        line,
+        contexts,
+        ownsLine,
+        this.wordValues[1]!,
+        { start: this.wordStarts[1]!, end: this.wordEnds[1]! },
+        (this.wordFlags[1]! & expandsFlag) !== 0,
+        'words',
+        value,
+        { start: this.wordStarts[2]!, end: this.wordEnds[2]! },
+        valueDynamic,
+        !valueDynamic && value === '',
+        undefined,
+        argumentCount > 2 ? this.wordsFrom(3, count) : noWords,
       );
     }
     const nameWord = this.wordAt(1);
@@ -624,7 +736,23 @@ class ProfileParser {
     if (equals === -1) {
       const end = { start: nameWord.end, end: nameWord.end };
       // `onload_set "$pair"`: the launcher splits the expanded word at '=', so a value may be in it.
-      return setDirective(command, keyword, line, contexts, ownsLine, nameWord.value, { start: nameWord.start, end: nameWord.end }, nameWord.expands, 'words', '', end, nameWord.expands, !nameWord.expands, undefined, noWords);
+      return setDirective(
+        command,
+        keyword,
+        line,
+        contexts,
+        ownsLine,
+        nameWord.value,
+        { start: nameWord.start, end: nameWord.end },
+        nameWord.expands,
+        'words',
+        '',
+        end,
+        nameWord.expands,
+        !nameWord.expands,
+        undefined,
+        noWords,
+      );
     }
     const raw = text.slice(nameWord.start, nameWord.end);
     const name = nameWord.value.slice(0, equals);
@@ -641,23 +769,58 @@ class ProfileParser {
     const nameDynamic = nameWord.expands && hasExpansion(raw.slice(0, rawEquals === -1 ? raw.length : rawEquals));
     const valueDynamic = nameWord.expands && (rawEquals === -1 || hasExpansion(raw.slice(rawEquals + 1)));
     return setDirective(
-      command, keyword, line, contexts, ownsLine,
-      name, { start: nameStart, end: Math.max(nameStart, nameEnd) }, nameDynamic, 'equals',
-      value, valueSpan, valueDynamic, !valueDynamic && value === '',
-      secondEquals === -1 ? undefined : { written, span: valueSpan }, noWords,
+      command,
+      keyword,
+      line,
+      contexts,
+      ownsLine,
+      name,
+      { start: nameStart, end: Math.max(nameStart, nameEnd) },
+      nameDynamic,
+      'equals',
+      value,
+      valueSpan,
+      valueDynamic,
+      !valueDynamic && value === '',
+      secondEquals === -1 ? undefined : { written, span: valueSpan },
+      noWords,
     );
   }
 
   /** Word 0 is the keyword; the arguments follow it, up to `count`. */
-  private toImport(command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean, count: number): ImportDirective {
+  private toImport(
+    command: Span,
+    keyword: Span,
+    line: number,
+    contexts: ConditionalContext[],
+    ownsLine: boolean,
+    count: number,
+  ): ImportDirective {
     const conditional = contexts.length > 0;
     if (count === 1) {
       const at = { start: keyword.end, end: keyword.end };
-      return { command, keyword, line, contexts, conditional, ownsLine, kind: 'import', name: '', nameSpan: at, nameDynamic: false, args: [] };
+      return {
+        command,
+        keyword,
+        line,
+        contexts,
+        conditional,
+        ownsLine,
+        kind: 'import',
+        name: '',
+        nameSpan: at,
+        nameDynamic: false,
+        args: [],
+      };
     }
     const nameWord = this.wordAt(1);
     return {
-      command, keyword, line, contexts, conditional, ownsLine,
+      command,
+      keyword,
+      line,
+      contexts,
+      conditional,
+      ownsLine,
       kind: 'import',
       name: nameWord.value,
       nameSpan: { start: nameWord.start, end: nameWord.end },
@@ -704,11 +867,22 @@ function isNameChar(code: number): boolean {
 
 /** $0-$9, $@, $#, $?, $$, $!, $*, $- */
 function isSpecialParameter(code: number): boolean {
-  return (code >= 48 && code <= 57) || code === 64 || code === 35 || code === 63 || code === 36 || code === 33 || code === 42 || code === 45;
+  return (
+    (code >= 48 && code <= 57) ||
+    code === 64 ||
+    code === 35 ||
+    code === 63 ||
+    code === 36 ||
+    code === 33 ||
+    code === 42 ||
+    code === 45
+  );
 }
 
 function unescapeDoubleQuoted(raw: string): string {
-  return raw.indexOf('\\') === -1 ? raw : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
+  return raw.indexOf('\\') === -1
+    ? raw
+    : raw.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
 }
 
 function hasExpansion(raw: string): boolean {
@@ -716,11 +890,40 @@ function hasExpansion(raw: string): boolean {
 }
 
 function setDirective(
-  command: Span, keyword: Span, line: number, contexts: ConditionalContext[], ownsLine: boolean,
-  name: string, nameSpan: Span, nameDynamic: boolean, form: SetDirective['form'], value: string, valueSpan: Span,
-  valueDynamic: boolean, valueMissing: boolean, cutFrom: SetDirective['cutFrom'], extraWords: ShellWord[],
+  command: Span,
+  keyword: Span,
+  line: number,
+  contexts: ConditionalContext[],
+  ownsLine: boolean,
+  name: string,
+  nameSpan: Span,
+  nameDynamic: boolean,
+  form: SetDirective['form'],
+  value: string,
+  valueSpan: Span,
+  valueDynamic: boolean,
+  valueMissing: boolean,
+  cutFrom: SetDirective['cutFrom'],
+  extraWords: ShellWord[],
 ): SetDirective {
   // One literal with every field, in one order: profiles can hold 100,000 directives, all of one shape.
-  return { kind: 'set', command, keyword, line, contexts, conditional: contexts.length > 0, ownsLine, name, nameSpan, nameDynamic, form, value, valueSpan, valueDynamic, valueMissing, cutFrom, extraWords };
+  return {
+    kind: 'set',
+    command,
+    keyword,
+    line,
+    contexts,
+    conditional: contexts.length > 0,
+    ownsLine,
+    name,
+    nameSpan,
+    nameDynamic,
+    form,
+    value,
+    valueSpan,
+    valueDynamic,
+    valueMissing,
+    cutFrom,
+    extraWords,
+  };
 }
-

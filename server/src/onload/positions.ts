@@ -24,7 +24,8 @@ export function positionMapper(document: TextDocument, parsed: ParsedProfile): P
     return {
       positionAt: (offset) => document.positionAt(offset),
       lineAt: (offset) => document.positionAt(offset).line,
-      textOf: (span) => document.getText({ start: document.positionAt(span.start), end: document.positionAt(span.end) }),
+      textOf: (span) =>
+        document.getText({ start: document.positionAt(span.start), end: document.positionAt(span.end) }),
     };
   }
   const starts = parsed.lineStarts;

@@ -25,7 +25,10 @@ export function contains(span: Span, offset: number): boolean {
 }
 
 /** The directive whose command covers `offset`, with its index (binary search: directives are in order). */
-export function directiveAt(parsed: ParsedProfile, offset: number): { directive: Directive; index: number } | undefined {
+export function directiveAt(
+  parsed: ParsedProfile,
+  offset: number,
+): { directive: Directive; index: number } | undefined {
   const directives = parsed.directives;
   let low = 0;
   let high = directives.length - 1;

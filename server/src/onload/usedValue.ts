@@ -16,7 +16,12 @@ export interface UsedValue {
 }
 
 /** -1 is a documented idiom for these unsigned options ("for ever" / "never delay"). */
-export const minusOneMeansMaximum = new Set(['EF_SPIN_USEC', 'EF_BUZZ_USEC', 'EF_POLL_USEC', 'EF_NONAGLE_INFLIGHT_MAX']);
+export const minusOneMeansMaximum = new Set([
+  'EF_SPIN_USEC',
+  'EF_BUZZ_USEC',
+  'EF_POLL_USEC',
+  'EF_NONAGLE_INFLIGHT_MAX',
+]);
 /** Legacy synonyms the enum parsers also accept. */
 export const legacyNames: Record<string, string[]> = { EF_RX_TIMESTAMPING_ORDERING: ['cpacket'] };
 
@@ -49,7 +54,12 @@ export function usedValue(option: OptionInfo, exported: string): UsedValue {
  * An assignment's value as the views show it: what onload_set exports and, when libonload makes
  * something else of it, what it uses and why. Values computed at run time are exported as written.
  */
-export function assignedValue(option: OptionInfo | undefined, name: string, value: string, dynamic: boolean): { exported: string; used?: Required<UsedValue> } {
+export function assignedValue(
+  option: OptionInfo | undefined,
+  name: string,
+  value: string,
+  dynamic: boolean,
+): { exported: string; used?: Required<UsedValue> } {
   if (dynamic) return { exported: value };
   const exported = exportedValue(name, value);
   const used = option ? usedValue(option, exported) : undefined;
@@ -67,17 +77,26 @@ function enumName(option: OptionInfo, exported: string): UsedValue {
   const match = accepted.find((name) => name.toLowerCase() === exported.toLowerCase());
   if (match !== undefined) return { value: exported };
   const fallback = option.defaultLabel ?? option.acceptedNames?.[0] ?? String(option.default ?? '');
-  return { value: fallback, why: decimal.test(exported.trim()) ? 'it takes a name, not a number: the default' : 'not an accepted name: the default' };
+  return {
+    value: fallback,
+    why: decimal.test(exported.trim())
+      ? 'it takes a name, not a number: the default'
+      : 'not an accepted name: the default',
+  };
 }
 
 function decimalNumber(option: OptionInfo, exported: string): UsedValue {
   const trimmed = exported.trim();
   if (!decimal.test(trimmed) && !(option.syntax === 'strtol' && /^0x[0-9a-f]+$/i.test(trimmed))) {
-    if (option.syntax === 'decimal-strict') return { value: String(option.default ?? ''), why: 'not a decimal integer: rejected, the default stays' };
+    if (option.syntax === 'decimal-strict')
+      return { value: String(option.default ?? ''), why: 'not a decimal integer: rejected, the default stays' };
     const leading = /^\s*[+-]?\d*/.exec(exported)?.[0]?.trim() ?? '';
     const number = decimal.test(leading) ? BigInt(leading) : 0n;
     const ranged = inRange(option, number);
-    return { value: String(ranged.value), why: `read as a number: ${decimal.test(leading) ? 'its leading digits' : '0'}${ranged.why ? `, ${ranged.why}` : ''}` };
+    return {
+      value: String(ranged.value),
+      why: `read as a number: ${decimal.test(leading) ? 'its leading digits' : '0'}${ranged.why ? `, ${ranged.why}` : ''}`,
+    };
   }
   if (trimmed.length > maxDigits) return { value: exported };
   const ranged = inRange(option, BigInt(trimmed));

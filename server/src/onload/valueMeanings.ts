@@ -8,10 +8,14 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function valueMeaning(option: Pick<OptionInfo, 'description'>, value: string): string | undefined {
   const text = option.description ?? '';
-  const quoted = new RegExp(`'${escape(value)}'\\s+(?:is\\s+|means\\s+)?([^,;']+?(?:\\([^)]*\\))?)\\s*(?=,\\s*'|,\\s*and\\s+'|;|\\.(?:\\s|$)|$)`).exec(text);
+  const quoted = new RegExp(
+    `'${escape(value)}'\\s+(?:is\\s+|means\\s+)?([^,;']+?(?:\\([^)]*\\))?)\\s*(?=,\\s*'|,\\s*and\\s+'|;|\\.(?:\\s|$)|$)`,
+  ).exec(text);
   if (quoted) return tidy(quoted[1]!);
   if (/^\d+$/.test(value)) {
-    const numbered = new RegExp(`(?:^|[:,]\\s*|\\s)${value}\\s+(?:is\\s+|means\\s+)?([a-z][^,;.=]*?(?:\\([^)]*\\))?)\\s*(?=,\\s*(?:and\\s+)?\\d+\\s|;|\\.(?:\\s|$)|$)`).exec(text);
+    const numbered = new RegExp(
+      `(?:^|[:,]\\s*|\\s)${value}\\s+(?:is\\s+|means\\s+)?([a-z][^,;.=]*?(?:\\([^)]*\\))?)\\s*(?=,\\s*(?:and\\s+)?\\d+\\s|;|\\.(?:\\s|$)|$)`,
+    ).exec(text);
     if (numbered) return tidy(numbered[1]!);
   }
   return undefined;

@@ -51,12 +51,26 @@ function valueIssues(option: OptionInfo, value: string): ValueIssue[] {
       return checkNumberList(option, value);
     case 'scalable-filters-spec': {
       const problem = scalableFiltersProblem(value);
-      return problem ? [{ code: 'scalable-filters-syntax', severity: 'error', message: `${option.name}: ${problem}; libonload disables scalable filters with a warning.` }] : [];
+      return problem
+        ? [
+            {
+              code: 'scalable-filters-syntax',
+              severity: 'error',
+              message: `${option.name}: ${problem}; libonload disables scalable filters with a warning.`,
+            },
+          ]
+        : [];
     }
     case 'ipv4-dotted':
       return /^(\d{1,3})(\.\d{1,3}){3}$/.test(value) && value.split('.').every((part) => Number(part) <= 255)
         ? []
-        : [{ code: 'value-not-accepted', severity: 'warning', message: `${option.name} expects a dotted IPv4 mask such as 255.255.255.0, not '${clip(value)}'.` }];
+        : [
+            {
+              code: 'value-not-accepted',
+              severity: 'warning',
+              message: `${option.name} expects a dotted IPv4 mask such as 255.255.255.0, not '${clip(value)}'.`,
+            },
+          ];
     case 'string':
       return checkString(option, value);
     default:
@@ -69,7 +83,9 @@ export function numericValue(option: OptionInfo | undefined, value: string): big
   const trimmed = value.trim();
   if (trimmed.length > maxDigits) return undefined;
   if (option?.syntax === 'hex' || option?.syntax === 'hex-strict') {
-    return /^(0x)?[0-9a-f]+$/i.test(trimmed) ? BigInt(trimmed.toLowerCase().startsWith('0x') ? trimmed : `0x${trimmed}`) : undefined;
+    return /^(0x)?[0-9a-f]+$/i.test(trimmed)
+      ? BigInt(trimmed.toLowerCase().startsWith('0x') ? trimmed : `0x${trimmed}`)
+      : undefined;
   }
   if (option?.syntax === 'enum-name') return undefined;
   return decimal.test(trimmed) ? BigInt(trimmed) : undefined;
@@ -82,19 +98,23 @@ function checkEnumName(option: OptionInfo, value: string): ValueIssue[] {
   if (decimal.test(value.trim())) {
     const label = option.enumValues?.[value.trim()];
     const suggestion = label && accepted.includes(label) ? [label] : accepted;
-    return [{
+    return [
+      {
+        code: 'value-not-accepted',
+        severity: 'error',
+        message: `${option.name} takes a name (${accepted.join(', ')}), not a number: '${value}' is not recognised and '${fallback}' is used.`,
+        suggestions: suggestion,
+      },
+    ];
+  }
+  return [
+    {
       code: 'value-not-accepted',
       severity: 'error',
-      message: `${option.name} takes a name (${accepted.join(', ')}), not a number: '${value}' is not recognised and '${fallback}' is used.`,
-      suggestions: suggestion,
-    }];
-  }
-  return [{
-    code: 'value-not-accepted',
-    severity: 'error',
-    message: `${option.name} does not accept '${clip(value)}' (accepted: ${accepted.join(', ')}); '${fallback}' is used instead.`,
-    suggestions: closestOrAll(value, accepted),
-  }];
+      message: `${option.name} does not accept '${clip(value)}' (accepted: ${accepted.join(', ')}); '${fallback}' is used instead.`,
+      suggestions: closestOrAll(value, accepted),
+    },
+  ];
 }
 
 function checkDecimal(option: OptionInfo, value: string): ValueIssue[] {
@@ -105,23 +125,28 @@ function checkDecimal(option: OptionInfo, value: string): ValueIssue[] {
     const labels = Object.entries(option.enumValues ?? {});
     const byLabel = labels.find(([, label]) => label.toLowerCase() === trimmed.toLowerCase());
     const number = byLabel ? byLabel[0] : undefined;
-    const suggestions = number !== undefined ? [number] : option.default !== undefined ? [String(option.default)] : undefined;
+    const suggestions =
+      number !== undefined ? [number] : option.default !== undefined ? [String(option.default)] : undefined;
     const named = number !== undefined ? ` ('${trimmed}' is ${number})` : '';
     const becomes = usedValue(option, value).value;
     if (strict) {
-      return [{
-        code: 'value-not-number',
-        severity: 'error',
-        message: `${option.name} must be a decimal integer${named}: libonload rejects '${clip(value)}' ("bad option") and keeps the default ${becomes === '' ? '(none)' : describeUsed(option, becomes)}.`,
-        suggestions,
-      }];
+      return [
+        {
+          code: 'value-not-number',
+          severity: 'error',
+          message: `${option.name} must be a decimal integer${named}: libonload rejects '${clip(value)}' ("bad option") and keeps the default ${becomes === '' ? '(none)' : describeUsed(option, becomes)}.`,
+          suggestions,
+        },
+      ];
     }
-    return [{
-      code: 'value-not-number',
-      severity: number !== undefined ? 'error' : 'warning',
-      message: `${option.name} is read as a decimal number${named}: '${clip(value)}' silently becomes ${becomes}.`,
-      suggestions,
-    }];
+    return [
+      {
+        code: 'value-not-number',
+        severity: number !== undefined ? 'error' : 'warning',
+        message: `${option.name} is read as a decimal number${named}: '${clip(value)}' silently becomes ${becomes}.`,
+        suggestions,
+      },
+    ];
   }
   // Most values are short and accepted: decide those with plain numbers, exact below 2^53 (the
   // catalog's bounds are integers), and leave every finding to the BigInt path.
@@ -143,7 +168,13 @@ function acceptedAsNumber(option: OptionInfo, parsed: number): boolean {
 function checkHex(option: OptionInfo, value: string): ValueIssue[] {
   const trimmed = value.trim();
   if (!/^(0x)?[0-9a-f]+$/i.test(trimmed)) {
-    return [{ code: 'value-not-number', severity: option.syntax === 'hex-strict' ? 'error' : 'warning', message: `${option.name} is read as a hexadecimal number; '${clip(value)}' is not one.` }];
+    return [
+      {
+        code: 'value-not-number',
+        severity: option.syntax === 'hex-strict' ? 'error' : 'warning',
+        message: `${option.name} is read as a hexadecimal number; '${clip(value)}' is not one.`,
+      },
+    ];
   }
   const issues: ValueIssue[] = [];
   const parsed = numericValue(option, trimmed);
@@ -160,7 +191,16 @@ function checkHex(option: OptionInfo, value: string): ValueIssue[] {
 
 function checkRange(option: OptionInfo, value: string, parsed: bigint | undefined): ValueIssue[] {
   if (parsed === undefined) {
-    return option.max !== undefined ? [{ code: 'value-out-of-range', severity: 'warning', message: `${option.name}: '${clip(value)}' has too many digits for any accepted value (maximum ${option.max}).`, suggestions: [String(option.max)] }] : [];
+    return option.max !== undefined
+      ? [
+          {
+            code: 'value-out-of-range',
+            severity: 'warning',
+            message: `${option.name}: '${clip(value)}' has too many digits for any accepted value (maximum ${option.max}).`,
+            suggestions: [String(option.max)],
+          },
+        ]
+      : [];
   }
   if (parsed === -1n && minusOneMeansMaximum.has(option.name)) return [];
   const storage = option.storage;
@@ -169,13 +209,16 @@ function checkRange(option: OptionInfo, value: string, parsed: bigint | undefine
     const high = BigInt(storage[1]);
     if (parsed < low || parsed > high) {
       const width = option.bits ?? 32;
-      const field = option.bits !== undefined && option.bits < 32 ? `a ${option.bits}-bit field` : `its ${width}-bit field`;
-      return [{
-        code: 'value-truncated',
-        severity: 'error',
-        message: `${option.name} is stored in ${field}: ${parsed} silently becomes ${asWritten(option, usedValue(option, value).value)}.`,
-        suggestions: option.max !== undefined ? [String(option.max)] : undefined,
-      }];
+      const field =
+        option.bits !== undefined && option.bits < 32 ? `a ${option.bits}-bit field` : `its ${width}-bit field`;
+      return [
+        {
+          code: 'value-truncated',
+          severity: 'error',
+          message: `${option.name} is stored in ${field}: ${parsed} silently becomes ${asWritten(option, usedValue(option, value).value)}.`,
+          suggestions: option.max !== undefined ? [String(option.max)] : undefined,
+        },
+      ];
     }
   }
   if (option.min === undefined || option.max === undefined) return [];
@@ -184,25 +227,43 @@ function checkRange(option: OptionInfo, value: string, parsed: bigint | undefine
   if (parsed >= min && parsed <= max) return [];
   const bound = option.scope === 'process' ? (parsed < min ? min : max) : BigInt(usedValue(option, value).value);
   const range = `${option.min}..${option.max}${option.unit ? ` ${option.unit}` : ''}`;
-  const message = option.scope === 'process'
-    ? `${option.name} is outside its documented range ${range}; per-process options are not range-checked, so ${parsed} is used as is.`
-    : `${option.name} is outside ${range}: libonload clamps ${parsed} to ${bound} and logs a config error.`;
+  const message =
+    option.scope === 'process'
+      ? `${option.name} is outside its documented range ${range}; per-process options are not range-checked, so ${parsed} is used as is.`
+      : `${option.name} is outside ${range}: libonload clamps ${parsed} to ${bound} and logs a config error.`;
   return [{ code: 'value-out-of-range', severity: 'warning', message, suggestions: [String(bound)] }];
 }
 
 function checkKeywords(option: OptionInfo, value: string): ValueIssue[] {
   const keywords = option.keywords ?? [];
-  const unknown = value.split(',').map((token) => token.trim().replace(/^-/, '')).filter((token) => token.length > 0 && !keywords.some((keyword) => keyword.startsWith(token.toLowerCase())));
+  const unknown = value
+    .split(',')
+    .map((token) => token.trim().replace(/^-/, ''))
+    .filter((token) => token.length > 0 && !keywords.some((keyword) => keyword.startsWith(token.toLowerCase())));
   if (unknown.length === 0) return [];
-  return [{ code: 'value-not-accepted', severity: 'warning', message: `${option.name}: unknown keyword${unknown.length > 1 ? 's' : ''} ${unknown.map((token) => `'${clip(token)}'`).join(', ')} (known: ${keywords.join(', ')}); libonload logs "Invalid option" for them.` }];
+  return [
+    {
+      code: 'value-not-accepted',
+      severity: 'warning',
+      message: `${option.name}: unknown keyword${unknown.length > 1 ? 's' : ''} ${unknown.map((token) => `'${clip(token)}'`).join(', ')} (known: ${keywords.join(', ')}); libonload logs "Invalid option" for them.`,
+    },
+  ];
 }
 
 function checkNumberList(option: OptionInfo, value: string): ValueIssue[] {
   if (!/^\d+(,\d+)*$/.test(value.trim())) {
-    return [{ code: 'value-not-number', severity: 'warning', message: `${option.name} expects comma-separated numbers (e.g. 11210,11207), not '${clip(value)}'.` }];
+    return [
+      {
+        code: 'value-not-number',
+        severity: 'warning',
+        message: `${option.name} expects comma-separated numbers (e.g. 11210,11207), not '${clip(value)}'.`,
+      },
+    ];
   }
   if (option.syntax === 'port-list' && value.split(',').some((port) => Number(port) > 65535)) {
-    return [{ code: 'value-out-of-range', severity: 'warning', message: `${option.name}: port numbers go up to 65535.` }];
+    return [
+      { code: 'value-out-of-range', severity: 'warning', message: `${option.name}: port numbers go up to 65535.` },
+    ];
   }
   return [];
 }
@@ -211,16 +272,41 @@ function checkString(option: OptionInfo, value: string): ValueIssue[] {
   const kept = usedValue(option, value).value;
   if (kept === value) return [];
   if (option.name === 'EF_CLUSTER_NAME') {
-    return [{ code: 'cluster-name-length', severity: 'warning', message: `EF_CLUSTER_NAME keeps only its first ${kept.length} characters ('${clip(kept)}').`, suggestions: [kept] }];
+    return [
+      {
+        code: 'cluster-name-length',
+        severity: 'warning',
+        message: `EF_CLUSTER_NAME keeps only its first ${kept.length} characters ('${clip(kept)}').`,
+        suggestions: [kept],
+      },
+    ];
   }
   if (option.name === 'EF_NAME') {
-    return [{ code: 'ef-name-length', severity: 'info', message: `EF_NAME uses only its first ${kept.length} characters ('${clip(kept)}').`, suggestions: [kept] }];
+    return [
+      {
+        code: 'ef-name-length',
+        severity: 'info',
+        message: `EF_NAME uses only its first ${kept.length} characters ('${clip(kept)}').`,
+        suggestions: [kept],
+      },
+    ];
   }
-  return [{ code: 'value-too-long', severity: 'warning', message: `${option.name} is cut to ${kept.length} characters.` }];
+  return [
+    { code: 'value-too-long', severity: 'warning', message: `${option.name} is cut to ${kept.length} characters.` },
+  ];
 }
 
 const modeTokens = new Set(['transparent_active', 'passive', 'active', 'rss']);
-const acceptedModes = new Set(['transparent_active', 'passive', 'active', 'passive+transparent_active', 'rss+transparent_active', 'active+rss', 'passive+rss', 'active+passive+rss']);
+const acceptedModes = new Set([
+  'transparent_active',
+  'passive',
+  'active',
+  'passive+transparent_active',
+  'rss+transparent_active',
+  'active+rss',
+  'passive+rss',
+  'active+passive+rss',
+]);
 
 /** The EF_SCALABLE_FILTERS grammar: IFNAME[=MODE[:MODE...]][,IFNAME[=MODE...]]. */
 export function scalableFiltersProblem(value: string): string | undefined {
@@ -235,15 +321,18 @@ export function scalableFiltersProblem(value: string): string | undefined {
     if (modeText === undefined) continue;
     const tokens = modeText.split(':');
     const unknown = tokens.find((token) => !modeTokens.has(token));
-    if (unknown !== undefined) return `unknown mode '${clip(unknown)}' (modes: transparent_active, passive, active, rss)`;
+    if (unknown !== undefined)
+      return `unknown mode '${clip(unknown)}' (modes: transparent_active, passive, active, rss)`;
     const combination = [...new Set(tokens)].sort().join('+');
     if (!acceptedModes.has(combination)) return `the mode combination '${modeText}' is not supported`;
     modes.push(combination);
   }
   if (entries.length === 2) {
-    if (entries.some((entry) => entry.split('=')[0] === 'any')) return "'any' cannot be combined with a second interface";
+    if (entries.some((entry) => entry.split('=')[0] === 'any'))
+      return "'any' cannot be combined with a second interface";
     const plain = modes.map((mode) => mode.replace(/\+?rss\+?/, ''));
-    if (!(plain.includes('active') && plain.includes('passive'))) return 'with two interfaces one must be active-only and the other passive-only';
+    if (!(plain.includes('active') && plain.includes('passive')))
+      return 'with two interfaces one must be active-only and the other passive-only';
     if (modes.filter((mode) => mode.includes('rss')).length === 1) return 'with two interfaces both must agree on rss';
   }
   return undefined;

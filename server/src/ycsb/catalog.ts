@@ -4,8 +4,18 @@
 import data from './data/properties.json';
 
 export type PropertyType =
-  | 'class' | 'string' | 'int' | 'long' | 'bool' | 'double' | 'enum' | 'prefix' | 'rules'
-  | 'list<enum>' | 'list<double>' | 'list<int>';
+  | 'class'
+  | 'string'
+  | 'int'
+  | 'long'
+  | 'bool'
+  | 'double'
+  | 'enum'
+  | 'prefix'
+  | 'rules'
+  | 'list<enum>'
+  | 'list<double>'
+  | 'list<int>';
 
 export interface CatalogConstraint {
   readonly rule: string;

@@ -1,7 +1,13 @@
 // Completion of keys (grouped by the part of YCSB that reads them, only the binding in use) and of
 // values (enumerations, booleans, class names in both packages), with defaults shown.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { type CompletionItem, CompletionItemKind, MarkupKind, type Position, type Range } from 'vscode-languageserver-types';
+import {
+  type CompletionItem,
+  CompletionItemKind,
+  MarkupKind,
+  type Position,
+  type Range,
+} from 'vscode-languageserver-types';
 import { type CatalogProperty, componentLabel, componentRank, type YcsbCatalog } from './catalog';
 import { propertyMarkdown } from './propertyDocs';
 import { entryAt, type PropertiesDocument, type PropertyEntry } from './propertiesParser';
@@ -15,7 +21,12 @@ const dbClasses = [
   'com.yahoo.ycsb.db.CouchbaseClient',
 ];
 
-export function ycsbCompletion(text: TextDocument, document: PropertiesDocument, catalog: YcsbCatalog, position: Position): CompletionItem[] {
+export function ycsbCompletion(
+  text: TextDocument,
+  document: PropertiesDocument,
+  catalog: YcsbCatalog,
+  position: Position,
+): CompletionItem[] {
   const offset = text.offsetAt(position);
   if (document.comments.some((comment) => offset > comment.start && offset <= comment.end)) return [];
   const shape = workloadShape(document, catalog);
@@ -30,13 +41,21 @@ export function ycsbCompletion(text: TextDocument, document: PropertiesDocument,
   return valueCompletions(catalog, shape, entry, range);
 }
 
-function keyCompletions(document: PropertiesDocument, catalog: YcsbCatalog, shape: WorkloadShape, range: Range, current: PropertyEntry | undefined): CompletionItem[] {
+function keyCompletions(
+  document: PropertiesDocument,
+  catalog: YcsbCatalog,
+  shape: WorkloadShape,
+  range: Range,
+  current: PropertyEntry | undefined,
+): CompletionItem[] {
   const items: CompletionItem[] = [];
   const addValue = !current?.hasSeparator && (current === undefined || current.valueStart >= current.valueEnd);
   for (const key of catalog.keys()) {
     if (document.effective.has(key) && key !== current?.key) continue;
     const entries = catalog.entries(key);
-    const fits = entries.filter((e) => e.binding === undefined || shape.binding === undefined || e.binding === shape.binding);
+    const fits = entries.filter(
+      (e) => e.binding === undefined || shape.binding === undefined || e.binding === shape.binding,
+    );
     if (fits.length === 0) continue;
     const property = catalog.lookup(key, shape.binding)!;
     const group = componentLabel(property);
@@ -55,7 +74,12 @@ function keyCompletions(document: PropertiesDocument, catalog: YcsbCatalog, shap
   return items;
 }
 
-function valueCompletions(catalog: YcsbCatalog, shape: WorkloadShape, entry: PropertyEntry, range: Range): CompletionItem[] {
+function valueCompletions(
+  catalog: YcsbCatalog,
+  shape: WorkloadShape,
+  entry: PropertyEntry,
+  range: Range,
+): CompletionItem[] {
   const property = catalog.lookup(entry.key, shape.binding);
   if (!property) return [];
   const values = candidateValues(property, shape);
@@ -78,7 +102,8 @@ function candidateValues(property: CatalogProperty, shape: WorkloadShape): strin
   if (property.key === 'db') return orderByPackage(dbClasses, shape);
   if (property.type === 'class') return orderByPackage(property.values ?? [], shape);
   if (property.type === 'enum' || property.type === 'list<enum>') {
-    const byWorkload = property.valuesByWorkload && shape.workload ? property.valuesByWorkload[shape.workload] : undefined;
+    const byWorkload =
+      property.valuesByWorkload && shape.workload ? property.valuesByWorkload[shape.workload] : undefined;
     return [...(byWorkload ?? property.values ?? [])];
   }
   return property.default !== null && property.default !== '' ? [property.default] : [];

@@ -15,7 +15,11 @@ const looksLikeWorkload = (name: string) => /^workload[\w.-]*$/.test(name) || na
  * then as an absolute path, then (for workload-like names) any workspace file ending in that path,
  * preferring files under a `workloads/` folder.
  */
-export async function resolveWorkloadReference(reference: string, fromUri: string, files: WorkspaceFiles): Promise<string | undefined> {
+export async function resolveWorkloadReference(
+  reference: string,
+  fromUri: string,
+  files: WorkspaceFiles,
+): Promise<string | undefined> {
   const cleaned = reference.trim();
   if (cleaned.length === 0 || cleaned.length > 1024 || /[\s\0]/.test(cleaned)) return undefined;
   const candidates: string[] = [];
@@ -27,12 +31,18 @@ export async function resolveWorkloadReference(reference: string, fromUri: strin
   const base = cleaned.split('/').pop() ?? cleaned;
   if (!looksLikeWorkload(base)) return undefined;
   const suffix = `/${cleaned.replace(/^\.\//, '')}`;
-  const found = (await files.find((uri) => uri !== fromUri && decodeURIComponent(uri).endsWith(suffix)))
-    .sort((a, b) => Number(!a.includes('/workloads/')) - Number(!b.includes('/workloads/')) || a.length - b.length);
+  const found = (await files.find((uri) => uri !== fromUri && decodeURIComponent(uri).endsWith(suffix))).sort(
+    (a, b) => Number(!a.includes('/workloads/')) - Number(!b.includes('/workloads/')) || a.length - b.length,
+  );
   return found[0];
 }
 
-export async function ycsbDefinition(text: TextDocument, document: PropertiesDocument, position: Position, files: WorkspaceFiles): Promise<Location[]> {
+export async function ycsbDefinition(
+  text: TextDocument,
+  document: PropertiesDocument,
+  position: Position,
+  files: WorkspaceFiles,
+): Promise<Location[]> {
   const offset = text.offsetAt(position);
   const entry = entryAt(document, offset);
   if (!entry || offset < entry.valueStart || entry.valueStart >= entry.valueEnd) return [];

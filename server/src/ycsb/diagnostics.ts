@@ -4,7 +4,13 @@
 //   information - harmless but worth knowing (proportions are normalised, fork-only keys).
 // Every diagnostic has a stable kebab-case code and, where fixable, its quick fixes in `data`.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { type Diagnostic, DiagnosticSeverity, DiagnosticTag, type Range, type TextEdit } from 'vscode-languageserver-types';
+import {
+  type Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  type Range,
+  type TextEdit,
+} from 'vscode-languageserver-types';
 import { type Binding, type CatalogProperty, type YcsbCatalog } from './catalog';
 import { javaTrim, parseJavaDouble, parseJavaInteger } from './javaValues';
 import { formatMix, operationMix, proportionKeys } from './operationMix';
@@ -109,7 +115,15 @@ class Context {
   deleteLine(entry: PropertyEntry, title: string): QuickFix {
     const start = this.text.positionAt(entry.lineStart);
     const end = this.text.positionAt(entry.lineEnd);
-    return { title, edits: [{ range: { start: { line: start.line, character: 0 }, end: { line: end.line + 1, character: 0 } }, newText: '' }] };
+    return {
+      title,
+      edits: [
+        {
+          range: { start: { line: start.line, character: 0 }, end: { line: end.line + 1, character: 0 } },
+          newText: '',
+        },
+      ],
+    };
   }
 
   /** Inserts a new line right after an entry, or at the top of the file. */
@@ -119,7 +133,13 @@ class Context {
     return { title, edits: [{ range: { start: at, end: at }, newText: needsBreak ? `\n${line}` : `${line}\n` }] };
   }
 
-  add(code: YcsbDiagnosticCode, severity: DiagnosticSeverity, range: Range, message: string, fixes: QuickFix[] = []): void {
+  add(
+    code: YcsbDiagnosticCode,
+    severity: DiagnosticSeverity,
+    range: Range,
+    message: string,
+    fixes: QuickFix[] = [],
+  ): void {
     const diagnostic: Diagnostic = { range, severity, code, source: diagnosticSource, message };
     // An overridden or ignored line does nothing: editors grey it out.
     if (code === 'duplicate-key') diagnostic.tags = [DiagnosticTag.Unnecessary];
@@ -154,7 +174,9 @@ function checkEntry(context: Context, entry: PropertyEntry): void {
     checkUnknownKey(context, entry);
     return;
   }
-  const forBinding = shape.binding ? entries.filter((e) => e.binding === undefined || e.binding === shape.binding) : entries;
+  const forBinding = shape.binding
+    ? entries.filter((e) => e.binding === undefined || e.binding === shape.binding)
+    : entries;
   if (forBinding.length === 0) {
     const readers = [...new Set(entries.map((e) => e.binding))].join(', ');
     context.add(
@@ -193,16 +215,26 @@ function checkEncoding(context: Context, entry: PropertyEntry): void {
   const raw = context.text.getText().slice(entry.lineStart, entry.lineEnd);
   if (!/[^\x00-\x7f]/.test(raw)) return;
   const escaped = (start: number, end: number) =>
-    context.text.getText().slice(start, end).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    context.text
+      .getText()
+      .slice(start, end)
+      .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const edits: TextEdit[] = [];
-  for (const [start, end] of [[entry.keyStart, entry.keyEnd], [entry.valueStart, entry.valueEnd]] as const) {
+  for (const [start, end] of [
+    [entry.keyStart, entry.keyEnd],
+    [entry.valueStart, entry.valueEnd],
+  ] as const) {
     if (end > start && /[^\x00-\x7f]/.test(context.text.getText().slice(start, end))) {
       edits.push({ range: context.range(start, end), newText: escaped(start, end) });
     }
   }
-  context.add('non-ascii-text', Warning, context.range(entry.lineStart, entry.lineEnd),
+  context.add(
+    'non-ascii-text',
+    Warning,
+    context.range(entry.lineStart, entry.lineEnd),
     'YCSB reads workload files as ISO-8859-1, so non-ASCII characters saved as UTF-8 arrive changed; write them as \\uXXXX escapes.',
-    edits.length > 0 ? [{ title: 'Write non-ASCII characters as \\uXXXX escapes', edits }] : []);
+    edits.length > 0 ? [{ title: 'Write non-ASCII characters as \\uXXXX escapes', edits }] : [],
+  );
 }
 
 function checkUnknownKey(context: Context, entry: PropertyEntry): void {
@@ -216,7 +248,8 @@ function checkUnknownKey(context: Context, entry: PropertyEntry): void {
     );
     return;
   }
-  const suggestion = context.suggestionsLeft-- > 0 ? closest(entry.key, context.catalog.keys(), (candidate) => candidate) : undefined;
+  const suggestion =
+    context.suggestionsLeft-- > 0 ? closest(entry.key, context.catalog.keys(), (candidate) => candidate) : undefined;
   const fixes = suggestion
     ? [{ title: `Change to '${suggestion}'`, edits: [{ range: context.keyRange(entry), newText: suggestion }] }]
     : [];
@@ -237,11 +270,17 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
       const parsed = parseJavaInteger(value, property.type);
       if (!parsed.ok) {
         const trimmed = javaTrim(value);
-        const fixes = trimmed !== value && parseJavaInteger(trimmed, property.type).ok
-          ? [context.replaceValue(entry, trimmed, 'Remove the white space around the number')]
-          : [];
-        context.add('invalid-integer', Error, context.valueRange(entry),
-          `'${entry.key}' must be a whole number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`, fixes);
+        const fixes =
+          trimmed !== value && parseJavaInteger(trimmed, property.type).ok
+            ? [context.replaceValue(entry, trimmed, 'Remove the white space around the number')]
+            : [];
+        context.add(
+          'invalid-integer',
+          Error,
+          context.valueRange(entry),
+          `'${entry.key}' must be a whole number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`,
+          fixes,
+        );
         return;
       }
       checkRange(context, entry, property, parsed.value);
@@ -250,8 +289,12 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
     case 'double': {
       const parsed = parseJavaDouble(value);
       if (!parsed.ok) {
-        context.add('invalid-number', Error, context.valueRange(entry),
-          `'${entry.key}' must be a number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`);
+        context.add(
+          'invalid-number',
+          Error,
+          context.valueRange(entry),
+          `'${entry.key}' must be a number: '${shown(value)}' ${parsed.reason}. YCSB stops with a NumberFormatException.`,
+        );
         return;
       }
       checkRange(context, entry, property, parsed.value);
@@ -274,16 +317,24 @@ function checkValue(context: Context, entry: PropertyEntry, property: CatalogPro
       if (name.length === 0 || known.includes(value)) return;
       const suggestion = closest(name, known, (candidate) => candidate);
       if (suggestion) {
-        context.add('class-name-typo', Warning, context.valueRange(entry),
+        context.add(
+          'class-name-typo',
+          Warning,
+          context.valueRange(entry),
           `'${shown(value)}' is not a YCSB class; did you mean '${suggestion}'? An unknown class stops YCSB at start (ClassNotFoundException).`,
-          [context.replaceValue(entry, suggestion)]);
+          [context.replaceValue(entry, suggestion)],
+        );
       }
       return;
     }
     case 'list<double>':
       if (value.split(',').some((part) => !parseJavaDouble(part).ok)) {
-        context.add('invalid-percentiles', Warning, context.valueRange(entry),
-          `'${shown(value)}' is not a comma list of numbers: YCSB prints a warning and uses its default percentiles instead.`);
+        context.add(
+          'invalid-percentiles',
+          Warning,
+          context.valueRange(entry),
+          `'${shown(value)}' is not a comma list of numbers: YCSB prints a warning and uses its default percentiles instead.`,
+        );
       }
       return;
     default:
@@ -295,36 +346,58 @@ function checkRange(context: Context, entry: PropertyEntry, property: CatalogPro
   const key = entry.key;
   if (key === 'hotspotdatafraction' || key === 'hotspotopnfraction') {
     if (value < 0 || value > 1) {
-      context.add('hotspot-fraction-reset', Warning, context.valueRange(entry),
-        `'${key}' must be between 0 and 1: YCSB prints a warning and uses 0.0 instead of ${shown(entry.value)}.`);
+      context.add(
+        'hotspot-fraction-reset',
+        Warning,
+        context.valueRange(entry),
+        `'${key}' must be between 0 and 1: YCSB prints a warning and uses 0.0 instead of ${shown(entry.value)}.`,
+      );
     }
     return;
   }
   if (key.endsWith('proportion')) {
     if (value < 0) {
-      context.add('negative-proportion', Warning, context.valueRange(entry),
-        `A negative proportion is silently ignored: YCSB treats '${key}' as 0.`, [context.replaceValue(entry, '0')]);
+      context.add(
+        'negative-proportion',
+        Warning,
+        context.valueRange(entry),
+        `A negative proportion is silently ignored: YCSB treats '${key}' as 0.`,
+        [context.replaceValue(entry, '0')],
+      );
     }
     return; // Above 1 is fine: weights are normalised (see proportions-not-normalised).
   }
   if (key === 'exponential.percentile' && !(value > 0 && value < 100)) {
-    context.add('value-out-of-range', Warning, context.valueRange(entry),
-      "'exponential.percentile' must be strictly between 0 and 100, or the exponential distribution's rate is meaningless.");
+    context.add(
+      'value-out-of-range',
+      Warning,
+      context.valueRange(entry),
+      "'exponential.percentile' must be strictly between 0 and 100, or the exponential distribution's rate is meaningless.",
+    );
     return;
   }
   const { min, max } = property;
   const below = min !== undefined && value < min;
   const above = max !== undefined && value > max;
   if (!below && !above) return;
-  const bounds = max === undefined ? `at least ${min}` : min === undefined ? `at most ${max}` : `between ${min} and ${max}`;
+  const bounds =
+    max === undefined ? `at least ${min}` : min === undefined ? `at most ${max}` : `between ${min} and ${max}`;
   if (property.rangeEnforced) {
-    context.add('value-out-of-range', Error, context.valueRange(entry),
+    context.add(
+      'value-out-of-range',
+      Error,
+      context.valueRange(entry),
       `'${key}' must be ${bounds}; YCSB refuses ${shown(entry.value)} and stops.`,
-      [context.replaceValue(entry, String(below ? min : max))]);
+      [context.replaceValue(entry, String(below ? min : max))],
+    );
   } else {
-    context.add('value-out-of-range', Warning, context.valueRange(entry),
+    context.add(
+      'value-out-of-range',
+      Warning,
+      context.valueRange(entry),
       `'${key}' should be ${bounds}; YCSB does not check it and ${shown(entry.value)} gives wrong or no results.`,
-      [context.replaceValue(entry, String(below ? min : max))]);
+      [context.replaceValue(entry, String(below ? min : max))],
+    );
   }
 }
 
@@ -333,18 +406,28 @@ function checkBoolean(context: Context, entry: PropertyEntry, property: CatalogP
   if (value === 'true' || value === 'false') return;
   const lower = value.toLowerCase();
   if (property.boolean === 'exact-true' && lower === 'true') {
-    context.add('boolean-case-false', Warning, context.valueRange(entry),
+    context.add(
+      'boolean-case-false',
+      Warning,
+      context.valueRange(entry),
       `'${entry.key}' is compared with exactly 'true': '${shown(value)}' counts as false.`,
-      [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')]);
+      [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')],
+    );
     return;
   }
   if (property.boolean === 'any-case-true' && (lower === 'true' || lower === 'false')) return;
   const trimmed = javaTrim(value);
-  const fixes = trimmed === 'true' || trimmed === 'false'
-    ? [context.replaceValue(entry, trimmed, 'Remove the white space around the value')]
-    : [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')];
-  context.add('not-a-boolean', Warning, context.valueRange(entry),
-    `'${shown(value)}' is not 'true' or 'false'${trimmed !== value ? ' (YCSB keeps the white space)' : ''}: YCSB reads '${entry.key}' as false.`, fixes);
+  const fixes =
+    trimmed === 'true' || trimmed === 'false'
+      ? [context.replaceValue(entry, trimmed, 'Remove the white space around the value')]
+      : [context.replaceValue(entry, 'true'), context.replaceValue(entry, 'false')];
+  context.add(
+    'not-a-boolean',
+    Warning,
+    context.valueRange(entry),
+    `'${shown(value)}' is not 'true' or 'false'${trimmed !== value ? ' (YCSB keeps the white space)' : ''}: YCSB reads '${entry.key}' as false.`,
+    fixes,
+  );
 }
 
 function allowedValues(context: Context, property: CatalogProperty): readonly string[] {
@@ -360,8 +443,13 @@ function checkEnum(context: Context, entry: PropertyEntry, property: CatalogProp
     if (value !== 'hashed' && value !== 'ordered') {
       const fixes = [context.replaceValue(entry, 'ordered'), context.replaceValue(entry, 'hashed')];
       if (closest(value, ['hashed'], (v) => v)) fixes.reverse();
-      context.add('insertorder-means-ordered', Warning, context.valueRange(entry),
-        `Only exactly 'hashed' selects hashed keys: YCSB treats '${shown(value)}' as 'ordered'.`, fixes);
+      context.add(
+        'insertorder-means-ordered',
+        Warning,
+        context.valueRange(entry),
+        `Only exactly 'hashed' selects hashed keys: YCSB treats '${shown(value)}' as 'ordered'.`,
+        fixes,
+      );
     }
     return;
   }
@@ -375,9 +463,13 @@ function checkEnum(context: Context, entry: PropertyEntry, property: CatalogProp
   const suggestion = closest(javaTrim(value), allowed, (candidate) => candidate);
   const workloadNote = property.valuesByWorkload && context.shape.workload ? ` with ${context.shape.workload}` : '';
   const spaceNote = javaTrim(value) !== value ? ' (YCSB keeps the white space around it)' : '';
-  context.add('unknown-value', Error, context.valueRange(entry),
+  context.add(
+    'unknown-value',
+    Error,
+    context.valueRange(entry),
     `'${shown(value)}'${spaceNote} is not a valid '${entry.key}'${workloadNote}: YCSB stops. Allowed: ${allowed.join(', ')}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
-    suggestion ? [context.replaceValue(entry, suggestion)] : []);
+    suggestion ? [context.replaceValue(entry, suggestion)] : [],
+  );
 }
 
 function checkIntegerList(context: Context, entry: PropertyEntry): void {
@@ -387,8 +479,12 @@ function checkIntegerList(context: Context, entry: PropertyEntry): void {
     return !parsed.ok || parsed.value < 1;
   });
   if (bad !== undefined) {
-    context.add('invalid-list-entry', Error, context.valueRange(entry),
-      `Every 'tagcardinality' entry must be a whole number of at least 1; '${bad.trim()}' makes TimeSeriesWorkload stop.`);
+    context.add(
+      'invalid-list-entry',
+      Error,
+      context.valueRange(entry),
+      `Every 'tagcardinality' entry must be a whole number of at least 1; '${bad.trim()}' makes TimeSeriesWorkload stop.`,
+    );
   }
 }
 
@@ -399,39 +495,55 @@ function checkWholeFile(context: Context): void {
   if (!effective.has('workload')) {
     const className = `${shape.classPackage ?? 'site.ycsb'}.workloads.CoreWorkload`;
     const first = document.entries[0];
-    context.add('missing-workload', Error,
+    context.add(
+      'missing-workload',
+      Error,
       first ? context.keyRange(first) : context.range(0, 0),
       "No 'workload' key: YCSB prints 'Missing property: workload' and exits.",
-      [context.insertLineAfter(undefined, `workload=${className}`, `Add 'workload=${className}'`)]);
+      [context.insertLineAfter(undefined, `workload=${className}`, `Add 'workload=${className}'`)],
+    );
   }
 
   checkInsertRange(context);
 
   const distribution = effective.get('requestdistribution');
-  const coreLike = shape.workload !== 'RestWorkload' && shape.workload !== 'TimeSeriesWorkload' && shape.workload !== 'other';
+  const coreLike =
+    shape.workload !== 'RestWorkload' && shape.workload !== 'TimeSeriesWorkload' && shape.workload !== 'other';
   if (distribution?.value === 'zipfian' && coreLike && !effective.has('operationcount')) {
     const count = parseJavaInteger(context.value('recordcount') ?? '', 'long');
     const suggested = count.ok && count.value > 0 ? String(count.value) : '1000';
-    context.add('zipfian-needs-operationcount', Error, context.valueRange(distribution),
+    context.add(
+      'zipfian-needs-operationcount',
+      Error,
+      context.valueRange(distribution),
       "requestdistribution=zipfian needs 'operationcount' to be set: CoreWorkload reads it without a default and stops with a NumberFormatException (in the load phase too).",
-      [context.insertLineAfter(distribution, `operationcount=${suggested}`, `Add 'operationcount=${suggested}'`)]);
+      [context.insertLineAfter(distribution, `operationcount=${suggested}`, `Add 'operationcount=${suggested}'`)],
+    );
   }
 
   const integrity = context.value('dataintegrity');
   const lengthDistribution = effective.get('fieldlengthdistribution');
   if (integrity?.toLowerCase() === 'true' && lengthDistribution && lengthDistribution.value !== 'constant') {
-    context.add('dataintegrity-needs-constant-fieldlength', Error, context.valueRange(lengthDistribution),
+    context.add(
+      'dataintegrity-needs-constant-fieldlength',
+      Error,
+      context.valueRange(lengthDistribution),
       "dataintegrity=true needs fieldlengthdistribution=constant: YCSB prints 'Must have constant field size to check data integrity.' and exits.",
-      [context.replaceValue(lengthDistribution, 'constant')]);
+      [context.replaceValue(lengthDistribution, 'constant')],
+    );
   }
 
   const kv = effective.get('couchbase.kv');
   const sync = effective.get('couchbase.syncMutationResponse');
   const couchbase2 = shape.binding === undefined || shape.binding === 'couchbase2';
   if (couchbase2 && kv && sync && kv.value !== 'true' && sync.value !== 'true') {
-    context.add('kv-off-needs-sync-mutation', Error, context.valueRange(sync),
-      "couchbase2 cannot skip mutation responses over N1QL: with couchbase.kv=false, couchbase.syncMutationResponse=false makes the binding fail at start.",
-      [context.replaceValue(sync, 'true')]);
+    context.add(
+      'kv-off-needs-sync-mutation',
+      Error,
+      context.valueRange(sync),
+      'couchbase2 cannot skip mutation responses over N1QL: with couchbase.kv=false, couchbase.syncMutationResponse=false makes the binding fail at start.',
+      [context.replaceValue(sync, 'true')],
+    );
   }
 
   checkThreads(context);
@@ -441,15 +553,25 @@ function checkWholeFile(context: Context): void {
 
   if (shape.workload !== 'other') {
     const mix = operationMix(document, catalog, shape.workload);
-    const explicit = proportionKeys(shape.workload).map(([, key]) => effective.get(key)).filter((e) => e !== undefined);
+    const explicit = proportionKeys(shape.workload)
+      .map(([, key]) => effective.get(key))
+      .filter((e) => e !== undefined);
     const anchor = explicit[0] ?? effective.get('workload');
     const anchorRange = anchor ? context.keyRange(anchor) : context.range(0, 0);
     if (mix.total === 0) {
-      context.add('no-operations', Error, anchorRange,
-        'Every operation proportion is 0: the run phase fails on its first operation (YCSB needs at least one proportion above 0).');
+      context.add(
+        'no-operations',
+        Error,
+        anchorRange,
+        'Every operation proportion is 0: the run phase fails on its first operation (YCSB needs at least one proportion above 0).',
+      );
     } else if (explicit.length > 0 && Math.abs(mix.total - 1) > 1e-9) {
-      context.add('proportions-not-normalised', Information, anchorRange,
-        `The proportions add up to ${Number(mix.total.toFixed(6))}, not 1; YCSB divides by the sum, so the mix is ${formatMix(mix)}.`);
+      context.add(
+        'proportions-not-normalised',
+        Information,
+        anchorRange,
+        `The proportions add up to ${Number(mix.total.toFixed(6))}, not 1; YCSB divides by the sum, so the mix is ${formatMix(mix)}.`,
+      );
     }
   }
 }
@@ -469,9 +591,15 @@ function checkInsertRange(context: Context): void {
   if (recordCount === undefined || insertStart === undefined || insertCount === undefined) return;
   const effectiveRecords = recordCount === 0 ? 2147483647 : recordCount;
   if (insertStart + insertCount > effectiveRecords) {
-    context.add('insert-range-exceeds-recordcount', Error, context.valueRange(insertCountEntry),
+    context.add(
+      'insert-range-exceeds-recordcount',
+      Error,
+      context.valueRange(insertCountEntry),
       `insertstart + insertcount (${insertStart} + ${insertCount}) is more than recordcount (${effectiveRecords}): YCSB prints an error and exits.`,
-      effectiveRecords - insertStart >= 0 ? [context.replaceValue(insertCountEntry, String(effectiveRecords - insertStart))] : []);
+      effectiveRecords - insertStart >= 0
+        ? [context.replaceValue(insertCountEntry, String(effectiveRecords - insertStart))]
+        : [],
+    );
   }
 }
 
@@ -489,14 +617,22 @@ function checkThreads(context: Context): void {
   if (!threadEntry || threads === undefined) return;
   const operations = integerOf(context, 'operationcount');
   if (operations !== undefined && operations > 0 && threads > operations) {
-    context.add('threads-above-operations', Warning, context.valueRange(threadEntry),
+    context.add(
+      'threads-above-operations',
+      Warning,
+      context.valueRange(threadEntry),
       `threadcount ${threads} is above operationcount ${operations}: YCSB lowers the thread count to ${operations} for the run phase.`,
-      [context.replaceValue(threadEntry, String(operations))]);
+      [context.replaceValue(threadEntry, String(operations))],
+    );
   }
   const fields = integerOf(context, 'fieldcount');
   if (context.shape.workload === 'TimeSeriesWorkload' && fields !== undefined && fields < threads) {
-    context.add('timeseries-fields-below-threads', Error, context.valueRange(threadEntry),
-      `TimeSeriesWorkload needs fieldcount (${fields}) to be at least threadcount (${threads}); it stops at start.`);
+    context.add(
+      'timeseries-fields-below-threads',
+      Error,
+      context.valueRange(threadEntry),
+      `TimeSeriesWorkload needs fieldcount (${fields}) to be at least threadcount (${threads}); it stops at start.`,
+    );
   }
 }
 
@@ -506,8 +642,9 @@ function checkCompanions(context: Context): void {
   const needs = (key: string, companion: string, why: string) => {
     const entry = document.effective.get(key);
     if (entry && javaTrim(entry.value).length > 0 && !document.effective.has(companion)) {
-      context.add('missing-companion-key', Error, context.keyRange(entry), `'${key}' needs '${companion}': ${why}`,
-        [context.insertLineAfter(entry, `${companion}=`, `Add '${companion}='`)]);
+      context.add('missing-companion-key', Error, context.keyRange(entry), `'${key}' needs '${companion}': ${why}`, [
+        context.insertLineAfter(entry, `${companion}=`, `Add '${companion}='`),
+      ]);
     }
   };
   if (shape.workload === 'TimeSeriesWorkload') {
@@ -519,9 +656,13 @@ function checkCompanions(context: Context): void {
     const scanEntry = document.effective.get('scanproportion')!;
     for (const key of ['couchbase.ddoc', 'couchbase.view']) {
       if (!document.effective.has(key)) {
-        context.add('missing-companion-key', Error, context.keyRange(scanEntry),
+        context.add(
+          'missing-companion-key',
+          Error,
+          context.keyRange(scanEntry),
           `Scans with the couchbase binding go through a view: '${key}' must name an existing one, or the binding fails at start.`,
-          [context.insertLineAfter(scanEntry, `${key}=`, `Add '${key}='`)]);
+          [context.insertLineAfter(scanEntry, `${key}=`, `Add '${key}='`)],
+        );
       }
     }
   }
@@ -534,9 +675,13 @@ function checkMinMax(context: Context, minKey: string, maxKey: string): void {
   const maxText = context.value(maxKey) ?? context.catalog.lookup(maxKey)?.default ?? undefined;
   const max = maxText === undefined ? undefined : parseJavaInteger(maxText, 'int');
   if (min.ok && max?.ok && min.value > max.value) {
-    context.add('min-above-max', Warning, context.valueRange(minEntry),
+    context.add(
+      'min-above-max',
+      Warning,
+      context.valueRange(minEntry),
       `'${minKey}' (${min.value}) is above '${maxKey}' (${max.value}): YCSB does not check this and fails or draws wrong lengths at run time.`,
-      [context.replaceValue(minEntry, String(max.value))]);
+      [context.replaceValue(minEntry, String(max.value))],
+    );
   }
 }
 

@@ -8,7 +8,11 @@ import { workloadShape } from './workloadShape';
 
 const unknownGroup = 'Not read by YCSB';
 
-export function ycsbDocumentSymbols(text: TextDocument, document: PropertiesDocument, catalog: YcsbCatalog): DocumentSymbol[] {
+export function ycsbDocumentSymbols(
+  text: TextDocument,
+  document: PropertiesDocument,
+  catalog: YcsbCatalog,
+): DocumentSymbol[] {
   const binding = workloadShape(document, catalog).binding;
   const groups = new Map<string, { rank: number; children: DocumentSymbol[] }>();
   for (const entry of document.entries) {
@@ -22,7 +26,10 @@ export function ycsbDocumentSymbols(text: TextDocument, document: PropertiesDocu
       detail: value,
       kind: SymbolKind.Property,
       range: { start: text.positionAt(entry.lineStart), end: text.positionAt(entry.lineEnd) },
-      selectionRange: { start: text.positionAt(entry.keyStart), end: text.positionAt(Math.max(entry.keyEnd, entry.keyStart)) },
+      selectionRange: {
+        start: text.positionAt(entry.keyStart),
+        end: text.positionAt(Math.max(entry.keyEnd, entry.keyStart)),
+      },
     });
   }
   return [...groups.entries()]
@@ -30,7 +37,13 @@ export function ycsbDocumentSymbols(text: TextDocument, document: PropertiesDocu
     .map(([name, group]) => ({
       name,
       kind: SymbolKind.Namespace,
-      range: { start: group.children[0]!.range.start, end: group.children.reduce((end, child) => (child.range.end.line > end.line ? child.range.end : end), group.children[0]!.range.end) },
+      range: {
+        start: group.children[0]!.range.start,
+        end: group.children.reduce(
+          (end, child) => (child.range.end.line > end.line ? child.range.end : end),
+          group.children[0]!.range.end,
+        ),
+      },
       selectionRange: group.children[0]!.selectionRange,
       children: group.children,
     }));

@@ -7,7 +7,12 @@ import { propertyMarkdown } from './propertyDocs';
 import { entryAt, type PropertiesDocument } from './propertiesParser';
 import { workloadShape } from './workloadShape';
 
-export function ycsbHover(text: TextDocument, document: PropertiesDocument, catalog: YcsbCatalog, position: Position): Hover | null {
+export function ycsbHover(
+  text: TextDocument,
+  document: PropertiesDocument,
+  catalog: YcsbCatalog,
+  position: Position,
+): Hover | null {
   const offset = text.offsetAt(position);
   const entry = entryAt(document, offset);
   if (!entry) return null;

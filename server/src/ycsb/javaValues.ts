@@ -16,8 +16,10 @@ const bounds = {
 export function parseJavaInteger(text: string, kind: 'int' | 'long'): JavaNumber {
   if (text.length === 0) return { ok: false, reason: 'is empty' };
   if (!intPattern.test(text)) {
-    if (intPattern.test(text.trim())) return { ok: false, reason: 'has white space around the number, which Java does not accept here' };
-    if (/^[+-]?\d+\.\d*$/.test(text) || /^[+-]?\d+(\.\d*)?[eE]/.test(text)) return { ok: false, reason: 'is not a whole number' };
+    if (intPattern.test(text.trim()))
+      return { ok: false, reason: 'has white space around the number, which Java does not accept here' };
+    if (/^[+-]?\d+\.\d*$/.test(text) || /^[+-]?\d+(\.\d*)?[eE]/.test(text))
+      return { ok: false, reason: 'is not a whole number' };
     return { ok: false, reason: 'is not a number' };
   }
   const value = BigInt(text);

@@ -34,7 +34,11 @@ export function proportionKeys(workload: WorkloadKind | undefined): [string, str
   return coreOperations;
 }
 
-export function operationMix(document: PropertiesDocument, catalog: YcsbCatalog, workload: WorkloadKind | undefined): OperationMix {
+export function operationMix(
+  document: PropertiesDocument,
+  catalog: YcsbCatalog,
+  workload: WorkloadKind | undefined,
+): OperationMix {
   const weights = proportionKeys(workload).map(([name, key]) => {
     const text = document.effective.get(key)?.value ?? catalog.lookup(key)?.default ?? '0';
     const parsed = parseJavaDouble(text);

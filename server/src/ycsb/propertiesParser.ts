@@ -171,7 +171,8 @@ export function parseProperties(text: string): PropertiesDocument {
             code: 'malformed-unicode-escape',
             start: offsets[escapeStart]!,
             end: offsets[end - 1]! + 1,
-            message: 'Malformed \\uXXXX escape: Java stops reading the whole file here (IllegalArgumentException), so YCSB does not start.',
+            message:
+              'Malformed \\uXXXX escape: Java stops reading the whole file here (IllegalArgumentException), so YCSB does not start.',
           });
           out += 'u';
         }

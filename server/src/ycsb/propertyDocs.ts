@@ -5,29 +5,41 @@ import { type CatalogProperty, componentLabel } from './catalog';
 
 export function propertyMarkdown(property: CatalogProperty): string {
   const lines: string[] = [];
-  lines.push(`**${property.key}** · ${componentPhrase(property)}${property.forkOnly ? ' · *Couchbase fork only*' : ''}`);
+  lines.push(
+    `**${property.key}** · ${componentPhrase(property)}${property.forkOnly ? ' · *Couchbase fork only*' : ''}`,
+  );
   if (property.description) lines.push('', property.description);
   const facts: string[] = [`Takes ${valueKind(property)}${rangePhrase(property)}.`];
-  if (property.default !== null && property.default !== undefined) facts.push(`Default: \`${property.default === '' ? '(empty)' : property.default}\`.`);
+  if (property.default !== null && property.default !== undefined)
+    facts.push(`Default: \`${property.default === '' ? '(empty)' : property.default}\`.`);
   else if (property.computedDefault) facts.push(`Default: ${property.computedDefault}.`);
   else facts.push('No default: unset unless given.');
   if (property.since) facts.push(`Since YCSB ${property.since}.`);
   if (property.cliFlag) facts.push(`Also set by the command-line flag \`${property.cliFlag}\`.`);
   lines.push('', facts.join(' '));
   if (property.values && property.values.length > 0) {
-    lines.push('', `Values: ${property.values.map((value) => `\`${value}\``).join(', ')}${property.valuesEnforced ? '' : ' (YCSB does not check this list)'}`);
+    lines.push(
+      '',
+      `Values: ${property.values.map((value) => `\`${value}\``).join(', ')}${property.valuesEnforced ? '' : ' (YCSB does not check this list)'}`,
+    );
   }
-  if (property.boolean === 'exact-true') lines.push('', 'Only the exact lower-case `true` counts as true; `True` or `1` mean false.');
+  if (property.boolean === 'exact-true')
+    lines.push('', 'Only the exact lower-case `true` counts as true; `True` or `1` mean false.');
   if (property.unknownValueBehaviour) lines.push('', `Any other value: ${property.unknownValueBehaviour}.`);
   if (property.availability) lines.push('', `Where it exists: ${property.availability}.`);
-  for (const constraint of property.constraints ?? []) lines.push('', `${capitalise(constraint.rule)}: ${enforcementPhrase(constraint.enforcement)}.`);
+  for (const constraint of property.constraints ?? [])
+    lines.push('', `${capitalise(constraint.rule)}: ${enforcementPhrase(constraint.enforcement)}.`);
   return lines.join('\n');
 }
 
 function componentPhrase(property: CatalogProperty): string {
   if (property.component === 'binding') return `setting of the ${property.binding ?? ''} binding`.replace('  ', ' ');
   if (property.component.startsWith('workload:')) return `workload setting (${componentLabel(property)})`;
-  const names: Record<string, string> = { client: 'YCSB client setting', measurements: 'latency measurement setting', dbwrapper: 'setting of the DB wrapper (every binding)' };
+  const names: Record<string, string> = {
+    client: 'YCSB client setting',
+    measurements: 'latency measurement setting',
+    dbwrapper: 'setting of the DB wrapper (every binding)',
+  };
   return names[property.component] ?? componentLabel(property);
 }
 
@@ -76,8 +88,10 @@ export function enforcementPhrase(enforcement: string): string {
   if (/^exception at run time/.test(enforcement)) return 'otherwise YCSB fails during the run';
   if (/^exception\b/.test(enforcement)) return `otherwise YCSB stops with an error${detail ? ` (${detail})` : ''}`;
   if (/^exit\b/.test(enforcement)) return `otherwise YCSB exits${detail ? ` (${detail})` : ''}`;
-  if (/^DBException/.test(enforcement)) return `otherwise the database binding refuses to start${quoted ? ` ("${quoted}")` : ''}`;
-  if (/^warning-reset to (.*)$/.test(enforcement)) return `otherwise YCSB warns and uses ${/^warning-reset to (.*)$/.exec(enforcement)![1]} instead`;
+  if (/^DBException/.test(enforcement))
+    return `otherwise the database binding refuses to start${quoted ? ` ("${quoted}")` : ''}`;
+  if (/^warning-reset to (.*)$/.test(enforcement))
+    return `otherwise YCSB warns and uses ${/^warning-reset to (.*)$/.exec(enforcement)![1]} instead`;
   if (/^warning-adjust/.test(enforcement)) return 'otherwise YCSB warns and adjusts the value';
   if (/^warning-default/.test(enforcement)) return 'otherwise YCSB warns and uses the default';
   if (/^fallback/.test(enforcement)) return 'otherwise YCSB quietly uses its default';

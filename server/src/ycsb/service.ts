@@ -1,8 +1,23 @@
 // The YCSB workload language service: the LanguageFeatures the LSP adapter and the lint command
 // call. Parses once per document version and shares the result between features.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Position, Range } from 'vscode-languageserver-types';
-import { richCompletion, type Cancellation, type CompletionOptions, type LanguageFeatures, type WorkspaceFiles } from '../common/languageFeatures';
+import type {
+  CodeAction,
+  CompletionItem,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  Location,
+  Position,
+  Range,
+} from 'vscode-languageserver-types';
+import {
+  richCompletion,
+  type Cancellation,
+  type CompletionOptions,
+  type LanguageFeatures,
+  type WorkspaceFiles,
+} from '../common/languageFeatures';
 import { diagnosticsForRange } from '../common/codeActionRange';
 import { type YcsbCatalog, ycsbCatalog } from './catalog';
 import { ycsbCodeActions } from './codeActions';
@@ -38,17 +53,33 @@ export class YcsbLanguageService implements LanguageFeatures {
     return withoutDisabled(document.getText(), ycsbDiagnostics(document, this.parse(document), this.catalog));
   }
 
-  async completion(document: TextDocument, position: Position, _files: WorkspaceFiles, token: Cancellation, _options: CompletionOptions = richCompletion): Promise<CompletionItem[]> {
+  async completion(
+    document: TextDocument,
+    position: Position,
+    _files: WorkspaceFiles,
+    token: Cancellation,
+    _options: CompletionOptions = richCompletion,
+  ): Promise<CompletionItem[]> {
     if (token.isCancellationRequested) return [];
     return ycsbCompletion(document, this.parse(document), this.catalog, position);
   }
 
-  async hover(document: TextDocument, position: Position, _files: WorkspaceFiles, token: Cancellation): Promise<Hover | null> {
+  async hover(
+    document: TextDocument,
+    position: Position,
+    _files: WorkspaceFiles,
+    token: Cancellation,
+  ): Promise<Hover | null> {
     if (token.isCancellationRequested) return null;
     return ycsbHover(document, this.parse(document), this.catalog, position);
   }
 
-  async codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], token: Cancellation): Promise<CodeAction[]> {
+  async codeActions(
+    document: TextDocument,
+    range: Range,
+    diagnostics: Diagnostic[],
+    token: Cancellation,
+  ): Promise<CodeAction[]> {
     if (token.isCancellationRequested) return [];
     return ycsbCodeActions(document, diagnosticsForRange(range, diagnostics));
   }
@@ -58,7 +89,12 @@ export class YcsbLanguageService implements LanguageFeatures {
     return ycsbDocumentSymbols(document, this.parse(document), this.catalog);
   }
 
-  async definition(document: TextDocument, position: Position, files: WorkspaceFiles, token: Cancellation): Promise<Location[]> {
+  async definition(
+    document: TextDocument,
+    position: Position,
+    files: WorkspaceFiles,
+    token: Cancellation,
+  ): Promise<Location[]> {
     if (token.isCancellationRequested) return [];
     return ycsbDefinition(document, this.parse(document), position, files);
   }

@@ -4,7 +4,7 @@ import type { Binding, YcsbCatalog } from './catalog';
 import type { PropertiesDocument } from './propertiesParser';
 
 export type WorkloadKind =
-  | 'CoreWorkload' | 'RestWorkload' | 'TimeSeriesWorkload' | 'ConstantOccupancyWorkload' | 'fork-custom' | 'other';
+  'CoreWorkload' | 'RestWorkload' | 'TimeSeriesWorkload' | 'ConstantOccupancyWorkload' | 'fork-custom' | 'other';
 
 export interface WorkloadShape {
   /** undefined when no `workload` key is set. */
@@ -37,7 +37,12 @@ export function workloadShape(document: PropertiesDocument, catalog: YcsbCatalog
 function workloadKindOf(className: string | undefined): WorkloadKind | undefined {
   if (className === undefined) return undefined;
   const simple = className.slice(className.lastIndexOf('.') + 1);
-  if (simple === 'CoreWorkload' || simple === 'RestWorkload' || simple === 'TimeSeriesWorkload' || simple === 'ConstantOccupancyWorkload') {
+  if (
+    simple === 'CoreWorkload' ||
+    simple === 'RestWorkload' ||
+    simple === 'TimeSeriesWorkload' ||
+    simple === 'ConstantOccupancyWorkload'
+  ) {
     return simple;
   }
   if (simple.startsWith('Custom')) return 'fork-custom';

@@ -14,7 +14,8 @@ export function extensionSuite(): void {
     });
 
     it('activates without error', async function () {
-      if (!existsSync(repoPath('dist', 'extension.js'))) skipBecause(this, 'dist/extension.js is not built (client/src/extension.ts has not landed)');
+      if (!existsSync(repoPath('dist', 'extension.js')))
+        skipBecause(this, 'dist/extension.js is not built (client/src/extension.ts has not landed)');
       await extension().activate();
       assert.equal(extension().isActive, true);
     });
@@ -31,10 +32,14 @@ export function extensionSuite(): void {
 
     it('contributes the "Run Couchbase benchmark" command', async function () {
       const contributed = (extension().packageJSON.contributes?.commands ?? []) as { command: string; title: string }[];
-      if (!contributed.some((c) => c.command === 'onloadBench.runBenchmark')) skipBecause(this, 'package.json does not contribute onloadBench.runBenchmark yet');
+      if (!contributed.some((c) => c.command === 'onloadBench.runBenchmark'))
+        skipBecause(this, 'package.json does not contribute onloadBench.runBenchmark yet');
       await extension().activate();
       const commands = await vscode.commands.getCommands(true);
-      assert.ok(commands.includes('onloadBench.runBenchmark'), 'onloadBench.runBenchmark is not registered after activation');
+      assert.ok(
+        commands.includes('onloadBench.runBenchmark'),
+        'onloadBench.runBenchmark is not registered after activation',
+      );
     });
   });
 }

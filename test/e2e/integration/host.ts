@@ -39,7 +39,11 @@ export async function openDocument(...parts: string[]): Promise<vscode.TextDocum
 }
 
 /** Polls `probe` until it returns a value that is not undefined, or fails naming `what`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -35,7 +35,8 @@ export async function run(): Promise<void> {
     skipped: stats.pending ?? 0,
     skips: skipReasons,
   };
-  const out = process.env.ONLOAD_BENCH_E2E_SUMMARY ?? join(__dirname, '..', '..', 'test-artifacts', 'e2e', 'integration.json');
+  const out =
+    process.env.ONLOAD_BENCH_E2E_SUMMARY ?? join(__dirname, '..', '..', 'test-artifacts', 'e2e', 'integration.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(summary, null, 2) + '\n');
   if (summary.failed > 0) throw new Error(`${summary.failed} integration test(s) failed`);

@@ -31,7 +31,11 @@ async function appendLine(document: vscode.TextDocument, line: string): Promise<
  * for that diagnostic (a state, not a sleep: a clean file publishes nothing to wait for), then
  * returns the errors on every other line. The caller reverts the edit.
  */
-async function errorsBesideMarker(document: vscode.TextDocument, marker: string, what: string): Promise<vscode.Diagnostic[]> {
+async function errorsBesideMarker(
+  document: vscode.TextDocument,
+  marker: string,
+  what: string,
+): Promise<vscode.Diagnostic[]> {
   const line = (await appendLine(document, marker)).line;
   const all = await waitFor(`the server's diagnostic on the marker line of ${what}`, () => {
     const found = vscode.languages.getDiagnostics(document.uri);
@@ -40,10 +44,18 @@ async function errorsBesideMarker(document: vscode.TextDocument, marker: string,
   return all.filter((d) => d.range.start.line !== line && d.severity === vscode.DiagnosticSeverity.Error);
 }
 
-async function completionsAt(document: vscode.TextDocument, position: vscode.Position, expected: string): Promise<string[]> {
+async function completionsAt(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+  expected: string,
+): Promise<string[]> {
   // The server may still be parsing the edit: ask again until the expected item shows up.
   return waitFor(`completion item ${expected}`, async () => {
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, position);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      document.uri,
+      position,
+    );
     const found = labels(list);
     return found.includes(expected) ? found : undefined;
   });
@@ -66,7 +78,8 @@ function exampleFiles(filter: (name: string) => boolean): string[] {
 export function languageServerSuite(): void {
   describe('Onload profile language server', () => {
     before(async function () {
-      if (!repoFileMentions('server/src/languages.ts', 'onload')) skipBecause(this, 'server/src/languages.ts registers no Onload profile service yet');
+      if (!repoFileMentions('server/src/languages.ts', 'onload'))
+        skipBecause(this, 'server/src/languages.ts registers no Onload profile service yet');
       await extension().activate();
     });
 
@@ -74,7 +87,10 @@ export function languageServerSuite(): void {
       const document = await openDocument('e2e', 'wrong-option.opf');
       const diagnostics = await diagnosticsFor(document, 'wrong-option.opf');
       const onName = diagnostics.find((d) => d.range.isEqual(rangeOf(document, 'EF_POLL_USECS')));
-      assert.ok(onName, `no diagnostic on EF_POLL_USECS; got ${JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.message]))}`);
+      assert.ok(
+        onName,
+        `no diagnostic on EF_POLL_USECS; got ${JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.message]))}`,
+      );
       assert.ok(onName.severity <= vscode.DiagnosticSeverity.Warning, `severity ${onName.severity} is below a warning`);
       assert.ok(onName.code !== undefined && onName.code !== '', 'the diagnostic has no code');
       // The correct line below has nothing to complain about.
@@ -85,14 +101,18 @@ export function languageServerSuite(): void {
       const document = await openDocument('e2e', 'wrong-option.opf');
       await diagnosticsFor(document, 'wrong-option.opf');
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-        'vscode.executeCodeActionProvider', document.uri, rangeOf(document, 'EF_POLL_USECS'), vscode.CodeActionKind.QuickFix.value,
+        'vscode.executeCodeActionProvider',
+        document.uri,
+        rangeOf(document, 'EF_POLL_USECS'),
+        vscode.CodeActionKind.QuickFix.value,
       );
       const fix = actions?.find((action) => action.title.includes('EF_POLL_USEC') && action.edit !== undefined);
       assert.ok(fix, `no quick fix naming EF_POLL_USEC; got ${JSON.stringify(actions?.map((a) => a.title))}`);
       assert.ok(await vscode.workspace.applyEdit(fix.edit!));
       assert.match(document.lineAt(1).text, /^onload_set EF_POLL_USEC 100000$/);
       await waitFor('the diagnostic to clear after the fix', () =>
-        vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === 1) ? undefined : true);
+        vscode.languages.getDiagnostics(document.uri).some((d) => d.range.start.line === 1) ? undefined : true,
+      );
       await vscode.commands.executeCommand('workbench.action.files.revert');
     });
 
@@ -100,7 +120,10 @@ export function languageServerSuite(): void {
       const document = await openDocument('e2e', 'complete-me.opf');
       const position = await appendLine(document, 'onload_set EF_TCP_FAST');
       const found = await completionsAt(document, position, 'EF_TCP_FASTSTART_INIT');
-      assert.ok(found.every((label) => label.startsWith('EF_')), `non-EF_ items offered: ${found.filter((l) => !l.startsWith('EF_')).join(', ')}`);
+      assert.ok(
+        found.every((label) => label.startsWith('EF_')),
+        `non-EF_ items offered: ${found.filter((l) => !l.startsWith('EF_')).join(', ')}`,
+      );
       await vscode.commands.executeCommand('workbench.action.files.revert');
     });
 
@@ -115,11 +138,17 @@ export function languageServerSuite(): void {
         } else {
           // Waits for the server's answer on this document (a marker line it must flag), not for a time.
           const errors = await errorsBesideMarker(document, 'onload_set EF_E2E_NOT_AN_OPTION 1', profile);
-          assert.deepEqual(errors.map((d) => `${profile}:${d.range.start.line + 1} ${d.message}`), []);
+          assert.deepEqual(
+            errors.map((d) => `${profile}:${d.range.start.line + 1} ${d.message}`),
+            [],
+          );
           await vscode.commands.executeCommand('workbench.action.files.revert');
         }
         // A name the file does not set yet (servers may leave out names already set).
-        const name = ['EF_POLL_USEC', 'EF_SPIN_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_NAME', 'EF_TCP_FASTSTART_LOSS'].find((n) => !document.getText().includes(n)) ?? 'EF_TCP_FASTSTART_LOSS';
+        const name =
+          ['EF_POLL_USEC', 'EF_SPIN_USEC', 'EF_TCP_FASTSTART_INIT', 'EF_NAME', 'EF_TCP_FASTSTART_LOSS'].find(
+            (n) => !document.getText().includes(n),
+          ) ?? 'EF_TCP_FASTSTART_LOSS';
         const position = await appendLine(document, `onload_set ${name.slice(0, -2)}`);
         await completionsAt(document, position, name);
         await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -129,7 +158,8 @@ export function languageServerSuite(): void {
 
   describe('YCSB workload language server', () => {
     before(async function () {
-      if (!repoFileMentions('server/src/languages.ts', 'ycsb')) skipBecause(this, 'server/src/languages.ts registers no YCSB workload service yet');
+      if (!repoFileMentions('server/src/languages.ts', 'ycsb'))
+        skipBecause(this, 'server/src/languages.ts registers no YCSB workload service yet');
       await extension().activate();
     });
 
@@ -137,8 +167,13 @@ export function languageServerSuite(): void {
       const document = await openDocument('e2e', 'workloads', 'workloadx');
       const diagnostics = await diagnosticsFor(document, 'workloads/workloadx');
       const line = positionAfter(document, 'requestdistribution=').line;
-      const onValue = diagnostics.find((d) => d.range.start.line === line && d.range.contains(rangeOf(document, 'gaussian').start));
-      assert.ok(onValue, `no diagnostic on "gaussian"; got ${JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.message]))}`);
+      const onValue = diagnostics.find(
+        (d) => d.range.start.line === line && d.range.contains(rangeOf(document, 'gaussian').start),
+      );
+      assert.ok(
+        onValue,
+        `no diagnostic on "gaussian"; got ${JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.message]))}`,
+      );
       assert.equal(onValue.severity, vscode.DiagnosticSeverity.Error);
       assert.ok(onValue.code !== undefined && onValue.code !== '', 'the diagnostic has no code');
       assert.match(onValue.message, /uniform|zipfian/, 'the message should name the accepted values');
@@ -156,12 +191,26 @@ export function languageServerSuite(): void {
       if (workloads.length === 0) skipBecause(this, 'examples/ has no YCSB workload yet');
       for (const workload of workloads) {
         const document = await openDocument(...workload.split('/'));
-        const markerKey = ['zeropadding', 'maxexecutiontime', 'insertcount'].find((k) => !document.getText().includes(k)) ?? 'zeropadding';
+        const markerKey =
+          ['zeropadding', 'maxexecutiontime', 'insertcount'].find((k) => !document.getText().includes(k)) ??
+          'zeropadding';
         const errors = await errorsBesideMarker(document, `${markerKey}=not-a-number`, workload);
-        assert.deepEqual(errors.map((d) => `${workload}:${d.range.start.line + 1} ${d.message}`), []);
+        assert.deepEqual(
+          errors.map((d) => `${workload}:${d.range.start.line + 1} ${d.message}`),
+          [],
+        );
         await vscode.commands.executeCommand('workbench.action.files.revert');
         // A property the file does not set yet (servers may leave out keys already set).
-        const key = ['maxexecutiontime', 'zeropadding', 'hotspotdatafraction', 'insertorder', 'measurementtype', 'fieldcount', 'recordcount'].find((k) => !document.getText().includes(k)) ?? 'maxexecutiontime';
+        const key =
+          [
+            'maxexecutiontime',
+            'zeropadding',
+            'hotspotdatafraction',
+            'insertorder',
+            'measurementtype',
+            'fieldcount',
+            'recordcount',
+          ].find((k) => !document.getText().includes(k)) ?? 'maxexecutiontime';
         const position = await appendLine(document, key.slice(0, -3));
         await completionsAt(document, position, key);
         await vscode.commands.executeCommand('workbench.action.files.revert');

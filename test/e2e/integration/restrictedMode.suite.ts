@@ -21,7 +21,11 @@ export function restrictedModeSuite(): void {
     });
 
     it("the workspace's settings cannot choose the SSH client or the profile folders", () => {
-      assert.match(readFileSync(workspacePath('.vscode', 'settings.json'), 'utf8'), /planted-ssh\.sh/, 'the driver planted the setting');
+      assert.match(
+        readFileSync(workspacePath('.vscode', 'settings.json'), 'utf8'),
+        /planted-ssh\.sh/,
+        'the driver planted the setting',
+      );
       const section = vscode.workspace.getConfiguration('onloadBench');
       assert.equal(section.get('ssh.binary'), 'ssh');
       assert.deepEqual(section.get('profilePath'), []);
@@ -33,13 +37,22 @@ export function restrictedModeSuite(): void {
       const before = existsSync(lab.resultsFolder) ? readdirSync(lab.resultsFolder).length : 0;
       const viaCommand = await vscode.commands.executeCommand(extensionCommand('runBenchmark'), workspaceUri(lab.plan));
       assert.equal(viaCommand, undefined);
-      const api = extension().exports as { runPlan(path: string): Promise<{ runDir: string; error?: { message: string } }> };
+      const api = extension().exports as {
+        runPlan(path: string): Promise<{ runDir: string; error?: { message: string } }>;
+      };
       const outcome = await api.runPlan(workspacePath(lab.plan));
       assert.equal(outcome.runDir, '');
       assert.match(outcome.error?.message ?? '', /Restricted Mode/);
-      const resumed = await vscode.commands.executeCommand(extensionCommand('resumeRun'), workspacePath('bench-results', 'anything'));
+      const resumed = await vscode.commands.executeCommand(
+        extensionCommand('resumeRun'),
+        workspacePath('bench-results', 'anything'),
+      );
       assert.equal(resumed, undefined);
-      assert.equal(existsSync(lab.resultsFolder) ? readdirSync(lab.resultsFolder).length : 0, before, 'no run folder was created');
+      assert.equal(
+        existsSync(lab.resultsFolder) ? readdirSync(lab.resultsFolder).length : 0,
+        before,
+        'no run folder was created',
+      );
       assert.equal(existsSync(workspacePath(planted.marker)), false, 'the planted ssh never ran');
     });
 
@@ -49,7 +62,13 @@ export function restrictedModeSuite(): void {
         const found = vscode.languages.getDiagnostics(document.uri);
         return found.length > 0 ? found : undefined;
       });
-      assert.ok(diagnostics.some((diagnostic) => String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code) === 'unknown-option'), JSON.stringify(diagnostics.map((d) => d.code)));
+      assert.ok(
+        diagnostics.some(
+          (diagnostic) =>
+            String(typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code) === 'unknown-option',
+        ),
+        JSON.stringify(diagnostics.map((d) => d.code)),
+      );
     });
   });
 }

@@ -25,10 +25,17 @@ export function tasksSuite(): void {
     it("lists the simulated lab plan's task", async function () {
       if (!declaresTaskType()) skipBecause(this, 'package.json declares no couchbase-benchmark task definition yet');
       const lab = readLabInfo();
-      if (!lab) skipBecause(this, 'no simulated lab plan in the workspace (test/lab/index.ts startLab() was not available)');
+      if (!lab)
+        skipBecause(this, 'no simulated lab plan in the workspace (test/lab/index.ts startLab() was not available)');
       await extension().activate();
-      const task = await waitFor(`a couchbase-benchmark task for ${lab.plan}`, async () =>
-        (await benchmarkTasks()).find((t) => t.name.includes(lab.planName) || JSON.stringify(t.definition).includes(lab.plan)), 15_000);
+      const task = await waitFor(
+        `a couchbase-benchmark task for ${lab.plan}`,
+        async () =>
+          (await benchmarkTasks()).find(
+            (t) => t.name.includes(lab.planName) || JSON.stringify(t.definition).includes(lab.plan),
+          ),
+        15_000,
+      );
       assert.equal(task.definition.type, 'couchbase-benchmark');
       assert.equal(task.source.length > 0, true);
     });

@@ -37,8 +37,10 @@ export function keepLogs(stateDir: string, artifactsDir: string, label: string):
   const target = join(artifactsDir, `${label}-logs`);
   try {
     mkdirSync(target, { recursive: true });
-    if (existsSync(join(stateDir, 'code-server.log'))) cpSync(join(stateDir, 'code-server.log'), join(target, 'code-server.log'));
-    if (existsSync(join(stateDir, 'user-data', 'logs'))) cpSync(join(stateDir, 'user-data', 'logs'), join(target, 'user-data-logs'), { recursive: true });
+    if (existsSync(join(stateDir, 'code-server.log')))
+      cpSync(join(stateDir, 'code-server.log'), join(target, 'code-server.log'));
+    if (existsSync(join(stateDir, 'user-data', 'logs')))
+      cpSync(join(stateDir, 'user-data', 'logs'), join(target, 'user-data-logs'), { recursive: true });
   } catch (error) {
     console.error(`e2e: could not keep the logs of ${stateDir}: ${(error as Error).message}`);
   }
@@ -80,7 +82,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -140,17 +144,26 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
     join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...(options.restrictedMode ? restrictedModeSettings : {}), ...options.settings }, null, 2),
+    JSON.stringify(
+      { ...DEFAULT_SETTINGS, ...(options.restrictedMode ? restrictedModeSettings : {}), ...options.settings },
+      null,
+      2,
+    ),
   );
   const args = [
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     ...(options.restrictedMode ? [] : ['--disable-workspace-trust']),
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
-    '--config', configFile,
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
+    '--config',
+    configFile,
   ];
   if (options.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   args.push(folder);
@@ -168,7 +181,10 @@ export async function startCodeServer(folder: string, options: CodeServerOptions
   let exited = false;
   child.on('exit', () => (exited = true));
   // scripts/e2e.sh and scripts/start.sh kill the groups listed here if this process dies first.
-  const pidFile = process.env.ONLOAD_BENCH_PGID_DIR && child.pid !== undefined ? join(process.env.ONLOAD_BENCH_PGID_DIR, String(child.pid)) : undefined;
+  const pidFile =
+    process.env.ONLOAD_BENCH_PGID_DIR && child.pid !== undefined
+      ? join(process.env.ONLOAD_BENCH_PGID_DIR, String(child.pid))
+      : undefined;
   if (pidFile) writeFileSync(pidFile, '');
 
   const stop = async () => {

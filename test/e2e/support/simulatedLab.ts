@@ -49,12 +49,25 @@ export interface SimulatedLabOptions {
  * clients can do (no cell client-bound), on two interfaces and two thread counts: 24 cells, about
  * five minutes on the lab.
  */
-export const demoLabOptions: SimulatedLabOptions = { interfaces: 'two', threads: [1, 4], repetitions: 3, runSeconds: 8, targetOpsPerSec: 400, warmupSec: 2 };
+export const demoLabOptions: SimulatedLabOptions = {
+  interfaces: 'two',
+  threads: [1, 4],
+  repetitions: 3,
+  runSeconds: 8,
+  targetOpsPerSec: 400,
+  warmupSec: 2,
+};
 
 /** The plan options a SimulatedLabOptions asks of test/lab's writeLabPlan (besides hosts and interfaces). Pure. */
-export function labPlanSettings(options: SimulatedLabOptions): { threads: number[]; repetitions: number; properties: Record<string, number>; extra: Record<string, number> } {
+export function labPlanSettings(options: SimulatedLabOptions): {
+  threads: number[];
+  repetitions: number;
+  properties: Record<string, number>;
+  extra: Record<string, number>;
+} {
   const properties: Record<string, number> = {};
-  if (options.runSeconds !== undefined) Object.assign(properties, { maxexecutiontime: options.runSeconds, operationcount: 0 });
+  if (options.runSeconds !== undefined)
+    Object.assign(properties, { maxexecutiontime: options.runSeconds, operationcount: 0 });
   if (options.targetOpsPerSec !== undefined) properties.target = options.targetOpsPerSec;
   return {
     threads: options.threads ?? [1, 2],
@@ -73,7 +86,12 @@ export async function startSimulatedLab(options: SimulatedLabOptions = {}): Prom
   }
   const lab = await labModule.startLab();
   const writeLabPlan = labModule.writeLabPlan;
-  const interfaces = options.interfaces === 'one' ? lab.interfaces.slice(0, 1) : options.interfaces === 'two' ? lab.interfaces.slice(0, 2) : lab.interfaces;
+  const interfaces =
+    options.interfaces === 'one'
+      ? lab.interfaces.slice(0, 1)
+      : options.interfaces === 'two'
+        ? lab.interfaces.slice(0, 2)
+        : lab.interfaces;
   const settings = labPlanSettings(options);
   const threads = settings.threads;
   const stacks = ['kernel', 'latency'];
@@ -85,7 +103,15 @@ export async function startSimulatedLab(options: SimulatedLabOptions = {}): Prom
       password,
       writePlan(workspace: string): LabInfo {
         const folder = join(workspace, 'lab');
-        const written = writeLabPlan(lab, { dir: folder, stacks, threads, interfaces, repetitions: settings.repetitions, properties: settings.properties, extra: settings.extra });
+        const written = writeLabPlan(lab, {
+          dir: folder,
+          stacks,
+          threads,
+          interfaces,
+          repetitions: settings.repetitions,
+          properties: settings.properties,
+          extra: settings.extra,
+        });
         const plan = JSON.parse(readFileSync(written, 'utf8'));
         rmSync(written);
         const planFile = `lab/${simulatedPlanName}.benchplan.json`;

@@ -26,7 +26,12 @@ export function removeRecorded(folder: string): string[] {
   let created: string[] = [];
   try {
     const parsed = JSON.parse(readFileSync(record, 'utf8')) as { created?: unknown };
-    created = Array.isArray(parsed.created) ? parsed.created.filter((name): name is string => typeof name === 'string' && name !== '' && !name.includes('/') && name !== '..' && name !== '.') : [];
+    created = Array.isArray(parsed.created)
+      ? parsed.created.filter(
+          (name): name is string =>
+            typeof name === 'string' && name !== '' && !name.includes('/') && name !== '..' && name !== '.',
+        )
+      : [];
   } catch {
     created = [];
   }

@@ -11,7 +11,10 @@ export function prepareWorkspace(runDir: string): string {
   const examples = join(repoRoot, 'examples');
   if (existsSync(examples)) {
     // The generated lab plan of a running `npm start` is not part of the examples.
-    cpSync(examples, workspace, { recursive: true, filter: (source) => !source.startsWith(join(examples, 'lab')) && !source.includes('bench-results') });
+    cpSync(examples, workspace, {
+      recursive: true,
+      filter: (source) => !source.startsWith(join(examples, 'lab')) && !source.includes('bench-results'),
+    });
   }
   cpSync(join(repoRoot, 'test', 'e2e', 'fixtures'), join(workspace, 'e2e'), { recursive: true });
   return workspace;

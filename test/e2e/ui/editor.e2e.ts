@@ -6,7 +6,16 @@ import { before, describe, it } from 'node:test';
 import { openBrowser, type BrowserSession } from '../support/browser';
 import { installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { uiContext } from './context';
-import { editorText, expectVisible, openFile, openWorkbench, repoFileMentions, selectors, shot, endStateHooks } from './workbench';
+import {
+  editorText,
+  expectVisible,
+  openFile,
+  openWorkbench,
+  repoFileMentions,
+  selectors,
+  shot,
+  endStateHooks,
+} from './workbench';
 
 const context = uiContext();
 const profileServiceMissing = repoFileMentions('server/src/languages.ts', 'onload')
@@ -51,7 +60,11 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
   it('fixes the option with the quick fix (Ctrl+.)', async (t) => {
     if (profileServiceMissing) return t.skip(profileServiceMissing);
     const { page } = session;
-    await page.locator(selectors.editorLines).locator('span', { hasText: /^EF_POLL_USECS$/ }).first().click();
+    await page
+      .locator(selectors.editorLines)
+      .locator('span', { hasText: /^EF_POLL_USECS$/ })
+      .first()
+      .click();
     // Ctrl+. pressed before the editor has asked the server for this line's fixes shows "no code
     // actions" once and never looks again: open the menu until it lists the fix (bounded, logged).
     const fix = page.locator(selectors.actionWidgetRows, { hasText: 'EF_POLL_USEC' });
@@ -71,7 +84,10 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
     await expectVisible(page.locator(selectors.editorLines, { hasText: 'EF_POLL_USEC 100000' }), 'the fixed line');
     const text = await editorText(page);
     assert.doesNotMatch(text, /EF_POLL_USECS/);
-    await page.locator(selectors.squiggle).first().waitFor({ state: 'detached', timeout: 20_000 })
+    await page
+      .locator(selectors.squiggle)
+      .first()
+      .waitFor({ state: 'detached', timeout: 20_000 })
       .catch(() => assert.fail('the squiggle is still there after the quick fix'));
     await shot(page, context.artifactsDir, '05-quick-fix-applied');
   });
@@ -88,7 +104,10 @@ describe('editing an Onload profile in the browser', { concurrency: false }, () 
     await expectVisible(item, 'the completion item EF_TCP_FASTSTART_INIT');
     await shot(page, context.artifactsDir, '06-completion');
     await item.first().click();
-    await expectVisible(page.locator(selectors.editorLines, { hasText: 'onload_set EF_TCP_FASTSTART_INIT' }), 'the completed name in the editor');
+    await expectVisible(
+      page.locator(selectors.editorLines, { hasText: 'onload_set EF_TCP_FASTSTART_INIT' }),
+      'the completed name in the editor',
+    );
     await shot(page, context.artifactsDir, '07-completion-accepted');
   });
 });

@@ -15,7 +15,17 @@ import { passwordEnvVar } from '../support/simulatedLab';
 import { contrastRatio, seriesPalette } from '../../../engine/src/report/palette';
 import { changedRunCopy } from '../support/runCopies';
 import { uiContext } from './context';
-import { endStateHooks, expectVisible, openWorkbench, pickFromCommand, repoFileMentions, resultsFrame, runCommand, selectors, shot } from './workbench';
+import {
+  endStateHooks,
+  expectVisible,
+  openWorkbench,
+  pickFromCommand,
+  repoFileMentions,
+  resultsFrame,
+  runCommand,
+  selectors,
+  shot,
+} from './workbench';
 
 const context = uiContext();
 const missing = !repoFileMentions('package.json', 'onloadBench.runs')
@@ -56,26 +66,45 @@ async function contextMenu(page: Page, target: Locator, item: string): Promise<v
   await target.first().click({ button: 'right' });
   const menu = page.locator('.context-view .monaco-menu');
   await expectVisible(menu.locator('.action-item', { hasText: item }), `"${item}" in the context menu`);
-  const focusedLabel = () => page.evaluate(() => (document.querySelector('.context-view .monaco-menu .action-item.focused .action-label')?.textContent ?? '').trim());
+  const focusedLabel = () =>
+    page.evaluate(() =>
+      (
+        document.querySelector('.context-view .monaco-menu .action-item.focused .action-label')?.textContent ?? ''
+      ).trim(),
+    );
   const seen: string[] = [];
   for (let current = await focusedLabel(); current !== item; current = await focusedLabel()) {
     seen.push(current || '(none)');
-    if (seen.length > 12) throw new Error(`"${item}" never took the focus in the context menu (focus went ${seen.join(' → ')})`);
+    if (seen.length > 12)
+      throw new Error(`"${item}" never took the focus in the context menu (focus went ${seen.join(' → ')})`);
     await page.keyboard.press('ArrowDown');
     // a state, not a time: the focus has moved on
-    await page.waitForFunction((previous) => (document.querySelector('.context-view .monaco-menu .action-item.focused .action-label')?.textContent ?? '').trim() !== previous, current, { timeout: 5_000 })
+    await page
+      .waitForFunction(
+        (previous) =>
+          (
+            document.querySelector('.context-view .monaco-menu .action-item.focused .action-label')?.textContent ?? ''
+          ).trim() !== previous,
+        current,
+        { timeout: 5_000 },
+      )
       .catch(() => undefined);
   }
   await page.keyboard.press('Enter');
-  await menu.first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {
-    throw new Error(`Enter on "${item}" left the context menu open`);
-  });
+  await menu
+    .first()
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => {
+      throw new Error(`Enter on "${item}" left the context menu open`);
+    });
 }
 
 /** Run folders in the results folder, but those other suites left there before this one started. */
 let earlierFolders = new Set<string>();
 function runFolders(resultsFolder: string): string[] {
-  const all = existsSync(resultsFolder) ? readdirSync(resultsFolder).filter((name) => existsSync(join(resultsFolder, name, 'manifest.json'))) : [];
+  const all = existsSync(resultsFolder)
+    ? readdirSync(resultsFolder).filter((name) => existsSync(join(resultsFolder, name, 'manifest.json')))
+    : [];
   return all.filter((name) => !earlierFolders.has(name)).sort();
 }
 
@@ -90,12 +119,29 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     resultsFolder = context.lab!.info.resultsFolder;
     earlierFolders = new Set(runFolders(resultsFolder));
     const labPlan = JSON.parse(readFileSync(join(context.workspace, context.lab!.info.plan), 'utf8'));
-    writeFileSync(join(context.workspace, 'lab', `${unreachablePlanName}.benchplan.json`), JSON.stringify({ ...labPlan, name: unreachablePlanName, servers: labPlan.servers.map((entry: Record<string, unknown>) => ({ ...entry, host: '127.0.0.9' })) }, null, 2) + '\n');
+    writeFileSync(
+      join(context.workspace, 'lab', `${unreachablePlanName}.benchplan.json`),
+      JSON.stringify(
+        {
+          ...labPlan,
+          name: unreachablePlanName,
+          servers: labPlan.servers.map((entry: Record<string, unknown>) => ({ ...entry, host: '127.0.0.9' })),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     const stateDir = `${context.stateDir}-runs-view`;
     await installVsix(stateDir, context.vsix);
     server = await startCodeServer(context.workspace, {
       stateDir,
-      settings: { ...context.lab?.settings, 'onloadBench.couchbase.passwordEnvVar': passwordEnvVar, 'onloadBench.offerResumeOnStartup': false, 'workbench.preferredDarkColorTheme': 'Dark Modern', 'workbench.preferredLightColorTheme': 'Light Modern' },
+      settings: {
+        ...context.lab?.settings,
+        'onloadBench.couchbase.passwordEnvVar': passwordEnvVar,
+        'onloadBench.offerResumeOnStartup': false,
+        'workbench.preferredDarkColorTheme': 'Dark Modern',
+        'workbench.preferredLightColorTheme': 'Light Modern',
+      },
       env: { [passwordEnvVar]: context.lab!.password },
     });
     session = await openBrowser();
@@ -104,26 +150,47 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
 
   endStateHooks(context.artifactsDir, () => ({ session, server }));
 
-  it('starts a run from its title bar; the run shows up running, then complete with its verdict', { timeout: 300_000 }, async () => {
-    const { page } = session;
-    await runCommand(page, 'Onload Bench: Focus on Runs View', 60_000);
-    if (earlierFolders.size === 0) await expectVisible(runsPane(page).locator('.welcome-view', { hasText: 'No runs in the results folder yet' }), 'the empty Runs view saying how to start', 30_000);
-    // the view's title bar (the side bar's, while the view is the only one in its container)
-    await page.locator('.part.sidebar .title-actions .action-label[aria-label^="Run Couchbase benchmark"]').click();
-    const planRow = page.locator(selectors.quickInputRows, { hasText: context.lab!.info.planName });
-    await expectVisible(planRow, `the plan ${context.lab!.info.planName} in the plan picker`);
-    await planRow.first().click();
+  it(
+    'starts a run from its title bar; the run shows up running, then complete with its verdict',
+    { timeout: 300_000 },
+    async () => {
+      const { page } = session;
+      await runCommand(page, 'Onload Bench: Focus on Runs View', 60_000);
+      if (earlierFolders.size === 0)
+        await expectVisible(
+          runsPane(page).locator('.welcome-view', { hasText: 'No runs in the results folder yet' }),
+          'the empty Runs view saying how to start',
+          30_000,
+        );
+      // the view's title bar (the side bar's, while the view is the only one in its container)
+      await page.locator('.part.sidebar .title-actions .action-label[aria-label^="Run Couchbase benchmark"]').click();
+      const planRow = page.locator(selectors.quickInputRows, { hasText: context.lab!.info.planName });
+      await expectVisible(planRow, `the plan ${context.lab!.info.planName} in the plan picker`);
+      await planRow.first().click();
 
-    await expectVisible(runsPane(page).locator('.monaco-list-row .label-description', { hasText: /^running · / }), 'the new run listed as running', 60_000);
-    const folders = runFolders(resultsFolder);
-    assert.equal(folders.length, 1, `one run folder in ${resultsFolder}: ${folders.join(', ')}`);
-    runA = folders[0]!;
-    const cells = context.lab!.info.cells;
-    await expectVisible(row(page, runA).locator('.label-description', { hasText: `complete · ${cells}/${cells} cells` }), `${runA} listed as complete`, 240_000);
-    // its verdict lines below it, as the panel opens with them
-    await expectVisible(runsPane(page).locator('.monaco-list-row .label-name', { hasText: /Onload · latency/ }), "the run's verdict line under it", 30_000);
-    await shot(page, context.artifactsDir, '40-runs-view-complete');
-  });
+      await expectVisible(
+        runsPane(page).locator('.monaco-list-row .label-description', { hasText: /^running · / }),
+        'the new run listed as running',
+        60_000,
+      );
+      const folders = runFolders(resultsFolder);
+      assert.equal(folders.length, 1, `one run folder in ${resultsFolder}: ${folders.join(', ')}`);
+      runA = folders[0]!;
+      const cells = context.lab!.info.cells;
+      await expectVisible(
+        row(page, runA).locator('.label-description', { hasText: `complete · ${cells}/${cells} cells` }),
+        `${runA} listed as complete`,
+        240_000,
+      );
+      // its verdict lines below it, as the panel opens with them
+      await expectVisible(
+        runsPane(page).locator('.monaco-list-row .label-name', { hasText: /Onload · latency/ }),
+        "the run's verdict line under it",
+        30_000,
+      );
+      await shot(page, context.artifactsDir, '40-runs-view-complete');
+    },
+  );
 
   it('a click on the run opens its results, and a second click reuses that tab', { timeout: 120_000 }, async () => {
     const { page } = session;
@@ -131,7 +198,10 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     await row(page, runA).first().click();
     const panel = resultsFrame(page, 'Onload Bench Results');
     await expectVisible(panel.locator('h1#panel-title', { hasText: runA }), `the results panel of ${runA}`, 30_000);
-    await expectVisible(panel.locator('.verdict li, #verdict li', { hasText: /Onload · latency/ }).first(), "the panel's verdict line");
+    await expectVisible(
+      panel.locator('.verdict li, #verdict li', { hasText: /Onload · latency/ }).first(),
+      "the panel's verdict line",
+    );
 
     // One unit per metric: the heading says the unit the y axis is titled with.
     const latencyFigure = panel.locator('figure.chart[data-metric="read-latency"]').first();
@@ -142,29 +212,57 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
 
     // The colours the panel draws its series in (its stack filter's swatches) against the editor
     // background each theme gives the webview: at least 3:1 (WCAG 1.4.11), in a light and a dark theme.
-    const background = () => panel.locator('body').evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim().toLowerCase());
+    const background = () =>
+      panel
+        .locator('body')
+        .evaluate(() =>
+          getComputedStyle(document.documentElement)
+            .getPropertyValue('--vscode-editor-background')
+            .trim()
+            .toLowerCase(),
+        );
     const checkPalette = async (themeName: string) => {
       const shown = await background();
       assert.match(shown, /^#[0-9a-f]{6}$/i, `${themeName}: the editor background (${shown})`);
-      const colours = await panel.locator('fieldset.stack-filter .swatch').evaluateAll((swatches) => swatches.map((swatch) => getComputedStyle(swatch).backgroundColor));
+      const colours = await panel
+        .locator('fieldset.stack-filter .swatch')
+        .evaluateAll((swatches) => swatches.map((swatch) => getComputedStyle(swatch).backgroundColor));
       assert.ok(colours.length >= 2, `the stack filter shows ${colours.length} swatches`);
       for (const rgb of colours) {
         const parts = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(rgb);
         assert.ok(parts, `${themeName}: a solid series colour (${rgb})`);
-        const hex = `#${parts.slice(1, 4).map((part) => Number(part).toString(16).padStart(2, '0')).join('')}`;
-        assert.ok(seriesPalette.some((colour) => colour.toLowerCase() === hex), `${themeName}: ${hex} is one of the fixed palette's colours`);
-        assert.ok(contrastRatio(hex, shown) >= 3, `${themeName}: ${hex} on ${shown}: ${contrastRatio(hex, shown).toFixed(2)}:1`);
+        const hex = `#${parts
+          .slice(1, 4)
+          .map((part) => Number(part).toString(16).padStart(2, '0'))
+          .join('')}`;
+        assert.ok(
+          seriesPalette.some((colour) => colour.toLowerCase() === hex),
+          `${themeName}: ${hex} is one of the fixed palette's colours`,
+        );
+        assert.ok(
+          contrastRatio(hex, shown) >= 3,
+          `${themeName}: ${hex} on ${shown}: ${contrastRatio(hex, shown).toFixed(2)}:1`,
+        );
       }
       return shown;
     };
     // The webview gets a theme's colours after the workbench: wait (bounded) until its editor background is the workbench's.
-    const workbenchBackground = () => page.evaluate(() => getComputedStyle(document.querySelector('.monaco-workbench')!).getPropertyValue('--vscode-editor-background').trim().toLowerCase());
+    const workbenchBackground = () =>
+      page.evaluate(() =>
+        getComputedStyle(document.querySelector('.monaco-workbench')!)
+          .getPropertyValue('--vscode-editor-background')
+          .trim()
+          .toLowerCase(),
+      );
     const untilWebviewFollows = async (themeName: string, previous?: string) => {
       const deadline = Date.now() + 20_000;
       for (;;) {
         const [wanted, shown] = [await workbenchBackground(), await background()];
         if (wanted !== '' && wanted !== previous && wanted === shown) return;
-        if (Date.now() > deadline) assert.fail(`${themeName}: the panel's editor background is ${shown}, the workbench's ${wanted} (before: ${previous ?? 'any'})`);
+        if (Date.now() > deadline)
+          assert.fail(
+            `${themeName}: the panel's editor background is ${shown}, the workbench's ${wanted} (before: ${previous ?? 'any'})`,
+          );
         await page.waitForTimeout(200);
       }
     };
@@ -176,7 +274,11 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
       await untilWebviewFollows(step, seen.at(-1));
       seen.push(await checkPalette(step));
     }
-    assert.ok(seen.some((shown) => contrastRatio(shown, '#ffffff') < 1.5) && seen.some((shown) => contrastRatio(shown, '#000000') < 1.5), `a light and a dark background were both checked (${seen.join(', ')})`);
+    assert.ok(
+      seen.some((shown) => contrastRatio(shown, '#ffffff') < 1.5) &&
+        seen.some((shown) => contrastRatio(shown, '#000000') < 1.5),
+      `a light and a dark background were both checked (${seen.join(', ')})`,
+    );
 
     // Keyboard only: a value's Enter opens its time series, Escape brings the focus back to that value.
     const value = panel.locator('table.comparison td.value[data-cells]').first();
@@ -184,48 +286,94 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     const stack = await value.getAttribute('data-stack');
     const threads = await value.getAttribute('data-threads');
     await page.keyboard.press('Enter');
-    await expectVisible(panel.locator('.timeseries-box:not([hidden]) button.close-timeseries'), 'the time series the value opened', 30_000);
+    await expectVisible(
+      panel.locator('.timeseries-box:not([hidden]) button.close-timeseries'),
+      'the time series the value opened',
+      30_000,
+    );
     assert.equal(await panel.locator('button.close-timeseries:focus').count(), 1, 'the time series takes the focus');
     await page.keyboard.press('Escape');
-    await expectVisible(panel.locator(`td.value:focus[data-stack="${stack}"][data-threads="${threads}"]`), 'the focus back on the value that opened it', 10_000);
+    await expectVisible(
+      panel.locator(`td.value:focus[data-stack="${stack}"][data-threads="${threads}"]`),
+      'the focus back on the value that opened it',
+      10_000,
+    );
     await row(page, runA).first().click();
     await expectVisible(page.locator('.tab', { hasText: runA }), `the ${runA} tab`);
     assert.equal(await page.locator('.tab', { hasText: runA }).count(), 1, 'a second click opened a second tab');
   });
 
-  it('Compare two runs on the run takes it as the baseline and asks only for the candidate', { timeout: 120_000 }, async () => {
-    const { page } = session;
-    // Run B: the same cells with 10 % more throughput, as a second run folder.
-    const runDir = join(resultsFolder, runA);
-    changedRunCopy(runDir, resultsFolder, { runId: runB() });
-    await expectVisible(row(page, runB()), `the copy ${runB()} in the Runs view`, 30_000);
+  it(
+    'Compare two runs on the run takes it as the baseline and asks only for the candidate',
+    { timeout: 120_000 },
+    async () => {
+      const { page } = session;
+      // Run B: the same cells with 10 % more throughput, as a second run folder.
+      const runDir = join(resultsFolder, runA);
+      changedRunCopy(runDir, resultsFolder, { runId: runB() });
+      await expectVisible(row(page, runB()), `the copy ${runB()} in the Runs view`, 30_000);
 
-    await contextMenu(page, row(page, runA), 'Compare two runs');
-    await expectVisible(page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }), 'the candidate picker, naming the baseline');
-    const candidate = page.locator(selectors.quickInputRows, { has: page.locator('.label-name', { hasText: exactly(runB()) }) });
-    await expectVisible(candidate, `${runB()} among the candidates`);
-    assert.equal(await page.locator(selectors.quickInputRows, { has: page.locator('.label-name', { hasText: new RegExp(`^${runA}$`) }) }).count(), 0, 'the baseline is offered as its own candidate');
-    await candidate.first().click();
-    const panel = resultsFrame(page, 'Onload Bench Results');
-    await expectVisible(panel.locator('h1#panel-title', { hasText: `${runB()} against ${runA}` }), 'the compare view of B against A', 30_000);
-    await shot(page, context.artifactsDir, '41-runs-view-compare');
-  });
+      await contextMenu(page, row(page, runA), 'Compare two runs');
+      await expectVisible(
+        page.locator('.quick-input-widget', { hasText: `the candidate, compared against ${runA}` }),
+        'the candidate picker, naming the baseline',
+      );
+      const candidate = page.locator(selectors.quickInputRows, {
+        has: page.locator('.label-name', { hasText: exactly(runB()) }),
+      });
+      await expectVisible(candidate, `${runB()} among the candidates`);
+      assert.equal(
+        await page
+          .locator(selectors.quickInputRows, { has: page.locator('.label-name', { hasText: new RegExp(`^${runA}$`) }) })
+          .count(),
+        0,
+        'the baseline is offered as its own candidate',
+      );
+      await candidate.first().click();
+      const panel = resultsFrame(page, 'Onload Bench Results');
+      await expectVisible(
+        panel.locator('h1#panel-title', { hasText: `${runB()} against ${runA}` }),
+        'the compare view of B against A',
+        30_000,
+      );
+      await shot(page, context.artifactsDir, '41-runs-view-compare');
+    },
+  );
 
-  it('a run with cells missing is stopped and resumable; Resume on it finishes that folder', { timeout: 300_000 }, async () => {
-    const { page } = session;
-    const results = join(resultsFolder, runA, 'results.jsonl');
-    const lines = readFileSync(results, 'utf8').split('\n').filter((line) => line.trim() !== '');
-    const kept = lines.slice(0, 2);
-    writeFileSync(results, kept.join('\n') + '\n');
-    const cells = context.lab!.info.cells;
-    await expectVisible(row(page, runA).locator('.label-description', { hasText: `stopped, resumable · 2/${cells} cells` }), `${runA} listed as stopped`, 30_000);
-    await shot(page, context.artifactsDir, '42-runs-view-stopped');
-    await contextMenu(page, row(page, runA), 'Resume interrupted run');
-    await expectVisible(row(page, runA).locator('.label-description', { hasText: `complete · ${cells}/${cells} cells` }), `${runA} complete again after the resume`, 240_000);
-    const ids = new Set(readFileSync(results, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => (JSON.parse(line) as { id: string }).id));
-    assert.equal(ids.size, cells, 'the resume ran the missing cells in the same folder');
-    assert.deepEqual(runFolders(resultsFolder), [runA, runB()].sort(), 'the resume made no new run folder');
-  });
+  it(
+    'a run with cells missing is stopped and resumable; Resume on it finishes that folder',
+    { timeout: 300_000 },
+    async () => {
+      const { page } = session;
+      const results = join(resultsFolder, runA, 'results.jsonl');
+      const lines = readFileSync(results, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const kept = lines.slice(0, 2);
+      writeFileSync(results, kept.join('\n') + '\n');
+      const cells = context.lab!.info.cells;
+      await expectVisible(
+        row(page, runA).locator('.label-description', { hasText: `stopped, resumable · 2/${cells} cells` }),
+        `${runA} listed as stopped`,
+        30_000,
+      );
+      await shot(page, context.artifactsDir, '42-runs-view-stopped');
+      await contextMenu(page, row(page, runA), 'Resume interrupted run');
+      await expectVisible(
+        row(page, runA).locator('.label-description', { hasText: `complete · ${cells}/${cells} cells` }),
+        `${runA} complete again after the resume`,
+        240_000,
+      );
+      const ids = new Set(
+        readFileSync(results, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => (JSON.parse(line) as { id: string }).id),
+      );
+      assert.equal(ids.size, cells, 'the resume ran the missing cells in the same folder');
+      assert.deepEqual(runFolders(resultsFolder), [runA, runB()].sort(), 'the resume made no new run folder');
+    },
+  );
 
   it('Delete asks first, then removes only that run folder', { timeout: 60_000 }, async () => {
     const { page } = session;
@@ -241,13 +389,27 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
     assert.deepEqual(runFolders(resultsFolder), [runA]);
   });
 
-  it('a failed pre-flight goes into the Failed pre-flights group, not into one more tab', { timeout: 150_000 }, async () => {
-    const { page } = session;
-    await pickFromCommand(page, 'Run Couchbase benchmark', unreachablePlanName, `the plan ${unreachablePlanName} in the plan picker`);
-    const group = row(page, 'Failed pre-flights (1)');
-    await expectVisible(group, 'the Failed pre-flights group', 120_000);
-    await group.first().click();
-    await expectVisible(row(page, `${unreachablePlanName}.benchplan.json`).locator('.label-description', { hasText: /^failed pre-flight · / }), 'the failed attempt in the group');
-    await shot(page, context.artifactsDir, '43-runs-view-failed-preflight');
-  });
+  it(
+    'a failed pre-flight goes into the Failed pre-flights group, not into one more tab',
+    { timeout: 150_000 },
+    async () => {
+      const { page } = session;
+      await pickFromCommand(
+        page,
+        'Run Couchbase benchmark',
+        unreachablePlanName,
+        `the plan ${unreachablePlanName} in the plan picker`,
+      );
+      const group = row(page, 'Failed pre-flights (1)');
+      await expectVisible(group, 'the Failed pre-flights group', 120_000);
+      await group.first().click();
+      await expectVisible(
+        row(page, `${unreachablePlanName}.benchplan.json`).locator('.label-description', {
+          hasText: /^failed pre-flight · /,
+        }),
+        'the failed attempt in the group',
+      );
+      await shot(page, context.artifactsDir, '43-runs-view-failed-preflight');
+    },
+  );
 });

@@ -7,7 +7,10 @@ import { keepLogs, workbenchUrl } from '../support/codeServer';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { repoRoot } from '../support/workspace';
 
-const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string };
+const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  publisher: string;
+  name: string;
+};
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 
 export const selectors = {
@@ -38,7 +41,12 @@ export async function shot(page: Page, artifactsDir: string, name: string): Prom
   await page.screenshot({ path: join(artifactsDir, `${name}.png`) });
 }
 
-export async function openWorkbench(page: Page, origin: string, folder: string, files: readonly string[] = []): Promise<void> {
+export async function openWorkbench(
+  page: Page,
+  origin: string,
+  folder: string,
+  files: readonly string[] = [],
+): Promise<void> {
   await page.goto(workbenchUrl(origin, folder, files));
   await expectVisible(page.locator(selectors.workbench), 'the VS Code workbench', 60_000);
   // The explorer lists files once the remote file system answers.
@@ -54,7 +62,10 @@ export async function openFile(page: Page, relativePath: string, expectedText: s
   const row = page.locator(selectors.quickInputRows, { hasText: name });
   await expectVisible(row, `a Quick Open entry for ${relativePath}`);
   await row.first().click();
-  await expectVisible(page.locator(selectors.editorLines, { hasText: expectedText }), `the text "${expectedText}" of ${relativePath} in the editor`);
+  await expectVisible(
+    page.locator(selectors.editorLines, { hasText: expectedText }),
+    `the text "${expectedText}" of ${relativePath} in the editor`,
+  );
 }
 
 /**
@@ -77,7 +88,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     } catch {
       await page.keyboard.press('Escape');
       await page.locator(selectors.quickInput).waitFor({ state: 'hidden', timeout: 5_000 });
-      if (Date.now() > deadline) throw new Error(`the command "${title}" is not in the palette after ${timeoutMs / 1000} s (${attempt} openings)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the command "${title}" is not in the palette after ${timeoutMs / 1000} s (${attempt} openings)`,
+        );
     }
   }
 }
@@ -93,21 +107,36 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
  * Escape only while the picker is still open: pressed on the Welcome page instead, it sends the page
  * back to its start and gives it the focus (VS Code's gettingStarted `escape()`).
  */
-export async function pickFromCommand(page: Page, command: string, rowText: string, what: string, onShown?: () => Promise<void>): Promise<void> {
+export async function pickFromCommand(
+  page: Page,
+  command: string,
+  rowText: string,
+  what: string,
+  onShown?: () => Promise<void>,
+): Promise<void> {
   const row = page.locator(selectors.quickInputRows, { hasText: rowText });
   await watchFocus(page);
   for (let attempt = 1; ; attempt++) {
     await runCommand(page, command, 60_000);
     await expectVisible(row, what);
     if (attempt === 1) await onShown?.();
-    const picked = await row.first().click({ timeout: 10_000 }).then(() => true, async (error: Error) => {
-      console.log(`  the picker of "${command}" closed before the click (attempt ${attempt}): ${error.message.split('\n')[0]}\n  focus moves meanwhile:\n${await focusMoves(page)}`);
-      if (attempt >= 3) throw error;
-      return false;
-    });
+    const picked = await row
+      .first()
+      .click({ timeout: 10_000 })
+      .then(
+        () => true,
+        async (error: Error) => {
+          console.log(
+            `  the picker of "${command}" closed before the click (attempt ${attempt}): ${error.message.split('\n')[0]}\n  focus moves meanwhile:\n${await focusMoves(page)}`,
+          );
+          if (attempt >= 3) throw error;
+          return false;
+        },
+      );
     if (picked) {
       const moves = await focusMoves(page);
-      if (moves.includes('scheduled')) console.log(`  the picker of "${command}" saw the focus taken, yet was clicked:\n${moves}`);
+      if (moves.includes('scheduled'))
+        console.log(`  the picker of "${command}" saw the focus taken, yet was clicked:\n${moves}`);
       return;
     }
     if (await page.locator(selectors.quickInput).isVisible()) await page.keyboard.press('Escape');
@@ -118,7 +147,9 @@ export async function pickFromCommand(page: Page, command: string, rowText: stri
 export function resultsFrame(page: Page, titlePrefix: string): FrameLocator {
   // Only this extension's webviews: the walkthrough renders its steps' Markdown in a webview too,
   // whose outer frame names no extension (VS Code puts `extensionId=` in every outer frame's src).
-  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).frameLocator(`iframe#active-frame[title^="${titlePrefix}"]`);
+  return page
+    .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+    .frameLocator(`iframe#active-frame[title^="${titlePrefix}"]`);
 }
 
 export function repoFileMentions(file: string, text: string): boolean {
@@ -130,10 +161,21 @@ export function repoFileMentions(file: string, text: string): boolean {
  * The hooks every UI suite shares: a screenshot of each test's end state (the moment of failure
  * when one fails), and closing the browser and code-server after the suite.
  */
-export function endStateHooks(artifactsDir: string, opened: () => { session?: { page: Page; close(): Promise<void> }; server?: { stop(): Promise<void>; stateDir?: string } }): void {
+export function endStateHooks(
+  artifactsDir: string,
+  opened: () => {
+    session?: { page: Page; close(): Promise<void> };
+    server?: { stop(): Promise<void>; stateDir?: string };
+  },
+): void {
   afterEach(async (t) => {
-    const slug = t.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
-    await opened().session?.page.screenshot({ path: `${artifactsDir}/after-${slug}.png` }).catch(() => undefined);
+    const slug = t.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 60);
+    await opened()
+      .session?.page.screenshot({ path: `${artifactsDir}/after-${slug}.png` })
+      .catch(() => undefined);
   });
   after(async () => {
     const { session, server } = opened();
@@ -179,6 +221,6 @@ async function watchFocus(page: Page): Promise<void> {
 }
 
 async function focusMoves(page: Page): Promise<string> {
-  const moves = await page.evaluate('(window.__focusMoves || []).slice(-25)').catch(() => []) as string[];
+  const moves = (await page.evaluate('(window.__focusMoves || []).slice(-25)').catch(() => [])) as string[];
   return moves.map((line) => `    ${line}`).join('\n');
 }

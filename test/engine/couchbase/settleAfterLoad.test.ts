@@ -20,7 +20,14 @@ function fakeNode(finalCount: number): { server: Server; calls: string[] } {
     if (path.endsWith('/stats')) {
       calls.push('stats');
       scrapes += 1;
-      response.end(JSON.stringify({ op: { lastTStamp: 1000 + scrapes, samples: Object.fromEntries(queuesToWaitFor('couchbase', 0).map((queue) => [queue, [0]])) } }));
+      response.end(
+        JSON.stringify({
+          op: {
+            lastTStamp: 1000 + scrapes,
+            samples: Object.fromEntries(queuesToWaitFor('couchbase', 0).map((queue) => [queue, [0]])),
+          },
+        }),
+      );
     } else {
       calls.push('count');
       countReads += 1;
@@ -33,7 +40,12 @@ function fakeNode(finalCount: number): { server: Server; calls: string[] } {
 function contextFor(server: Server): CellBucketContext {
   const port = (server.address() as AddressInfo).port;
   return {
-    server: { host: 'node', address: '127.0.0.1', restPort: port, adminUser: 'Administrator' } as CellBucketContext['server'],
+    server: {
+      host: 'node',
+      address: '127.0.0.1',
+      restPort: port,
+      adminUser: 'Administrator',
+    } as CellBucketContext['server'],
     password: 'secret',
     bucket: { name: 'ycsb', type: 'couchbase', replicas: 0 } as CellBucketContext['bucket'],
     readySec: 5,
@@ -60,13 +72,22 @@ describe('settling after the load (issue 24)', () => {
     assert.deepEqual((evidence.itemCount as { first: number; final: number; polls: number }).final, 100);
     assert.equal((evidence.writeQueue as { drained: boolean }).drained, true);
     const lastCount = full.calls.lastIndexOf('count');
-    assert.ok(full.calls.indexOf('stats') < lastCount, `the queues were first read after the count settled: ${full.calls.join(' ')}`);
+    assert.ok(
+      full.calls.indexOf('stats') < lastCount,
+      `the queues were first read after the count settled: ${full.calls.join(' ')}`,
+    );
   });
 
   it('a short bucket fails on its count, without a write-queue verdict', async () => {
     const evidence: Record<string, unknown> = {};
     const context = { ...contextFor(short.server), readySec: 1 };
-    await assert.rejects(settleAfterLoad(context, { expectedItems: 100 }, evidence), (error: unknown) => error instanceof EngineFailure && error.error.code === 'item-count' && /holds 99 items/.test(error.error.message));
+    await assert.rejects(
+      settleAfterLoad(context, { expectedItems: 100 }, evidence),
+      (error: unknown) =>
+        error instanceof EngineFailure &&
+        error.error.code === 'item-count' &&
+        /holds 99 items/.test(error.error.message),
+    );
     assert.equal(evidence.writeQueue, undefined);
   });
 

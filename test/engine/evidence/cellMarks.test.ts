@@ -6,8 +6,15 @@ import { test } from 'node:test';
 import { cellMarks } from '../../../engine/src/evidence/marks';
 
 test('accelerated false alone reads as not-accelerated; with a partly-accelerated mark it reads as that only', () => {
-  assert.deepEqual(cellMarks({ accelerated: false }).map((mark) => mark.code), ['not-accelerated']);
-  const partly = { code: 'partly-accelerated' as const, host: 'cb-server', message: "Only part of the run's traffic went through Onload: 3 in the stack, 1 kernel socket." };
+  assert.deepEqual(
+    cellMarks({ accelerated: false }).map((mark) => mark.code),
+    ['not-accelerated'],
+  );
+  const partly = {
+    code: 'partly-accelerated' as const,
+    host: 'cb-server',
+    message: "Only part of the run's traffic went through Onload: 3 in the stack, 1 kernel socket.",
+  };
   assert.deepEqual(cellMarks({ accelerated: false, marks: [partly] }), [partly]);
   assert.deepEqual(cellMarks({ accelerated: true, marks: [] }), []);
 });

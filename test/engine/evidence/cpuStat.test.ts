@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { samplerAwk } from '../../../engine/src/evidence/cpuSampler';
-import { cpuEvidence, deriveHostCpu, parseSamplerOutput, procTicks, samplerSelfCostPct } from '../../../engine/src/evidence/cpuStat';
+import {
+  cpuEvidence,
+  deriveHostCpu,
+  parseSamplerOutput,
+  procTicks,
+  samplerSelfCostPct,
+} from '../../../engine/src/evidence/cpuStat';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'proc');
 
@@ -45,8 +51,30 @@ test('a hand-checked pair of readings gives the exact shares, rates and process 
   const cpu = deriveHostCpu(output, 'server');
   assert.ok(cpu);
   assert.deepEqual(
-    { cores: cpu.cores, busy: cpu.busyPct, user: cpu.userPct, system: cpu.systemPct, softirq: cpu.softirqPct, idle: cpu.idlePct, maxCore: cpu.maxCoreBusyPct, ctxt: cpu.contextSwitchesPerSec, intr: cpu.interruptsPerSec, nic: cpu.nicInterruptsPerSec },
-    { cores: 2, busy: 50, user: 30, system: 10, softirq: 10, idle: 50, maxCore: 70, ctxt: 2000, intr: 1000, nic: { eth0: 300 } },
+    {
+      cores: cpu.cores,
+      busy: cpu.busyPct,
+      user: cpu.userPct,
+      system: cpu.systemPct,
+      softirq: cpu.softirqPct,
+      idle: cpu.idlePct,
+      maxCore: cpu.maxCoreBusyPct,
+      ctxt: cpu.contextSwitchesPerSec,
+      intr: cpu.interruptsPerSec,
+      nic: cpu.nicInterruptsPerSec,
+    },
+    {
+      cores: 2,
+      busy: 50,
+      user: 30,
+      system: 10,
+      softirq: 10,
+      idle: 50,
+      maxCore: 70,
+      ctxt: 2000,
+      intr: 1000,
+      nic: { eth0: 300 },
+    },
   );
   assert.deepEqual(cpu.process, { name: 'mem (cached) x', pid: 42, pctOfCore: 150, cpuSec: 3 });
   assert.deepEqual(cpu.series, [{ tSec: 2, busyPct: 50, processPctOfCore: 150 }]);
@@ -84,11 +112,21 @@ test("this machine's /proc/stat: every core, the counters and shares that add up
 });
 
 test('client-bound: a client above 90 % busy is marked; server µs per operation from busy cores and throughput', () => {
-  const block = (t: number, busy: number, idle: number): string => `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\ncpu0 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0\ncpu1 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0\n@end\n`;
+  const block = (t: number, busy: number, idle: number): string =>
+    `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\ncpu0 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0\ncpu1 ${busy / 2} 0 0 ${idle / 2} 0 0 0 0 0 0\n@end\n`;
   const client = parseSamplerOutput(block(0, 0, 0) + block(1, 190, 10)); // 95 % busy
   const server = parseSamplerOutput(block(0, 0, 0) + block(1, 100, 100)); // 50 % of 2 cores = 1 busy core
-  const { evidence, marks } = cpuEvidence([{ host: 'c1', role: 'client', output: client }, { host: 's1', role: 'server', output: server }], 10_000);
-  assert.deepEqual(marks.map((mark) => [mark.code, mark.host]), [['client-bound', 'c1']]);
+  const { evidence, marks } = cpuEvidence(
+    [
+      { host: 'c1', role: 'client', output: client },
+      { host: 's1', role: 'server', output: server },
+    ],
+    10_000,
+  );
+  assert.deepEqual(
+    marks.map((mark) => [mark.code, mark.host]),
+    [['client-bound', 'c1']],
+  );
   assert.match(marks[0].message, /c1 was 95 % busy/);
   // 1 busy core / 10 000 ops/s = 100 µs per op; 10 000 ops/s per busy core
   assert.equal(evidence.serverCpuUsPerOp, 100);
@@ -97,7 +135,8 @@ test('client-bound: a client above 90 % busy is marked; server µs per operation
 });
 
 test('warm-up: the samples before it are left out of the means, not of the series', () => {
-  const block = (t: number, busy: number, idle: number): string => `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\n@end\n`;
+  const block = (t: number, busy: number, idle: number): string =>
+    `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\n@end\n`;
   // 0-1 s: 100 % busy; 1-3 s: 25 % busy
   const output = parseSamplerOutput(block(0, 0, 0) + block(1, 100, 0) + block(2, 125, 75) + block(3, 150, 150));
   assert.equal(deriveHostCpu(output, 'server', 1)?.busyPct, 25);
@@ -108,7 +147,21 @@ test('warm-up: the samples before it are left out of the means, not of the serie
 test("the sampler's awk on a /proc tree shaped like a real one: cores, counters, the process, only the NIC's queues, its own cost", () => {
   // test/fixtures/proc/sample: this machine's /proc/stat, a /proc/interrupts with eth0's queues,
   // eth10 (not eth0) and other devices, memcached as pid 42, the awk (self) and its ticker (pid 7)
-  const out = execFileSync('awk', ['-v', `proc=${join(fixtures, 'sample')}`, '-v', 'dev=eth0', '-v', 'find=echo 42', '-v', 'want=memcached', samplerAwk], { input: '7\n\n', encoding: 'utf8' });
+  const out = execFileSync(
+    'awk',
+    [
+      '-v',
+      `proc=${join(fixtures, 'sample')}`,
+      '-v',
+      'dev=eth0',
+      '-v',
+      'find=echo 42',
+      '-v',
+      'want=memcached',
+      samplerAwk,
+    ],
+    { input: '7\n\n', encoding: 'utf8' },
+  );
   const stat = readFileSync(join(fixtures, 'sample', 'stat'), 'utf8');
   const expected = [
     '@t 5062.32',
@@ -128,13 +181,30 @@ test("the sampler's awk on a /proc tree shaped like a real one: cores, counters,
 });
 
 test('a host without CPU readings marks the cell instead of passing it (issue 21: client-cpu-unverified)', () => {
-  const block = (t: number, busy: number, idle: number): string => `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\n@end\n`;
+  const block = (t: number, busy: number, idle: number): string =>
+    `@t ${t}\ncpu  ${busy} 0 0 ${idle} 0 0 0 0 0 0\n@end\n`;
   const server = parseSamplerOutput(block(0, 0, 0) + block(1, 50, 50));
-  const { evidence, marks } = cpuEvidence([{ host: 'c1', role: 'client', output: parseSamplerOutput('') }, { host: 'c2', role: 'client', output: parseSamplerOutput(block(0, 0, 0)) }, { host: 's1', role: 'server', output: server }], 1000);
+  const { evidence, marks } = cpuEvidence(
+    [
+      { host: 'c1', role: 'client', output: parseSamplerOutput('') },
+      { host: 'c2', role: 'client', output: parseSamplerOutput(block(0, 0, 0)) },
+      { host: 's1', role: 'server', output: server },
+    ],
+    1000,
+  );
   assert.deepEqual(Object.keys(evidence.hosts), ['s1']);
-  assert.deepEqual(marks.map((mark) => `${mark.code} ${mark.host}`), ['client-cpu-unverified c1', 'client-cpu-unverified c2']);
-  assert.match(marks[0].message, /no CPU reading from c1 during the run .*: whether c1 was client-bound could not be checked/);
+  assert.deepEqual(
+    marks.map((mark) => `${mark.code} ${mark.host}`),
+    ['client-cpu-unverified c1', 'client-cpu-unverified c2'],
+  );
+  assert.match(
+    marks[0].message,
+    /no CPU reading from c1 during the run .*: whether c1 was client-bound could not be checked/,
+  );
   assert.match(marks[1].message, /only one CPU reading from c2/);
   const noServer = cpuEvidence([{ host: 's1', role: 'server', output: parseSamplerOutput('') }], 1000);
-  assert.deepEqual(noServer.marks.map((mark) => mark.code), ['server-cpu-unverified']);
+  assert.deepEqual(
+    noServer.marks.map((mark) => mark.code),
+    ['server-cpu-unverified'],
+  );
 });

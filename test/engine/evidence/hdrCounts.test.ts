@@ -26,7 +26,12 @@ function report(operations: Record<string, number>): YcsbReport {
   return {
     runtimeMs: 5000,
     throughputOpsPerSec: 1,
-    operations: Object.fromEntries(Object.entries(operations).map(([operation, count]) => [operation, { operation, operations: count, percentilesUs: { '95': 1, '99': 1 }, returnCodes: { OK: count } }])),
+    operations: Object.fromEntries(
+      Object.entries(operations).map(([operation, count]) => [
+        operation,
+        { operation, operations: count, percentilesUs: { '95': 1, '99': 1 }, returnCodes: { OK: count } },
+      ]),
+    ),
     other: {},
     warnings: [],
   } as YcsbReport;
@@ -36,19 +41,37 @@ test('the truncated log of the real YCSB holds one SCAN fewer than its report: r
   assert.ok(truncatedScanLog.includes('\0'), 'the gap the second FileOutputStream left');
   const files: HdrLogFile[] = [
     { host: 'c1', operation: 'SCAN', file: 'logs/x/attempt1-c1-hdr/SCAN.hdr', text: truncatedScanLog },
-    { host: 'c2', operation: 'SCAN', file: 'logs/x/attempt1-c2-hdr/SCAN.hdr', text: truncatedScanLog.replace(/\0+/, '') },
+    {
+      host: 'c2',
+      operation: 'SCAN',
+      file: 'logs/x/attempt1-c2-hdr/SCAN.hdr',
+      text: truncatedScanLog.replace(/\0+/, ''),
+    },
   ];
-  const clients = [{ host: 'c1', report: report({ SCAN: 2 }) }, { host: 'c2', report: report({ SCAN: 1 }) }];
+  const clients = [
+    { host: 'c1', report: report({ SCAN: 2 }) },
+    { host: 'c2', report: report({ SCAN: 1 }) },
+  ];
   assert.deepEqual(hdrCountChecks(files, clients), [
     { host: 'c1', operation: 'SCAN', ycsbOperations: 2, hdrCount: 1 },
     { host: 'c2', operation: 'SCAN', ycsbOperations: 1, hdrCount: 1 },
   ]);
 
-  const draft = { kind: 'cell', id: 'x', status: 'ok', logs: [], clients, run: report({ SCAN: 3 }) } as unknown as CellResult;
+  const draft = {
+    kind: 'cell',
+    id: 'x',
+    status: 'ok',
+    logs: [],
+    clients,
+    run: report({ SCAN: 3 }),
+  } as unknown as CellResult;
   const marks = applyRunEvidence(draft, { samplers: [], statusByHost: {}, hdrFiles: files, warmupSec: 0 });
   const hdr = draft.evidence?.timeseries?.hdr;
   assert.equal(hdr?.operations.SCAN.count, 2, 'the merged logs: one SCAN each');
-  assert.deepEqual(hdr?.counts?.map((check) => check.ycsbOperations - check.hdrCount), [1, 0]);
+  assert.deepEqual(
+    hdr?.counts?.map((check) => check.ycsbOperations - check.hdrCount),
+    [1, 0],
+  );
   const differs = marks.filter((mark) => mark.code === 'hdr-count-differs');
   assert.equal(differs.length, 1, JSON.stringify(marks));
   assert.equal(differs[0].host, 'c1');
@@ -64,9 +87,21 @@ test('a client without logs counts as holding none, and logs equal to the report
   const parsed = parseYcsbReport(stdout);
   assert.ok(parsed.ok);
   const real = (parsed as Extract<typeof parsed, { ok: true }>).report;
-  const files: HdrLogFile[] = ['READ', 'READ-FAILED', 'UPDATE', 'UPDATE-FAILED', 'CLEANUP'].map((operation) => ({ host: 'c1', operation, file: `${operation}.hdr`, text: fixture(`lab_ycsb-0.17.0_workloadb_run_${operation}.hdr`) }));
-  const checks = hdrCountChecks(files, [{ host: 'c1', report: real }, { host: 'c2', report: report({ READ: 7 }) }]);
-  for (const check of checks.filter((entry) => entry.host === 'c1')) assert.equal(check.hdrCount, check.ycsbOperations, check.operation);
-  assert.deepEqual(checks.filter((entry) => entry.host === 'c2'), [{ host: 'c2', operation: 'READ', ycsbOperations: 7, hdrCount: 0 }]);
+  const files: HdrLogFile[] = ['READ', 'READ-FAILED', 'UPDATE', 'UPDATE-FAILED', 'CLEANUP'].map((operation) => ({
+    host: 'c1',
+    operation,
+    file: `${operation}.hdr`,
+    text: fixture(`lab_ycsb-0.17.0_workloadb_run_${operation}.hdr`),
+  }));
+  const checks = hdrCountChecks(files, [
+    { host: 'c1', report: real },
+    { host: 'c2', report: report({ READ: 7 }) },
+  ]);
+  for (const check of checks.filter((entry) => entry.host === 'c1'))
+    assert.equal(check.hdrCount, check.ycsbOperations, check.operation);
+  assert.deepEqual(
+    checks.filter((entry) => entry.host === 'c2'),
+    [{ host: 'c2', operation: 'READ', ycsbOperations: 7, hdrCount: 0 }],
+  );
   assert.equal(hdrEvidence(files, 0)?.counts, undefined, 'no reports, no check');
 });

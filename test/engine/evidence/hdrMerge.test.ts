@@ -6,7 +6,14 @@ import { test } from 'node:test';
 import { build, HistogramLogWriter, type Histogram } from 'hdr-histogram-js';
 import { parseHdrBundle } from '../../../engine/src/evidence/cellEvidence';
 import { combineClientReports } from '../../../engine/src/ycsb/combine';
-import { applyMergedPercentiles, hdrEvidence, hdrOperationOf, mergeHdrLogs, spectrumPercentiles, type HdrLogFile } from '../../../engine/src/evidence/hdrMerge';
+import {
+  applyMergedPercentiles,
+  hdrEvidence,
+  hdrOperationOf,
+  mergeHdrLogs,
+  spectrumPercentiles,
+  type HdrLogFile,
+} from '../../../engine/src/evidence/hdrMerge';
 import type { YcsbReport } from '../../../engine/src/model';
 
 const start = 1_700_000_000_000;
@@ -54,12 +61,20 @@ test('the merged histogram of two clients equals the histogram of the union of t
   assert.equal(merged.totalCount, 16_000);
   // (a decoded histogram knows values to its resolution: compare the largest through p100)
   assert.ok(Math.abs(merged.mean - union.mean) < 1e-9);
-  for (const percentile of spectrumPercentiles) assert.equal(merged.getValueAtPercentile(percentile), union.getValueAtPercentile(percentile), `p${percentile}`);
+  for (const percentile of spectrumPercentiles)
+    assert.equal(merged.getValueAtPercentile(percentile), union.getValueAtPercentile(percentile), `p${percentile}`);
 
   const evidence = hdrEvidence(files);
   assert.deepEqual(evidence?.files, ['logs/x/c1/READ.hdr', 'logs/x/c2/READ.hdr']);
   assert.equal(evidence?.afterWarmup, false);
-  assert.deepEqual(Object.keys(evidence?.operations.READ.percentilesUs ?? {}), ['50', '90', '95', '99', '99.9', '99.99']);
+  assert.deepEqual(Object.keys(evidence?.operations.READ.percentilesUs ?? {}), [
+    '50',
+    '90',
+    '95',
+    '99',
+    '99.9',
+    '99.99',
+  ]);
   assert.equal(evidence?.operations.READ.percentilesUs['99'], union.getValueAtPercentile(99));
   assert.equal(evidence?.operations.READ.spectrum.at(-1)?.percentile, 100);
 });
@@ -68,8 +83,19 @@ test("merged percentiles replace the worst client's, which only bound them, and 
   // 10 000 fast reads on one client, 100 slow ones on the other: the true p99 is fast
   const fast = Array.from({ length: 10_000 }, () => 100);
   const slow = Array.from({ length: 100 }, () => 5000);
-  const report = (operations: number, p99: number): YcsbReport => ({ runtimeMs: 1000, throughputOpsPerSec: operations, operations: { READ: { operation: 'READ', operations, percentilesUs: { '95': p99, '99': p99 }, returnCodes: { OK: operations } } }, other: {}, warnings: [] });
-  const combined = combineClientReports([{ host: 'c1', report: report(10_000, 100) }, { host: 'c2', report: report(100, 5000) }]);
+  const report = (operations: number, p99: number): YcsbReport => ({
+    runtimeMs: 1000,
+    throughputOpsPerSec: operations,
+    operations: {
+      READ: { operation: 'READ', operations, percentilesUs: { '95': p99, '99': p99 }, returnCodes: { OK: operations } },
+    },
+    other: {},
+    warnings: [],
+  });
+  const combined = combineClientReports([
+    { host: 'c1', report: report(10_000, 100) },
+    { host: 'c2', report: report(100, 5000) },
+  ]);
   assert.equal(combined.operations.READ.percentilesSource, 'client-max');
   assert.equal(combined.operations.READ.percentilesUs['99'], 5000);
   const merged = mergeHdrLogs([
@@ -82,7 +108,11 @@ test("merged percentiles replace the worst client's, which only bound them, and 
 });
 
 test('with a warm-up only the intervals that start after it count', () => {
-  const text = intervalLog('UPDATE', [Array.from({ length: 50 }, () => 9000), Array.from({ length: 100 }, () => 300), Array.from({ length: 100 }, () => 310)]);
+  const text = intervalLog('UPDATE', [
+    Array.from({ length: 50 }, () => 9000),
+    Array.from({ length: 100 }, () => 300),
+    Array.from({ length: 100 }, () => 310),
+  ]);
   const all = mergeHdrLogs([{ host: 'c', operation: 'UPDATE', file: 'u', text }]).get('UPDATE')!;
   const after = mergeHdrLogs([{ host: 'c', operation: 'UPDATE', file: 'u', text }], 1).get('UPDATE')!;
   assert.equal(all.totalCount, 250);
@@ -95,7 +125,9 @@ test('file names and the fetched bundle', () => {
   assert.equal(hdrOperationOf('READ-MODIFY-WRITE.hdr'), 'READ-MODIFY-WRITE');
   assert.equal(hdrOperationOf('/w/hdr/cell/attempt1/READ-FAILED.hdr'), 'READ-FAILED');
   assert.equal(hdrOperationOf('notes.txt'), undefined);
-  const bundle = parseHdrBundle('@@hdr-file READ.hdr\n#[Logging for: READ]\n0.000,1.000,0.1,HIST\n\n@@hdr-file UPDATE.hdr\n#[Logging for: UPDATE]\n\n');
+  const bundle = parseHdrBundle(
+    '@@hdr-file READ.hdr\n#[Logging for: READ]\n0.000,1.000,0.1,HIST\n\n@@hdr-file UPDATE.hdr\n#[Logging for: UPDATE]\n\n',
+  );
   assert.deepEqual(bundle, [
     { name: 'READ.hdr', text: '#[Logging for: READ]\n0.000,1.000,0.1,HIST\n' },
     { name: 'UPDATE.hdr', text: '#[Logging for: UPDATE]\n' },

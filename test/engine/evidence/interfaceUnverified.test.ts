@@ -17,13 +17,39 @@ test('no KV connection seen during the run marks the cell interface-unverified, 
   const port = (closed.address() as { port: number }).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   const session = { host: 's1', run: async () => ({ stdout: '', stderr: '', code: 0 }) } as unknown as RemoteSession;
-  const server = { host: 's1', address: '127.0.0.1', restPort: port, adminUser: 'Administrator', kvPort: 11210 } as unknown as ResolvedServer;
-  const draft = { kind: 'cell', id: 'x', status: 'ok', logs: [], key: { interface: 'eth1', address: '198.18.0.1', stack: 'kernel', threads: 1, repetition: 1 } } as unknown as CellResult;
+  const server = {
+    host: 's1',
+    address: '127.0.0.1',
+    restPort: port,
+    adminUser: 'Administrator',
+    kvPort: 11210,
+  } as unknown as ResolvedServer;
+  const draft = {
+    kind: 'cell',
+    id: 'x',
+    status: 'ok',
+    logs: [],
+    key: { interface: 'eth1', address: '198.18.0.1', stack: 'kernel', threads: 1, repetition: 1 },
+  } as unknown as CellResult;
   let finish!: () => void;
   const running = new Promise<void>((resolve) => (finish = resolve));
-  const watching = watchInterfaceTraffic({ session, server, draft, password: 'x', baseline: [], running, log: () => undefined });
+  const watching = watchInterfaceTraffic({
+    session,
+    server,
+    draft,
+    password: 'x',
+    baseline: [],
+    running,
+    log: () => undefined,
+  });
   setImmediate(finish);
   await watching;
-  assert.deepEqual(draft.marks?.map((mark) => `${mark.code} ${mark.host}`), ['interface-unverified s1']);
-  assert.match(draft.marks![0].message, /No KV connection of the run was seen on s1 in \d+ looks? \(\/proc\/net\/tcp\{,6\}\): which interface carried the traffic is not proven/);
+  assert.deepEqual(
+    draft.marks?.map((mark) => `${mark.code} ${mark.host}`),
+    ['interface-unverified s1'],
+  );
+  assert.match(
+    draft.marks![0].message,
+    /No KV connection of the run was seen on s1 in \d+ looks? \(\/proc\/net\/tcp\{,6\}\): which interface carried the traffic is not proven/,
+  );
 });

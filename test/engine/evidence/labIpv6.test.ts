@@ -44,44 +44,96 @@ describe('an IPv6 interface on the lab (H5)', { skip: labUnavailable() }, () => 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('KV traffic over the server\'s IPv6 address is the cell\'s own: no wrong-interface mark, recorded under the plan\'s address', { timeout: 60_000 }, async () => {
-    const address = lab.ipv6Interface.address;
-    const plan = withDefaults(JSON.parse(readFileSync(writeLabPlan(lab, { dir: work, stacks: ['kernel'], threads: [1], interfaces: [lab.ipv6Interface] }), 'utf8')));
-    const pool = new SessionPool({ configFile: lab.sshConfigPath });
-    const sockets: Socket[] = [];
-    try {
-      const session = pool.get(lab.serverHost);
-      const draft = { kind: 'cell', id: 'nic-c6~kernel~t1~r1', key: { interface: lab.ipv6Interface.label, address, stack: 'kernel', threads: 1, axes: {}, repetition: 1 }, status: 'ok', accelerated: null, startedAt: new Date().toISOString(), finishedAt: '', attempts: 1, logs: [] } as unknown as CellResult;
-      // the run phase: three KV connections over IPv6, held for two seconds
-      for (let i = 0; i < 3; i++) {
-        sockets.push(await new Promise<Socket>((resolve, reject) => {
-          const socket = connect({ host: address, port: lab.couchbase.kvPort }, () => resolve(socket));
-          socket.once('error', reject);
-        }));
+  it(
+    "KV traffic over the server's IPv6 address is the cell's own: no wrong-interface mark, recorded under the plan's address",
+    { timeout: 60_000 },
+    async () => {
+      const address = lab.ipv6Interface.address;
+      const plan = withDefaults(
+        JSON.parse(
+          readFileSync(
+            writeLabPlan(lab, { dir: work, stacks: ['kernel'], threads: [1], interfaces: [lab.ipv6Interface] }),
+            'utf8',
+          ),
+        ),
+      );
+      const pool = new SessionPool({ configFile: lab.sshConfigPath });
+      const sockets: Socket[] = [];
+      try {
+        const session = pool.get(lab.serverHost);
+        const draft = {
+          kind: 'cell',
+          id: 'nic-c6~kernel~t1~r1',
+          key: { interface: lab.ipv6Interface.label, address, stack: 'kernel', threads: 1, axes: {}, repetition: 1 },
+          status: 'ok',
+          accelerated: null,
+          startedAt: new Date().toISOString(),
+          finishedAt: '',
+          attempts: 1,
+          logs: [],
+        } as unknown as CellResult;
+        // the run phase: three KV connections over IPv6, held for two seconds
+        for (let i = 0; i < 3; i++) {
+          sockets.push(
+            await new Promise<Socket>((resolve, reject) => {
+              const socket = connect({ host: address, port: lab.couchbase.kvPort }, () => resolve(socket));
+              socket.once('error', reject);
+            }),
+          );
+        }
+        const running = new Promise((resolve) => setTimeout(resolve, 2000));
+        const logs: string[] = [];
+        await watchInterfaceTraffic({
+          session,
+          server: plan.servers[0],
+          draft,
+          password: lab.couchbase.password,
+          baseline: [],
+          running,
+          log: (_level, message) => logs.push(message),
+        });
+        assert.ok((server(draft).traffic?.samples ?? 0) > 0, 'the connections were sampled');
+        assert.equal(
+          draft.marks?.find((mark) => mark.code === 'wrong-interface')?.message,
+          undefined,
+          "the traffic went through the cell's interface",
+        );
+        assert.deepEqual(Object.keys(server(draft).traffic.localAddresses), [address]);
+        assert.deepEqual(logs, []);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await pool.closeAll();
       }
-      const running = new Promise((resolve) => setTimeout(resolve, 2000));
-      const logs: string[] = [];
-      await watchInterfaceTraffic({ session, server: plan.servers[0], draft, password: lab.couchbase.password, baseline: [], running, log: (_level, message) => logs.push(message) });
-      assert.ok((server(draft).traffic?.samples ?? 0) > 0, 'the connections were sampled');
-      assert.equal(draft.marks?.find((mark) => mark.code === 'wrong-interface')?.message, undefined, 'the traffic went through the cell\'s interface');
-      assert.deepEqual(Object.keys(server(draft).traffic.localAddresses), [address]);
-      assert.deepEqual(logs, []);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await pool.closeAll();
-    }
-  });
+    },
+  );
 
-  it('pre-flight finds the IPv6 interface on the server whatever its spelling in the plan', { timeout: 60_000 }, async () => {
-    const planPath = writeLabPlan(lab, { dir: join(work, 'spelled'), stacks: ['kernel'], threads: [1], interfaces: [{ label: 'nic-c6', address: uncompressed(lab.ipv6Interface.address) }] });
-    const raw = JSON.parse(readFileSync(planPath, 'utf8'));
-    raw.servers[0].address = lab.interfaces[0].address; // REST and KV of the run through the first NIC
-    writeFileSync(planPath, JSON.stringify(raw));
-    const { plan, errors } = await loadPlan(planPath);
-    assert.deepEqual(errors, []);
-    const checks: PreflightCheck[] = await runPreflight({ planPath, plan, resultsRoot: join(work, 'results'), password: lab.couchbase.password, signal: new AbortController().signal, onEvent: () => undefined, ssh: { configFile: lab.sshConfigPath } });
-    const check = checks.find((candidate) => candidate.id === 'interface-address');
-    assert.equal(check?.ok, true, JSON.stringify(check));
-    assert.match(check?.detail ?? '', /nic-c6 2001:2:0:\S+ is on cb-server eth2/);
-  });
+  it(
+    'pre-flight finds the IPv6 interface on the server whatever its spelling in the plan',
+    { timeout: 60_000 },
+    async () => {
+      const planPath = writeLabPlan(lab, {
+        dir: join(work, 'spelled'),
+        stacks: ['kernel'],
+        threads: [1],
+        interfaces: [{ label: 'nic-c6', address: uncompressed(lab.ipv6Interface.address) }],
+      });
+      const raw = JSON.parse(readFileSync(planPath, 'utf8'));
+      raw.servers[0].address = lab.interfaces[0].address; // REST and KV of the run through the first NIC
+      writeFileSync(planPath, JSON.stringify(raw));
+      const { plan, errors } = await loadPlan(planPath);
+      assert.deepEqual(errors, []);
+      const checks: PreflightCheck[] = await runPreflight({
+        planPath,
+        plan,
+        resultsRoot: join(work, 'results'),
+        password: lab.couchbase.password,
+        signal: new AbortController().signal,
+        onEvent: () => undefined,
+        ssh: { configFile: lab.sshConfigPath },
+      });
+      const check = checks.find((candidate) => candidate.id === 'interface-address');
+      assert.equal(check?.ok, true, JSON.stringify(check));
+      assert.match(check?.detail ?? '', /nic-c6 2001:2:0:\S+ is on cb-server eth2/);
+    },
+  );
 });

@@ -32,13 +32,15 @@ const alive = (pid: number): boolean => {
   }
 };
 
-describe('the end of a client\'s run in one trip', () => {
-  it('stops the sampler\'s group and returns the HDR logs, then removes their folder', async () => {
+describe("the end of a client's run in one trip", () => {
+  it("stops the sampler's group and returns the HDR logs, then removes their folder", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'run-end-'));
     try {
       const pidFile = join(dir, 'cpu-sampler-client.pid');
       // a stand-in sampler in its own group, its group id in the pid file (as runInGroup writes it)
-      const sampler = spawn('setsid', ['sh', '-c', `echo $$ > ${pidFile}; while :; do sleep 0.05; done`], { stdio: 'ignore' });
+      const sampler = spawn('setsid', ['sh', '-c', `echo $$ > ${pidFile}; while :; do sleep 0.05; done`], {
+        stdio: 'ignore',
+      });
       for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((resolve) => setTimeout(resolve, 20));
       const group = Number(readFileSync(pidFile, 'utf8'));
       const hdrDir = join(dir, 'hdr', 'cell', 'attempt1');

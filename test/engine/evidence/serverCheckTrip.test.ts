@@ -12,7 +12,14 @@ import { withDefaults } from '../../../engine/src/plan/planSchema';
 import type { RemoteRunOptions, RemoteSession } from '../../../engine/src/remote/ssh';
 import { findServerProcess } from '../../../engine/src/server/serverProcess';
 
-const server = withDefaults({ servers: [{ host: 's' }], interfaces: { a: '10.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/opt/ycsb' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] }).servers[0];
+const server = withDefaults({
+  servers: [{ host: 's' }],
+  interfaces: { a: '10.0.0.1' },
+  clients: [{ host: 'c', ycsbHome: '/opt/ycsb' }],
+  bucket: { name: 'b' },
+  workload: { path: 'w' },
+  stacks: ['kernel'],
+}).servers[0];
 
 /** The script reading an empty /proc (in `dir`): no process or socket of this machine (a lab's memcached, a listener) is found. */
 function withoutThisMachinesProcesses(command: string, dir: string): string {
@@ -27,7 +34,10 @@ function localSession(bin: string): RemoteSession & { trips: string[] } {
     trips,
     run: async (command: string, options: RemoteRunOptions) => {
       trips.push(options.step);
-      const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(command, bin)], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
+      const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(command, bin)], {
+        env: { PATH: `${bin}:/usr/bin:/bin` },
+        encoding: 'utf8',
+      });
       return { exitCode: 0, stdout, stderr: '' };
     },
     upload: async () => undefined,
@@ -43,7 +53,11 @@ describe('check-acceleration in one trip', () => {
       writeFileSync(join(bin, 'onload_stackdump'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
       const session = localSession(bin);
       // a port nothing listens on and no memcached of this installation: not found after one look
-      const facts = await findServerProcess(session, { ...server, kvPort: 1 }, { step: 'check-acceleration', waitMs: 0, thenScript: stackdumpScript() });
+      const facts = await findServerProcess(
+        session,
+        { ...server, kvPort: 1 },
+        { step: 'check-acceleration', waitMs: 0, thenScript: stackdumpScript() },
+      );
       assert.equal(facts.pid, undefined);
       assert.equal(facts.rights, 'sudo');
       assert.equal(facts.then, undefined, 'the stack listing runs only once memcached is found');
@@ -69,11 +83,20 @@ describe('check-acceleration in one trip', () => {
         const bin = mkdtempSync(join(tmpdir(), 'check-trip-'));
         try {
           // sudo refuses the look-up's script (no-sudo) but runs onload_stackdump: the two @rights must not mix
-          writeFileSync(join(bin, 'sudo'), '#!/bin/sh\n[ "$1" = -n ] && shift\ncase "$1" in sh) echo "sudo: a password is required" >&2; exit 1;; esac\nexec "$@"\n', { mode: 0o755 });
-          writeFileSync(join(bin, 'onload_stackdump'), `#!/bin/sh\necho '${noDrivers}' >&2\nexit 255\n`, { mode: 0o755 });
+          writeFileSync(
+            join(bin, 'sudo'),
+            '#!/bin/sh\n[ "$1" = -n ] && shift\ncase "$1" in sh) echo "sudo: a password is required" >&2; exit 1;; esac\nexec "$@"\n',
+            { mode: 0o755 },
+          );
+          writeFileSync(join(bin, 'onload_stackdump'), `#!/bin/sh\necho '${noDrivers}' >&2\nexit 255\n`, {
+            mode: 0o755,
+          });
           // the process script finds memcached on the second look (it starts after REST answers, C9)
           const script = looks === 1 ? command : command.replace(/^pid=""$/gm, 'pid=4242; found="its KV listener"');
-          const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(script, bin)], { env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' });
+          const stdout = execFileSync('sh', ['-c', withoutThisMachinesProcesses(script, bin)], {
+            env: { PATH: `${bin}:/usr/bin:/bin` },
+            encoding: 'utf8',
+          });
           return { exitCode: 0, stdout, stderr: '' };
         } finally {
           rmSync(bin, { recursive: true, force: true });
@@ -82,7 +105,11 @@ describe('check-acceleration in one trip', () => {
       upload: async () => undefined,
       close: async () => undefined,
     };
-    const facts = await findServerProcess(session, { ...server, kvPort: 1 }, { step: 'check-acceleration', waitMs: 5_000, everyMs: 1, thenScript: stackdumpScript() });
+    const facts = await findServerProcess(
+      session,
+      { ...server, kvPort: 1 },
+      { step: 'check-acceleration', waitMs: 5_000, everyMs: 1, thenScript: stackdumpScript() },
+    );
     assert.equal(facts.pid, 4242);
     assert.equal(facts.lookups, 2);
     assert.match(facts.rights, /^no-sudo: sudo: a password is required/);

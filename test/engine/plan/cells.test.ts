@@ -25,16 +25,39 @@ describe('sweep cells', () => {
     });
     const cells = expandCells(plan);
     assert.equal(cells.length, 2 * 2 * 2 * 2 * 10);
-    assert.deepEqual(cells.slice(0, 2).map((key) => [key.interface, key.stack, key.axes.fieldlength, key.threads, key.repetition]), [['10G', 'kernel', 100, 5, 1], ['10G', 'kernel', 100, 10, 1]]);
-    assert.deepEqual([cells[10].axes.fieldlength, cells[20].interface, cells[40].stack, cells[80].repetition], [1000, '25G', 'redis-balanced', 2]);
+    assert.deepEqual(
+      cells.slice(0, 2).map((key) => [key.interface, key.stack, key.axes.fieldlength, key.threads, key.repetition]),
+      [
+        ['10G', 'kernel', 100, 5, 1],
+        ['10G', 'kernel', 100, 10, 1],
+      ],
+    );
+    assert.deepEqual(
+      [cells[10].axes.fieldlength, cells[20].interface, cells[40].stack, cells[80].repetition],
+      [1000, '25G', 'redis-balanced', 2],
+    );
     const ids = cells.map(cellId);
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(ids[0], '10G~kernel~t5~fieldlength=100~r1');
   });
 
   it('makes ids that are file-name safe and stable whatever the axis order', () => {
-    const a = cellId({ interface: '25G', address: '1.2.3.4', stack: 'kernel', threads: 10, axes: { b: 'x/y z', a: 1 }, repetition: 3 });
-    const b = cellId({ interface: '25G', address: '9.9.9.9', stack: 'kernel', threads: 10, axes: { a: 1, b: 'x/y z' }, repetition: 3 });
+    const a = cellId({
+      interface: '25G',
+      address: '1.2.3.4',
+      stack: 'kernel',
+      threads: 10,
+      axes: { b: 'x/y z', a: 1 },
+      repetition: 3,
+    });
+    const b = cellId({
+      interface: '25G',
+      address: '9.9.9.9',
+      stack: 'kernel',
+      threads: 10,
+      axes: { a: 1, b: 'x/y z' },
+      repetition: 3,
+    });
     assert.equal(a, b);
     assert.equal(a, '25G~kernel~t10~a=1~b=x%2Fy%20z~r3');
     assert.doesNotMatch(a, /[/\\ ]/);

@@ -17,7 +17,10 @@ import { cellRecordProblem } from '../../../engine/src/results/cellRecordCheck';
 
 const folder = mkdtempSync(join(tmpdir(), 'cluster-sizes-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'recordcount=1000\noperationcount=1000\nworkload=site.ycsb.workloads.CoreWorkload\n');
+writeFileSync(
+  join(folder, 'workloada'),
+  'recordcount=1000\noperationcount=1000\nworkload=site.ycsb.workloads.CoreWorkload\n',
+);
 
 const single = {
   servers: [{ host: 'cb-server' }],
@@ -61,25 +64,36 @@ describe('cluster sizes in the plan (issue 23)', () => {
     const resolved = withDefaults(cluster as Plan);
     assert.deepEqual(resolved.clusterSizes, [1, 2, 3]);
     assert.equal(resolved.servers[1].address, '10.20.128.36');
-    assert.deepEqual(clusterMembers(resolved, 2).map((server) => server.host), ['cb1', 'cb2']);
+    assert.deepEqual(
+      clusterMembers(resolved, 2).map((server) => server.host),
+      ['cb1', 'cb2'],
+    );
     assert.throws(() => clusterMembers(resolved, 4), /a cluster of 4 nodes needs 4 servers; the plan names 3/);
   });
 
   it('replicas are min(requested, N - 1)', () => {
-    assert.deepEqual([1, 2, 3, 4].map((size) => effectiveReplicas(2, size)), [0, 1, 2, 2]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((size) => effectiveReplicas(2, size)),
+      [0, 1, 2, 2],
+    );
     assert.equal(effectiveReplicas(0, 3), 0);
   });
 
   it('a size larger than the servers is refused at that size', () => {
     const { errors } = checkPlanText(JSON.stringify({ ...cluster, clusterSizes: [1, 4] }), folder);
-    assert.deepEqual(errors.map((error) => error.path), ['clusterSizes[1]']);
+    assert.deepEqual(
+      errors.map((error) => error.path),
+      ['clusterSizes[1]'],
+    );
     assert.equal(errors[0].message, 'clusterSizes[1]: a cluster of 4 nodes needs 4 servers, but "servers" names 3');
   });
 
   it('the schema refuses an unknown service, an empty service list, a size of 0 and a repeated size', () => {
     const badService = structuredClone(cluster);
     badService.servers[1].services = ['kv', 'query'];
-    assert.deepEqual(messages(badService), ['servers[1].services[1]: must be one of "kv", "n1ql", "index", "fts", "cbas", "eventing", "backup"']);
+    assert.deepEqual(messages(badService), [
+      'servers[1].services[1]: must be one of "kv", "n1ql", "index", "fts", "cbas", "eventing", "backup"',
+    ]);
     const noService = structuredClone(cluster);
     noService.servers[2].services = [];
     assert.deepEqual(messages(noService), ['servers[2].services: must list at least 1 value']);
@@ -87,13 +101,20 @@ describe('cluster sizes in the plan (issue 23)', () => {
     assert.deepEqual(messages({ ...cluster, clusterSizes: [2, 2] }), ['clusterSizes[1]: repeats the value of item 0']);
   });
 
-  it('a joining node without its addresses, with an unknown label or with another node\'s address is refused', () => {
-    const noAddresses = structuredClone(cluster) as { servers: { host: string; interfaces?: Record<string, string> }[] };
+  it("a joining node without its addresses, with an unknown label or with another node's address is refused", () => {
+    const noAddresses = structuredClone(cluster) as {
+      servers: { host: string; interfaces?: Record<string, string> }[];
+    };
     delete noAddresses.servers[1].interfaces;
-    assert.deepEqual(messages(noAddresses), ['servers[1]: this node joins clusters of 2, 3 nodes and needs its address on every interface the cells use: missing "25G", "10G"']);
+    assert.deepEqual(messages(noAddresses), [
+      'servers[1]: this node joins clusters of 2, 3 nodes and needs its address on every interface the cells use: missing "25G", "10G"',
+    ]);
 
     const wrongLabel = structuredClone(cluster);
-    (wrongLabel.servers[2] as { interfaces: Record<string, string> }).interfaces = { '25G': '10.20.128.37', '100G': '10.20.32.37' };
+    (wrongLabel.servers[2] as { interfaces: Record<string, string> }).interfaces = {
+      '25G': '10.20.128.37',
+      '100G': '10.20.32.37',
+    };
     assert.deepEqual(messages(wrongLabel), [
       'servers[2].interfaces["100G"]: "100G" is not one of the plan\'s interfaces (25G, 10G)',
       'servers[2].interfaces: this node joins clusters of 3 nodes and needs its address on every interface the cells use: missing "10G"',
@@ -101,16 +122,22 @@ describe('cluster sizes in the plan (issue 23)', () => {
 
     const shared = structuredClone(cluster);
     shared.servers[2].interfaces = { '25G': '10.20.128.36', '10G': '10.20.64.37' };
-    assert.deepEqual(messages(shared), ['servers[2].interfaces["25G"]: 10.20.128.36 is already servers[1]\'s address on "25G": each node has its own']);
+    assert.deepEqual(messages(shared), [
+      'servers[2].interfaces["25G"]: 10.20.128.36 is already servers[1]\'s address on "25G": each node has its own',
+    ]);
   });
 
   it('a host named twice, and a first server without kv, are refused', () => {
     const twice = structuredClone(cluster);
     twice.servers[2].host = 'cb1';
-    assert.deepEqual(messages(twice), ['servers[2].host: the server host "cb1" is also servers[0]: each node of a cluster is its own host']);
+    assert.deepEqual(messages(twice), [
+      'servers[2].host: the server host "cb1" is also servers[0]: each node of a cluster is its own host',
+    ]);
     const noKv = structuredClone(cluster);
     noKv.servers[0].services = ['n1ql'];
-    assert.deepEqual(messages(noKv), ['servers[0].services: the first server is in every cluster size and holds the bucket: its services must include "kv"']);
+    assert.deepEqual(messages(noKv), [
+      'servers[0].services: the first server is in every cluster size and holds the bucket: its services must include "kv"',
+    ]);
   });
 
   it('durability one node cannot give is refused, in the workload properties and in an axis', () => {
@@ -123,25 +150,46 @@ describe('cluster sizes in the plan (issue 23)', () => {
     assert.deepEqual(messages(persisted), [
       'axes["couchbase.persistTo"]: couchbase.persistTo=3 needs 2 replica(s), but a cluster of 2 nodes (clusterSizes) gets 1 (min(bucket.replicas 2, 2 - 1)); every durable write would fail there',
     ]);
-    assert.deepEqual(messages({ ...cluster, axes: { 'couchbase.persistTo': [0, 1] } }), [], 'persistTo=1 is the active copy only');
-    assert.deepEqual(messages({ ...single, workload: { path: 'workloada', properties: { 'couchbase.replicateTo': 1 } } }), [], 'a plan without clusterSizes is checked as before');
+    assert.deepEqual(
+      messages({ ...cluster, axes: { 'couchbase.persistTo': [0, 1] } }),
+      [],
+      'persistTo=1 is the active copy only',
+    );
+    assert.deepEqual(
+      messages({ ...single, workload: { path: 'workloada', properties: { 'couchbase.replicateTo': 1 } } }),
+      [],
+      'a plan without clusterSizes is checked as before',
+    );
   });
 });
 
 describe('a run of a plan that sweeps cluster sizes', () => {
   it('is accepted by run and the dry run (issue 23 wired the sweep)', async () => {
-    const options = { plan: cluster as Plan, planPath: join(folder, 'sizes.benchplan.json'), password: 'x' } as Parameters<typeof loadRunPlan>[0];
+    const options = {
+      plan: cluster as Plan,
+      planPath: join(folder, 'sizes.benchplan.json'),
+      password: 'x',
+    } as Parameters<typeof loadRunPlan>[0];
     const loaded = await loadRunPlan(options);
     assert.deepEqual(loaded.rawPlan.clusterSizes, [1, 2, 3]);
-    assert.match(await dryRun(cluster as Plan, options.planPath), /# first cell of stack kernel at 3 nodes: 25G~kernel~n3~t5~r1/);
+    assert.match(
+      await dryRun(cluster as Plan, options.planPath),
+      /# first cell of stack kernel at 3 nodes: 25G~kernel~n3~t5~r1/,
+    );
   });
 
-  it('a cell sees the members of its size as its servers, each with its own address on the cell\'s interface, and min(requested, N - 1) replicas', () => {
+  it("a cell sees the members of its size as its servers, each with its own address on the cell's interface, and min(requested, N - 1) replicas", () => {
     const resolved = withDefaults(cluster as Plan);
     const two = planForCell(resolved, 2);
-    assert.deepEqual(two.servers.map((server) => server.host), ['cb1', 'cb2']);
+    assert.deepEqual(
+      two.servers.map((server) => server.host),
+      ['cb1', 'cb2'],
+    );
     assert.equal(two.bucket.replicas, 1);
-    assert.deepEqual(two.servers.map((server) => serverAddressOn(server, '10G', '10.20.64.35')), ['10.20.64.35', '10.20.64.36']);
+    assert.deepEqual(
+      two.servers.map((server) => serverAddressOn(server, '10G', '10.20.64.35')),
+      ['10.20.64.35', '10.20.64.36'],
+    );
     assert.equal(planForCell(resolved, 1).bucket.replicas, 0);
     assert.equal(planForCell(resolved, undefined), resolved, 'a plan without sizes runs as it is');
   });
@@ -150,14 +198,34 @@ describe('a run of a plan that sweeps cluster sizes', () => {
     const key = { interface: '25G', address: '10.20.128.35', stack: 'kernel', threads: 5, axes: {}, repetition: 1 };
     assert.equal(pointKey({ ...key, clusterSize: 3 }), pointKey({ ...key, stack: 'latency', clusterSize: 3 }));
     assert.notEqual(pointKey({ ...key, clusterSize: 1 }), pointKey({ ...key, stack: 'latency', clusterSize: 3 }));
-    assert.equal(pointKey(key), JSON.stringify(['25G', '10.20.128.35', 5, {}, 1]), 'a plan without sizes keeps its points');
+    assert.equal(
+      pointKey(key),
+      JSON.stringify(['25G', '10.20.128.35', 5, {}, 1]),
+      'a plan without sizes keeps its points',
+    );
   });
 });
 
 describe('cells of a plan that sweeps cluster sizes', () => {
-  it('each stack runs its sizes in the plan\'s order, the size in the key and the id after the stack; each size is a point of its own', () => {
-    const cells = expandCells(withDefaults({ ...cluster, clusterSizes: [3, 1], threads: [10], interfaces: { '25G': '10.20.128.35' }, servers: cluster.servers.map((server) => (server.interfaces ? { ...server, interfaces: { '25G': server.interfaces['25G'] } } : server)), stacks: ['kernel', { name: 'lat', profile: 'lat.opf' }] } as Plan));
-    assert.deepEqual(cells.map(cellId), ['25G~kernel~n3~t10~r1', '25G~kernel~n1~t10~r1', '25G~lat~n3~t10~r1', '25G~lat~n1~t10~r1']);
+  it("each stack runs its sizes in the plan's order, the size in the key and the id after the stack; each size is a point of its own", () => {
+    const cells = expandCells(
+      withDefaults({
+        ...cluster,
+        clusterSizes: [3, 1],
+        threads: [10],
+        interfaces: { '25G': '10.20.128.35' },
+        servers: cluster.servers.map((server) =>
+          server.interfaces ? { ...server, interfaces: { '25G': server.interfaces['25G'] } } : server,
+        ),
+        stacks: ['kernel', { name: 'lat', profile: 'lat.opf' }],
+      } as Plan),
+    );
+    assert.deepEqual(cells.map(cellId), [
+      '25G~kernel~n3~t10~r1',
+      '25G~kernel~n1~t10~r1',
+      '25G~lat~n3~t10~r1',
+      '25G~lat~n1~t10~r1',
+    ]);
     assert.equal(cells[0].clusterSize, 3);
     assert.deepEqual(planPoints(cells).map(pointId), ['25G~~n3~t10~r0', '25G~~n1~t10~r0']);
   });
@@ -168,8 +236,13 @@ describe('cells of a plan that sweeps cluster sizes', () => {
     assert.equal('clusterSize' in cells[0], false);
   });
 
-  it('a record\'s key may carry its cluster size, a whole number from 1', () => {
-    const record = (key: Record<string, unknown>) => ({ kind: 'cell', id: 'x', key: { interface: '25G', stack: 'kernel', threads: 10, repetition: 1, axes: {}, ...key }, status: 'ok' });
+  it("a record's key may carry its cluster size, a whole number from 1", () => {
+    const record = (key: Record<string, unknown>) => ({
+      kind: 'cell',
+      id: 'x',
+      key: { interface: '25G', stack: 'kernel', threads: 10, repetition: 1, axes: {}, ...key },
+      status: 'ok',
+    });
     assert.equal(cellRecordProblem(record({ clusterSize: 2 })), undefined);
     assert.equal(cellRecordProblem(record({ clusterSize: 0 })), 'key.clusterSize must be >= 1');
     assert.equal(cellRecordProblem(record({ clusterSize: 'two' })), 'key.clusterSize must be an integer');

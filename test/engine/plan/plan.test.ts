@@ -7,7 +7,10 @@ import { checkPlanText, loadPlan } from '../../../engine/src/plan/plan';
 
 const folder = mkdtempSync(join(tmpdir(), 'plan-test-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
-writeFileSync(join(folder, 'workloada'), 'recordcount=1000\noperationcount=1000\nworkload=site.ycsb.workloads.CoreWorkload\n');
+writeFileSync(
+  join(folder, 'workloada'),
+  'recordcount=1000\noperationcount=1000\nworkload=site.ycsb.workloads.CoreWorkload\n',
+);
 writeFileSync(join(folder, 'redis.opf'), 'onload_set EF_POLL_USEC 100000\n');
 
 const valid = {
@@ -26,10 +29,19 @@ describe('plan validation', () => {
   });
 
   it('a stack may carry a display name (how results show it); a control character in it is refused', () => {
-    const named = { ...valid, stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'Onload balanced' }] };
+    const named = {
+      ...valid,
+      stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'Onload balanced' }],
+    };
     assert.deepEqual(checkPlanText(JSON.stringify(named), folder).errors, []);
-    const hostile = { ...valid, stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'x\u001b]0;t' }] };
-    assert.deepEqual(checkPlanText(JSON.stringify(hostile), folder).errors.map((error) => error.path), ['stacks[1].displayName']);
+    const hostile = {
+      ...valid,
+      stacks: ['kernel', { name: 'redis-balanced', profile: 'redis.opf', displayName: 'x\u001b]0;t' }],
+    };
+    assert.deepEqual(
+      checkPlanText(JSON.stringify(hostile), folder).errors.map((error) => error.path),
+      ['stacks[1].displayName'],
+    );
   });
 
   it('points at the offending value with line, column and JSON path', () => {
@@ -67,14 +79,28 @@ describe('plan validation', () => {
   });
 
   it('explains a malformed stack and a threads range with the branch that applies', () => {
-    const text = JSON.stringify({ ...valid, stacks: ['kernal', { name: 'x' }], threads: { from: 5, to: 50, factor: 1 } }, null, 2);
+    const text = JSON.stringify(
+      { ...valid, stacks: ['kernal', { name: 'x' }], threads: { from: 5, to: 50, factor: 1 } },
+      null,
+      2,
+    );
     const messages = checkPlanText(text, folder).errors.map((error) => error.message);
-    assert.deepEqual(messages.sort(), ['stacks[0]: must be "kernel"', 'stacks[1]: missing required setting "profile"', 'threads.factor: must be > 1'].sort());
+    assert.deepEqual(
+      messages.sort(),
+      [
+        'stacks[0]: must be "kernel"',
+        'stacks[1]: missing required setting "profile"',
+        'threads.factor: must be > 1',
+      ].sort(),
+    );
   });
 
   it('refuses an SSH destination that would be read as an option', () => {
     const { errors } = checkPlanText(JSON.stringify({ ...valid, servers: [{ host: '-oProxyCommand=x' }] }), folder);
-    assert.ok(errors.some((error) => error.path === 'servers[0].host' && /must not start with "-"/.test(error.message)), JSON.stringify(errors));
+    assert.ok(
+      errors.some((error) => error.path === 'servers[0].host' && /must not start with "-"/.test(error.message)),
+      JSON.stringify(errors),
+    );
   });
 
   it('reports JSON syntax errors at their position', () => {
@@ -85,7 +111,11 @@ describe('plan validation', () => {
   });
 
   it('checks files, duplicate stacks and empty ranges after the schema', () => {
-    const text = JSON.stringify({ ...valid, workload: { path: 'missing-workload' }, stacks: ['kernel', 'kernel'], threads: { from: 50, to: 5 } }, null, 2);
+    const text = JSON.stringify(
+      { ...valid, workload: { path: 'missing-workload' }, stacks: ['kernel', 'kernel'], threads: { from: 50, to: 5 } },
+      null,
+      2,
+    );
     const { errors } = checkPlanText(text, folder);
     const byCode = errors.map((error) => `${error.code} ${error.path}`).sort();
     assert.deepEqual(byCode, ['file-missing workload.path', 'plan-semantics stacks[1]', 'plan-semantics threads']);

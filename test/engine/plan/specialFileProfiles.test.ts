@@ -24,19 +24,34 @@ describe('special files as profiles and imports', { timeout: 30_000 }, () => {
 
   it('bundles the regular import and leaves the FIFO and the device as written', async () => {
     const bundle = await bundleProfile(join(dir, 'stack.opf'), '/srv/p/stack.opf');
-    assert.deepEqual(bundle.files.map((file) => file.localPath), [join(dir, 'stack.opf'), join(dir, 'kept.opf')]);
-    assert.equal(bundle.files[0]!.content, 'onload_import pipe\nonload_import /dev/zero\nonload_import /srv/p/stack.imports/kept.opf\nonload_set EF_POLL_USEC 5\n');
+    assert.deepEqual(
+      bundle.files.map((file) => file.localPath),
+      [join(dir, 'stack.opf'), join(dir, 'kept.opf')],
+    );
+    assert.equal(
+      bundle.files[0]!.content,
+      'onload_import pipe\nonload_import /dev/zero\nonload_import /srv/p/stack.imports/kept.opf\nonload_set EF_POLL_USEC 5\n',
+    );
   });
 
   it('pre-flight lint reports them unresolved, and the effective settings come from the rest', async () => {
     const problems = await lintFile(join(dir, 'stack.opf'), 'onload-profile');
-    assert.deepEqual(problems?.map((problem) => [problem.line, problem.code, problem.severity]), [[1, 'unresolved-import', 'error'], [2, 'unresolved-import', 'error']]);
+    assert.deepEqual(
+      problems?.map((problem) => [problem.line, problem.code, problem.severity]),
+      [
+        [1, 'unresolved-import', 'error'],
+        [2, 'unresolved-import', 'error'],
+      ],
+    );
     assert.deepEqual(await effectiveProfileSettings(join(dir, 'stack.opf')), { EF_SPIN_USEC: '1', EF_POLL_USEC: '5' });
   });
 
   it('a profile that is a FIFO is refused, with the reason', async () => {
     const fifo = join(dir, 'fifo.opf');
-    await assert.rejects(bundleProfile(fifo, '/srv/p/fifo.opf'), /fifo\.opf: cannot read: a FIFO \(named pipe\), not a regular file/);
+    await assert.rejects(
+      bundleProfile(fifo, '/srv/p/fifo.opf'),
+      /fifo\.opf: cannot read: a FIFO \(named pipe\), not a regular file/,
+    );
     await assert.rejects(lintFile(fifo, 'onload-profile'), /not a regular file/);
     await assert.rejects(effectiveProfileSettings(fifo), /not a regular file/);
   });

@@ -29,16 +29,36 @@ describe('a workload or a plan that is a special file', { timeout: 30_000 }, () 
     const hosts = new FakeHosts();
     const events: SweepEvent[] = [];
     const outcome = await runSweep(
-      { planPath, plan, resultsRoot: join(dir, 'results'), password: 'pw', signal: new AbortController().signal, onEvent: (event) => events.push(event) },
-      { sessionFactory: hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+      {
+        planPath,
+        plan,
+        resultsRoot: join(dir, 'results'),
+        password: 'pw',
+        signal: new AbortController().signal,
+        onEvent: (event) => events.push(event),
+      },
+      {
+        sessionFactory: hosts.sessionFactory,
+        bucket: { recreate: async () => undefined, itemCount: async () => 100 },
+        skipServerWait: true,
+      },
     );
     assert.equal(outcome.error?.code, 'upload');
-    assert.match(outcome.error?.message ?? '', /Cannot read the workload .*workloada: a FIFO \(named pipe\), not a regular file\. Nothing was uploaded\./);
-    assert.deepEqual(hosts.uploads().map((call) => call.command), []);
+    assert.match(
+      outcome.error?.message ?? '',
+      /Cannot read the workload .*workloada: a FIFO \(named pipe\), not a regular file\. Nothing was uploaded\./,
+    );
+    assert.deepEqual(
+      hosts.uploads().map((call) => call.command),
+      [],
+    );
   });
 
   it('the dry run refuses it as the run does, instead of hanging', async () => {
-    await assert.rejects(dryRun(fakeHostsPlan(), join(dir, 'fake.benchplan.json')), /Cannot read the workload .*workloada: a FIFO \(named pipe\), not a regular file/);
+    await assert.rejects(
+      dryRun(fakeHostsPlan(), join(dir, 'fake.benchplan.json')),
+      /Cannot read the workload .*workloada: a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it('a plan that is a FIFO is a read error of the plan', async () => {

@@ -9,11 +9,13 @@ const sh = (script: string): string => execFileSync('sh', ['-c', script], { enco
 
 describe('batchScript', () => {
   it('runs every part in its own subshell: an exit ends only its part, each keeps its status and output', () => {
-    const output = sh(batchScript([
-      { name: 'first', script: 'echo "@rights sudo"\necho one\nexit 3' },
-      { name: 'empty', script: 'true' },
-      { name: 'second', script: "echo '@rights no-sudo'; printf 'a\\n\\nb\\n'" },
-    ]));
+    const output = sh(
+      batchScript([
+        { name: 'first', script: 'echo "@rights sudo"\necho one\nexit 3' },
+        { name: 'empty', script: 'true' },
+        { name: 'second', script: "echo '@rights no-sudo'; printf 'a\\n\\nb\\n'" },
+      ]),
+    );
     const parts = splitBatch(output);
     assert.deepEqual([...parts.keys()], ['first', 'empty', 'second']);
     assert.deepEqual(parts.get('first'), { exitCode: 3, text: '@rights sudo\none\n' });
@@ -23,7 +25,15 @@ describe('batchScript', () => {
   });
 
   it('runs a conditional part only when the earlier part printed the line', () => {
-    const parts = (found: string) => splitBatch(sh(batchScript([{ name: 'process', script: found }, { name: 'stack', script: `echo "it's there"`, onlyIf: { part: 'process', line: '^@pid [0-9]+$' } }])));
+    const parts = (found: string) =>
+      splitBatch(
+        sh(
+          batchScript([
+            { name: 'process', script: found },
+            { name: 'stack', script: `echo "it's there"`, onlyIf: { part: 'process', line: '^@pid [0-9]+$' } },
+          ]),
+        ),
+      );
     assert.deepEqual(parts('echo "@pid 4242"').get('stack'), { exitCode: 0, text: "it's there\n" });
     assert.equal(parts('echo "@candidate 4242"; echo "x@pid 1"').has('stack'), false);
   });

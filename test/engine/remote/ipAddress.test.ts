@@ -2,11 +2,23 @@
 // address (the plan's, ip's, /proc/net/tcp6's 32 hex digits, Couchbase's bracketed host:port).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalAddress, decodeProcAddress, hostOfEndpoint, parseIp, sameAddress } from '../../../engine/src/remote/ipAddress';
+import {
+  canonicalAddress,
+  decodeProcAddress,
+  hostOfEndpoint,
+  parseIp,
+  sameAddress,
+} from '../../../engine/src/remote/ipAddress';
 import { localAddresses, nodeHost, wrongInterfaceReason } from '../../../engine/src/evidence/interfaceTraffic';
 
 test('one IPv6 address in every spelling is the same address; canonical text is RFC 5952 as ip prints it', () => {
-  const spellings = ['2001:2:0:c8::a', '2001:2:0:c8:0:0:0:a', '2001:0002:0000:00C8:0000:0000:0000:000A', '[2001:2:0:c8::a]', '2001:2:0:c8::a%eth2'];
+  const spellings = [
+    '2001:2:0:c8::a',
+    '2001:2:0:c8:0:0:0:a',
+    '2001:0002:0000:00C8:0000:0000:0000:000A',
+    '[2001:2:0:c8::a]',
+    '2001:2:0:c8::a%eth2',
+  ];
   for (const text of spellings) {
     assert.equal(sameAddress(text, '2001:2:0:c8::a'), true, text);
     assert.equal(canonicalAddress(text), '2001:2:0:c8::a', text);
@@ -19,7 +31,8 @@ test('one IPv6 address in every spelling is the same address; canonical text is 
   assert.equal(sameAddress('198.18.0.10', '198.18.0.1'), false);
   assert.equal(sameAddress('cb-server', 'CB-SERVER'), true, 'host names by name');
   assert.equal(sameAddress('cb-server', '198.18.0.10'), false);
-  for (const bad of ['1:2:3', '1::2::3', '12345::1', '256.1.1.1', 'g::1', '1:2:3:4:5:6:7:8:9']) assert.equal(parseIp(bad), undefined, bad);
+  for (const bad of ['1:2:3', '1::2::3', '12345::1', '256.1.1.1', 'g::1', '1:2:3:4:5:6:7:8:9'])
+    assert.equal(parseIp(bad), undefined, bad);
 });
 
 test('/proc/net/tcp6 addresses decode to the canonical form, v4-mapped ones to IPv4', () => {
@@ -34,10 +47,18 @@ test('/proc/net/tcp6 addresses decode to the canonical form, v4-mapped ones to I
 });
 
 test('an IPv6 cell whose connections used its own address is not wrong-interface, however the plan spells it', () => {
-  const seen = localAddresses([[{ local: decodeProcAddress('02000120C8000000000000000A000000:2BCA'), remote: '[2001:2:0:c8::14]:40000' }]]);
+  const seen = localAddresses([
+    [{ local: decodeProcAddress('02000120C8000000000000000A000000:2BCA'), remote: '[2001:2:0:c8::14]:40000' }],
+  ]);
   assert.deepEqual([...seen.keys()], ['2001:2:0:c8::a']);
   assert.equal(wrongInterfaceReason('2001:2:0:c8::a', seen, undefined), undefined);
   assert.equal(wrongInterfaceReason('2001:2:0:C8:0:0:0:A', seen, undefined), undefined);
-  assert.match(wrongInterfaceReason('2001:2:0:c8::b', seen, undefined) ?? '', /used 2001:2:0:c8::a instead of 2001:2:0:c8::b/);
-  assert.match(wrongInterfaceReason('2001:2:0:c8::b', seen, '[2001:2:0:c8::a]:8091') ?? '', /the node is named \[2001:2:0:c8::a\]:8091/);
+  assert.match(
+    wrongInterfaceReason('2001:2:0:c8::b', seen, undefined) ?? '',
+    /used 2001:2:0:c8::a instead of 2001:2:0:c8::b/,
+  );
+  assert.match(
+    wrongInterfaceReason('2001:2:0:c8::b', seen, '[2001:2:0:c8::a]:8091') ?? '',
+    /the node is named \[2001:2:0:c8::a\]:8091/,
+  );
 });

@@ -14,7 +14,23 @@ function roundTrip(values: string[]): string[] {
 describe('shellQuote', () => {
   it('survives a real sh unchanged for any string (property test)', () => {
     const noNul = fc.string({ unit: 'binary', maxLength: 40 }).map((text) => text.replace(/\0/g, ''));
-    const tricky = fc.constantFrom("'", '"', '\\', '$(id)', '`id`', '; rm -rf /', '\n', ' ', '', '-n', '*', '~', '!', '$HOME', "a'b'c");
+    const tricky = fc.constantFrom(
+      "'",
+      '"',
+      '\\',
+      '$(id)',
+      '`id`',
+      '; rm -rf /',
+      '\n',
+      ' ',
+      '',
+      '-n',
+      '*',
+      '~',
+      '!',
+      '$HOME',
+      "a'b'c",
+    );
     fc.assert(
       fc.property(fc.array(fc.oneof(noNul, tricky), { minLength: 1, maxLength: 30 }), (values) => {
         assert.deepEqual(roundTrip(values), values);
@@ -35,7 +51,13 @@ describe('shellQuote', () => {
   });
 
   it('fills templates with quoted values and leaves unknown placeholders', () => {
-    assert.equal(fillTemplate('onload --profile={profile} {couchbaseServerPath} -- -noinput', { profile: 'p f.opf', couchbaseServerPath: '/opt/cb/bin/couchbase-server' }), "onload --profile='p f.opf' /opt/cb/bin/couchbase-server -- -noinput");
+    assert.equal(
+      fillTemplate('onload --profile={profile} {couchbaseServerPath} -- -noinput', {
+        profile: 'p f.opf',
+        couchbaseServerPath: '/opt/cb/bin/couchbase-server',
+      }),
+      "onload --profile='p f.opf' /opt/cb/bin/couchbase-server -- -noinput",
+    );
     assert.equal(fillTemplate('x {nope}', {}), 'x {nope}');
   });
 });

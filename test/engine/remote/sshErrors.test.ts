@@ -5,7 +5,11 @@ import { checkSshOptions, classifySshFailure, lineSplitter } from '../../../engi
 describe('ssh failures', () => {
   const cases: [string, string, string][] = [
     ['Host key verification failed.', 'ssh-host-key', 'not known'],
-    ['@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n@@@@@@@\nHost key verification failed.', 'ssh-host-key', 'CHANGED'],
+    [
+      '@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n@@@@@@@\nHost key verification failed.',
+      'ssh-host-key',
+      'CHANGED',
+    ],
     ['user@cb-server: Permission denied (publickey).', 'ssh-auth', 'Authentication'],
     ['ssh: connect to host 127.0.0.2 port 2222: Connection refused', 'ssh-unreachable', 'Lost or could not open'],
     ['ssh: Could not resolve hostname nowhere: Name or service not known', 'ssh-unreachable', 'cannot be resolved'],
@@ -31,7 +35,11 @@ describe('ssh failures', () => {
   });
 
   it('refuses options that turn host-key checking off', () => {
-    for (const bad of [['-o', 'StrictHostKeyChecking=no'], ['-oUserKnownHostsFile=/dev/null'], ['-o', 'stricthostkeychecking no']]) {
+    for (const bad of [
+      ['-o', 'StrictHostKeyChecking=no'],
+      ['-oUserKnownHostsFile=/dev/null'],
+      ['-o', 'stricthostkeychecking no'],
+    ]) {
       assert.throws(() => checkSshOptions(bad), /host-key checking/);
     }
     checkSshOptions(['-o', 'ConnectTimeout=5', '-o', 'StrictHostKeyChecking=yes']);

@@ -13,7 +13,7 @@ const root = mkdtempSync(join(tmpdir(), 'stale-cleanup-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the stale control-folder cleanup', () => {
-  it('runs ssh -O exit with the cleaned environment and the engine\'s -F and options', () => {
+  it("runs ssh -O exit with the cleaned environment and the engine's -F and options", () => {
     const temp = join(root, 'tmp');
     mkdirSync(temp);
     const dead = join(temp, `ob-${2 ** 22 + 4242}-Gone01`);
@@ -32,20 +32,33 @@ describe('the stale control-folder cleanup', () => {
     process.env.TMPDIR = temp; // where the pool looks for (and makes) control folders
     let pool: SessionPool;
     try {
-      pool = new SessionPool({ binary: fakeSsh, configFile, extraOptions: ['-o', 'ConnectTimeout=7'] }, undefined, [password]);
+      pool = new SessionPool({ binary: fakeSsh, configFile, extraOptions: ['-o', 'ConnectTimeout=7'] }, undefined, [
+        password,
+      ]);
     } finally {
       process.env = saved;
     }
     const calls = readFileSync(record, 'utf8');
     assert.match(calls, /^ARGS .*-O exit/m, 'the dead master was told to exit');
     const args = /^ARGS (.*-O exit.*)$/m.exec(calls)?.[1] ?? '';
-    for (const option of [`-F ${configFile}`, '-o BatchMode=yes', '-o StrictHostKeyChecking=yes', '-o ConnectTimeout=7', `-o ControlPath=${dead}/a1b2c3`]) assert.ok(args.includes(option), `${option} missing from: ${args}`);
+    for (const option of [
+      `-F ${configFile}`,
+      '-o BatchMode=yes',
+      '-o StrictHostKeyChecking=yes',
+      '-o ConnectTimeout=7',
+      `-o ControlPath=${dead}/a1b2c3`,
+    ])
+      assert.ok(args.includes(option), `${option} missing from: ${args}`);
     // ssh takes the first value of an option: the socket's path must come before any other ControlPath
     assert.equal(/ControlPath=(\S+)/.exec(args)?.[1], `${dead}/a1b2c3`);
     assert.doesNotMatch(calls, /CB_PASSWORD|MY_CB_PASSWORD/);
     assert.ok(!calls.includes(password), 'the password is in no child environment');
     assert.match(calls, /^ENV PATH=/m);
-    assert.deepEqual(readdirSync(temp).filter((name) => name.includes('Gone01')), [], 'the dead folder is gone');
+    assert.deepEqual(
+      readdirSync(temp).filter((name) => name.includes('Gone01')),
+      [],
+      'the dead folder is gone',
+    );
     return pool.closeAll();
   });
 });

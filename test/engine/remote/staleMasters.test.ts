@@ -24,7 +24,11 @@ describe('ssh masters of a killed engine', { skip: labUnavailable() }, () => {
     const folder = join(root, `ob-${2 ** 22 + 999}-Dead01`); // the pid of an engine that no longer exists
     mkdirSync(folder, { mode: 0o700 });
     const socket = join(folder, 'master');
-    const ssh = (args: string[]) => spawnSync('ssh', ['-F', lab.sshConfigPath, '-o', `ControlPath=${socket}`, ...args], { encoding: 'utf8', timeout: 20_000 });
+    const ssh = (args: string[]) =>
+      spawnSync('ssh', ['-F', lab.sshConfigPath, '-o', `ControlPath=${socket}`, ...args], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
     const opened = ssh(['-o', 'ControlMaster=auto', '-o', 'ControlPersist=120', 'cb-server', 'true']);
     assert.equal(opened.status, 0, opened.stderr);
     const check = ssh(['-O', 'check', 'cb-server']);

@@ -23,7 +23,13 @@ const backgrounds: Record<string, string> = {
 function over(rgba: [number, number, number, number], background: string): string {
   const [r, g, b, a] = rgba;
   const base = [1, 3, 5].map((at) => parseInt(background.slice(at, at + 2), 16));
-  return `#${[r, g, b].map((channel, index) => Math.round(channel * a + base[index] * (1 - a)).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[r, g, b]
+    .map((channel, index) =>
+      Math.round(channel * a + base[index] * (1 - a))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 test('every palette colour is solid and at least 3:1 against every built-in theme background', () => {
@@ -35,7 +41,11 @@ test('every palette colour is solid and at least 3:1 against every built-in them
       assert.ok(ratio >= 3, `${colour} on ${name} (${background}): ${ratio.toFixed(2)}:1`);
     }
   }
-  assert.equal(new Set(seriesPalette.map((colour) => colour.toLowerCase())).size, seriesPalette.length, 'distinct colours');
+  assert.equal(
+    new Set(seriesPalette.map((colour) => colour.toLowerCase())).size,
+    seriesPalette.length,
+    'distinct colours',
+  );
 });
 
 test('the contrast formula: white on black is 21:1, and the theme orange of Dark Modern was below 3:1', () => {
@@ -43,7 +53,10 @@ test('the contrast formula: white on black is 21:1, and the theme orange of Dark
   assert.equal(relativeLuminance('#000000'), 0);
   // Dark Modern's --vscode-charts-orange is rgba(234, 92, 0, 0.33): what the Onload series used to be drawn in.
   const shown = over([234, 92, 0, 0.33], backgrounds['Dark Modern']);
-  assert.ok(contrastRatio(shown, backgrounds['Dark Modern']) < 3, `${shown}: ${contrastRatio(shown, backgrounds['Dark Modern']).toFixed(2)}:1`);
+  assert.ok(
+    contrastRatio(shown, backgrounds['Dark Modern']) < 3,
+    `${shown}: ${contrastRatio(shown, backgrounds['Dark Modern']).toFixed(2)}:1`,
+  );
   assert.ok(contrastRatio(seriesPalette[1], backgrounds['Dark Modern']) >= 3);
 });
 
@@ -51,6 +64,9 @@ test('the HTML report draws with the same palette as the panel', () => {
   const html = buildHtmlReport({ runDir: '/runs/run-fixture', results: fixtureResults(), manifest: fixtureManifest() });
   const throughput = /<figure data-metric="throughput">[^]*?<\/figure>/.exec(html)?.[0] ?? '';
   assert.match(throughput, new RegExp(`<g class="series" data-series="kernel"[^>]*>[^]*?stroke="${seriesPalette[0]}"`));
-  assert.match(throughput, new RegExp(`<g class="series" data-series="Onload · latency-best"[^>]*>[^]*?stroke="${seriesPalette[1]}"`));
+  assert.match(
+    throughput,
+    new RegExp(`<g class="series" data-series="Onload · latency-best"[^>]*>[^]*?stroke="${seriesPalette[1]}"`),
+  );
   assert.doesNotMatch(html, /#1f77b4|#ff7f0e/i, 'no Tableau colours left');
 });

@@ -53,7 +53,7 @@ test('a lower-is-better metric: a significant drop has an interval below zero', 
   const difference = compareSamples([500, 510, 490, 505], [400, 405, 395, 410]);
   assert.equal(difference.significant, true);
   assert.ok(difference.interval!.high < 0);
-  close(difference.percent, ((402.5 / 501.25) - 1) * 100);
+  close(difference.percent, (402.5 / 501.25 - 1) * 100);
 });
 
 test('identical repetitions on both sides have no spread: no interval, no verdict', () => {

@@ -20,9 +20,30 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 function cell(id: string, stack: string, threads: number): CellResult {
   return {
-    kind: 'cell', id, key: { interface: '25G', address: '10.0.0.1', stack, threads, axes: { fieldlength: 100 }, repetition: 1 }, status: 'ok', accelerated: stack === 'kernel' ? null : true,
-    startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs: [],
-    run: { runtimeMs: 1000, throughputOpsPerSec: 1000 + threads, operations: { READ: { operation: 'READ', operations: 100, averageUs: 250, percentilesUs: { '99': 900 }, returnCodes: { OK: 100 } } }, other: {}, warnings: [] },
+    kind: 'cell',
+    id,
+    key: { interface: '25G', address: '10.0.0.1', stack, threads, axes: { fieldlength: 100 }, repetition: 1 },
+    status: 'ok',
+    accelerated: stack === 'kernel' ? null : true,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs: [],
+    run: {
+      runtimeMs: 1000,
+      throughputOpsPerSec: 1000 + threads,
+      operations: {
+        READ: {
+          operation: 'READ',
+          operations: 100,
+          averageUs: 250,
+          percentilesUs: { '99': 900 },
+          returnCodes: { OK: 100 },
+        },
+      },
+      other: {},
+      warnings: [],
+    },
   };
 }
 
@@ -34,13 +55,19 @@ function runFolder(name: string, badLine: string, manifestPlan = '{}'): string {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const good = [cell('k1', 'kernel', 1), cell('t1', 'tuned', 1)];
   const cells = good.map((result) => ({ id: result.id, key: result.key }));
-  writeFileSync(join(dir, 'manifest.json'), `{"kind":"manifest","formatVersion":1,"runId":"${name}","createdAt":"2026-01-01T00:00:00Z","planPath":"/p.json","plan":${manifestPlan},"cells":${JSON.stringify(cells)}}`);
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    `{"kind":"manifest","formatVersion":1,"runId":"${name}","createdAt":"2026-01-01T00:00:00Z","planPath":"/p.json","plan":${manifestPlan},"cells":${JSON.stringify(cells)}}`,
+  );
   writeFileSync(join(dir, 'results.jsonl'), `${good.map((result) => JSON.stringify(result)).join('\n')}\n${badLine}\n`);
   return dir;
 }
 
 function report(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -49,9 +76,21 @@ const badCell = (axisValue: string, extra = ''): string =>
 
 describe('a malformed cell is shown as invalid; every view still works', () => {
   const cases = [
-    { name: 'an axis value {"toString":1}', line: badCell('{"toString":1}'), why: /key\.axes\.fieldlength must be a string or a number/ },
-    { name: 'a 5,000-deep axis value', line: badCell(deep(5000)), why: /key\.axes\.fieldlength must be a string or a number/ },
-    { name: 'a 5,000-deep unknown field', line: badCell('100', `,"future":${deep(5000)}`), why: /nested deeper than 64 levels/ },
+    {
+      name: 'an axis value {"toString":1}',
+      line: badCell('{"toString":1}'),
+      why: /key\.axes\.fieldlength must be a string or a number/,
+    },
+    {
+      name: 'a 5,000-deep axis value',
+      line: badCell(deep(5000)),
+      why: /key\.axes\.fieldlength must be a string or a number/,
+    },
+    {
+      name: 'a 5,000-deep unknown field',
+      line: badCell('100', `,"future":${deep(5000)}`),
+      why: /nested deeper than 64 levels/,
+    },
   ];
   for (const { name, line, why } of cases) {
     it(`${name}: report, --csv, --html, the view model and the cell record all work`, async () => {
@@ -65,11 +104,15 @@ describe('a malformed cell is shown as invalid; every view still works', () => {
       }
       const read = await readRunFolder(dir);
       assert.ok(read.ok);
-      assert.deepEqual(read.results.map((result) => result.id), ['k1', 't1']);
+      assert.deepEqual(
+        read.results.map((result) => result.id),
+        ['k1', 't1'],
+      );
       const data = runDataFromFiles(dir, read.manifest, read.results, read.warnings);
       const model = buildViewModel([data]);
       assert.match(JSON.stringify(model), /is not a valid cell record/, 'the panel names the invalid line');
-      for (const result of read.results) assert.doesNotThrow(() => JSON.stringify(result, null, 2), 'the Cell record action');
+      for (const result of read.results)
+        assert.doesNotThrow(() => JSON.stringify(result, null, 2), 'the Cell record action');
     });
   }
 
@@ -82,7 +125,10 @@ describe('a malformed cell is shown as invalid; every view still works', () => {
     const [a, b] = await Promise.all([readRunFolder(dir), readRunFolder(other)]);
     assert.ok(a.ok && b.ok);
     assert.equal(a.results.length, 3);
-    const runs = [runDataFromFiles(dir, a.manifest, a.results, a.warnings), runDataFromFiles(other, b.manifest, b.results, b.warnings)];
+    const runs = [
+      runDataFromFiles(dir, a.manifest, a.results, a.warnings),
+      runDataFromFiles(other, b.manifest, b.results, b.warnings),
+    ];
     assert.doesNotThrow(() => runDifferences(runs[0], runs[1]));
     assert.doesNotThrow(() => buildViewModel(runs));
   });

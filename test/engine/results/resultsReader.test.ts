@@ -16,22 +16,55 @@ const root = mkdtempSync(join(tmpdir(), 'results-reader-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 function cell(id: string, status: 'ok' | 'failed', extra: Partial<CellResult> = {}): CellResult {
-  return { kind: 'cell', id, key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 5, axes: {}, repetition: 1 }, status, accelerated: null, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs: [], ...extra };
+  return {
+    kind: 'cell',
+    id,
+    key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 5, axes: {}, repetition: 1 },
+    status,
+    accelerated: null,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs: [],
+    ...extra,
+  };
 }
 
 const line = (result: CellResult): string => JSON.stringify(result) + '\n';
 
 describe('one line per cell id', () => {
   it('a later failed line never hides an earlier ok one (two resumes of one run, before the lock)', () => {
-    const read = parseResultLines(line(cell('a', 'ok', { attempts: 1 })) + line(cell('b', 'ok')) + line(cell('a', 'failed', { attempts: 2 })));
-    assert.deepEqual(read.results.map((result) => [result.id, result.status, result.attempts]), [['a', 'ok', 1], ['b', 'ok', 1]]);
+    const read = parseResultLines(
+      line(cell('a', 'ok', { attempts: 1 })) + line(cell('b', 'ok')) + line(cell('a', 'failed', { attempts: 2 })),
+    );
+    assert.deepEqual(
+      read.results.map((result) => [result.id, result.status, result.attempts]),
+      [
+        ['a', 'ok', 1],
+        ['b', 'ok', 1],
+      ],
+    );
     assert.equal(read.duplicates, 1);
-    assert.match(read.warnings[0] ?? '', /1 cell\(s\) appear more than once in results\.jsonl; for each, the first ok line was used/);
+    assert.match(
+      read.warnings[0] ?? '',
+      /1 cell\(s\) appear more than once in results\.jsonl; for each, the first ok line was used/,
+    );
   });
 
   it('an ok line after a failed one wins; of two lines with the same status the first wins', () => {
-    const read = parseResultLines(line(cell('a', 'failed', { attempts: 2 })) + line(cell('b', 'ok', { attempts: 1 })) + line(cell('a', 'ok', { attempts: 1 })) + line(cell('b', 'ok', { attempts: 2 })));
-    assert.deepEqual(read.results.map((result) => [result.id, result.status, result.attempts]), [['b', 'ok', 1], ['a', 'ok', 1]]);
+    const read = parseResultLines(
+      line(cell('a', 'failed', { attempts: 2 })) +
+        line(cell('b', 'ok', { attempts: 1 })) +
+        line(cell('a', 'ok', { attempts: 1 })) +
+        line(cell('b', 'ok', { attempts: 2 })),
+    );
+    assert.deepEqual(
+      read.results.map((result) => [result.id, result.status, result.attempts]),
+      [
+        ['b', 'ok', 1],
+        ['a', 'ok', 1],
+      ],
+    );
   });
 
   it('the same rule applies to the report/panel reader and to resume', async () => {
@@ -40,8 +73,14 @@ describe('one line per cell id', () => {
     const forResume = await readResults(runDir);
     const forReaders = await readRunFolder(runDir);
     assert.ok(forReaders.ok);
-    assert.deepEqual(forResume.results.map((result) => result.status), ['ok']);
-    assert.deepEqual(forReaders.results.map((result) => result.status), ['ok']);
+    assert.deepEqual(
+      forResume.results.map((result) => result.status),
+      ['ok'],
+    );
+    assert.deepEqual(
+      forReaders.results.map((result) => result.status),
+      ['ok'],
+    );
   });
 });
 
@@ -51,11 +90,17 @@ describe('a last line without its newline', () => {
     const whole = JSON.stringify(cell('b', 'ok'));
     writeFileSync(join(runDir, 'results.jsonl'), line(cell('a', 'ok')) + whole);
     const before = await readResults(runDir);
-    assert.deepEqual([before.results.map((result) => result.id), before.tornTail, before.unterminated], [['a', 'b'], false, true]);
+    assert.deepEqual(
+      [before.results.map((result) => result.id), before.tornTail, before.unterminated],
+      [['a', 'b'], false, true],
+    );
     const writer = await ResultsWriter.open(runDir);
     await writer.append(cell('c', 'ok'));
     await writer.close();
-    assert.equal(readFileSync(join(runDir, 'results.jsonl'), 'utf8'), line(cell('a', 'ok')) + whole + '\n' + line(cell('c', 'ok')));
+    assert.equal(
+      readFileSync(join(runDir, 'results.jsonl'), 'utf8'),
+      line(cell('a', 'ok')) + whole + '\n' + line(cell('c', 'ok')),
+    );
   });
 
   it('is trimmed when it does not parse, and only that line', async () => {
@@ -85,7 +130,11 @@ describe('a results file larger than one JavaScript string', () => {
     const out = createWriteStream(path);
     const lines = 520;
     for (let index = 0; index < lines; index++) {
-      const result = cell(`c${index % 8}`, index < 8 ? 'ok' : 'failed', { evidence: { timeseries: { status: { note: [{ tSec: 0, operations: 0, opsPerSec: 0, latencyUs: { [padding]: 0 } }] } } } });
+      const result = cell(`c${index % 8}`, index < 8 ? 'ok' : 'failed', {
+        evidence: {
+          timeseries: { status: { note: [{ tSec: 0, operations: 0, opsPerSec: 0, latencyUs: { [padding]: 0 } }] } },
+        },
+      });
       if (!out.write(line(result))) await once(out, 'drain');
     }
     out.end();
@@ -93,7 +142,10 @@ describe('a results file larger than one JavaScript string', () => {
     assert.ok(statSync(path).size > 520 * 1024 * 1024);
     const read = await readResultLines(path);
     assert.ok(read);
-    assert.deepEqual(read.results.map((result) => [result.id, result.status]), Array.from({ length: 8 }, (_, index) => [`c${index}`, 'ok']));
+    assert.deepEqual(
+      read.results.map((result) => [result.id, result.status]),
+      Array.from({ length: 8 }, (_, index) => [`c${index}`, 'ok']),
+    );
     assert.equal(read.duplicates, 8);
     const folder = await readRunFolder(runDir);
     assert.ok(folder.ok);

@@ -6,31 +6,58 @@ import { after, describe, it } from 'node:test';
 import { EngineFailure } from '../../../engine/src/errors';
 import type { CellResult, RunManifest } from '../../../engine/src/model';
 import { faultyResultsIo } from '../../support/faultyResultsIo';
-import { createRunDir, listRuns, parseResultsText, readResults, ResultsWriter, surveyRuns, writeManifest, type ResultsIo } from '../../../engine/src/results/resultsStore';
+import {
+  createRunDir,
+  listRuns,
+  parseResultsText,
+  readResults,
+  ResultsWriter,
+  surveyRuns,
+  writeManifest,
+  type ResultsIo,
+} from '../../../engine/src/results/resultsStore';
 
 const root = mkdtempSync(join(tmpdir(), 'results-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 function cell(id: string, status: 'ok' | 'failed' = 'ok'): CellResult {
-  return { kind: 'cell', id, key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 5, axes: {}, repetition: 1 }, status, accelerated: null, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs: [] };
+  return {
+    kind: 'cell',
+    id,
+    key: { interface: '25G', address: '10.0.0.1', stack: 'kernel', threads: 5, axes: {}, repetition: 1 },
+    status,
+    accelerated: null,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs: [],
+  };
 }
 
 function manifest(runId: string, ids: string[]): RunManifest {
-  return { kind: 'manifest', formatVersion: 1, runId, createdAt: new Date().toISOString(), plan: {}, cells: ids.map((id) => ({ id, key: cell(id).key })) };
+  return {
+    kind: 'manifest',
+    formatVersion: 1,
+    runId,
+    createdAt: new Date().toISOString(),
+    plan: {},
+    cells: ids.map((id) => ({ id, key: cell(id).key })),
+  };
 }
 
 /** Real files, but writes fail with ENOSPC after `budget` successful appends. */
 function diskFullAfter(budget: number): ResultsIo {
-  return faultyResultsIo((_path, handle) =>
-    (async (data: Buffer | string) => {
-      if (budget-- <= 0) {
-        // a torn write: half the line reaches the disk, then the disk is full
-        if (typeof data === 'string') await handle.write(data.slice(0, 10));
-        else await handle.write(data.subarray(0, 10));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      }
-      return handle.write(data as Buffer);
-    }) as typeof handle.write,
+  return faultyResultsIo(
+    (_path, handle) =>
+      (async (data: Buffer | string) => {
+        if (budget-- <= 0) {
+          // a torn write: half the line reaches the disk, then the disk is full
+          if (typeof data === 'string') await handle.write(data.slice(0, 10));
+          else await handle.write(data.subarray(0, 10));
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        }
+        return handle.write(data as Buffer);
+      }) as typeof handle.write,
   );
 }
 
@@ -45,7 +72,10 @@ describe('results store', () => {
     assert.equal(lines.length, 3);
     assert.equal(JSON.parse(lines[1]).status, 'failed');
     const read = await readResults(runDir);
-    assert.deepEqual(read.results.map((result) => result.id), ['a', 'b']);
+    assert.deepEqual(
+      read.results.map((result) => result.id),
+      ['a', 'b'],
+    );
     assert.equal(read.tornTail, false);
   });
 
@@ -53,13 +83,19 @@ describe('results store', () => {
     const runDir = await createRunDir(root, 'torn');
     writeFileSync(join(runDir, 'results.jsonl'), JSON.stringify(cell('a')) + '\n' + '{"kind":"cell","id":"b","ke');
     const read = await readResults(runDir);
-    assert.deepEqual(read.results.map((result) => result.id), ['a']);
+    assert.deepEqual(
+      read.results.map((result) => result.id),
+      ['a'],
+    );
     assert.equal(read.tornTail, true);
     const writer = await ResultsWriter.open(runDir);
     await writer.append(cell('b'));
     await writer.close();
     const again = parseResultsText(readFileSync(join(runDir, 'results.jsonl'), 'utf8'));
-    assert.deepEqual(again.results.map((result) => result.id), ['a', 'b']);
+    assert.deepEqual(
+      again.results.map((result) => result.id),
+      ['a', 'b'],
+    );
     assert.equal(again.skippedLines, 0);
   });
 
@@ -86,7 +122,10 @@ describe('results store', () => {
     assert.equal(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).cells.length, 2);
     await assert.rejects(writeManifest(runDir, manifest('m', ['x']), diskFullAfter(0)), /disk is full/);
     assert.equal(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).cells.length, 2, 'old manifest kept');
-    assert.deepEqual(readdirSync(runDir).filter((name) => name.includes('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(runDir).filter((name) => name.includes('.tmp')),
+      [],
+    );
   });
 
   it('lists runs with their progress, newest first, ignoring stray folders', async () => {
@@ -99,7 +138,13 @@ describe('results store', () => {
     appendFileSync(join(second, 'results.jsonl'), JSON.stringify(cell('a', 'failed')) + '\n');
     await createRunDir(listRoot, 'empty');
     const runs = await listRuns(listRoot);
-    assert.deepEqual(runs.map((run) => [run.manifest.runId, run.done, run.total, run.finished]), [['two', 1, 1, true], ['one', 1, 2, false]]);
+    assert.deepEqual(
+      runs.map((run) => [run.manifest.runId, run.done, run.total, run.finished]),
+      [
+        ['two', 1, 1, true],
+        ['one', 1, 2, false],
+      ],
+    );
   });
 
   it('a damaged manifest (no createdAt, not JSON, not a manifest) never breaks the listing of the others', async () => {
@@ -114,11 +159,20 @@ describe('results store', () => {
     const notManifest = await createRunDir(listRoot, 'not-manifest');
     writeFileSync(join(notManifest, 'manifest.json'), '{"kind": "manifest", "cells": null}');
     const runs = await listRuns(listRoot);
-    assert.deepEqual(runs.map((run) => [run.manifest.runId, run.manifest.createdAt]), [['good', '2026-01-01T00:00:00Z'], ['no-date', '']]);
+    assert.deepEqual(
+      runs.map((run) => [run.manifest.runId, run.manifest.createdAt]),
+      [
+        ['good', '2026-01-01T00:00:00Z'],
+        ['no-date', ''],
+      ],
+    );
     const survey = await surveyRuns(listRoot);
     const problems = survey.damaged.map((entry) => `${entry.runDir.split('/').pop()}: ${entry.problem}`).sort();
     assert.equal(problems.length, 3);
-    assert.match(problems[0]!, /^no-date-?\d*: manifest\.json: The manifest has no start time \(createdAt\)\. \(listed anyway\)$/);
+    assert.match(
+      problems[0]!,
+      /^no-date-?\d*: manifest\.json: The manifest has no start time \(createdAt\)\. \(listed anyway\)$/,
+    );
     assert.match(problems[1]!, /^not-json: .*manifest\.json is not valid JSON/);
     assert.match(problems[2]!, /^not-manifest: .*manifest\.json is not a run manifest \(no "cells" list\)/);
   });

@@ -32,8 +32,20 @@ function planFolder(name: string, plan: Partial<Plan> = {}): { planPath: string;
 async function sweep(setup: { planPath: string; plan: Plan }, extra: Partial<RunSweepOptions> = {}) {
   const hosts = new FakeHosts();
   const outcome = await runSweep(
-    { planPath: setup.planPath, plan: setup.plan, resultsRoot: join(dirname(setup.planPath), 'results'), password: 'pw', signal: new AbortController().signal, onEvent: () => undefined, ...extra },
-    { sessionFactory: hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    {
+      planPath: setup.planPath,
+      plan: setup.plan,
+      resultsRoot: join(dirname(setup.planPath), 'results'),
+      password: 'pw',
+      signal: new AbortController().signal,
+      onEvent: () => undefined,
+      ...extra,
+    },
+    {
+      sessionFactory: hosts.sessionFactory,
+      bucket: { recreate: async () => undefined, itemCount: async () => 100 },
+      skipServerWait: true,
+    },
   );
   return { outcome, calls: hosts.calls };
 }
@@ -59,7 +71,10 @@ describe('resume never writes through a link in the run folder', () => {
     symlinkSync(victim, join(runDir, 'results.jsonl'));
     const { outcome, calls } = await sweep(setup, { resumeRunDir: runDir });
     assert.equal(outcome.error?.code, 'results-read', JSON.stringify(outcome.error));
-    assert.match(outcome.error?.message ?? '', /results\.jsonl is a symbolic link; files of a run folder are never followed/);
+    assert.match(
+      outcome.error?.message ?? '',
+      /results\.jsonl is a symbolic link; files of a run folder are never followed/,
+    );
     assert.equal(readFileSync(victim, 'utf8'), victimBytes, 'not cut, nothing appended');
     assert.deepEqual(calls, [], 'no host was touched');
   });
@@ -100,10 +115,16 @@ describe('the panel opens a log only when it is a regular file of the run folder
     const linkedRun = join(root, 'panel-run-linked-logs');
     mkdirSync(linkedRun);
     symlinkSync('/etc', join(linkedRun, 'logs'));
-    assert.deepEqual(await runFolderFileToOpen(runDir, 'logs/cell/real.log'), { path: join(runDir, 'logs', 'cell', 'real.log') });
-    assert.deepEqual(await runFolderFileToOpen(runDir, 'logs/cell/passwd.log'), { refused: 'logs/cell/passwd.log is a symbolic link; files of a run folder are never followed' });
+    assert.deepEqual(await runFolderFileToOpen(runDir, 'logs/cell/real.log'), {
+      path: join(runDir, 'logs', 'cell', 'real.log'),
+    });
+    assert.deepEqual(await runFolderFileToOpen(runDir, 'logs/cell/passwd.log'), {
+      refused: 'logs/cell/passwd.log is a symbolic link; files of a run folder are never followed',
+    });
     assert.match(JSON.stringify(await runFolderFileToOpen(linkedRun, 'logs/passwd')), /logs is a symbolic link/);
-    assert.deepEqual(await runFolderFileToOpen(runDir, '../../etc/passwd'), { refused: '../../etc/passwd is outside the run folder' });
+    assert.deepEqual(await runFolderFileToOpen(runDir, '../../etc/passwd'), {
+      refused: '../../etc/passwd is outside the run folder',
+    });
   });
 });
 
@@ -120,17 +141,37 @@ describe('resume picks a run by itself only when the run names its plan', () => 
     const runs = await listRuns(resultsRoot);
     assert.equal(runs.length, 1, 'it is listed (a user may still choose it by name)');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { latestUnfinishedRun } = require('../../../engine/src/results/resumableRuns') as typeof import('../../../engine/src/results/resumableRuns');
+    const { latestUnfinishedRun } =
+      require('../../../engine/src/results/resumableRuns') as typeof import('../../../engine/src/results/resumableRuns');
     assert.equal(latestUnfinishedRun(runs, setup.planPath), undefined);
     // the CLI, as a user runs it: no run of this plan to resume, nothing connected
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'run', setup.planPath, '--resume', '--results', resultsRoot, '--ssh-config', '/dev/null'], {
-      encoding: 'utf8',
-      env: { ...process.env, CB_PASSWORD: 'pw' },
-      timeout: 60_000,
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join('cli', 'src', 'main.ts'),
+        'run',
+        setup.planPath,
+        '--resume',
+        '--results',
+        resultsRoot,
+        '--ssh-config',
+        '/dev/null',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, CB_PASSWORD: 'pw' },
+        timeout: 60_000,
+      },
+    );
     assert.equal(cli.status, 2, cli.stderr);
     assert.match(cli.stderr, /no unfinished run of .*p\.benchplan\.json under .*results/);
     assert.doesNotMatch(cli.stderr, /Run folder/);
-    assert.equal(readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).length, 1, 'the run folder was not resumed');
+    assert.equal(
+      readFileSync(join(runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).length,
+      1,
+      'the run folder was not resumed',
+    );
   });
 });

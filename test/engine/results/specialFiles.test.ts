@@ -5,7 +5,16 @@
 // a child process with a time limit, so a reader that hangs fails the test instead of the runner.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, ftruncateSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  ftruncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -18,9 +27,30 @@ const limitMs = 20_000;
 
 function cell(id: string, threads: number, stack = 'kernel'): CellResult {
   return {
-    kind: 'cell', id, key: { interface: '25G', address: '10.0.0.1', stack, threads, axes: {}, repetition: 1 }, status: 'ok', accelerated: null,
-    startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', attempts: 1, logs: [],
-    run: { runtimeMs: 1000, throughputOpsPerSec: 1000 * threads, operations: { READ: { operation: 'READ', operations: 100, averageUs: 250, percentilesUs: { '99': 900 }, returnCodes: { OK: 100 } } }, other: {}, warnings: [] },
+    kind: 'cell',
+    id,
+    key: { interface: '25G', address: '10.0.0.1', stack, threads, axes: {}, repetition: 1 },
+    status: 'ok',
+    accelerated: null,
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:01:00Z',
+    attempts: 1,
+    logs: [],
+    run: {
+      runtimeMs: 1000,
+      throughputOpsPerSec: 1000 * threads,
+      operations: {
+        READ: {
+          operation: 'READ',
+          operations: 100,
+          averageUs: 250,
+          percentilesUs: { '99': 900 },
+          returnCodes: { OK: 100 },
+        },
+      },
+      other: {},
+      warnings: [],
+    },
   };
 }
 
@@ -34,8 +64,18 @@ function runFolder(name: string): string {
 
 function report(args: string[]) {
   const started = Date.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], { encoding: 'utf8', timeout: limitMs, maxBuffer: 64 * 1024 * 1024 });
-  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started };
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join('cli', 'src', 'main.ts'), 'report', ...args], {
+    encoding: 'utf8',
+    timeout: limitMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return {
+    status: result.status,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ms: Date.now() - started,
+  };
 }
 
 /** Runs `body` (an async function body with `engine(path)` to import an engine module) in a child; its JSON answer. */
@@ -43,7 +83,10 @@ function inChild(body: string): { answer: any; maxRssMb: number } {
   const script = `const engine = async (path) => { const m = await import(${JSON.stringify(resolve('engine', 'src'))} + '/' + path); return m.default ?? m; };
 const answer = await (async () => { ${body} })();
 process.stdout.write(JSON.stringify({ answer, maxRssMb: process.resourceUsage().maxRSS / 1024 }));`;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: limitMs * 3 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: limitMs * 3,
+  });
   assert.equal(result.signal, null, `the reader did not finish within ${limitMs * 3} ms`);
   assert.equal(result.status, 0, result.stderr);
   return JSON.parse(result.stdout);
@@ -62,7 +105,10 @@ describe('special files in a run folder', () => {
     const out = report([dir]);
     assert.equal(out.signal, null, `report hung (${out.ms} ms)`);
     assert.equal(out.status, 0, out.stderr);
-    assert.match(out.stderr, /manifest\.json cannot be read \(.*manifest\.json is a FIFO \(named pipe\), not a regular file/);
+    assert.match(
+      out.stderr,
+      /manifest\.json cannot be read \(.*manifest\.json is a FIFO \(named pipe\), not a regular file/,
+    );
     assert.match(out.stdout, /kernel/);
   });
 
@@ -96,7 +142,18 @@ describe('special files in a run folder', () => {
     const resultsRoot = join(root, 'listing');
     mkdirSync(join(resultsRoot, 'good'), { recursive: true });
     mkdirSync(join(resultsRoot, 'fifo'), { recursive: true });
-    writeFileSync(join(resultsRoot, 'good', 'manifest.json'), JSON.stringify({ kind: 'manifest', formatVersion: 1, runId: 'good', createdAt: '2026-01-01T00:00:00Z', plan: {}, planPath: '/p.json', cells: [{ id: 'a', key: cell('a', 1).key }] }));
+    writeFileSync(
+      join(resultsRoot, 'good', 'manifest.json'),
+      JSON.stringify({
+        kind: 'manifest',
+        formatVersion: 1,
+        runId: 'good',
+        createdAt: '2026-01-01T00:00:00Z',
+        plan: {},
+        planPath: '/p.json',
+        cells: [{ id: 'a', key: cell('a', 1).key }],
+      }),
+    );
     mkfifo(join(resultsRoot, 'fifo', 'manifest.json'));
     writeFileSync(join(resultsRoot, 'fifo', 'results.jsonl'), goodResults);
     const { answer } = inChild(`
@@ -116,29 +173,36 @@ describe('special files in a run folder', () => {
 });
 
 describe('a results file of one 700 MB line', () => {
-  it('is read in bounded memory, its other lines kept, and named for what it is (not "check permissions")', { timeout: 120_000 }, (t) => {
-    const dir = runFolder('huge-line');
-    const path = join(dir, 'results.jsonl');
-    // a good line, then 700 MB without a newline (sparse: no disk used), then another good line
-    writeFileSync(path, `${JSON.stringify(cell('a', 1))}\n`);
-    const fd = openSync(path, 'r+');
-    const hugeEnd = 700 * 1024 * 1024;
-    ftruncateSync(fd, hugeEnd);
-    closeSync(fd);
-    writeFileSync(path, `\n${JSON.stringify(cell('b', 1, 'tuned'))}\n`, { flag: 'a' });
-    const started = Date.now();
-    const { answer, maxRssMb } = inChild(`
+  it(
+    'is read in bounded memory, its other lines kept, and named for what it is (not "check permissions")',
+    { timeout: 120_000 },
+    (t) => {
+      const dir = runFolder('huge-line');
+      const path = join(dir, 'results.jsonl');
+      // a good line, then 700 MB without a newline (sparse: no disk used), then another good line
+      writeFileSync(path, `${JSON.stringify(cell('a', 1))}\n`);
+      const fd = openSync(path, 'r+');
+      const hugeEnd = 700 * 1024 * 1024;
+      ftruncateSync(fd, hugeEnd);
+      closeSync(fd);
+      writeFileSync(path, `\n${JSON.stringify(cell('b', 1, 'tuned'))}\n`, { flag: 'a' });
+      const started = Date.now();
+      const { answer, maxRssMb } = inChild(`
       const file = await engine('results/resultsFile.ts');
       const read = await file.readRunFolder(${JSON.stringify(dir)});
       return read.ok ? { ok: true, ids: read.results.map((result) => result.id), warnings: read.warnings } : { ok: false, error: read.error };
     `);
-    const ms = Date.now() - started;
-    t.diagnostic(`700 MB line: ${ms} ms, peak RSS ${Math.round(maxRssMb)} MB`);
-    assert.equal(answer.ok, true, JSON.stringify(answer.error));
-    assert.deepEqual(answer.ids, ['a', 'b'], 'the lines around the huge one are read');
-    assert.match(answer.warnings.join('\n'), /Line 2 of results\.jsonl is longer than 64 MiB \(700 MiB\); it was skipped without being read into memory/);
-    assert.doesNotMatch(answer.warnings.join('\n'), /permission/);
-    assert.ok(maxRssMb < 400, `peak memory ${Math.round(maxRssMb)} MB`);
-    assert.ok(ms < 60_000, `${ms} ms`);
-  });
+      const ms = Date.now() - started;
+      t.diagnostic(`700 MB line: ${ms} ms, peak RSS ${Math.round(maxRssMb)} MB`);
+      assert.equal(answer.ok, true, JSON.stringify(answer.error));
+      assert.deepEqual(answer.ids, ['a', 'b'], 'the lines around the huge one are read');
+      assert.match(
+        answer.warnings.join('\n'),
+        /Line 2 of results\.jsonl is longer than 64 MiB \(700 MiB\); it was skipped without being read into memory/,
+      );
+      assert.doesNotMatch(answer.warnings.join('\n'), /permission/);
+      assert.ok(maxRssMb < 400, `peak memory ${Math.round(maxRssMb)} MB`);
+      assert.ok(ms < 60_000, `${ms} ms`);
+    },
+  );
 });

@@ -11,14 +11,23 @@ import { describe, it } from 'node:test';
 import { withDefaults } from '../../../engine/src/plan/planSchema';
 import { killLeftoversScript, parseLeftovers } from '../../../engine/src/server/serverRestartProof';
 
-const server = withDefaults({ servers: [{ host: 's' }], interfaces: { a: '10.0.0.1' }, clients: [{ host: 'c', ycsbHome: '/opt/ycsb' }], bucket: { name: 'b' }, workload: { path: 'w' }, stacks: ['kernel'] }).servers[0];
+const server = withDefaults({
+  servers: [{ host: 's' }],
+  interfaces: { a: '10.0.0.1' },
+  clients: [{ host: 'c', ycsbHome: '/opt/ycsb' }],
+  bucket: { name: 'b' },
+  workload: { path: 'w' },
+  stacks: ['kernel'],
+}).servers[0];
 
 function runSh(script: string): Promise<string> {
-  return new Promise((resolve, reject) => execFile('sh', ['-c', script], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  return new Promise((resolve, reject) =>
+    execFile('sh', ['-c', script], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
 }
 
 describe('killing what a stop left', () => {
-  it('returns as soon as the killed memcached is gone, in the kill\'s own trip', async () => {
+  it("returns as soon as the killed memcached is gone, in the kill's own trip", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'leftovers-'));
     try {
       const proc = join(dir, 'proc');
@@ -27,7 +36,10 @@ describe('killing what a stop left', () => {
       writeFileSync(join(proc, 'net', 'tcp6'), 'header\n');
       mkdirSync(join(proc, '4242'));
       writeFileSync(join(proc, '4242', 'comm'), 'memcached\n');
-      writeFileSync(join(proc, '4242', 'cmdline'), '/opt/couchbase/bin/memcached\0-C\0/opt/couchbase/var/lib/couchbase/config/memcached.json\0');
+      writeFileSync(
+        join(proc, '4242', 'cmdline'),
+        '/opt/couchbase/bin/memcached\0-C\0/opt/couchbase/var/lib/couchbase/config/memcached.json\0',
+      );
       // the process disappears 300 ms after the kill (as the kernel reaps it)
       setTimeout(() => rmSync(join(proc, '4242'), { recursive: true, force: true }), 300);
       const started = performance.now();

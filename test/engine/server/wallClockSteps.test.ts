@@ -47,7 +47,9 @@ let port = 0;
 before(async () => {
   http = createServer((_request, response) => {
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ nodes: [{ thisNode: true, uptime: String(uptimeSec), hostname: '127.0.0.1:8091' }] }));
+    response.end(
+      JSON.stringify({ nodes: [{ thisNode: true, uptime: String(uptimeSec), hostname: '127.0.0.1:8091' }] }),
+    );
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   port = (http.address() as AddressInfo).port;
@@ -58,23 +60,28 @@ after(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const server = () => withDefaults(fakeHostsPlan({ servers: [{ host: 'srv', address: '127.0.0.1', restPort: port }] })).servers[0];
+const server = () =>
+  withDefaults(fakeHostsPlan({ servers: [{ host: 'srv', address: '127.0.0.1', restPort: port }] })).servers[0];
 const session = new FakeHosts().session('srv');
 
 describe('a wall-clock step during a server start', () => {
-  it('a step back of 120 s does not fail the freshness proof of a server just started', { timeout: 20_000 }, async () => {
-    useSteppedClock();
-    try {
-      const started = performance.now();
-      uptimeSec = 2;
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
-      stepClock(-120_000);
-      const proof = await proveFresh(session, server(), 'pw', started);
-      assert.ok(proof.sinceStartSec >= 2 && proof.sinceStartSec < 10, `since start ${proof.sinceStartSec} s`);
-    } finally {
-      realClock();
-    }
-  });
+  it(
+    'a step back of 120 s does not fail the freshness proof of a server just started',
+    { timeout: 20_000 },
+    async () => {
+      useSteppedClock();
+      try {
+        const started = performance.now();
+        uptimeSec = 2;
+        await new Promise((resolve) => setTimeout(resolve, 2_100));
+        stepClock(-120_000);
+        const proof = await proveFresh(session, server(), 'pw', started);
+        assert.ok(proof.sinceStartSec >= 2 && proof.sinceStartSec < 10, `since start ${proof.sinceStartSec} s`);
+      } finally {
+        realClock();
+      }
+    },
+  );
 
   it('a step forward of 600 s does not pass an old instance (up 300 s) as fresh', { timeout: 20_000 }, async () => {
     useSteppedClock();
@@ -82,7 +89,10 @@ describe('a wall-clock step during a server start', () => {
       const started = performance.now();
       uptimeSec = 300;
       stepClock(600_000);
-      await assert.rejects(proveFresh(session, server(), 'pw', started), /has been up 300 s, but it was started 0 s ago: an old instance answers/);
+      await assert.rejects(
+        proveFresh(session, server(), 'pw', started),
+        /has been up 300 s, but it was started 0 s ago: an old instance answers/,
+      );
     } finally {
       realClock();
     }
@@ -90,7 +100,8 @@ describe('a wall-clock step during a server start', () => {
 
   it('a step forward of an hour does not cut the wait for REST short', { timeout: 20_000 }, async () => {
     useSteppedClock();
-    const silent = withDefaults(fakeHostsPlan({ servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }] })).servers[0]; // nothing answers
+    const silent = withDefaults(fakeHostsPlan({ servers: [{ host: 'srv', address: '127.0.0.1', restPort: 9 }] }))
+      .servers[0]; // nothing answers
     const started = performance.now();
     const stepping = setInterval(() => stepClock(3600_000), 200);
     try {
@@ -113,10 +124,21 @@ describe('a wall-clock step during a server start', () => {
     let outcome;
     try {
       outcome = await runSweep(
-        { planPath, plan, resultsRoot: join(dir, 'results'), password: 'pw', signal: new AbortController().signal, onEvent: (event) => {
-          if (event.type === 'phase' && event.phase === 'ycsb-run') stepClock(-120_000);
-        } },
-        { sessionFactory: new FakeHosts().sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+        {
+          planPath,
+          plan,
+          resultsRoot: join(dir, 'results'),
+          password: 'pw',
+          signal: new AbortController().signal,
+          onEvent: (event) => {
+            if (event.type === 'phase' && event.phase === 'ycsb-run') stepClock(-120_000);
+          },
+        },
+        {
+          sessionFactory: new FakeHosts().sessionFactory,
+          bucket: { recreate: async () => undefined, itemCount: async () => 100 },
+          skipServerWait: true,
+        },
       );
     } finally {
       realClock();
@@ -124,6 +146,9 @@ describe('a wall-clock step during a server start', () => {
     assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));
     const [line] = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n');
     const result = JSON.parse(line);
-    assert.ok(new Date(result.finishedAt).getTime() >= new Date(result.startedAt).getTime(), `started ${result.startedAt}, finished ${result.finishedAt}`);
+    assert.ok(
+      new Date(result.finishedAt).getTime() >= new Date(result.startedAt).getTime(),
+      `started ${result.startedAt}, finished ${result.finishedAt}`,
+    );
   });
 });

@@ -9,7 +9,15 @@ import { cellId, expandCells } from '../../../engine/src/plan/cells';
 import type { CellKey, CellResult } from '../../../engine/src/model';
 import { checkPlanText } from '../../../engine/src/plan/plan';
 import { withDefaults, type Plan } from '../../../engine/src/plan/planSchema';
-import { clusterResizes, formatEstimate, initialCells, nextRepetitions, planEstimate, planPoints, serverRestarts } from '../../../engine/src/sweep/schedule';
+import {
+  clusterResizes,
+  formatEstimate,
+  initialCells,
+  nextRepetitions,
+  planEstimate,
+  planPoints,
+  serverRestarts,
+} from '../../../engine/src/sweep/schedule';
 
 const plan = (extra: Partial<Plan> = {}): Plan => ({
   servers: [{ host: 's' }],
@@ -35,7 +43,16 @@ describe('cell order', () => {
 
   it('interleaved alternates the arms point by point, reversing every other point', () => {
     const ordered = initialCells(all, stacks, resolved.repetitionPolicy, 'interleaved', 0);
-    assert.deepEqual(short(ordered).slice(0, 8), ['kernel/t1/r1', 'p/t1/r1', 'p/t2/r1', 'kernel/t2/r1', 'kernel/t3/r1', 'p/t3/r1', 'p/t1/r2', 'kernel/t1/r2']);
+    assert.deepEqual(short(ordered).slice(0, 8), [
+      'kernel/t1/r1',
+      'p/t1/r1',
+      'p/t2/r1',
+      'kernel/t2/r1',
+      'kernel/t3/r1',
+      'p/t3/r1',
+      'p/t1/r2',
+      'kernel/t1/r2',
+    ]);
     assert.equal(ordered.length, all.length);
     // one restart per point (plus the first): 7 instead of grouped's 4
     assert.equal(serverRestarts(ordered, 'on-stack-change'), 7);
@@ -57,15 +74,31 @@ describe('cell order', () => {
     const points = planPoints(expandCells(stable));
     const estimate = planEstimate(points, stacks, stable.repetitionPolicy, 'interleaved', 0, 'on-stack-change');
     assert.deepEqual(estimate, { cells: 12, maxCells: 30, restarts: 7, maxRestarts: 16, groupedRestarts: 4 });
-    assert.equal(formatEstimate(estimate, 'interleaved'), '12 cells (up to 30 until stable), 7 server restarts (up to 16) (interleaved; grouped would need 4: 3 more)');
+    assert.equal(
+      formatEstimate(estimate, 'interleaved'),
+      '12 cells (up to 30 until stable), 7 server restarts (up to 16) (interleaved; grouped would need 4: 3 more)',
+    );
   });
 });
 
 describe('cell order with cluster sizes (issue 23)', () => {
-  const sized = (sizes: number[], repetitions = 1) => withDefaults(plan({ servers: [{ host: 's' }, { host: 's2', interfaces: { '25G': '10.0.0.2' } }, { host: 's3', interfaces: { '25G': '10.0.0.3' } }], threads: [1, 2], clusterSizes: sizes, repetitions }));
+  const sized = (sizes: number[], repetitions = 1) =>
+    withDefaults(
+      plan({
+        servers: [
+          { host: 's' },
+          { host: 's2', interfaces: { '25G': '10.0.0.2' } },
+          { host: 's3', interfaces: { '25G': '10.0.0.3' } },
+        ],
+        threads: [1, 2],
+        clusterSizes: sizes,
+        repetitions,
+      }),
+    );
   const stacks = ['kernel', 'p'];
   const sizesOf = (keys: CellKey[]): string => keys.map((key) => key.clusterSize).join('');
-  const shortSized = (keys: CellKey[]): string[] => keys.map((key) => `n${key.clusterSize}/${key.stack}/t${key.threads}/r${key.repetition}`);
+  const shortSized = (keys: CellKey[]): string[] =>
+    keys.map((key) => `n${key.clusterSize}/${key.stack}/t${key.threads}/r${key.repetition}`);
 
   for (const mode of ['grouped', 'interleaved', 'randomized'] as const) {
     it(`${mode}: each size once per repetition, every cell of a size together`, () => {
@@ -81,7 +114,16 @@ describe('cell order with cluster sizes (issue 23)', () => {
   it('grouped: a size starts on the stack the previous size ended on (one restart per size, not two)', () => {
     const resolved = sized([1, 2]);
     const ordered = initialCells(expandCells(resolved), stacks, resolved.repetitionPolicy, 'grouped', 0);
-    assert.deepEqual(shortSized(ordered), ['n1/kernel/t1/r1', 'n1/kernel/t2/r1', 'n1/p/t1/r1', 'n1/p/t2/r1', 'n2/p/t1/r1', 'n2/p/t2/r1', 'n2/kernel/t1/r1', 'n2/kernel/t2/r1']);
+    assert.deepEqual(shortSized(ordered), [
+      'n1/kernel/t1/r1',
+      'n1/kernel/t2/r1',
+      'n1/p/t1/r1',
+      'n1/p/t2/r1',
+      'n2/p/t1/r1',
+      'n2/p/t2/r1',
+      'n2/kernel/t1/r1',
+      'n2/kernel/t2/r1',
+    ]);
     assert.equal(serverRestarts(ordered, 'on-stack-change'), 3);
   });
 
@@ -92,7 +134,14 @@ describe('cell order with cluster sizes (issue 23)', () => {
     const second = initialCells(expandCells(b), stacks, b.repetitionPolicy, 'grouped', 0);
     assert.deepEqual(first.map(cellId).sort(), second.map(cellId).sort());
     assert.equal(sizesOf(second), '333311112222');
-    const estimate = planEstimate(planPoints(expandCells(b)), stacks, b.repetitionPolicy, 'grouped', 0, 'on-stack-change');
+    const estimate = planEstimate(
+      planPoints(expandCells(b)),
+      stacks,
+      b.repetitionPolicy,
+      'grouped',
+      0,
+      'on-stack-change',
+    );
     assert.equal(formatEstimate(estimate, 'grouped'), '12 cells, 4 server restarts, 3 cluster resizes');
   });
 });
@@ -101,7 +150,18 @@ describe('run until stable', () => {
   const resolved = withDefaults(plan({ threads: [1, 2], repetitions: { min: 2, max: 4, targetCi: 2 } }));
   const stacks = ['kernel', 'p'];
   const policy = resolved.repetitionPolicy;
-  const result = (key: CellKey, throughput: number): CellResult => ({ kind: 'cell', id: cellId(key), key, status: 'ok', accelerated: null, startedAt: '', finishedAt: '', attempts: 1, logs: [], run: { runtimeMs: 1, throughputOpsPerSec: throughput, operations: {}, other: {}, warnings: [] } });
+  const result = (key: CellKey, throughput: number): CellResult => ({
+    kind: 'cell',
+    id: cellId(key),
+    key,
+    status: 'ok',
+    accelerated: null,
+    startedAt: '',
+    finishedAt: '',
+    attempts: 1,
+    logs: [],
+    run: { runtimeMs: 1, throughputOpsPerSec: throughput, operations: {}, other: {}, warnings: [] },
+  });
   // t1: tight (±0.5 %); t2: noisy (±30 %)
   const throughput = (key: CellKey): number => {
     const base = key.stack === 'kernel' ? 1000 : 1200;
@@ -133,7 +193,11 @@ describe('run until stable', () => {
   it('waits until every planned cell of a point has a result', () => {
     const planned = initialCells(expandCells(resolved), stacks, policy, 'grouped', 0);
     const results = new Map(planned.slice(0, -1).map((key) => [cellId(key), result(key, throughput(key))] as const));
-    assert.deepEqual(short(nextRepetitions(planned, results, stacks, policy, 'grouped', 0)), [], 't2 has a missing cell; t1 is stable');
+    assert.deepEqual(
+      short(nextRepetitions(planned, results, stacks, policy, 'grouped', 0)),
+      [],
+      't2 has a missing cell; t1 is stable',
+    );
   });
 
   it('a fixed repetition count never adds cells', () => {
@@ -156,16 +220,30 @@ describe('plan fields', () => {
   writeFileSync(join(folder, 'p.opf'), 'onload_set EF_POLL_USEC 1\n');
 
   it('accepts run until stable, warm-up, order and seed, with defaults', () => {
-    const { errors } = checkPlanText(JSON.stringify(plan({ repetitions: { min: 2, max: 6, targetCi: 1.5 }, warmupSec: 30, order: 'randomized', seed: 9 })), folder);
+    const { errors } = checkPlanText(
+      JSON.stringify(
+        plan({ repetitions: { min: 2, max: 6, targetCi: 1.5 }, warmupSec: 30, order: 'randomized', seed: 9 }),
+      ),
+      folder,
+    );
     assert.deepEqual(errors, []);
     const defaults = withDefaults(plan());
-    assert.deepEqual([defaults.repetitions, defaults.repetitionPolicy, defaults.warmupSec, defaults.order, defaults.seed], [1, { min: 1, max: 1 }, 0, 'grouped', undefined]);
+    assert.deepEqual(
+      [defaults.repetitions, defaults.repetitionPolicy, defaults.warmupSec, defaults.order, defaults.seed],
+      [1, { min: 1, max: 1 }, 0, 'grouped', undefined],
+    );
   });
 
   it('refuses a run-until-stable minimum of one (no interval) and an unknown order', () => {
     const one = checkPlanText(JSON.stringify(plan({ repetitions: { min: 1, max: 3, targetCi: 2 } })), folder);
-    assert.ok(one.errors.some((error) => error.path.startsWith('repetitions')), JSON.stringify(one.errors));
+    assert.ok(
+      one.errors.some((error) => error.path.startsWith('repetitions')),
+      JSON.stringify(one.errors),
+    );
     const order = checkPlanText(JSON.stringify({ ...plan(), order: 'alphabetical' }), folder);
-    assert.ok(order.errors.some((error) => error.path === 'order'), JSON.stringify(order.errors));
+    assert.ok(
+      order.errors.some((error) => error.path === 'order'),
+      JSON.stringify(order.errors),
+    );
   });
 });

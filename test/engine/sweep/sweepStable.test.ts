@@ -52,10 +52,25 @@ class FakeWorld {
 async function sweep(world: FakeWorld, resumeRunDir?: string) {
   const events: SweepEvent[] = [];
   const outcome = await runSweep(
-    { planPath, plan, resultsRoot: join(folder, 'results'), password: 'secret', signal: new AbortController().signal, onEvent: (event) => events.push(event), ...(resumeRunDir ? { resumeRunDir } : {}) },
-    { sessionFactory: world.hosts.sessionFactory, bucket: { recreate: async () => undefined, itemCount: async () => 100 }, skipServerWait: true },
+    {
+      planPath,
+      plan,
+      resultsRoot: join(folder, 'results'),
+      password: 'secret',
+      signal: new AbortController().signal,
+      onEvent: (event) => events.push(event),
+      ...(resumeRunDir ? { resumeRunDir } : {}),
+    },
+    {
+      sessionFactory: world.hosts.sessionFactory,
+      bucket: { recreate: async () => undefined, itemCount: async () => 100 },
+      skipServerWait: true,
+    },
   );
-  const results: CellResult[] = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const results: CellResult[] = readFileSync(join(outcome.runDir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   const manifest: RunManifest = JSON.parse(readFileSync(join(outcome.runDir, 'manifest.json'), 'utf8'));
   return { outcome, events, results, manifest };
 }
@@ -67,18 +82,40 @@ describe('run until stable through the sweep', () => {
     assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));
     assert.deepEqual(manifest.order, { mode: 'interleaved', seed: 5 });
     // min: 2 repetitions × 2 points × 2 stacks, interleaved point by point
-    assert.deepEqual(world.ycsbRuns.slice(0, 8), ['kernel/t1', 'fast/t1', 'fast/t2', 'kernel/t2', 'kernel/t1', 'fast/t1', 'fast/t2', 'kernel/t2']);
+    assert.deepEqual(world.ycsbRuns.slice(0, 8), [
+      'kernel/t1',
+      'fast/t1',
+      'fast/t2',
+      'kernel/t2',
+      'kernel/t1',
+      'fast/t1',
+      'fast/t2',
+      'kernel/t2',
+    ]);
     // each round starts with the stack the server is on: no restart between rounds
-    assert.deepEqual(manifest.cells.filter((cell) => cell.extra).map((cell) => cell.id), ['25G~kernel~t2~r3', '25G~fast~t2~r3', '25G~fast~t2~r4', '25G~kernel~t2~r4']);
+    assert.deepEqual(
+      manifest.cells.filter((cell) => cell.extra).map((cell) => cell.id),
+      ['25G~kernel~t2~r3', '25G~fast~t2~r3', '25G~fast~t2~r4', '25G~kernel~t2~r4'],
+    );
     assert.equal(manifest.cells.length, 12);
     assert.deepEqual([outcome.completed, outcome.total], [12, 12]);
     assert.equal(results.length, 12);
-    assert.ok(events.some((event) => event.type === 'log' && /Run until stable: 2 more cell\(s\) for 1 point\(s\)/.test(event.message)));
-    const finished = events.filter((event) => event.type === 'cell-finished') as Extract<SweepEvent, { type: 'cell-finished' }>[];
+    assert.ok(
+      events.some(
+        (event) => event.type === 'log' && /Run until stable: 2 more cell\(s\) for 1 point\(s\)/.test(event.message),
+      ),
+    );
+    const finished = events.filter((event) => event.type === 'cell-finished') as Extract<
+      SweepEvent,
+      { type: 'cell-finished' }
+    >[];
     assert.equal(finished[0].remainingEstimateUpTo, true, 'the first estimate counts up to max repetitions');
     assert.equal(finished.at(-1)?.remainingEstimateUpTo, undefined);
     const preflight = events.find((event) => event.type === 'preflight') as Extract<SweepEvent, { type: 'preflight' }>;
-    assert.equal(preflight.checks.find((check) => check.id === 'plan-size')?.detail, '8 cells (up to 16 until stable), 5 server restarts (up to 9) (interleaved; grouped would need 4: 1 more); order interleaved');
+    assert.equal(
+      preflight.checks.find((check) => check.id === 'plan-size')?.detail,
+      '8 cells (up to 16 until stable), 5 server restarts (up to 9) (interleaved; grouped would need 4: 1 more); order interleaved',
+    );
 
     // resume after the last line was lost: only that extra cell runs again, nothing more is added
     const resultsPath = join(outcome.runDir, 'results.jsonl');
@@ -87,7 +124,10 @@ describe('run until stable through the sweep', () => {
     const again = new FakeWorld();
     const resumed = await sweep(again, outcome.runDir);
     assert.equal(resumed.outcome.error, undefined);
-    assert.deepEqual(resumed.events.filter((event) => event.type === 'cell-started').map((event) => (event as { id: string }).id), ['25G~kernel~t2~r4']);
+    assert.deepEqual(
+      resumed.events.filter((event) => event.type === 'cell-started').map((event) => (event as { id: string }).id),
+      ['25G~kernel~t2~r4'],
+    );
     assert.equal(resumed.manifest.cells.length, 12);
     assert.deepEqual([resumed.outcome.completed, resumed.outcome.total], [12, 12]);
   });

@@ -25,7 +25,14 @@ test('hdrhistogram with failures: overall, every operation, FAILED blocks, retur
   assert.equal(parsed.format, 'text');
   const { report: r } = parsed;
   for (const name of ['CLEANUP', 'READ', 'READ-FAILED', 'UPDATE']) assert.ok(name in r.operations, name);
-  assert.deepEqual(Object.keys(r.operations).filter((name) => name.endsWith('-FAILED')).map((name) => r.operations[name].operations), Object.keys(r.operations).filter((name) => name.endsWith('-FAILED')).map((name) => r.operations[name.replace(/-FAILED$/, '')].returnCodes.ERROR));
+  assert.deepEqual(
+    Object.keys(r.operations)
+      .filter((name) => name.endsWith('-FAILED'))
+      .map((name) => r.operations[name].operations),
+    Object.keys(r.operations)
+      .filter((name) => name.endsWith('-FAILED'))
+      .map((name) => r.operations[name.replace(/-FAILED$/, '')].returnCodes.ERROR),
+  );
   assert.equal(r.operations['READ-FAILED'].operations, r.operations.READ.returnCodes.ERROR);
   assert.deepEqual(r.operations['READ-FAILED'].returnCodes, {}, 'a FAILED block has no return codes of its own');
   assert.equal(r.operations.READ.operations, r.operations.READ.returnCodes.OK, 'Operations counts the OK reads only');
@@ -50,9 +57,15 @@ test('histogram type with verbose buckets, LatencyVariance and Intended- blocks'
   assert.ok(read.operations > 0 && (read.latencyVarianceUs2 ?? 0) > 0);
   assert.deepEqual(Object.keys(read.percentilesUs).sort(), ['95', '99']);
   assert.equal(Object.keys(read.histogramCounts ?? {}).length, 21, 'buckets 0..19 and >20');
-  assert.equal(Object.values(read.histogramCounts ?? {}).reduce((sum, count) => sum + count, 0), read.operations);
+  assert.equal(
+    Object.values(read.histogramCounts ?? {}).reduce((sum, count) => sum + count, 0),
+    read.operations,
+  );
   assert.equal(read.timeseries, undefined);
-  assert.ok((r.operations['Intended-READ'].latencyVarianceUs2 ?? 0) > 0, 'measurement.interval=both adds Intended- blocks');
+  assert.ok(
+    (r.operations['Intended-READ'].latencyVarianceUs2 ?? 0) > 0,
+    'measurement.interval=both adds Intended- blocks',
+  );
   assert.equal(r.operations['Intended-UPDATE'].operations, r.operations.UPDATE.operations);
   assert.deepEqual(r.warnings, []);
 });
@@ -64,13 +77,19 @@ test('timeseries type: per-interval averages, Operations and Return=OK, no perce
   assert.deepEqual(read.returnCodes, { OK: 300 });
   assert.deepEqual(read.percentilesUs, {});
   assert.ok((read.timeseries?.length ?? 0) >= 1);
-  assert.ok(read.timeseries?.every((point) => point.startMs % 100 === 0 && point.averageUs > 0), 'timeseries.granularity=100');
+  assert.ok(
+    read.timeseries?.every((point) => point.startMs % 100 === 0 && point.averageUs > 0),
+    'timeseries.granularity=100',
+  );
   assert.equal(read.histogramCounts, undefined);
 });
 
 test('hdrhistogram+histogram: Hdr blocks become the operation, Bucket blocks stay beside them', () => {
   const r = report(fixture('lab_ycsb-0.17.0_workloade_run_hdrhistogram-plus-histogram_scan.stdout.txt'));
-  assert.ok(['SCAN', 'BucketSCAN', 'INSERT', 'BucketINSERT', 'CLEANUP', 'BucketCLEANUP'].every((name) => name in r.operations), JSON.stringify(Object.keys(r.operations)));
+  assert.ok(
+    ['SCAN', 'BucketSCAN', 'INSERT', 'BucketINSERT', 'CLEANUP', 'BucketCLEANUP'].every((name) => name in r.operations),
+    JSON.stringify(Object.keys(r.operations)),
+  );
   assert.equal(r.operations.SCAN.returnCodes.OK, r.operations.SCAN.operations);
   assert.equal(r.operations.BucketSCAN.operations, r.operations.SCAN.operations);
   assert.ok((r.operations.BucketSCAN.latencyVarianceUs2 ?? 0) > 0);
@@ -103,13 +122,17 @@ test('JSON exporter (objects back to back) and JSON array exporter: the same fig
 });
 
 test('JSON: NaN written as a string, a cut-off file, and garbage', () => {
-  const text = '{ "metric" : "OVERALL", "measurement" : "RunTime(ms)", "value" : 10 } { "metric" : "READ", "measurement" : "Operations", "value" : 0 } ' +
+  const text =
+    '{ "metric" : "OVERALL", "measurement" : "RunTime(ms)", "value" : 10 } { "metric" : "READ", "measurement" : "Operations", "value" : 0 } ' +
     '{ "metric" : "READ", "measurement" : "AverageLatency(us)", "value" : "NaN" } { "metric" : "READ", "measu';
   const parsed = parseYcsbReport(text);
   assert.ok(parsed.ok);
   assert.equal(parsed.report.runtimeMs, 10);
   assert.equal(parsed.report.operations.READ.averageUs, undefined);
-  assert.ok(parsed.report.warnings.some((warning) => /cut off/.test(warning)), parsed.report.warnings.join('\n'));
+  assert.ok(
+    parsed.report.warnings.some((warning) => /cut off/.test(warning)),
+    parsed.report.warnings.join('\n'),
+  );
 
   const broken = parseYcsbReport('[ {"metric": 1} ]');
   assert.equal(broken.ok, false);
@@ -117,7 +140,9 @@ test('JSON: NaN written as a string, a cut-off file, and garbage', () => {
 });
 
 test('a text log that happens to begin with a JSON log event is still read as text', () => {
-  const parsed = parseYcsbReport('{"event":"metrics","kv":3}\n[OVERALL], RunTime(ms), 900\n[OVERALL], Throughput(ops/sec), 10.0\n[READ], Operations, 9\n');
+  const parsed = parseYcsbReport(
+    '{"event":"metrics","kv":3}\n[OVERALL], RunTime(ms), 900\n[OVERALL], Throughput(ops/sec), 10.0\n[READ], Operations, 9\n',
+  );
   assert.ok(parsed.ok);
   assert.equal(parsed.format, 'text');
   assert.equal(parsed.report.operations.READ.operations, 9);
@@ -145,7 +170,9 @@ test('merged stderr and stdout: preamble, status lines, SDK log records and stac
 });
 
 test('a report line glued to the end of other output is still read, with a warning', () => {
-  const r = report('2026-12-02 11:43:34:398 0 sec: 0 operations; [OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 50.0\n[READ], Operations, 50\n');
+  const r = report(
+    '2026-12-02 11:43:34:398 0 sec: 0 operations; [OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 50.0\n[READ], Operations, 50\n',
+  );
   assert.equal(r.runtimeMs, 1000);
   assert.equal(r.operations.READ.operations, 50);
   assert.equal(r.warnings.length, 1);
@@ -172,7 +199,12 @@ test('empty sections: NaN average, Long.MAX_VALUE minimum and zero percentiles a
       '[READ-FAILED], 99.9PercentileLatency(us), 35618815',
     ].join('\n'),
   );
-  assert.deepEqual(r.operations.READ, { operation: 'READ', operations: 0, percentilesUs: {}, returnCodes: { ERROR: 12 } });
+  assert.deepEqual(r.operations.READ, {
+    operation: 'READ',
+    operations: 0,
+    percentilesUs: {},
+    returnCodes: { ERROR: 12 },
+  });
   assert.equal(r.operations['READ-FAILED'].averageUs, 33249478.19354839);
   assert.deepEqual(r.operations['READ-FAILED'].percentilesUs, { '95': 34701311, '99.9': 35618815 });
   assert.deepEqual(r.warnings, ['READ: no successful operation was measured, so it has no latency figures.']);
@@ -199,7 +231,13 @@ test('old YCSB: longs printed as doubles, latencies in ms, integer return codes,
   );
   assert.equal(r.runtimeMs, 30261);
   assert.deepEqual(r.operations.READ, {
-    operation: 'READ', operations: 10000000, averageUs: 1500, minUs: 0, maxUs: 12000, percentilesUs: { '95': 3000 }, returnCodes: { '0': 10000000 },
+    operation: 'READ',
+    operations: 10000000,
+    averageUs: 1500,
+    minUs: 0,
+    maxUs: 12000,
+    percentilesUs: { '95': 3000 },
+    returnCodes: { '0': 10000000 },
   });
   assert.equal(r.operations.UPDATE.minUs, undefined);
   assert.equal(r.operations.UPDATE.maxUs, undefined);
@@ -230,7 +268,13 @@ test('raw and hdrhistogram+raw blocks', () => {
   assert.deepEqual(Object.keys(r.operations), ['READ', 'RawREAD']);
   assert.deepEqual(r.operations.READ.returnCodes, { OK: 2 });
   assert.deepEqual(r.operations.RawREAD, {
-    operation: 'RawREAD', operations: 2, averageUs: 600, minUs: 512, maxUs: 688, percentilesUs: { '1': 512, '99.9': 688 }, returnCodes: {},
+    operation: 'RawREAD',
+    operations: 2,
+    averageUs: 600,
+    minUs: 512,
+    maxUs: 688,
+    percentilesUs: { '1': 512, '99.9': 688 },
+    returnCodes: {},
   });
 });
 
@@ -244,7 +288,9 @@ test('two reports in one file (a load log and a run log appended): the last one 
 });
 
 test('a report cut off mid-line keeps what came before and says what was lost', () => {
-  const r = report('[OVERALL], RunTime(ms), 800\n[OVERALL], Throughput(ops/sec), 1250.0\n[READ], Operations, 1000\n[READ], AverageLat');
+  const r = report(
+    '[OVERALL], RunTime(ms), 800\n[OVERALL], Throughput(ops/sec), 1250.0\n[READ], Operations, 1000\n[READ], AverageLat',
+  );
   assert.equal(r.operations.READ.operations, 1000);
   assert.equal(r.operations.READ.averageUs, undefined);
   assert.equal(r.warnings.length, 1);
@@ -252,7 +298,16 @@ test('a report cut off mid-line keeps what came before and says what was lost', 
 });
 
 test('garbage, empty text and binary noise never throw and give the no-report error', () => {
-  for (const text of ['', '   \n\n', 'Exception in thread "main" java.lang.NoClassDefFoundError', '\u0000\u0001\ufffd[', '[', '{', '[ ]', '[OVERALL]']) {
+  for (const text of [
+    '',
+    '   \n\n',
+    'Exception in thread "main" java.lang.NoClassDefFoundError',
+    '\u0000\u0001\ufffd[',
+    '[',
+    '{',
+    '[ ]',
+    '[OVERALL]',
+  ]) {
     const parsed = parseYcsbReport(text);
     assert.equal(parsed.ok, false, JSON.stringify(text));
     if (!parsed.ok) assert.match(parsed.error.code, /^ycsb-(no-report|bad-json)$/);
@@ -269,7 +324,11 @@ test('a report without an OVERALL block still gives its operations, with warning
 test('property: any text, including shuffled pieces of real reports, parses without throwing into JSON-safe data', async () => {
   const fc = await import('fast-check');
   const pieces = fixture(`${failures}.stdout.txt`).split('\n');
-  const piece = fc.oneof(fc.constantFrom(...pieces), fc.string(), fc.constantFrom('NaN', '], ', ', ', '[', '{', '}', '\r', 'Infinity', '-1'));
+  const piece = fc.oneof(
+    fc.constantFrom(...pieces),
+    fc.string(),
+    fc.constantFrom('NaN', '], ', ', ', '[', '{', '}', '\r', 'Infinity', '-1'),
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom('\n', '\r\n', ''), (parts, separator) => {
       const parsed = parseYcsbReport(parts.join(separator));

@@ -12,7 +12,8 @@ import { decodeIntervals, hdrOperationOf, mergeHdrLogs } from '../../../engine/s
 import { parseYcsbReport } from '../../../engine/src/ycsb/ycsbOutput';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
 
-const fixture = (name: string): string => readFileSync(join('test', 'fixtures', 'ycsb-output', `lab_ycsb-0.17.0_${name}`), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(join('test', 'fixtures', 'ycsb-output', `lab_ycsb-0.17.0_${name}`), 'utf8');
 
 function report(text: string): YcsbReport {
   const result = parseYcsbReport(text);
@@ -30,7 +31,11 @@ function assertEveryFigure(text: string, parsed: YcsbReport): void {
   for (const [section, metric, value] of lines(text)) {
     const number = Number(value);
     if (section === 'OVERALL') {
-      assert.equal(metric === 'RunTime(ms)' ? parsed.runtimeMs : parsed.throughputOpsPerSec, number, `${section} ${metric}`);
+      assert.equal(
+        metric === 'RunTime(ms)' ? parsed.runtimeMs : parsed.throughputOpsPerSec,
+        number,
+        `${section} ${metric}`,
+      );
       continue;
     }
     const operation = parsed.operations[section];
@@ -70,7 +75,10 @@ test('a run with failed reads (the node answered TMPFAIL): Return=ERROR, READ-FA
   assert.deepEqual(Object.keys(parsed.operations.READ.percentilesUs).sort(), ['50', '95', '99']);
   // the status lines of the same run carry the failed interval too
   const statuses = parseStatusLines(fixture('workloadb_run_hdrhistogram-fileoutput_failures.stderr.txt'));
-  assert.ok(statuses.some((status) => 'READ-FAILED' in (status.perOperation ?? {})), JSON.stringify(statuses.at(-1)));
+  assert.ok(
+    statuses.some((status) => 'READ-FAILED' in (status.perOperation ?? {})),
+    JSON.stringify(statuses.at(-1)),
+  );
 });
 
 test('HDR interval logs of that run: one per measurement, counts equal to the report', () => {
@@ -81,7 +89,14 @@ test('HDR interval logs of that run: one per measurement, counts equal to the re
     assert.equal(hdrOperationOf(file.name), file.name.replace(/\.hdr$/, ''));
     assert.ok(decodeIntervals(file.text).length >= 1, file.name);
   }
-  const merged = mergeHdrLogs(files.map((file) => ({ host: 'ycsb-client', operation: file.name.replace(/\.hdr$/, ''), file: file.name, text: file.text })));
+  const merged = mergeHdrLogs(
+    files.map((file) => ({
+      host: 'ycsb-client',
+      operation: file.name.replace(/\.hdr$/, ''),
+      file: file.name,
+      text: file.text,
+    })),
+  );
   for (const name of names) assert.equal(merged.get(name)?.totalCount, parsed.operations[name].operations, name);
 });
 

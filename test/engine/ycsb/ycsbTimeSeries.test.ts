@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { noteMarkCodes } from '../../../engine/src/evidence/marks';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
-import { stillRising, throughputAfter, timeSeriesEvidence, type StatusPoint } from '../../../engine/src/ycsb/ycsbTimeSeries';
+import {
+  stillRising,
+  throughputAfter,
+  timeSeriesEvidence,
+  type StatusPoint,
+} from '../../../engine/src/ycsb/ycsbTimeSeries';
 
 // YCSB 0.17.0 status lines (hdrhistogram summaries) as the stand-in and a real client print them
 const log = [
@@ -13,9 +18,14 @@ const log = [
   '2026-12-03 07:00:03:000 3 sec: 3200 operations; 1200 current ops/sec; est completion in 7 seconds [READ: Count=600, Max=3000, Min=80, Avg=401, 90=600, 99=1000, 99.9=3000, 99.99=3000] [UPDATE: Count=600, Max=4000, Min=100, Avg=499, 90=700, 99=1500, 99.9=4000, 99.99=4000] ',
 ].join('\n');
 
-test('status lines become points with the interval throughput and each operation\'s mean latency', () => {
+test("status lines become points with the interval throughput and each operation's mean latency", () => {
   const { evidence } = timeSeriesEvidence({ c1: parseStatusLines(log) }, undefined);
-  assert.deepEqual(evidence.status.c1[1], { tSec: 1, operations: 800, opsPerSec: 800, latencyUs: { READ: 610.5, UPDATE: 820.25 } });
+  assert.deepEqual(evidence.status.c1[1], {
+    tSec: 1,
+    operations: 800,
+    opsPerSec: 800,
+    latencyUs: { READ: 610.5, UPDATE: 820.25 },
+  });
   assert.deepEqual(evidence.status.c1[0], { tSec: 0, operations: 0, opsPerSec: 0, latencyUs: {} });
   assert.equal(evidence.warmupSec, undefined);
   assert.equal(evidence.throughputAfterWarmupOpsPerSec, undefined);
@@ -39,29 +49,64 @@ test('warm-up too short: the first quarter of the later intervals more than 10 %
     return points;
   };
   // the last interval is partial and left out of the rule
-  assert.deepEqual(stillRising(series([700, 800, 950, 1000, 1000, 1000, 1000, 1000, 1]), 10), { first: 750, later: 1000 });
+  assert.deepEqual(stillRising(series([700, 800, 950, 1000, 1000, 1000, 1000, 1000, 1]), 10), {
+    first: 750,
+    later: 1000,
+  });
   assert.equal(stillRising(series([960, 1000, 990, 1010, 1000, 995, 1005, 1000, 1]), 10), undefined, 'a steady run');
-  assert.deepEqual(stillRising(series([500, 1000, 1]), 10), { intervals: 2 }, 'too few intervals to say: said, not passed');
+  assert.deepEqual(
+    stillRising(series([500, 1000, 1]), 10),
+    { intervals: 2 },
+    'too few intervals to say: said, not passed',
+  );
   assert.equal(throughputAfter(series([100]), 50), undefined);
 });
 
 test('a client still warming up after warmupSec gets the warmup-too-short mark naming it', () => {
   const lines = (rates: number[]): string => {
     let operations = 0;
-    return rates.map((rate, index) => `${index} sec: ${(operations += rate)} operations; ${rate} current ops/sec; [READ: Count=${rate}, Max=900, Min=90, Avg=300, 90=400, 99=800, 99.9=900, 99.99=900] `).join('\n');
+    return rates
+      .map(
+        (rate, index) =>
+          `${index} sec: ${(operations += rate)} operations; ${rate} current ops/sec; [READ: Count=${rate}, Max=900, Min=90, Avg=300, 90=400, 99=800, 99.9=900, 99.99=900] `,
+      )
+      .join('\n');
   };
-  const { marks } = timeSeriesEvidence({ steady: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])), slow: parseStatusLines(lines([0, 100, 200, 500, 700, 900, 1000, 1000, 1000, 1000, 5])) }, 2);
-  assert.deepEqual(marks.map((mark) => [mark.code, mark.host]), [['warmup-too-short', 'slow']]);
+  const { marks } = timeSeriesEvidence(
+    {
+      steady: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])),
+      slow: parseStatusLines(lines([0, 100, 200, 500, 700, 900, 1000, 1000, 1000, 1000, 5])),
+    },
+    2,
+  );
+  assert.deepEqual(
+    marks.map((mark) => [mark.code, mark.host]),
+    [['warmup-too-short', 'slow']],
+  );
   assert.match(marks[0].message, /still rising after the 2 s warm-up/);
 });
 
 test('a client with fewer than 4 whole status intervals after the warm-up gets the warmup-unverified note, never a silent pass', () => {
   const lines = (rates: number[]): string => {
     let operations = 0;
-    return rates.map((rate, index) => `${index} sec: ${(operations += rate)} operations; ${rate} current ops/sec; `).join('\n');
+    return rates
+      .map((rate, index) => `${index} sec: ${(operations += rate)} operations; ${rate} current ops/sec; `)
+      .join('\n');
   };
-  const { marks } = timeSeriesEvidence({ short: parseStatusLines(lines([0, 1000, 1000, 1000, 1000, 5])), long: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])) }, 2);
-  assert.deepEqual(marks.map((mark) => [mark.code, mark.host]), [['warmup-unverified', 'short']]);
-  assert.equal(marks[0].message, 'short: only 2 whole status intervals after the 2 s warm-up (4 needed): whether throughput was still rising was not checked (lengthen the run or shorten status.interval).');
+  const { marks } = timeSeriesEvidence(
+    {
+      short: parseStatusLines(lines([0, 1000, 1000, 1000, 1000, 5])),
+      long: parseStatusLines(lines([0, 1000, 1000, 990, 1010, 1000, 1000, 1000, 1000, 5])),
+    },
+    2,
+  );
+  assert.deepEqual(
+    marks.map((mark) => [mark.code, mark.host]),
+    [['warmup-unverified', 'short']],
+  );
+  assert.equal(
+    marks[0].message,
+    'short: only 2 whole status intervals after the 2 s warm-up (4 needed): whether throughput was still rising was not checked (lengthen the run or shorten status.interval).',
+  );
   assert.ok(noteMarkCodes.has('warmup-unverified'), 'a note: the cell stays in the medians');
 });

@@ -25,7 +25,15 @@ import { join } from 'node:path';
 import { startCouchbaseTestNode } from '../couchbaseTestNode';
 import { cachedFaults, isAlive, loadHostConfig, readFaults, readPidFile, type NodeConfig } from '../labFiles';
 import { requestClientSignal } from '../clientSignals';
-import { couchbaseDataDir, couchbaseHome, nodeConfigPath, nodeLogInHost, onloadStackCommand, onloadStackNetnsInHost, stacksDir } from '../hostFiles';
+import {
+  couchbaseDataDir,
+  couchbaseHome,
+  nodeConfigPath,
+  nodeLogInHost,
+  onloadStackCommand,
+  onloadStackNetnsInHost,
+  stacksDir,
+} from '../hostFiles';
 
 const babysitterPidFile = join(couchbaseDataDir, 'couchbase-server.pid');
 const memcachedPidFile = join(couchbaseDataDir, 'lab-memcached.pid');
@@ -54,7 +62,9 @@ const memcachedShutdownMs = 1500;
 
 function versionText(version: string): string {
   const match = /^(\d+\.\d+\.\d+-\d+)-(enterprise|community)$/.exec(version);
-  return match ? `Couchbase Server ${match[1]} (${match[2] === 'enterprise' ? 'EE' : 'CE'})` : `Couchbase Server ${version}`;
+  return match
+    ? `Couchbase Server ${match[1]} (${match[2] === 'enterprise' ? 'EE' : 'CE'})`
+    : `Couchbase Server ${version}`;
 }
 
 function setName(name: string): void {
@@ -72,14 +82,17 @@ async function stopRunning(pidFile: string): Promise<number> {
     return 0;
   }
   process.kill(pid, 'SIGTERM');
-  for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   return 0;
 }
 
 function userName(): string {
   const uid = process.getuid?.() ?? 0;
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.split(':')[2] === String(uid));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.split(':')[2] === String(uid));
   return line?.split(':')[0] ?? `uid ${uid}`;
 }
 
@@ -87,10 +100,19 @@ function userName(): string {
  * One half of the stand-in Onload stack (standins/onloadStack.ts), through the lab's sudo line: it
  * listens on `addresses` and hands each KV connection to `accept`. Resolves with its pid once listening.
  */
-function startStackHalf(where: 'stack' | 'kernel', addresses: string[], port: number, accept: (socket: Socket) => void, log: (line: string) => void): Promise<number> {
+function startStackHalf(
+  where: 'stack' | 'kernel',
+  addresses: string[],
+  port: number,
+  accept: (socket: Socket) => void,
+  log: (line: string) => void,
+): Promise<number> {
   // without the launcher's LD_PRELOAD, which ld.so refuses for setuid sudo (with a warning)
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD'));
-  const child = spawn('sudo', ['-n', '-C', '4', onloadStackCommand, where, ...addresses, String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  const child = spawn('sudo', ['-n', '-C', '4', onloadStackCommand, where, ...addresses, String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env,
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`onload stack (${where}) did not listen within 15 s`)), 15_000);
     child.on('message', (message: { kind?: string; pid?: number }, handle: unknown) => {
@@ -139,16 +161,22 @@ async function runMemcached(): Promise<void> {
   if (startup.couchbaseNeverReady) {
     log('fault couchbaseNeverReady: not opening any port');
   } else {
-    if (startup.couchbaseStartDelayMs) await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
+    if (startup.couchbaseStartDelayMs)
+      await new Promise((resolve) => setTimeout(resolve, startup.couchbaseStartDelayMs));
     // Onload's view (REAL-LAB O6, O7): with Onload NICs declared, the IPv4 listener is the stack's
     // (standins/onloadStack.ts), the IPv6 one stays memcached's kernel socket
     const onloadAddresses = config.onloadAddresses;
-    const stacked = process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' && onloadAddresses !== undefined && existsSync(onloadStackNetnsInHost);
+    const stacked =
+      process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' &&
+      onloadAddresses !== undefined &&
+      existsSync(onloadStackNetnsInHost);
     // no stack, no NIC filter: what a killed stack left must not steal this memcached's traffic
     if (!stacked && onloadAddresses !== undefined && existsSync(onloadStackNetnsInHost)) {
       await new Promise<void>((resolve) => {
         const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'LD_PRELOAD'));
-        spawn('sudo', ['-n', onloadStackCommand, 'clear', String(config.kvPort)], { stdio: 'ignore', env }).once('exit', () => resolve()).once('error', () => resolve());
+        spawn('sudo', ['-n', onloadStackCommand, 'clear', String(config.kvPort)], { stdio: 'ignore', env })
+          .once('exit', () => resolve())
+          .once('error', () => resolve());
       });
     }
     // REAL-LAB C9: the babysitter's REST listeners answered before memcached ran; it hands each
@@ -190,8 +218,12 @@ async function runMemcached(): Promise<void> {
       const inKernel = ipv4.filter((address) => !onloadAddresses.includes(address));
       try {
         const [stackPid] = await Promise.all([
-          inStack.length > 0 ? startStackHalf('stack', inStack, config.kvPort, accept, log) : Promise.resolve(undefined),
-          inKernel.length > 0 ? startStackHalf('kernel', inKernel, config.kvPort, accept, log) : Promise.resolve(undefined),
+          inStack.length > 0
+            ? startStackHalf('stack', inStack, config.kvPort, accept, log)
+            : Promise.resolve(undefined),
+          inKernel.length > 0
+            ? startStackHalf('kernel', inKernel, config.kvPort, accept, log)
+            : Promise.resolve(undefined),
         ]);
         // onload_stackdump reads the stack's sockets through this pid's namespace
         if (stackPid !== undefined) writeFileSync(join(stacksDir, `${process.pid}.net`), `${stackPid}\n`);
@@ -211,7 +243,10 @@ async function runMemcached(): Promise<void> {
  * `/pools/default` (node uptime since its own start, status warmup) and 503 for the rest until
  * memcached runs; from then on it hands each new REST connection to memcached (Node's IPC).
  */
-async function earlyRest(config: NodeConfig, log: (line: string) => void): Promise<{ handTo(child: ChildProcess): void; close(): void }> {
+async function earlyRest(
+  config: NodeConfig,
+  log: (line: string) => void,
+): Promise<{ handTo(child: ChildProcess): void; close(): void }> {
   const startedAt = Date.now();
   let target: ChildProcess | undefined;
   const answer = createHttpServer((request, response) => {
@@ -220,11 +255,30 @@ async function earlyRest(config: NodeConfig, log: (line: string) => void): Promi
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
     };
-    if (path === '/pools') return json(200, { isAdminCreds: false, isEnterprise: true, implementationVersion: config.version, pools: [{ name: 'default', uri: '/pools/default' }] });
+    if (path === '/pools')
+      return json(200, {
+        isAdminCreds: false,
+        isEnterprise: true,
+        implementationVersion: config.version,
+        pools: [{ name: 'default', uri: '/pools/default' }],
+      });
     const expected = `Basic ${Buffer.from(`${config.username}:${config.password}`).toString('base64')}`;
     if (request.headers.authorization !== expected) return json(401, {});
     const host = request.socket.localAddress?.replace(/^::ffff:/, '') ?? config.addresses[0];
-    if (path === '/pools/default') return json(200, { name: 'default', nodes: [{ hostname: `${config.nodeName ?? (host.includes(':') ? `[${host}]` : host)}:${config.restPort}`, uptime: String(Math.floor((Date.now() - startedAt) / 1000)), thisNode: true, status: 'warmup', clusterMembership: 'active', services: ['kv'] }] });
+    if (path === '/pools/default')
+      return json(200, {
+        name: 'default',
+        nodes: [
+          {
+            hostname: `${config.nodeName ?? (host.includes(':') ? `[${host}]` : host)}:${config.restPort}`,
+            uptime: String(Math.floor((Date.now() - startedAt) / 1000)),
+            thisNode: true,
+            status: 'warmup',
+            clusterMembership: 'active',
+            services: ['kv'],
+          },
+        ],
+      });
     return json(503, { errors: { _: 'memcached is not running yet' } });
   });
   answer.keepAliveTimeout = 500;
@@ -290,7 +344,9 @@ async function main(rawArgv: string[]): Promise<number> {
   const separator = argv.indexOf('--');
   const ownArgs = separator >= 0 ? argv.slice(0, separator) : argv;
   if (ownArgs.length > 0) {
-    process.stderr.write(`couchbase-server: unknown argument ${ownArgs[0]}\nusage: couchbase-server [-k] [-v] [status] [-- erlang-args]\n`);
+    process.stderr.write(
+      `couchbase-server: unknown argument ${ownArgs[0]}\nusage: couchbase-server [-k] [-v] [status] [-- erlang-args]\n`,
+    );
     return 1;
   }
 
@@ -302,7 +358,9 @@ async function main(rawArgv: string[]): Promise<number> {
   try {
     appendFileSync(configDat, `${new Date().toISOString()} started by ${user}\n`);
   } catch (error) {
-    process.stderr.write(`couchbase-server: cannot write ${configDat}: ${(error as NodeJS.ErrnoException).code === 'EACCES' ? 'Permission denied (files in the data folder belong to another user: was it started as root?)' : String(error)}\n`);
+    process.stderr.write(
+      `couchbase-server: cannot write ${configDat}: ${(error as NodeJS.ErrnoException).code === 'EACCES' ? 'Permission denied (files in the data folder belong to another user: was it started as root?)' : String(error)}\n`,
+    );
     return 1;
   }
 
@@ -319,22 +377,41 @@ async function main(rawArgv: string[]): Promise<number> {
     process.stdout.write(text);
     appendLog(text);
   };
-  log(`starting ${versionText(host.versions.couchbase)} as ${user}${process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' ? ' under onload' : ''}`);
+  log(
+    `starting ${versionText(host.versions.couchbase)} as ${user}${process.env.ONLOAD_BENCH_LAB_ACCELERATED === '1' ? ' under onload' : ''}`,
+  );
 
   // goport: each child in its own process group, stdin a pipe from the babysitter
   const bundle = process.argv[1];
   const child = (name: string, args: string[]): ChildProcess =>
-    spawn(process.execPath, [bundle, '--lab-child', name, ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit'] });
+    spawn(process.execPath, [bundle, '--lab-child', name, ...args], {
+      detached: true,
+      stdio: ['pipe', 'inherit', 'inherit'],
+    });
   const memcachedDelayMs = readFaults(host.faultsDir).memcachedStartDelayMs ?? 0;
-  const early = memcachedDelayMs > 0 ? await earlyRest(JSON.parse(readFileSync(nodeConfigPath, 'utf8')) as NodeConfig, log) : undefined;
-  const nsServer = child('ns_server', [join(couchbaseHome, 'lib', 'erlang', 'erts', 'bin', 'beam.smp'), '--', '-root', join(couchbaseHome, 'lib', 'erlang'), '-name', 'ns_1@cb.local']);
+  const early =
+    memcachedDelayMs > 0
+      ? await earlyRest(JSON.parse(readFileSync(nodeConfigPath, 'utf8')) as NodeConfig, log)
+      : undefined;
+  const nsServer = child('ns_server', [
+    join(couchbaseHome, 'lib', 'erlang', 'erts', 'bin', 'beam.smp'),
+    '--',
+    '-root',
+    join(couchbaseHome, 'lib', 'erlang'),
+    '-name',
+    'ns_1@cb.local',
+  ]);
   const children = [nsServer];
   let stopping = false;
   const startMemcached = (): void => {
     if (stopping) return;
     const args = [join(couchbaseHome, 'bin', 'memcached'), '-C', join(couchbaseDataDir, 'config', 'memcached.json')];
     const memcached = early
-      ? spawn(process.execPath, [bundle, '--lab-child', 'memcached', ...args], { detached: true, stdio: ['pipe', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ONLOAD_BENCH_LAB_REST_FROM_BABYSITTER: '1' } })
+      ? spawn(process.execPath, [bundle, '--lab-child', 'memcached', ...args], {
+          detached: true,
+          stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
+          env: { ...process.env, ONLOAD_BENCH_LAB_REST_FROM_BABYSITTER: '1' },
+        })
       : child('memcached', args);
     children.unshift(memcached);
     early?.handTo(memcached);
@@ -359,7 +436,13 @@ async function main(rawArgv: string[]): Promise<number> {
         }
       }
     }
-    const waitAll = Promise.all(children.map((entry) => (entry.exitCode !== null || entry.signalCode !== null ? undefined : new Promise((resolve) => entry.once('exit', resolve)))));
+    const waitAll = Promise.all(
+      children.map((entry) =>
+        entry.exitCode !== null || entry.signalCode !== null
+          ? undefined
+          : new Promise((resolve) => entry.once('exit', resolve)),
+      ),
+    );
     void Promise.race([waitAll, new Promise((resolve) => setTimeout(resolve, 8000))]).finally(() => {
       if (readPidFile(babysitterPidFile) === process.pid) rmSync(babysitterPidFile, { force: true });
       process.exit(code);

@@ -20,8 +20,15 @@ import { writeFileSync } from 'node:fs';
 function main(argv: string[]): void {
   const [where, ...rest] = argv;
   const port = Number(rest.pop());
-  if ((where !== 'stack' && where !== 'kernel') || !Number.isInteger(port) || rest.length === 0 || typeof process.send !== 'function') {
-    process.stderr.write('usage: onload-lab-stack stack|kernel ADDRESS... PORT (started by the lab memcached, with an IPC channel)\n');
+  if (
+    (where !== 'stack' && where !== 'kernel') ||
+    !Number.isInteger(port) ||
+    rest.length === 0 ||
+    typeof process.send !== 'function'
+  ) {
+    process.stderr.write(
+      'usage: onload-lab-stack stack|kernel ADDRESS... PORT (started by the lab memcached, with an IPC channel)\n',
+    );
     process.exit(2);
   }
   try {

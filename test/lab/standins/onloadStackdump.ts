@@ -27,8 +27,16 @@ import { isAlive, loadHostConfig, readPidFile } from '../labFiles';
 
 // /proc/net/tcp's state codes → Onload's names (tcp_misc.c:137); SYN_RECV is no socket in Onload
 const states: Record<string, string> = {
-  '01': 'ESTABLISHED', '02': 'SYN-SENT', '04': 'FIN-WAIT1', '05': 'FIN-WAIT2', '06': 'TIME-WAIT',
-  '07': 'CLOSED', '08': 'CLOSE-WAIT', '09': 'LAST-ACK', '0A': 'LISTEN', '0B': 'CLOSING',
+  '01': 'ESTABLISHED',
+  '02': 'SYN-SENT',
+  '04': 'FIN-WAIT1',
+  '05': 'FIN-WAIT2',
+  '06': 'TIME-WAIT',
+  '07': 'CLOSED',
+  '08': 'CLOSE-WAIT',
+  '09': 'LAST-ACK',
+  '0A': 'LISTEN',
+  '0B': 'CLOSING',
 };
 
 /** Onload's IPv6 form (ipvx.h ci_get_ip_str): bracketed, one run of zeros as "::", with its quirks. */
@@ -56,10 +64,21 @@ function onloadIpv6(groups: number[]): string {
 function decode(hex: string): string {
   const [address, port] = hex.split(':');
   const portNumber = Number.parseInt(port, 16);
-  if (address.length === 8) return `${address.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse().join('.')}:${portNumber}`;
-  const bytes = (address.match(/.{8}/g) ?? []).flatMap((word) => word.match(/../g)!.map((byte) => Number.parseInt(byte, 16)).reverse());
+  if (address.length === 8)
+    return `${address
+      .match(/../g)!
+      .map((byte) => Number.parseInt(byte, 16))
+      .reverse()
+      .join('.')}:${portNumber}`;
+  const bytes = (address.match(/.{8}/g) ?? []).flatMap((word) =>
+    word
+      .match(/../g)!
+      .map((byte) => Number.parseInt(byte, 16))
+      .reverse(),
+  );
   // IPv4-mapped addresses print as IPv4 (ipvx.h ci_is_addr_ip6)
-  if (bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `${bytes.slice(12).join('.')}:${portNumber}`;
+  if (bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff)
+    return `${bytes.slice(12).join('.')}:${portNumber}`;
   const groups = Array.from({ length: 8 }, (_, index) => bytes[2 * index] * 256 + bytes[2 * index + 1]);
   return `${onloadIpv6(groups)}:${portNumber}`;
 }
@@ -136,7 +155,13 @@ function main(argv: string[]): number {
     return 255;
   }
   const caller = process.getuid?.() ?? 0;
-  const stacks = registeredStacks().map((stack, id) => ({ id, pid: stack.pid, owner: stack.owner, name: stack.name, accessible: caller === 0 || stack.owner === caller }));
+  const stacks = registeredStacks().map((stack, id) => ({
+    id,
+    pid: stack.pid,
+    owner: stack.owner,
+    name: stack.name,
+    accessible: caller === 0 || stack.owner === caller,
+  }));
   const command = argv[0];
   if (command === undefined || command === 'stacks') {
     if (stacks.length === 0) return 0;
@@ -154,7 +179,9 @@ function main(argv: string[]): number {
   }
   const callerGid = process.getgid?.() ?? 0;
   for (const stack of stacks.filter((each) => !each.accessible)) {
-    process.stderr.write(`User ${caller}:${callerGid} cannot access full details of stack ${stack.id}(${stack.name}) owned by ${stack.owner}:${stack.owner} share_with=0\n`);
+    process.stderr.write(
+      `User ${caller}:${callerGid} cannot access full details of stack ${stack.id}(${stack.name}) owned by ${stack.owner}:${stack.owner} share_with=0\n`,
+    );
   }
   const sockets = tcpByInode();
   const lines: string[] = [];
@@ -162,7 +189,9 @@ function main(argv: string[]): number {
     const uid = stack.owner;
     lines.push('============================================================');
     lines.push(`ci_netif_dump_to_logger: stack=${stack.id} name=${stack.name}`);
-    lines.push(`  Onload ${process.env.ONLOAD_BENCH_LAB_ONLOAD_VERSION ?? host.versions.onload} uid=${uid} pid=${stack.pid} ns_flags=80`);
+    lines.push(
+      `  Onload ${process.env.ONLOAD_BENCH_LAB_ONLOAD_VERSION ?? host.versions.onload} uid=${uid} pid=${stack.pid} ns_flags=80`,
+    );
     lines.push(`ci_netif_dump_extra_to_logger: stack=${stack.id}`);
     lines.push('  in_poll=0 post_poll_list_empty=1 poll_did_wake=0');
     lines.push(`pids: ${stack.pid}`);
@@ -171,7 +200,8 @@ function main(argv: string[]): number {
     // with the lab's Onload NICs (lab option onloadNics), the stack's sockets are those of its own
     // namespace: the listener and the connections that came through an Onload NIC, and no kernel socket
     const netPid = readPidFile(join(stacksDir, `${stack.pid}.net`));
-    const stackSockets = netPid !== undefined && isAlive(netPid) ? [...tcpByInode(`/proc/${netPid}/net`).values()] : undefined;
+    const stackSockets =
+      netPid !== undefined && isAlive(netPid) ? [...tcpByInode(`/proc/${netPid}/net`).values()] : undefined;
     for (const socket of stackSockets ?? socketInodes(stack.pid).map((inode) => sockets.get(inode))) {
       if (!socket) continue;
       lines.push(`TCP ${stack.id}:${socketId++} lcl=${socket.local} rmt=${socket.remote} ${socket.state}`);

@@ -77,7 +77,9 @@ export class FakeWebviewPanel {
     this.messageEmitter.fire(message);
   }
   models(): { title: string; runs: unknown[] }[] {
-    return this.posted.filter((message) => (message as { type: string }).type === 'model').map((message) => (message as { model: { title: string; runs: unknown[] } }).model);
+    return this.posted
+      .filter((message) => (message as { type: string }).type === 'model')
+      .map((message) => (message as { model: { title: string; runs: unknown[] } }).model);
   }
 }
 
@@ -100,8 +102,20 @@ export interface FakeVscodeState {
 }
 
 export const fake: FakeVscodeState = {
-  panels: [], serializers: new Map(), saveDialogAnswer: undefined, saveDialogs: [], writes: [], errors: [], watchers: [],
-  infos: [], infoAnswer: undefined, quickPicks: [], quickPickAnswer: undefined, commands: [], opened: [], settings: {},
+  panels: [],
+  serializers: new Map(),
+  saveDialogAnswer: undefined,
+  saveDialogs: [],
+  writes: [],
+  errors: [],
+  watchers: [],
+  infos: [],
+  infoAnswer: undefined,
+  quickPicks: [],
+  quickPickAnswer: undefined,
+  commands: [],
+  opened: [],
+  settings: {},
 };
 
 const disposable = (dispose: () => void = () => undefined) => ({ dispose });
@@ -118,15 +132,26 @@ const vscodeModule = {
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
   Disposable: { from: (...items: { dispose(): void }[]) => disposable(() => items.forEach((item) => item.dispose())) },
   RelativePattern: class {
-    constructor(readonly base: FakeUri, readonly pattern: string) {}
+    constructor(
+      readonly base: FakeUri,
+      readonly pattern: string,
+    ) {}
   },
   window: {
-    createWebviewPanel: (viewType: string, title: string, showOptions: unknown, options: { enableScripts?: boolean; localResourceRoots?: FakeUri[] }) => {
+    createWebviewPanel: (
+      viewType: string,
+      title: string,
+      showOptions: unknown,
+      options: { enableScripts?: boolean; localResourceRoots?: FakeUri[] },
+    ) => {
       const panel = new FakeWebviewPanel(viewType, title, showOptions, options);
       fake.panels.push(panel);
       return panel;
     },
-    registerWebviewPanelSerializer: (viewType: string, serializer: FakeVscodeState['serializers'] extends Map<string, infer S> ? S : never) => {
+    registerWebviewPanelSerializer: (
+      viewType: string,
+      serializer: FakeVscodeState['serializers'] extends Map<string, infer S> ? S : never,
+    ) => {
       fake.serializers.set(viewType, serializer);
       return disposable(() => fake.serializers.delete(viewType));
     },
@@ -160,7 +185,12 @@ const vscodeModule = {
     createFileSystemWatcher: (pattern: unknown) => {
       const watcher = { pattern, change: new Emitter<FakeUri>(), create: new Emitter<FakeUri>() };
       fake.watchers.push(watcher);
-      return { onDidChange: watcher.change.event, onDidCreate: watcher.create.event, onDidDelete: () => disposable(), dispose: () => undefined };
+      return {
+        onDidChange: watcher.change.event,
+        onDidCreate: watcher.create.event,
+        onDidDelete: () => disposable(),
+        dispose: () => undefined,
+      };
     },
     fs: {
       writeFile: async (uri: FakeUri, bytes: Uint8Array) => {

@@ -9,7 +9,8 @@ import { FakeUri, type FakeWebviewPanel, installFakeVscode, resetFake, until } f
 installFakeVscode();
 // Loaded after the fake is installed: the host requires `vscode` when it loads.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const panelHost = require('../../../client/src/panel/resultsPanel') as typeof import('../../../client/src/panel/resultsPanel');
+const panelHost =
+  require('../../../client/src/panel/resultsPanel') as typeof import('../../../client/src/panel/resultsPanel');
 export const { ResultsPanelManager, resultsViewType } = panelHost;
 
 /** The run folder of fixtureRun.ts, checked in under test/panel/fixtures. */
@@ -38,7 +39,10 @@ export function panelManagers(): () => InstanceType<typeof ResultsPanelManager> 
 }
 
 /** Says "ready" as the webview does and waits for a model matching `predicate` (the last one). */
-export async function readyModel(panel: FakeWebviewPanel, predicate: (model: PanelViewModel) => boolean = () => true): Promise<PanelViewModel> {
+export async function readyModel(
+  panel: FakeWebviewPanel,
+  predicate: (model: PanelViewModel) => boolean = () => true,
+): Promise<PanelViewModel> {
   panel.fromWebview({ type: 'ready' });
   await until(() => (panel.models() as unknown as PanelViewModel[]).some(predicate), 'a model message');
   return (panel.models() as unknown as PanelViewModel[]).filter(predicate).at(-1)!;

@@ -45,9 +45,21 @@ export const darkTheme = theme;
 /** dist/media/panel.js, rebuilt (this entry only, same options as scripts/build.mjs) when older than media/src. */
 export function ensureBuilt(): string {
   const script = join(root, 'dist', 'media', 'panel.js');
-  const sources = readdirSync(join(root, 'media', 'src')).map((name) => statSync(join(root, 'media', 'src', name)).mtimeMs);
+  const sources = readdirSync(join(root, 'media', 'src')).map(
+    (name) => statSync(join(root, 'media', 'src', name)).mtimeMs,
+  );
   if (!existsSync(script) || statSync(script).mtimeMs < Math.max(...sources)) {
-    buildSync({ entryPoints: [join(root, 'media', 'src', 'panel.ts')], outfile: script, bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, logLevel: 'warning', legalComments: 'linked' });
+    buildSync({
+      entryPoints: [join(root, 'media', 'src', 'panel.ts')],
+      outfile: script,
+      bundle: true,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      sourcemap: true,
+      logLevel: 'warning',
+      legalComments: 'linked',
+    });
   }
   return script;
 }
@@ -75,7 +87,12 @@ export async function openWebview(): Promise<WebviewPage> {
  * point opens it); waits for `selector` in it, runs `check`, then requires no CSP violation and
  * no page error. The evidence views' tests share it.
  */
-export async function inTimeSeriesView(model: unknown, view: unknown, selector: string, check: (page: Page) => Promise<void>): Promise<void> {
+export async function inTimeSeriesView(
+  model: unknown,
+  view: unknown,
+  selector: string,
+  check: (page: Page) => Promise<void>,
+): Promise<void> {
   const webview = await openWebview();
   const { page } = webview;
   try {
@@ -92,7 +109,9 @@ export async function inTimeSeriesView(model: unknown, view: unknown, selector: 
 }
 
 /** A page with the webview; a time zone (with an en-GB locale), a pixel ratio or the panel's title on request. */
-export async function openPanelPage(options: { timezoneId?: string; deviceScaleFactor?: number; title?: string } = {}): Promise<WebviewPage> {
+export async function openPanelPage(
+  options: { timezoneId?: string; deviceScaleFactor?: number; title?: string } = {},
+): Promise<WebviewPage> {
   const script = ensureBuilt();
   let html = '';
   const server: Server = await new Promise((done) => {
@@ -109,14 +128,32 @@ export async function openPanelPage(options: { timezoneId?: string; deviceScaleF
     created.listen(0, '127.0.0.1', () => done(created));
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  html = buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/dist/media/panel.js`, styleUri: `${origin}/media/panel.css`, nonce, title: options.title ?? 'Onload Bench Results' });
+  html = buildPanelHtml({
+    cspSource: origin,
+    scriptUri: `${origin}/dist/media/panel.js`,
+    styleUri: `${origin}/media/panel.css`,
+    nonce,
+    title: options.title ?? 'Onload Bench Results',
+  });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 }, deviceScaleFactor: options.deviceScaleFactor ?? 1, ...(options.timezoneId ? { timezoneId: options.timezoneId, locale: 'en-GB' } : {}) });
+    const page = await browser.newPage({
+      viewport: { width: 1100, height: 1400 },
+      deviceScaleFactor: options.deviceScaleFactor ?? 1,
+      ...(options.timezoneId ? { timezoneId: options.timezoneId, locale: 'en-GB' } : {}),
+    });
     const remoteRequests: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(origin)) remoteRequests.push(request.url());
@@ -144,9 +181,15 @@ export async function openPanelPage(options: { timezoneId?: string; deviceScaleF
     });
     await page.goto(`${origin}/index.html`);
     page.on('console', (message) => process.env.PANEL_DEBUG && console.log('[webview]', message.text()));
-    await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted ?? []).some((m) => m.type === 'ready'), undefined, { timeout: 10_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}; page errors: ${pageErrors.join(' | ')}`);
-    });
+    await page
+      .waitForFunction(
+        () => ((window as unknown as { __posted: { type: string }[] }).__posted ?? []).some((m) => m.type === 'ready'),
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch((error: Error) => {
+        throw new Error(`${error.message}; page errors: ${pageErrors.join(' | ')}`);
+      });
     const opened = browser;
     return {
       page,
@@ -178,11 +221,14 @@ export async function countPixels(page: Page, canvasSelector: string, hex: strin
     (canvas, colour) => {
       const c = canvas as HTMLCanvasElement;
       const scale = c.width / c.clientWidth;
-      const [left, top, right, bottom] = (c.dataset.plotArea ?? '').split(',').map((value) => Math.round(Number(value) * scale));
+      const [left, top, right, bottom] = (c.dataset.plotArea ?? '')
+        .split(',')
+        .map((value) => Math.round(Number(value) * scale));
       const pixels = c.getContext('2d')!.getImageData(left, top, right - left, bottom - top).data;
       const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
       let count = 0;
-      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === r && pixels[i + 1] === g && pixels[i + 2] === b && pixels[i + 3] === 255) count++;
+      for (let i = 0; i < pixels.length; i += 4)
+        if (pixels[i] === r && pixels[i + 1] === g && pixels[i + 2] === b && pixels[i + 3] === 255) count++;
       return count;
     },
     hex,
