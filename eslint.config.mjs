@@ -18,6 +18,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { '@stylistic': stylistic },
     rules: {
+      // a leading underscore says "deliberately unused" (a parameter kept for its position, a field left out)
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       '@stylistic/max-len': [
         'error',
         {
