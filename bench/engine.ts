@@ -39,7 +39,10 @@ export interface EngineFigures {
     engineMs: number;
     /** engineMs / (wall time of a cell whose YCSB run lasts 10 s), in percent. */
     engineShareAt10sPercent: number;
-    /** Of engineMs, the item-count step: the item count and the write queues, waiting for the node's next stats sample (REAL-LAB C10). */
+    /**
+     * Of engineMs, the item-count step: the item count and the write queues, waiting for the node's next stats sample
+     * (REAL-LAB C10).
+     */
     itemCountMs: number;
     /** engineMs without it, and its share of a 10 s cell. */
     engineBesidesItemCountMs: number;

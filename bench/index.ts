@@ -1,5 +1,6 @@
 // `npm run bench`: every figure of the project in one run, each beside its reference measured in
 // the same run. `npm run bench -- --json` prints one JSON object; `--only language|huge|imports|engine|evidence`.
+import { cpus } from 'node:os';
 import { benchEngine, formatEngineFigures } from './engine';
 import { benchEvidence, formatEvidenceFigures } from './evidence';
 import { benchHugeDocuments, formatHugeDocumentFigures } from './hugeDocuments';
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const only = process.argv[process.argv.indexOf('--only') + 1];
   const want = (part: string) => !process.argv.includes('--only') || only === part;
   const figures: Record<string, unknown> = {
-    machine: { cpus: require('node:os').cpus().length, node: process.version },
+    machine: { cpus: cpus().length, node: process.version },
   };
   if (want('language')) {
     const language = await benchLanguage();

@@ -34,6 +34,8 @@ function profileText(): string {
 
 /** Counts the fs/promises calls that ask the disk about a path while `work` runs. */
 async function countingLookUps(work: () => Promise<unknown>): Promise<number> {
+  // the module object itself (an import binding cannot be patched), so the engine's own calls are counted
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fs = require('node:fs/promises') as Record<string, unknown>;
   const names = ['stat', 'lstat', 'open', 'readFile', 'readdir', 'access'];
   const originals = new Map(names.map((name) => [name, fs[name]]));

@@ -14,7 +14,10 @@ const repo = resolve(__dirname, '..');
 const factsDir = resolve(process.env.ONLOAD_FACTS_DIR ?? join(repo, '..', 'shared', 'onload'));
 const out = process.env.ONLOAD_CATALOG_OUT ?? join(repo, 'server', 'src', 'onload', 'data', 'catalog.json');
 
+// the facts' JSON, whose fields this script reads one by one and writes out checked by the catalog's types
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Raw = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (name: string): any => JSON.parse(readFileSync(join(factsDir, name), 'utf8'));
 const options: Raw[] = readJson('options.json');
 const meta: Raw = readJson('options_meta.json');

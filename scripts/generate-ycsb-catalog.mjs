@@ -92,7 +92,9 @@ if (process.argv.includes('--check')) {
   let current = '';
   try {
     current = readFileSync(outPath, 'utf8');
-  } catch {}
+  } catch {
+    // no catalog yet: it is written below
+  }
   if (current !== output) {
     console.error(`${outPath} is out of date: run node scripts/generate-ycsb-catalog.mjs`);
     process.exit(1);

@@ -20,6 +20,7 @@ import { expandFolders } from '../../server/src/common/profileFolders';
 import { createLanguages } from '../../server/src/languages';
 import { loadPlan } from '../../engine/src/plan/plan';
 import { commandArguments } from './arguments';
+import { version } from '../../package.json';
 
 const planLanguageId = 'benchplan';
 
@@ -55,7 +56,10 @@ export interface LintFinding {
   severity: 'error' | 'warning' | 'info' | 'hint';
   code: string;
   message: string;
-  /** What libonload uses instead of the value written, for a diagnostic about a value (the hover and the effective configuration say the same). */
+  /**
+   * What libonload uses instead of the value written, for a diagnostic about a value (the hover and the effective
+   * configuration say the same).
+   */
   uses?: string;
 }
 
@@ -221,7 +225,7 @@ export function sarifLog(findings: LintFinding[], problems: string[], root: stri
         tool: {
           driver: {
             name: 'onload-bench',
-            semanticVersion: packageVersion(),
+            semanticVersion: version,
             rules: codes.map((code) => ({
               id: code,
               name: code.replace(/(^|-)([a-z0-9])/g, (_m, _dash, letter: string) => letter.toUpperCase()),
@@ -259,14 +263,6 @@ export function sarifLog(findings: LintFinding[], problems: string[], root: stri
       },
     ],
   };
-}
-
-function packageVersion(): string {
-  try {
-    return (require('../../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** Files as given; folders are searched (recursively) for files of a known type. */

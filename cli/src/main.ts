@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `onload-bench`: the command line over the same language services and engine as the extension.
 // Each command lives in its own file and is loaded only when used, so `lint` stays quick.
+import { version } from '../../package.json';
 import { commands } from './commands';
 
 async function main(argv: string[]): Promise<number> {
@@ -10,7 +11,7 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    console.log(require('../../package.json').version);
+    console.log(version);
     return 0;
   }
   const command = commands.find((candidate) => candidate.name === name);

@@ -1,4 +1,5 @@
-// `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]... [--x-axis AXIS] [--price N --currency C]`:
+// `onload-bench report RUN_DIR_OR_RESULTS [--csv | --json | --html [--output FILE]] [--metric NAME]... [--x-axis AXIS]
+// [--price N --currency C]`:
 // the verdict (one line per interface and profile, engine/src/report/verdict.ts), then the
 // cookbook's tables (kernel vs each Onload profile, difference in percent) from a run folder
 // or its results.jsonl; --html: one self-contained HTML file with tables, figures, marks,

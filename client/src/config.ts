@@ -26,12 +26,18 @@ export function resultsRootFor(settings: BenchSettings, planUri: vscode.Uri | un
   return path.join(planBase(planUri), settings.resultsFolder);
 }
 
-/** `onloadBench.profilePath` as absolute folders: `~/` is the home folder, relative is against the plan's workspace folder. */
+/**
+ * `onloadBench.profilePath` as absolute folders: `~/` is the home folder, relative is against the plan's workspace
+ * folder.
+ */
 export function profileFoldersFor(settings: BenchSettings, planUri: vscode.Uri | undefined): string[] {
   return expandProfileFolders(settings.profilePath, planBase(planUri), homedir());
 }
 
-/** The user's own `onloadBench.profilePath` folders (user settings only), expanded as above: where uploads may also come from. */
+/**
+ * The user's own `onloadBench.profilePath` folders (user settings only), expanded as above: where uploads may also come
+ * from.
+ */
 export function trustedProfileFoldersFor(planUri: vscode.Uri | undefined): string[] {
   return expandProfileFolders(
     userProfilePath(vscode.workspace.getConfiguration('onloadBench', planUri).inspect('profilePath')),

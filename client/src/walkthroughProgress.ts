@@ -20,7 +20,9 @@ export function markWalkthrough(key: (typeof walkthroughKeys)[keyof typeof walkt
   void vscode.commands.executeCommand('setContext', key, true);
 }
 
-/** A folder with profiles or plans open; diagnostics shown on an open profile or workload; the results panel on screen. */
+/**
+ * A folder with profiles or plans open; diagnostics shown on an open profile or workload; the results panel on screen.
+ */
 export function registerWalkthroughProgress(resultsViewType: string): vscode.Disposable {
   const checkDiagnostics = () => {
     const editor = vscode.window.activeTextEditor;

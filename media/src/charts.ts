@@ -362,7 +362,10 @@ export function legendItems(chart: Chart): LegendItem[] {
   return items;
 }
 
-/** The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print); chartExport.ts frames it. */
+/**
+ * The chart as a PNG data URL at `pixelRatio` device pixels per CSS pixel (2 or more for print); chartExport.ts frames
+ * it.
+ */
 export function chartPrintPng(
   model: ChartModel,
   stacks: readonly string[],

@@ -237,7 +237,8 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
   body.dataset.groupId = group.id;
   for (const cell of Array.from(body.querySelectorAll<HTMLElement>(openerCells))) {
     if (cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) continue;
-    // A table only screen readers see (a chart in chart view) stays out of the tab order until shown (dom.ts setTabbable).
+    // A table only screen readers see (a chart in chart view) stays out of the tab order until shown (dom.ts
+    // setTabbable).
     if (cell.closest('.data-box.visually-hidden')) {
       cell.dataset.tabindexShown = '0';
       cell.tabIndex = -1;

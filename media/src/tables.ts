@@ -172,7 +172,9 @@ export function deltaNote(cell: DeltaFields, baseline = 'kernel'): string {
   return `The ${baseline} repetitions vary too much to bound the ratio: no interval.`;
 }
 
-/** A comparison table's body: one row per thread count (or value of another axis, `x`), marked with it and headed by it. */
+/**
+ * A comparison table's body: one row per thread count (or value of another axis, `x`), marked with it and headed by it.
+ */
 export function threadRowsBody<Row extends { threads: number; x?: number | string }>(
   rows: readonly Row[],
   cellsOf: (row: Row) => HTMLTableCellElement[],

@@ -56,7 +56,7 @@ describe('onload-bench report on a run with cluster sizes', () => {
     );
     assert.match(
       stdout,
-      /^  25G \(10\.0\.0\.1\), 16 threads, fieldlength=100 · Onload · latency vs kernel: ▲ better: throughput \+37\.5 % \(95 % CI \+34\.3 % to \+40\.8 %\) at 3 nodes$/m,
+      /^ {2}25G \(10\.0\.0\.1\), 16 threads, fieldlength=100 · Onload · latency vs kernel: ▲ better: throughput \+37\.5 % \(95 % CI \+34\.3 % to \+40\.8 %\) at 3 nodes$/m,
     );
     assert.match(stdout, /at 3 USD per node hour/);
     assert.match(stdout, /0\.00833/); // 3 USD / (100,000 ops/s × 3,600 s) × 10^6

@@ -128,7 +128,8 @@ async function takeShots(vsix: string, cli: string, runDir: string, outDir: stri
 
     await runCommand(page, 'View: Close All Editors', 5_000).catch(() => undefined);
     await runCommand(page, 'Onload Bench: Compare two runs', 30_000);
-    // This build's picker: baseline, then candidate in a second pick; the earlier one: Enter on A, then on B in one list.
+    // This build's picker: baseline, then candidate in a second pick; the earlier one: Enter on A, then on B in one
+    // list.
     await choose(page, runA);
     await choose(page, runB);
     await expectVisible(

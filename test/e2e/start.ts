@@ -96,7 +96,7 @@ Workspace: examples/   Plan: ${info.plan}
   systemd, sshd and sudo) and YCSB is the real 0.17.0, but couchbase-server (a small test node) and
   onload are stand-ins; the numbers mean nothing.
 Try: F1 > "Run Couchbase benchmark" > ${simulatedPlanName}. The password is taken from
-\$${passwordEnvVar}; if asked, it is: ${lab.password}
+$${passwordEnvVar}; if asked, it is: ${lab.password}
 Results go to examples/bench-results/. Press Ctrl+C to stop.`);
     await new Promise(() => undefined);
   } catch (error) {

@@ -77,7 +77,8 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
   });
 
   it("each host's systemd has a cgroup tree of its own, so hosts booting together cannot break each other's units", async () => {
-    // Before: every host's systemd managed this machine's /payload/system.slice/<unit> (init in /payload/init.scope); hosts starting
+    // Before: every host's systemd managed this machine's /payload/system.slice/<unit> (init in /payload/init.scope);
+    // hosts starting
     // the same unit at once removed each other's unit cgroup (219/CGROUP), and a host that lost
     // systemd-user-sessions refused every SSH login ("System is booting up", pam_nologin).
     const hosts = [lab.serverHost, ...lab.clientHosts];
@@ -366,7 +367,8 @@ describe('lab hosts', { skip: labUnavailable() }, () => {
           lab.serverHost,
           `rm ${dir}/override.conf; printf '[Service]\\nExecStart=/usr/bin/onload ${lab.couchbaseServerPath} -- -noinput\\n' > ${dir}/onload-bench.conf && systemctl daemon-reload`,
         );
-        // systemctl start says so itself; status's lines vary (a 'changed on disk' warning or a failed process dump may come first)
+        // systemctl start says so itself; status's lines vary (a 'changed on disk' warning or a failed process dump may
+        // come first)
         const refused = await lab.ssh(lab.serverHost, 'sudo -n systemctl start couchbase-server');
         assert.notEqual(refused.code, 0);
         assert.match(refused.stderr, /Unit couchbase-server\.service has a bad unit file setting/);

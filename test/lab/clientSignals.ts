@@ -100,7 +100,7 @@ export function serveClientSignals(
   everyMs = 50,
 ): () => void {
   const timer = setInterval(() => {
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(dir)
         .filter((name) => name.endsWith('.json') && !name.startsWith('.'))

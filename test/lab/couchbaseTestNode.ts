@@ -29,7 +29,10 @@ import { QueryService, queryRequestFrom } from './queryService';
 import { clusterMembership, type MembershipFaults, type SavedMembership } from './clusterMembership';
 import { newScramSecrets, ScramConversation, scramMechanism } from './scramServer';
 
-/** Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every request. */
+/**
+ * Switches a test flips to make the node misbehave (in a lab: `lab.faults.set`, LabFaults). Read again for every
+ * request.
+ */
 export interface TestNodeFaults extends MembershipFaults {
   /** Refuse `POST /pools/default/buckets` with this message (HTTP 400, as a real node does). */
   refuseBucketCreation?: string;
@@ -37,7 +40,10 @@ export interface TestNodeFaults extends MembershipFaults {
   kvDelayMs?: number;
   /** Delay every REST answer by this many ms. */
   restDelayMs?: number;
-  /** Answer every Nth document operation of a bucket with 0x82 (temporary failure): neither SDK retries it (Node 4.x: TemporaryFailureError; Java 2.3.1: TemporaryFailureException, which YCSB's couchbase2 counts as Return=ERROR). */
+  /**
+   * Answer every Nth document operation of a bucket with 0x82 (temporary failure): neither SDK retries it (Node 4.x:
+   * TemporaryFailureError; Java 2.3.1: TemporaryFailureException, which YCSB's couchbase2 counts as Return=ERROR).
+   */
   temporaryFailureEvery?: number;
   /**
    * The client process that sends the Nth document operation counted from when this is set gets
@@ -522,7 +528,10 @@ export async function startCouchbaseTestNode(options: TestNodeOptions): Promise<
     };
   }
 
-  /** K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the next ones. */
+  /**
+   * K13: every member in nodesExt and the bucket's serverList, vBucket v active on member v mod N, its replicas on the
+   * next ones.
+   */
   function clusterViewConfig(view: ViewMember[], bucket?: Bucket): Record<string, unknown> {
     const nodesExt = view.map((member) => ({
       hostname: member.name,

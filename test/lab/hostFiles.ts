@@ -43,7 +43,9 @@ import { hostConfigPath, hostFaultsDir, type HostConfig, type NodeConfig } from 
 /** Where the node binary, bundles and node_modules appear inside every host. */
 export const labLibDir = '/usr/lib/onload-bench-lab';
 export const hostNode = `${labLibDir}/bin/node`;
-/** The server's Onload stack namespace, bound in by the lab when it has Onload NICs (labNetwork.ts createOnloadStack). */
+/**
+ * The server's Onload stack namespace, bound in by the lab when it has Onload NICs (labNetwork.ts createOnloadStack).
+ */
 export const onloadStackNetnsInHost = '/etc/onload-bench-lab/onload-stack.netns';
 /** Root's half of the stand-in Onload stack (standins/onloadStack.ts), run by memcached through sudo. */
 export const onloadStackCommand = '/usr/local/sbin/onload-lab-stack';

@@ -166,7 +166,10 @@ export interface LabOptions {
   startCouchbase?: boolean;
   /** Client hosts (aliases) with no Java at all: their overlay hides the JRE (a host without one). */
   withoutJava?: string[];
-  /** Give the clients a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like current distributions). Throws when this machine has none. */
+  /**
+   * Give the clients a real Python 2.7 as `python2` so `python2 bin/ycsb` works (REAL-LAB Y4; default: none, like
+   * current distributions). Throws when this machine has none.
+   */
   python2?: boolean;
   faults?: LabFaults;
   /** Read-only bind mounts into the hosts: `source` on this machine at `target` inside. */
@@ -249,7 +252,9 @@ export interface Lab {
    * undefined when this machine does not allow mounting. Unmounted by stop().
    */
   smallDisk(sizeKb?: number): { path: string; unmount(): void } | undefined;
-  /** Processes the SSH sessions left on the hosts, as `ALIAS PID COMMAND` (the couchbase service excluded unless asked). */
+  /**
+   * Processes the SSH sessions left on the hosts, as `ALIAS PID COMMAND` (the couchbase service excluded unless asked).
+   */
   processesLeft(options?: { includeService?: boolean }): Promise<string[]>;
   /** Milliseconds the hosts took to boot (each, from nspawn to sshd active), for the README's figures. */
   bootTimes: Record<string, number>;

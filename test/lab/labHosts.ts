@@ -66,7 +66,10 @@ export function hostFolders(dir: string): { upper: string; work: string; merged:
   return { upper: join(dir, 'upper'), work: join(dir, 'work'), merged: join(dir, 'root') };
 }
 
-/** nspawn wants /run/systemd/nspawn on a tmpfs (see the top of this file). Mounted once, never unmounted (other labs use it). */
+/**
+ * nspawn wants /run/systemd/nspawn on a tmpfs (see the top of this file). Mounted once, never unmounted (other labs use
+ * it).
+ */
 export function ensureNspawnRuntime(): void {
   mkdirSync('/run/systemd/nspawn', { recursive: true });
   try {
@@ -250,7 +253,7 @@ function hostCgroupName(machine: string): string {
  * empty); true when none is left. */
 function removeHostCgroups(machine: string): boolean {
   const removeTree = (path: string): void => {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = readdirSync(path, { withFileTypes: true })
         .filter((entry) => entry.isDirectory())

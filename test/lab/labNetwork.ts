@@ -179,6 +179,7 @@ export function createNetwork(labId: string, block: number, aliases: string[], s
     destroyNetwork(network);
     throw new Error(
       `lab network: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`,
+      { cause: error },
     );
   }
   return network;
@@ -298,6 +299,7 @@ export function createOnloadStack(
     quietly(() => ip(['netns', 'delete', stack]));
     throw new Error(
       `lab network: Onload stack: ${error instanceof Error ? (error as Error & { stderr?: Buffer }).stderr?.toString().trim() || error.message : String(error)}`,
+      { cause: error },
     );
   }
   return stack;

@@ -29,6 +29,7 @@ export function ycsbReleaseHome(): string {
     const output = error as { stdout?: string; stderr?: string };
     throw new Error(
       `lab: the real YCSB could not be assembled (scripts/ycsb-release.sh):\n${output.stderr ?? ''}${output.stdout ?? ''}`,
+      { cause: error },
     );
   }
   home = printed.trim().split('\n').pop() ?? '';

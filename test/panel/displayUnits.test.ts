@@ -9,7 +9,9 @@ import { runDataFromFiles } from '../../client/src/panel/runData';
 import { buildViewModel } from '../../client/src/panel/viewModel';
 import { fixtureResults } from './fixtureRun';
 
-/** The fixture's cells on two interfaces: `slow` with read latencies `factor` times the fixture's, `fast` as they are. */
+/**
+ * The fixture's cells on two interfaces: `slow` with read latencies `factor` times the fixture's, `fast` as they are.
+ */
 function twoInterfaces(runDir: string, factor: number) {
   const results: CellResult[] = [];
   for (const [name, scale] of [

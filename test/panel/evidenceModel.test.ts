@@ -101,7 +101,8 @@ test('spectra: every point and operation, the arms overlaid on the nines scale, 
     read10.ticks.map((tick) => tick.label),
     ['0', '90', '99', '99.9', '99.99', '99.999', '100'],
   );
-  // At 20 threads the kernel has no HDR logs (YCSB's percentiles, the max of clients) and the profile's only repetition is marked.
+  // At 20 threads the kernel has no HDR logs (YCSB's percentiles, the max of clients) and the profile's only repetition
+  // is marked.
   const read20 = spectra[4];
   assert.deepEqual(
     read20.series.map((series) => [series.stack, series.source, series.marked]),

@@ -57,7 +57,8 @@ test(
       await webview.post({ type: 'model', model: buildViewModel([data]) });
       await page.waitForSelector('#chart-r0-g0-server-cpu-canvas');
 
-      // CPU utilisation and CPU per operation against threads, in the group's CPU box, kernel blue and the profile orange.
+      // CPU utilisation and CPU per operation against threads, in the group's CPU box, kernel blue and the profile
+      // orange.
       assert.deepEqual(
         await page.$$eval('#group-r0-g0 .cpu-box figure.chart', (figures) =>
           figures.map((figure) => (figure as HTMLElement).dataset.metric),
@@ -83,7 +84,8 @@ test(
       await page.click('#chart-r0-g0-server-cpu button.view-toggle');
       assert.equal(await page.isVisible('#r0-g0-server-cpu-data'), true, 'the CPU chart has its table view');
       await page.click('#chart-r0-g0-server-cpu button.view-toggle');
-      // Error bars: the 95 % interval of each mean with 2+ repetitions (both arms at 5 and 10 threads; the kernel's 5 is client-bound: one left).
+      // Error bars: the 95 % interval of each mean with 2+ repetitions (both arms at 5 and 10 threads; the kernel's 5
+      // is client-bound: one left).
       assert.equal(await page.getAttribute('#chart-r0-g0-throughput-canvas', 'data-error-bars'), '3');
 
       // The spectrum: the busiest point where both arms have merged HDR logs, the arms overlaid in two colours.

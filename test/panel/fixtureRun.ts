@@ -300,7 +300,10 @@ export function fixtureFiles(): { manifest: string; results: string } {
   };
 }
 
-/** A cell's cluster of two nodes (issue 23): formed by a rebalance after waiting for a node still leaving; the second node's items not read. */
+/**
+ * A cell's cluster of two nodes (issue 23): formed by a rebalance after waiting for a node still leaving; the second
+ * node's items not read.
+ */
 export const twoNodes: ClusterEvidence = {
   size: 2,
   members: [

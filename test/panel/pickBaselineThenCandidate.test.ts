@@ -7,7 +7,7 @@ import type { RunSummary } from '../../engine/src/results/resultsStore';
 import { fake, installFakeVscode } from './support/fakeVscode';
 
 installFakeVscode();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { pickBaselineThenCandidate } =
   require('../../client/src/commands/pickRun') as typeof import('../../client/src/commands/pickRun');
 

@@ -138,7 +138,7 @@ test("a table cell or chart point opens its cells' records and YCSB logs, never 
   panel.fromWebview({ type: 'open-cell', runIndex: 0, cellIds: '../../etc/passwd' });
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(fake.quickPicks.length, 2, 'a malformed request is ignored');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const { logPath } =
     require('../../client/src/panel/panelActions') as typeof import('../../client/src/panel/panelActions');
   assert.equal(logPath('/runs/a', '../b/x.log'), undefined);

@@ -193,7 +193,8 @@ test(
       `PNG ${size.width}x${size.height} is at least twice the ${shown.width}x${shown.height} on screen`,
     );
     assert.deepEqual(size, { width: 1920, height: 1080 });
-    // Corner and centre-top pixels of the PNG: white page (the theme is dark), dark title text somewhere in the top band.
+    // Corner and centre-top pixels of the PNG: white page (the theme is dark), dark title text somewhere in the top
+    // band.
     const pixels = await page.evaluate(async (url) => {
       const image = new Image();
       image.src = url;
@@ -469,7 +470,8 @@ test(
       [request.runIndex, request.stack, request.threads, request.cellIds],
       [0, 'kernel', 10, ['25G-kernel-t10-r1', '25G-kernel-t10-r2']],
     );
-    // The host answers (these cells recorded no series): the view's header opens their records and logs, by mouse and by keyboard.
+    // The host answers (these cells recorded no series): the view's header opens their records and logs, by mouse and
+    // by keyboard.
     await panel.post({
       type: 'timeseries',
       view: {

@@ -126,7 +126,10 @@ test('disable for this line: a comment the server and lint honour, codes added t
     const onContinuation = now.find((d) => d.range.start.line === 5)!;
     assert.equal(onContinuation.code, 'value-not-number');
     edited = await disable(edited, onContinuation);
-    assert.match(edited, /fi\n# onload-bench-disable-next-line value-not-number\nonload_set EF_POLL_USEC \\\n  0x5\n/);
+    assert.match(
+      edited,
+      /fi\n# onload-bench-disable-next-line value-not-number\nonload_set EF_POLL_USEC \\\n {2}0x5\n/,
+    );
     await client.change(uri, edited);
     now = await client.diagnostics(uri);
     assert.deepEqual(codesByLine(now), [[7, 'unknown-option']]);

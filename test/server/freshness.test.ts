@@ -167,7 +167,8 @@ test('URIs spelled as Neovim spells them (`@`, `+` unescaped): the unsaved text 
   const sub = join(folder, 'team@site+c');
   mkdirSync(sub);
   writeFileSync(join(sub, 'base-i.opf'), 'onload_set EF_SPIN_USEC 1\n');
-  // pathToFileURL leaves '@' and '+' as they are, as Neovim's vim.uri_from_fname does; vscode-uri would write %40 and %2B.
+  // pathToFileURL leaves '@' and '+' as they are, as Neovim's vim.uri_from_fname does; vscode-uri would write %40 and
+  // %2B.
   const main = fileUri(join(sub, 'main-i.opf'));
   const base = fileUri(join(sub, 'base-i.opf'));
   assert.match(base, /team@site\+c/);

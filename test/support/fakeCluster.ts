@@ -85,7 +85,9 @@ export class FakeCluster {
     if (this.bucket) this.bucket.items = items;
   }
 
-  /** An engine killed mid-rebalance: `hostnames` added and a rebalance running that ends after `polls` more task reads. */
+  /**
+   * An engine killed mid-rebalance: `hostnames` added and a rebalance running that ends after `polls` more task reads.
+   */
   leaveRebalanceRunning(hostnames: string[], polls = 2): void {
     for (const hostname of hostnames)
       this.members.push({

@@ -48,7 +48,10 @@ export interface TestClient {
   stop(): Promise<void>;
 }
 
-/** A code action offered beside every problem's own fixes: fix all of its code, disable it for the line (server/src/common/fileWideActions.ts). */
+/**
+ * A code action offered beside every problem's own fixes: fix all of its code, disable it for the line
+ * (server/src/common/fileWideActions.ts).
+ */
 export function isFileWideAction(action: { title: string }): boolean {
   return /^(Fix all|Disable) '[a-z0-9-]+' /.test(action.title);
 }

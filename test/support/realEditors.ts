@@ -67,7 +67,9 @@ export function assertCompletedLines(seen: Record<string, [string, string[]]>): 
   assert.equal(seen.workload_value_completion?.[0], 'requestdistribution=zipfian');
 }
 
-/** What an editor showed for the example of mistakes and the problem workload is lint's findings, in that editor's form. */
+/**
+ * What an editor showed for the example of mistakes and the problem workload is lint's findings, in that editor's form.
+ */
 export function assertDiagnosticsAsLint(
   seen: Record<string, unknown>,
   ws: string,

@@ -49,18 +49,12 @@ export function referenceLoad(input: string): Map<string, string> {
             if (line.length > 0) break;
           }
           if (line.length === 0) break;
-          if (line[0] === '#' || line[0] === '!') {
-            line = '';
-            break;
-          }
+          if (line[0] === '#' || line[0] === '!') break;
           continue;
         }
         break;
       }
-      if (logical.length === 0 && (line[0] === '#' || line[0] === '!')) {
-        line = '';
-        break;
-      }
+      if (logical.length === 0 && (line[0] === '#' || line[0] === '!')) break;
     }
     if (logical.length === 0 && !endedByEndOfInput) continue;
     const [key, value] = splitKeyValue(logical);

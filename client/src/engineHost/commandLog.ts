@@ -54,7 +54,10 @@ export function formatCommandLogLine(line: CommandLogLine): string {
   return `${line.host} [${line.step}] ${line.text}`;
 }
 
-/** Replaces every form of the password the engine writes (redaction.ts; when long enough to be unambiguous) with asterisks. */
+/**
+ * Replaces every form of the password the engine writes (redaction.ts; when long enough to be unambiguous) with
+ * asterisks.
+ */
 export function redactor(secret: string): (text: string) => string {
   return (text) => redactSecrets(text, [secret]);
 }

@@ -154,7 +154,10 @@ function match(tableA: ReportTable, tableB: ReportTable, leftOut: Set<string>): 
   return matched;
 }
 
-/** Did each profile's gain over the kernel change from A to B, at each common thread count? Undefined without a kernel and a profile in both. */
+/**
+ * Did each profile's gain over the kernel change from A to B, at each common thread count? Undefined without a kernel
+ * and a profile in both.
+ */
 function gainChangeTable(
   id: string,
   metric: MetricId,

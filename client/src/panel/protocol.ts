@@ -186,7 +186,10 @@ export interface ScalingPanelView {
       }[];
       /** `96.2 % (95 % CI 93.7 to 98.7 %)` or `... (1 repetition: no interval)`, by the size it reaches. */
       steps: { from: number; to: number; efficiency: number; text: string }[];
-      /** The best size per price and the sizes it cannot be told apart from, in words (price-free: a price per node hour ranks the same). */
+      /**
+       * The best size per price and the sizes it cannot be told apart from, in words (price-free: a price per node hour
+       * ranks the same).
+       */
       best: string;
       bestSize: number | null;
     }[];
@@ -224,7 +227,10 @@ export interface SpectrumView {
   series: {
     stack: string;
     repetition: number;
-    /** `hdr-merged`: the clients' merged HDR histograms; `client-max`: upper bound (max of clients); `ycsb`: one client's summary. */
+    /**
+     * `hdr-merged`: the clients' merged HDR histograms; `client-max`: upper bound (max of clients); `ycsb`: one
+     * client's summary.
+     */
     source: 'hdr-merged' | 'client-max' | 'ycsb';
     marked: boolean;
     /** x: the percentile's place on the nines scale (0 = 0 %, 1 = 90 %, 2 = 99 %...). */
@@ -267,9 +273,15 @@ export interface CellTimeSeriesView {
     threads: { tid: number; name: string; pctOfCore: number; saturated: boolean; spinning?: boolean }[];
     more: number;
   }[];
-  /** How the cell's acceleration and interface were proven, or why not, per server host (engine/src/evidence/cellProofs.ts). */
+  /**
+   * How the cell's acceleration and interface were proven, or why not, per server host
+   * (engine/src/evidence/cellProofs.ts).
+   */
   proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
-  /** How the cell's cluster was formed and spread over its nodes (engine/src/evidence/clusterProof.ts); plans with cluster sizes only. */
+  /**
+   * How the cell's cluster was formed and spread over its nodes (engine/src/evidence/clusterProof.ts); plans with
+   * cluster sizes only.
+   */
   cluster?: {
     formed: string;
     replicas: string;

@@ -40,7 +40,10 @@ export function threadsText(threads: number): string {
   return `${threads} thread${threads === 1 ? '' : 's'}`;
 }
 
-/** `25G, kernel, 10 threads, repetition 1` (`25G, kernel, 3 nodes, ...` when the run sweeps sizes): the label of a cell in the progress line. */
+/**
+ * `25G, kernel, 10 threads, repetition 1` (`25G, kernel, 3 nodes, ...` when the run sweeps sizes): the label of a cell
+ * in the progress line.
+ */
 export function describeCell(key: CellResult['key']): string {
   const axes = Object.entries(key.axes).map(([name, value]) => `${name}=${value}`);
   const size = key.clusterSize !== undefined ? [`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`] : [];

@@ -15,7 +15,9 @@ export interface RunProgress {
   done: number;
   failed: number;
   currentCell?: string;
-  /** The running cell's place in the sweep (0-based, the engine's index): the counter says this cell, never the next. */
+  /**
+   * The running cell's place in the sweep (0-based, the engine's index): the counter says this cell, never the next.
+   */
   currentIndex?: number;
   /** A cell has started: before that the run is in its pre-flight checks. */
   started?: boolean;
@@ -69,7 +71,10 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
   }
 }
 
-/** `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word), `25G · kernel · 3 nodes · 10 threads` with sizes */
+/**
+ * `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word), `25G · kernel · 3 nodes ·
+ * 10 threads` with sizes
+ */
 export function cellLabel(key: CellKey): string {
   const parts = [key.interface, key.stack];
   if (key.clusterSize !== undefined) parts.push(`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`);

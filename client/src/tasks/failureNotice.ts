@@ -67,7 +67,9 @@ export function failureNotice(
   };
 }
 
-/** Offset of the plan's `"host": "<host>"` value (the entry to reveal), else of the first `"<host>"`; -1 when absent. */
+/**
+ * Offset of the plan's `"host": "<host>"` value (the entry to reveal), else of the first `"<host>"`; -1 when absent.
+ */
 export function hostOffsetInPlan(planText: string, host: string): number {
   const quoted = JSON.stringify(host);
   const escaped = quoted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -38,7 +38,10 @@ interface ActiveRun {
 export class RunTracker implements vscode.Disposable {
   private readonly active = new Map<string, ActiveRun>();
   private readonly statusBar = vscode.window.createStatusBarItem('onloadBench.run', vscode.StatusBarAlignment.Left, 10);
-  /** New runs that stopped in pre-flight (their folders are gone), kept in the workspace's storage: the Runs view groups them. */
+  /**
+   * New runs that stopped in pre-flight (their folders are gone), kept in the workspace's storage: the Runs view groups
+   * them.
+   */
   private readonly failures: PreflightFailures;
   private readonly changed = new vscode.EventEmitter<void>();
   /** A run started or ended, or one failed pre-flight: the Runs view redraws. */
@@ -175,7 +178,8 @@ export class RunTracker implements vscode.Disposable {
     planPath: string,
     passwordSource: PasswordSource | undefined,
   ): Promise<void> {
-    // A failed run (also one stopped in pre-flight, whose folder is gone) says what failed and offers next steps as buttons.
+    // A failed run (also one stopped in pre-flight, whose folder is gone) says what failed and offers next steps as
+    // buttons.
     const notice = failureNotice(outcome, {
       planName: path.basename(planPath),
       ...(passwordSource ? { passwordSource } : {}),

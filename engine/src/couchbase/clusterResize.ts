@@ -35,7 +35,10 @@ export interface WantedMember {
   services: CouchbaseService[];
 }
 
-/** The members a cell of these servers wants (plan/clusterSizes.ts clusterMembers): each as ns_server reaches it, its REST address and port. */
+/**
+ * The members a cell of these servers wants (plan/clusterSizes.ts clusterMembers): each as ns_server reaches it, its
+ * REST address and port.
+ */
 export function wantedMembers(servers: ResolvedServer[]): WantedMember[] {
   return servers.map((server) => ({
     hostname: `${server.address.includes(':') ? `[${server.address}]` : server.address}:${server.restPort}`,
@@ -66,7 +69,10 @@ export function parsePoolState(json: unknown): PoolState | { problem: string } {
   return { nodes: parsed, ...(typeof balanced === 'boolean' ? { balanced } : {}) };
 }
 
-/** `host:port` in one spelling, so `10.0.0.2:8091` and an IPv6 address in any of its text forms compare equal (REAL-LAB H5). */
+/**
+ * `host:port` in one spelling, so `10.0.0.2:8091` and an IPv6 address in any of its text forms compare equal (REAL-LAB
+ * H5).
+ */
 export function endpointKey(hostname: string): string {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(hostname);
   const single = (hostname.match(/:/g) ?? []).length === 1 ? /^(.*):(\d+)$/.exec(hostname) : null;
@@ -265,7 +271,10 @@ function formatProgress(progress: number | undefined): string {
   return progress === undefined ? 'an unknown value' : `${Math.round(progress * 10) / 10} %`;
 }
 
-/** K4, K7, K10: after a rebalance the cluster is exactly the wanted members, balanced, all active and healthy. Problems in words; [] = done. */
+/**
+ * K4, K7, K10: after a rebalance the cluster is exactly the wanted members, balanced, all active and healthy. Problems
+ * in words; [] = done.
+ */
 export function postConditionProblems(state: PoolState, wanted: WantedMember[]): string[] {
   const problems: string[] = [];
   if (state.balanced !== true)

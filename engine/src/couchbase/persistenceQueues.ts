@@ -77,7 +77,9 @@ export function readQueueSample(json: unknown): QueueSample {
   return { ...(Number.isFinite(stamp) && stamp > 0 ? { sampledAt: stamp } : {}), values };
 }
 
-/** Polls the bucket's stats (called right after the load) until a newer sample shows every queue empty, or the deadline. */
+/**
+ * Polls the bucket's stats (called right after the load) until a newer sample shows every queue empty, or the deadline.
+ */
 export async function waitPersistence(
   target: RestTarget,
   bucket: { name: string; type: string; replicas: number },

@@ -86,7 +86,7 @@ export async function ensurePrimaryIndex(
     });
   }
   let polls = 0;
-  let last = '';
+  let last: string;
   const literal = JSON.stringify(bucket);
   for (;;) {
     polls += 1;
@@ -98,7 +98,7 @@ export async function ensurePrimaryIndex(
     last = state.status === 200 ? JSON.stringify(state.results) : `HTTP ${state.status}: ${quote(state.text)}`;
     if (state.results.includes('online')) return { polls, ms: performance.now() - started, created: !exists };
     if (performance.now() >= deadline) break;
-    // often at first, less as it drags on (pollInterval.ts), not every 250 ms (issue 24)
+    // often at first, less as it drags on (pollInterval.ts), not every 250 ms
     await sleep(
       Math.min(pollIntervalMs(performance.now() - started, 100), Math.max(0, deadline - performance.now())),
       target.signal,

@@ -84,9 +84,15 @@ export interface Plan {
   threads?: number[] | LinearRange | GeometricRange;
   /** Cluster sizes to sweep (issue 23): a cell's cluster is the first N servers (plan/clusterSizes.ts). */
   clusterSizes?: number[];
-  /** Price of a server node per hour (issue 23): results show ops/s per node, cost per million operations and the best size per price (report/scaling.ts). Shown only: not in the resolved plan, so resume never asks about it. */
+  /**
+   * Price of a server node per hour (issue 23): results show ops/s per node, cost per million operations and the best
+   * size per price (report/scaling.ts). Shown only: not in the resolved plan, so resume never asks about it.
+   */
   cost?: { pricePerNodeHour: number; currency: string };
-  /** A count, or run until stable: at least `min`, at most `max`, until the 95 % interval of every profile's throughput difference is narrower than ±targetCi %. */
+  /**
+   * A count, or run until stable: at least `min`, at most `max`, until the 95 % interval of every profile's throughput
+   * difference is narrower than ±targetCi %.
+   */
   repetitions?: number | { min: number; max: number; targetCi: number };
   /** Seconds at the start of each run phase left out of the statistics (HDR intervals, status lines, CPU). */
   warmupSec?: number;

@@ -30,7 +30,9 @@ export interface WorkFolderVerdict {
   closedToOthersAt?: string;
 }
 
-/** The folder nearest / that others may not enter: an ancestor (`@up` lines, nearest first) or the work folder. Pure. */
+/**
+ * The folder nearest / that others may not enter: an ancestor (`@up` lines, nearest first) or the work folder. Pure.
+ */
 function closedToOthers(
   ancestors: readonly { mode: number; path: string }[],
   workDir: string,

@@ -5,6 +5,7 @@
 // Every such character (C0 but tab and newline, DEL, C1) is written as a visible `\u00XX` escape
 // instead: the sequence becomes inert text that still shows it was there, and JSON stays valid.
 
+// eslint-disable-next-line no-control-regex -- these characters are what the file exists to find
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 function escaped(character: string): string {

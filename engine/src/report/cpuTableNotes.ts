@@ -26,7 +26,10 @@ export function cpuTableNotes(table: NotedTable): string[] {
   ];
 }
 
-/** When some cells of a CPU table busy-poll: that their CPU per operation counts spinning (the panel's CPU charts show this line). */
+/**
+ * When some cells of a CPU table busy-poll: that their CPU per operation counts spinning (the panel's CPU charts show
+ * this line).
+ */
 export function busyPollingNote(table: NotedTable): string | undefined {
   if (!cpuMetricIds.has(table.metric.id)) return undefined;
   const polling = new Set<string>();

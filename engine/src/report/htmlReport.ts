@@ -1,6 +1,7 @@
 // One self-contained HTML file for a run (`onload-bench report RUN --html`, the panel's Export
 // report): what a user sends a colleague instead of a spreadsheet. It opens with the verdict (one
-// line per interface and profile, verdict.ts, the same words as the panel and the terminal), then the cookbook's tables with
+// line per interface and profile, verdict.ts, the same words as the panel and the terminal), then the cookbook's tables
+// with
 // their 95 % intervals, the CPU tables, the figures (throughput, latency, CPU, CPU per operation
 // per interface, and the latency spectrum of the busiest point) as inline SVG, the marked and the
 // failed cells with what each mark means, the environment and each profile's effective Onload
@@ -261,7 +262,10 @@ function metricFigure(table: ReportTable, group: ReportGroup, runId: string, lab
   return `<figure data-metric="${escape(table.metric.id)}"${table.xAxis.id === threadsAxis ? '' : ` data-x-axis="${escape(table.xAxis.id)}"`}>${svg}<figcaption>${escape(table.metric.title)} by ${escape(table.xAxis.title)}, run ${escape(runId)}: line = median of the repetitions, band = min–max, bars = 95 % interval of the mean, × = every repetition marked (see Marked cells).${escape(caveat)}</figcaption></figure>`;
 }
 
-/** Where a row's x value goes on a category axis: the value itself when numeric, else its place among the group's values. */
+/**
+ * Where a row's x value goes on a category axis: the value itself when numeric, else its place among the group's
+ * values.
+ */
 function xPlace(group: ReportGroup, x: number | string): number {
   return group.rows.every((row) => Number.isFinite(Number(row.x)))
     ? Number(x)
@@ -349,7 +353,8 @@ function otherAxesHtml(
         const figure = metricFigure(throughput, group, runId, label);
         return `<section class="axis-group"><h3>${escape(group.title)}</h3>${tableHtml(throughput, group, index, label, axis.id)}${tableHtml(latency, latency.groups[index], index, label, axis.id)}${figure ? `<div class="figures">${figure}</div>` : ''}</section>`;
       });
-      // One more axis shown as separate lines instead of held: threads when they are not across, else the next swept axis.
+      // One more axis shown as separate lines instead of held: threads when they are not across, else the next swept
+      // axis.
       const lineAxis = sweptAxes(keys).find(
         (candidate) =>
           candidate.id !== axis.id &&
@@ -587,7 +592,9 @@ function marksHtml(results: readonly CellResult[]): string {
   return `<h2 id="marks">Marked cells</h2><p>A marked repetition may not measure what its row and column say. It is left out of the median when unmarked repetitions exist (a busy-polling note excepted: it only says how the CPU figures read); a point whose repetitions are all marked is shown with its number, drawn as a cross (×) in the figures as in the panel, and never counted as an improvement.</p><dl class="legend">${legend.join('')}</dl><ul class="marked-cells">${items.join('')}</ul>`;
 }
 
-/** The per-thread CPU view (evidence/busiestThreads.ts): per cell, what its CPU covers and each host's busiest threads. */
+/**
+ * The per-thread CPU view (evidence/busiestThreads.ts): per cell, what its CPU covers and each host's busiest threads.
+ */
 function threadsHtml(results: readonly CellResult[]): string {
   const items = results
     .filter((result) => result.status === 'ok')

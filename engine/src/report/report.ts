@@ -216,7 +216,9 @@ export interface StackCell {
   percentilesSource?: PercentilesSource;
 }
 
-/** Its percentile is only an upper bound: some counted repetition's came from the worst client (no HDR logs to merge). */
+/**
+ * Its percentile is only an upper bound: some counted repetition's came from the worst client (no HDR logs to merge).
+ */
 export function isUpperBound(cell: StackCell): boolean {
   return cell.percentilesSource === 'client-max' || cell.percentilesSource === 'mixed';
 }
@@ -576,7 +578,10 @@ function comparisonText(comparison: StackComparison): string {
   return `${formatDifference(comparison.difference)}${comparison.best ? ' *' : ''}${comparison.marked ? ' !' : ''}`;
 }
 
-/** Renders one table as plain text, one block per group: numbers right-aligned, notes after them; stacks named as stacks. */
+/**
+ * Renders one table as plain text, one block per group: numbers right-aligned, notes after them; stacks named as
+ * stacks.
+ */
 export function renderReportTable(table: ReportTable, displayNames: StackDisplayNames = {}): string {
   const { metric } = table;
   const lines: string[] = [`${metric.title} (${metric.unit}, ${metric.higherIsBetter ? 'higher' : 'lower'} is better)`];

@@ -29,6 +29,8 @@ export function stackDisplayNames(plan: unknown): Record<string, string> {
     const { name, displayName } = stack as { name?: unknown; displayName?: unknown };
     if (typeof name !== 'string' || typeof displayName !== 'string') continue;
     const shown = displayName.trim();
+    // a name shown in a legend: one line of printable text
+    // eslint-disable-next-line no-control-regex
     if (shown.length === 0 || shown.length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(shown)) continue;
     names[name] = shown;
   }

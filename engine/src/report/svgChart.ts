@@ -16,7 +16,10 @@ export interface SvgPoint {
   /** An error bar from low to high (e.g. a 95 % interval of the mean). */
   low?: number | null;
   high?: number | null;
-  /** A marked point (its number may not mean what the key says): drawn as a cross (×), as the panel draws it, and not joined. */
+  /**
+   * A marked point (its number may not mean what the key says): drawn as a cross (×), as the panel draws it, and not
+   * joined.
+   */
   hollow?: boolean;
 }
 
@@ -41,7 +44,10 @@ export interface SvgChartSpec {
   title: string;
   xLabel: string;
   yLabel: string;
-  /** `category`: x values are evenly spaced labels (thread counts); `nines`: x values are percentiles on HdrHistogram's scale. */
+  /**
+   * `category`: x values are evenly spaced labels (thread counts); `nines`: x values are percentiles on HdrHistogram's
+   * scale.
+   */
   xScale: 'linear' | 'category' | 'nines';
   series: SvgSeries[];
   width?: number;
@@ -50,7 +56,10 @@ export interface SvgChartSpec {
   yFromZero?: boolean;
   formatY?: (value: number) => string;
   formatX?: (value: number) => string;
-  /** `linear` only: the x values to mark (cluster sizes 1, 2, 4), drawn to scale with a margin so no marker sits on the plot's edge. */
+  /**
+   * `linear` only: the x values to mark (cluster sizes 1, 2, 4), drawn to scale with a margin so no marker sits on the
+   * plot's edge.
+   */
   xTicks?: number[];
 }
 

@@ -64,7 +64,8 @@ export class ResultLineCollector {
       this.skipped++;
       return;
     }
-    if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'cell') return; // other record kinds: not for readers
+    // other record kinds: not for readers
+    if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'cell') return;
     if (!normaliseCellResult(value)) {
       this.skipped++;
       this.warnings.push(`Line ${lineNumber} of ${this.name} is not a complete cell result; skipped.`);
@@ -175,7 +176,8 @@ export async function readResultLines(
       pieces = [];
       return;
     }
-    if (piece.length > 0) pieces.push(Buffer.from(piece)); // a copy: the stream reuses nothing, but a subarray would pin its chunk
+    // a copy: the stream reuses nothing, but a subarray would pin its chunk
+    if (piece.length > 0) pieces.push(Buffer.from(piece));
   };
   const endLine = (): void => {
     lineNumber++;

@@ -162,7 +162,10 @@ export async function writeManifest(runDir: string, manifest: RunManifest, io: R
   await writeFileAtomic(join(runDir, manifestFile), JSON.stringify(manifest, null, 2) + '\n', io);
 }
 
-/** The manifest of a run to resume or list; a damaged one (or a run folder that is a link) is an error naming the reason. */
+/**
+ * The manifest of a run to resume or list; a damaged one (or a run folder that is a link) is an error naming the
+ * reason.
+ */
 export async function readManifest(runDir: string, problems: string[] = []): Promise<RunManifest> {
   const path = join(runDir, manifestFile);
   try {
@@ -196,7 +199,10 @@ export async function readManifest(runDir: string, problems: string[] = []): Pro
   return manifest;
 }
 
-/** Reads results.jsonl as a stream (see resultsReader.ts for the one-line-per-id rule); an unreadable one is a `results-read` failure. */
+/**
+ * Reads results.jsonl as a stream (see resultsReader.ts for the one-line-per-id rule); an unreadable one is a
+ * `results-read` failure.
+ */
 export async function readResults(runDir: string): Promise<ResultLines> {
   const path = join(runDir, resultsFile);
   try {

@@ -75,7 +75,9 @@ export async function openRunFile(path: string): Promise<{ handle: FileHandle; s
   return { handle, size: info.size };
 }
 
-/** Opens with `flags` (a number from this file) through `opener` (a test seam) and refuses what is not a regular file. */
+/**
+ * Opens with `flags` (a number from this file) through `opener` (a test seam) and refuses what is not a regular file.
+ */
 export async function openRegular<H extends Pick<FileHandle, 'stat' | 'close'>>(
   path: string,
   flags: number,

@@ -26,7 +26,8 @@ export function dropInPath(server: ResolvedServer): string {
 
 /**
  * The unit's start command from `systemctl show -p ExecStart UNIT`:
- * `ExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=/opt/couchbase/bin/couchbase-server -- -noinput ; ... }`.
+ * `ExecStart={ path=/opt/couchbase/bin/couchbase-server ; argv[]=/opt/couchbase/bin/couchbase-server -- -noinput ; ...
+ * }`.
  * (Plain `show -p`, not `--value`, which systemd 219 of RHEL 7 lacks.) Pure.
  */
 export function parseExecStart(output: string): string[] | undefined {

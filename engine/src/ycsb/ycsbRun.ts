@@ -51,7 +51,9 @@ export function connectionProperties(invocation: YcsbInvocation): Record<string,
   });
 }
 
-/** Every `-p` of the phase, in order: the plan's properties, the cell's axes, the engine's keys, the phase overrides. */
+/**
+ * Every `-p` of the phase, in order: the plan's properties, the cell's axes, the engine's keys, the phase overrides.
+ */
 export function phaseProperties(invocation: YcsbInvocation): Record<string, string | number | boolean> {
   const { key, phase } = invocation;
   // REAL-LAB Y5: the run's limits never reach the load

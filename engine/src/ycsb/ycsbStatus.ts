@@ -70,7 +70,7 @@ export function parseStatusLine(text: string): YcsbStatus | undefined {
   }
   // The raw measurement type prints its summaries without brackets.
   for (const [, name, count, average] of groups.rest.matchAll(
-    /(?:^|\s)([^\s\[\]]+) count: (\d+), average latency\(us\): (\S+)/g,
+    /(?:^|\s)([^\s[\]]+) count: (\d+), average latency\(us\): (\S+)/g,
   )) {
     const figures: StatusOperation = { count: Number(count), percentilesUs: {} };
     const value = localeNumber(average);

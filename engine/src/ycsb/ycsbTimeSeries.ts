@@ -7,7 +7,10 @@ import type { YcsbStatus } from './ycsbStatus';
 
 export type StatusPoint = TimeseriesEvidence['status'][string][number];
 
-/** One point per status line: seconds since YCSB started, operations so far, the interval's ops/s and each measurement's average latency (µs). */
+/**
+ * One point per status line: seconds since YCSB started, operations so far, the interval's ops/s and each measurement's
+ * average latency (µs).
+ */
 export function statusSeries(statuses: YcsbStatus[]): StatusPoint[] {
   return statuses.map((status) => {
     const latencyUs: Record<string, number> = {};
@@ -17,7 +20,10 @@ export function statusSeries(statuses: YcsbStatus[]): StatusPoint[] {
   });
 }
 
-/** Operations per second between the first status at or after `fromSec` and the last one; undefined without two such lines. */
+/**
+ * Operations per second between the first status at or after `fromSec` and the last one; undefined without two such
+ * lines.
+ */
 export function throughputAfter(series: StatusPoint[], fromSec: number): number | undefined {
   const after = series.filter((point) => point.tSec >= fromSec);
   if (after.length < 2) return undefined;
@@ -28,7 +34,8 @@ export function throughputAfter(series: StatusPoint[], fromSec: number): number 
 
 /**
  * Still warming up? The rule: take the whole status intervals after the warm-up (the last, partial
- * interval left out); with at least 4 of them (fewer: `{ intervals }`, not judged), the throughput is "still rising clearly" when the
+ * interval left out); with at least 4 of them (fewer: `{ intervals }`, not judged), the throughput is "still rising
+ * clearly" when the
  * mean of the first quarter is more than 10 % below the mean of the second half. A steady run
  * varies by a few percent between intervals; a JVM still compiling or a cache still filling shows
  * as a first stretch well below the rest.

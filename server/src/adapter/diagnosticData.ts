@@ -40,7 +40,10 @@ export function recoverDiagnosticData(sent: readonly Diagnostic[], published: re
   });
 }
 
-/** The diagnostics a code-action request is about: those sent (their data recovered), or when none were sent, those published under the range. */
+/**
+ * The diagnostics a code-action request is about: those sent (their data recovered), or when none were sent, those
+ * published under the range.
+ */
 export function requestDiagnostics(
   sent: readonly Diagnostic[] | undefined,
   range: Range,

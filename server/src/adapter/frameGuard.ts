@@ -38,7 +38,6 @@ export class FrameGuard extends Transform {
         if (this.bodyLeft > 0 || data.length === 0) break;
       }
       this.buffer = this.buffer.length === 0 ? data : Buffer.concat([this.buffer, data]);
-      data = Buffer.alloc(0);
       if (!this.readHeader()) break;
       // readHeader set bodyLeft and left the bytes after the header in `buffer`.
       data = this.buffer;

@@ -56,7 +56,10 @@ export function withoutDisabled<T extends Diagnostic>(text: string, diagnostics:
   });
 }
 
-/** The edit that disables `code` for the line a diagnostic starts on: a new comment above it, or the code added to the one there. */
+/**
+ * The edit that disables `code` for the line a diagnostic starts on: a new comment above it, or the code added to the
+ * one there.
+ */
 export function disableEdit(document: TextDocument, line: number, code: string): TextEdit {
   const lines = document.getText().split(/\r?\n/);
   let first = Math.min(line, lines.length - 1);

@@ -54,7 +54,10 @@ export function truncationNotice(document: TextDocument, cutAtLine: number): Dia
   };
 }
 
-/** At most `max` diagnostics (errors, then warnings, then the rest; in document order), and a summary when some were left out. */
+/**
+ * At most `max` diagnostics (errors, then warnings, then the rest; in document order), and a summary when some were
+ * left out.
+ */
 export function capDiagnostics(diagnostics: Diagnostic[], max = maxDiagnosticsPerDocument): Diagnostic[] {
   if (diagnostics.length <= max) return diagnostics;
   const rank = (diagnostic: Diagnostic) => diagnostic.severity ?? DiagnosticSeverity.Error;

@@ -43,7 +43,10 @@ const severities: Record<IssueSeverity, DiagnosticSeverity> = {
 
 const shellName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Editors grey out unnecessary code and strike deprecated names through (the adapter drops tags a client does not know). */
+/**
+ * Editors grey out unnecessary code and strike deprecated names through (the adapter drops tags a client does not
+ * know).
+ */
 const codeTags: Record<string, DiagnosticTag[] | undefined> = {
   'deprecated-option': [DiagnosticTag.Deprecated],
   'removed-option': [DiagnosticTag.Deprecated],
@@ -338,13 +341,11 @@ export function computeDiagnostics(
       const issues = checkValue(option, directive.value);
       for (let index = 0; index < issues.length; index++) {
         const issue = issues[index]!;
-        const fixes = (issue.suggestions ?? [])
-          .slice(0, 4)
-          .map((suggestion, index): FixData => ({
-            title: `Change the value to ${clip(suggestion)}`,
-            edits: [valueEdit(directive, suggestion)],
-            preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1,
-          }));
+        const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({
+          title: `Change the value to ${clip(suggestion)}`,
+          edits: [valueEdit(directive, suggestion)],
+          preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1,
+        }));
         push(
           issue.code,
           issue.severity,
@@ -455,6 +456,6 @@ function spanOrAfter(directive: SetDirective): Span {
 
 /** Quotes a value for the shell only when it needs quoting. */
 export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_.,:\/=+-]+$/.test(value)) return value;
+  if (/^[A-Za-z0-9_.,:/=+-]+$/.test(value)) return value;
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

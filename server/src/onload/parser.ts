@@ -41,7 +41,9 @@ export interface SetDirective extends DirectiveBase {
   /** The variable name ('' when the directive has no argument at all). */
   name: string;
   nameSpan: Span;
-  /** The name contains an expansion (`"$knob"`): the shell builds it at run time, so it is unknown here, not invalid. */
+  /**
+   * The name contains an expansion (`"$knob"`): the shell builds it at run time, so it is unknown here, not invalid.
+   */
   nameDynamic: boolean;
   /** `words` is `onload_set NAME VALUE`, `equals` is `onload_set NAME=VALUE`. */
   form: 'words' | 'equals';

@@ -213,18 +213,18 @@ function checkEntry(context: Context, entry: PropertyEntry): void {
  */
 function checkEncoding(context: Context, entry: PropertyEntry): void {
   const raw = context.text.getText().slice(entry.lineStart, entry.lineEnd);
-  if (!/[^\x00-\x7f]/.test(raw)) return;
+  if (!/[\u0080-\uffff]/.test(raw)) return;
   const escaped = (start: number, end: number) =>
     context.text
       .getText()
       .slice(start, end)
-      .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const edits: TextEdit[] = [];
   for (const [start, end] of [
     [entry.keyStart, entry.keyEnd],
     [entry.valueStart, entry.valueEnd],
   ] as const) {
-    if (end > start && /[^\x00-\x7f]/.test(context.text.getText().slice(start, end))) {
+    if (end > start && /[\u0080-\uffff]/.test(context.text.getText().slice(start, end))) {
       edits.push({ range: context.range(start, end), newText: escaped(start, end) });
     }
   }

@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core, with the flags that work as root on these machines
-// and a fresh profile per launch (Playwright makes a temporary one). Service workers stay allowed: webviews are blank without them.
+// and a fresh profile per launch (Playwright makes a temporary one). Service workers stay allowed: webviews are blank
+// without them.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { toolPaths } from './tools';
 

@@ -32,7 +32,9 @@ export interface CodeServer {
   stop(): Promise<void>;
 }
 
-/** Copies code-server's log and the workbench/extension-host logs (the "Onload Bench" channel too) into the artefacts. */
+/**
+ * Copies code-server's log and the workbench/extension-host logs (the "Onload Bench" channel too) into the artefacts.
+ */
 export function keepLogs(stateDir: string, artifactsDir: string, label: string): void {
   const target = join(artifactsDir, `${label}-logs`);
   try {

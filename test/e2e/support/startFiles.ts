@@ -23,7 +23,7 @@ export function recordCreated(folder: string, before: readonly string[]): string
 export function removeRecorded(folder: string): string[] {
   const record = join(folder, startRecordName);
   if (!existsSync(record)) return [];
-  let created: string[] = [];
+  let created: string[];
   try {
     const parsed = JSON.parse(readFileSync(record, 'utf8')) as { created?: unknown };
     created = Array.isArray(parsed.created)

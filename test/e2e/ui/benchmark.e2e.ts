@@ -48,7 +48,10 @@ interface CellLine {
   };
 }
 
-/** The panel's server CPU figure of a point: the median over its unmarked repetitions (all of them when every one is marked). */
+/**
+ * The panel's server CPU figure of a point: the median over its unmarked repetitions (all of them when every one is
+ * marked).
+ */
 function serverBusyMedian(cells: CellLine[], cell: CellLine): { value: number; marked: boolean } | undefined {
   const same = cells.filter(
     (other) =>

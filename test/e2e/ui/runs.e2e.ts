@@ -246,7 +246,8 @@ describe('the Runs view', { concurrency: false, skip: missing }, () => {
       }
       return shown;
     };
-    // The webview gets a theme's colours after the workbench: wait (bounded) until its editor background is the workbench's.
+    // The webview gets a theme's colours after the workbench: wait (bounded) until its editor background is the
+    // workbench's.
     const workbenchBackground = () =>
       page.evaluate(() =>
         getComputedStyle(document.querySelector('.monaco-workbench')!)

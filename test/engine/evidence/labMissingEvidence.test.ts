@@ -54,7 +54,7 @@ describe('missing evidence on the lab (issue 21)', { skip: labUnavailable() }, (
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
-    let results: CellResult[] = [];
+    let results: CellResult[];
     try {
       const outcome = await runSweep({
         planPath,

@@ -69,7 +69,10 @@ const statusText = [
   '2026-12-04 13:00:08:000 6 sec: 6000 operations; 1000 current ops/sec; [READ AverageLatency(us)=100] ',
 ].join('\n');
 
-/** The cell's marks about its CPU figures: these short status series also carry the warm-up note (ycsbTimeSeries.test.ts). */
+/**
+ * The cell's marks about its CPU figures: these short status series also carry the warm-up note
+ * (ycsbTimeSeries.test.ts).
+ */
 function cpuMarksOf(...args: Parameters<typeof applyRunEvidence>): ReturnType<typeof applyRunEvidence> {
   return applyRunEvidence(...args).filter((mark) => mark.code !== 'warmup-unverified');
 }

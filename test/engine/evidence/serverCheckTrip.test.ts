@@ -21,7 +21,10 @@ const server = withDefaults({
   stacks: ['kernel'],
 }).servers[0];
 
-/** The script reading an empty /proc (in `dir`): no process or socket of this machine (a lab's memcached, a listener) is found. */
+/**
+ * The script reading an empty /proc (in `dir`): no process or socket of this machine (a lab's memcached, a listener) is
+ * found.
+ */
 function withoutThisMachinesProcesses(command: string, dir: string): string {
   return command.replaceAll('/proc/', `${dir}/proc/`);
 }

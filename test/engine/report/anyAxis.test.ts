@@ -278,7 +278,6 @@ describe("the plan's price", () => {
 });
 
 describe("the HTML report's figures against other axes", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { buildHtmlReport } =
     require('../../../engine/src/report/htmlReport') as typeof import('../../../engine/src/report/htmlReport');
   const html = buildHtmlReport({ runDir: '/runs/cluster-size-run', ...input });

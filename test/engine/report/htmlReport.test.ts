@@ -72,7 +72,8 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
     /<table class="report-table" id="g0-server-cpu"[^]*?<td class="value" data-stack="kernel" data-value="31.5">31\.5 <span class="spread">\[31–32\]<\/span>/,
   );
   assert.match(html, /id="g0-server-cpu-per-op"/);
-  // Figures: throughput, read/update average and p99 latency, server and client CPU, CPU per op, ops per core, the spectrum.
+  // Figures: throughput, read/update average and p99 latency, server and client CPU, CPU per op, ops per core, the
+  // spectrum.
   const figures = [...html.matchAll(/<figure data-metric="([^"]+)"><svg /g)].map((match) => match[1]);
   assert.deepEqual(figures, [
     'throughput',

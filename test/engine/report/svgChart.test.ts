@@ -53,7 +53,8 @@ test('category x: points are evenly spaced, a null value breaks the line, hollow
     ],
   });
   // Plot area: left 64, right 384 (width 400 - 16); top 28, bottom 300 - (44 + 18) = 238. Four
-  // categories over 320 px: 80 px each, centred at 104, 184, 264, 344. y ticks 0..20000: 0 at 238, 10000 at 133, 20000 at 28.
+  // categories over 320 px: 80 px each, centred at 104, 184, 264, 344. y ticks 0..20000: 0 at 238, 10000 at 133, 20000
+  // at 28.
   assert.match(svg, /<path class="line" d="M104 238 L184 133" fill="none" stroke="#1f77b4" stroke-width="2"\/>/);
   assert.equal((svg.match(/<path class="line"/g) ?? []).length, 1, 'the lone point after the gap has no line');
   assert.match(svg, /<circle class="point" cx="344" cy="28" r="3" fill="#1f77b4"\/>/);

@@ -140,7 +140,7 @@ describe('resume picks a run by itself only when the run names its plan', () => 
     const resultsRoot = join(dirname(setup.planPath), 'results');
     const runs = await listRuns(resultsRoot);
     assert.equal(runs.length, 1, 'it is listed (a user may still choose it by name)');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+
     const { latestUnfinishedRun } =
       require('../../../engine/src/results/resumableRuns') as typeof import('../../../engine/src/results/resumableRuns');
     assert.equal(latestUnfinishedRun(runs, setup.planPath), undefined);

@@ -264,7 +264,8 @@ describe('engine on the lab', { skip: labUnavailable() }, () => {
           if (state.pid !== undefined) serverEnv = lab.processEnvironment(lab.serverHost, state.pid);
         },
         ssh: { configFile: lab.sshConfigPath },
-        // `deep` is not beside common.opf: found through the profile path (setting onloadBench.profilePath), as in the editor
+        // `deep` is not beside common.opf: found through the profile path (setting onloadBench.profilePath), as in the
+        // editor
         profilePath: [join(dir, 'shared')],
       });
       assert.equal(outcome.error, undefined, JSON.stringify(outcome.error));

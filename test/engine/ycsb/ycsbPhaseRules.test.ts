@@ -1,5 +1,6 @@
 // Pure rules of issue 9's YCSB side: which keys each binding gets (REAL-LAB Y1, Y3), what the load
-// may not get (Y5), a table per inserting client and a bound for time-bounded runs (Y6, Y10, Y11), when scans need an index (Y7), how a phase is
+// may not get (Y5), a table per inserting client and a bound for time-bounded runs (Y6, Y10, Y11), when scans need an
+// index (Y7), how a phase is
 // judged by its report rather than its exit code (Y8), and the quota minimum (C5).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -14,7 +14,7 @@
 //                 name=NAME", "  Onload VERSION uid=U pid=P ns_flags=80" (netif_debug.c:852-860),
 //                 "pids: P" (libstack.c:353), the sockets banner, and per TCP socket the process holds
 //                 (/proc/net/tcp{,6} and its fds; with the lab's Onload NICs, every socket of the stack's
-//                 own namespace, standins/onloadStack.ts, REAL-LAB O6) "TCP N:S lcl=A:P rmt=B:Q STATE" with Onload's state
+// own namespace, standins/onloadStack.ts, REAL-LAB O6) "TCP N:S lcl=A:P rmt=B:Q STATE" with Onload's state
 //                 names and address forms (waitable.c:337, tcp_misc.c:137, ipvx.h:189-235) and a few
 //                 indented detail lines; the statistics sections are left out (only their banners)
 //   stacks        as no argument; any other word: "unknown command: WORD" (stackdump.c:72), exit 0
@@ -87,7 +87,7 @@ function decode(hex: string): string {
 function tcpByInode(netDir = '/proc/net'): Map<string, { local: string; remote: string; state: string }> {
   const out = new Map<string, { local: string; remote: string; state: string }>();
   for (const file of [`${netDir}/tcp`, `${netDir}/tcp6`]) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
@@ -121,7 +121,7 @@ function socketInodes(pid: number): string[] {
 
 /** Registered stacks whose process still runs, in pid order. */
 function registeredStacks(): { pid: number; owner: number; name: string }[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(stacksDir);
   } catch {

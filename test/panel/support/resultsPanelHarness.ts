@@ -8,7 +8,7 @@ import { FakeUri, type FakeWebviewPanel, installFakeVscode, resetFake, until } f
 
 installFakeVscode();
 // Loaded after the fake is installed: the host requires `vscode` when it loads.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const panelHost =
   require('../../../client/src/panel/resultsPanel') as typeof import('../../../client/src/panel/resultsPanel');
 export const { ResultsPanelManager, resultsViewType } = panelHost;
