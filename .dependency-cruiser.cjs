@@ -14,6 +14,7 @@ const engineMayImport = {
   couchbase: ['contracts', 'remote', 'plan', 'server', 'ycsb'],
   evidence: ['contracts', 'remote', 'plan', 'server', 'ycsb'],
   results: ['contracts', 'remote'],
+  // report/evidence/ shapes what evidence/ collected for the report and the panel, so it is report's
   report: ['contracts', 'ycsb', 'evidence'],
   options: ['contracts', 'remote', 'plan'],
   sweep: ['contracts', 'options', 'remote', 'plan', 'ycsb', 'server', 'couchbase', 'evidence', 'results', 'report'],

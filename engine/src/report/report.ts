@@ -14,12 +14,12 @@
 // 95 % confidence interval (statistics.ts). Only a significant difference in the better direction,
 // with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from '../ycsb/combine';
-import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
+import { evidenceMetric, measuredEvidenceMetrics } from './evidence/evidenceMetrics';
 import { cellMarks, doubtingMarks } from '../evidence/marks';
 import { cpuTableNotes } from './cpuTableNotes';
-import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from '../evidence/busiestThreads';
-import { cellProofs } from '../evidence/cellProofs';
-import { clusterProof } from '../evidence/clusterProof';
+import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from './evidence/busiestThreads';
+import { cellProofs } from './evidence/cellProofs';
+import { clusterProof } from './evidence/clusterProof';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
