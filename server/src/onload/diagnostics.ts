@@ -3,7 +3,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
-import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
+import { effectiveEntries, type Assignment, type ProfileAnalysis } from './profileAnalysis';
 import { describeOrigin } from './effectiveConfiguration';
 import type { Directive, ImportDirective, SetDirective, Span } from './parser';
 import { positionMapper } from './positions';
@@ -338,13 +338,11 @@ export function computeDiagnostics(
       const issues = checkValue(option, directive.value);
       for (let index = 0; index < issues.length; index++) {
         const issue = issues[index]!;
-        const fixes = (issue.suggestions ?? [])
-          .slice(0, 4)
-          .map((suggestion, index): FixData => ({
-            title: `Change the value to ${clip(suggestion)}`,
-            edits: [valueEdit(directive, suggestion)],
-            preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1,
-          }));
+        const fixes = (issue.suggestions ?? []).slice(0, 4).map((suggestion, index): FixData => ({
+          title: `Change the value to ${clip(suggestion)}`,
+          edits: [valueEdit(directive, suggestion)],
+          preferred: index === 0 && (issue.suggestions?.length ?? 0) === 1,
+        }));
         push(
           issue.code,
           issue.severity,
