@@ -12,7 +12,7 @@ import { describeFileKind } from '../../../server/src/common/boundedRead';
 const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_APPEND, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** Flags for reading a run folder's file: no link followed, no wait on a FIFO. */
-export const readFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+const readFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 /** Flags for the append-only results file (created when missing; read back for its last line). */
 export const appendFlags = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
 /** Flags for a new file (a log, a temporary): it must not exist, so nothing planted is written through. */
@@ -37,7 +37,7 @@ function refusedOpen(path: string, error: unknown): never {
 }
 
 /** The open descriptor must be a regular file; anything else is closed and refused. */
-export async function requireRegular(handle: Pick<FileHandle, 'stat' | 'close'>, path: string): Promise<Stats> {
+async function requireRegular(handle: Pick<FileHandle, 'stat' | 'close'>, path: string): Promise<Stats> {
   const info = await handle.stat();
   if (!info.isFile()) {
     await handle.close().catch(() => undefined);
