@@ -4,8 +4,9 @@
 // A violation names the rule. Type-only imports count: a circle of types is still a circle.
 
 // The engine's folders, each with the folders it may import. `contracts` are model.ts, errors.ts
-// and events.ts (what every part speaks); `options.ts` is what the edges pass in; `index.ts` is
-// the entry and may import anything. Nothing may import a folder above it.
+// and events.ts (what every part speaks); `options.ts` is what the edges pass in; the entries
+// (`index.ts` to run, `report/index.ts` to read results) may import anything. Nothing may import a
+// folder above it.
 const engineMayImport = {
   remote: ['contracts'],
   plan: ['contracts', 'remote'],
@@ -14,6 +15,7 @@ const engineMayImport = {
   couchbase: ['contracts', 'remote', 'plan', 'server', 'ycsb'],
   evidence: ['contracts', 'remote', 'plan', 'server', 'ycsb'],
   results: ['contracts', 'remote'],
+  // report/evidence/ shapes what evidence/ collected for the report and the panel, so it is report's
   report: ['contracts', 'ycsb', 'evidence'],
   options: ['contracts', 'remote', 'plan'],
   sweep: ['contracts', 'options', 'remote', 'plan', 'ycsb', 'server', 'couchbase', 'evidence', 'results', 'report'],
@@ -22,7 +24,8 @@ const engineMayImport = {
 const enginePath = {
   contracts: '^engine/src/(model|errors|events)\\.ts$',
   options: '^engine/src/options\\.ts$',
-  index: '^engine/src/index\\.ts$',
+  // the edges' doors into the engine: running (index.ts) and reading results (report/index.ts)
+  entries: '^engine/src/(report/)?index\\.ts$',
 };
 const pathOf = (folder) => enginePath[folder] ?? `^engine/src/${folder}/`;
 
@@ -30,7 +33,7 @@ const engineRules = Object.entries(engineMayImport).map(([folder, allowed]) => (
   name: `engine-${folder}-imports-down`,
   comment: `engine/src ${folder} may import only ${allowed.join(', ')} (ARCHITECTURE.md, Engine folders)`,
   severity: 'error',
-  from: { path: pathOf(folder) },
+  from: { path: pathOf(folder), pathNot: enginePath.entries },
   to: { path: '^engine/src/', pathNot: [pathOf(folder), ...allowed.map(pathOf)] },
 }));
 
@@ -58,10 +61,44 @@ module.exports = {
     },
     {
       name: 'nothing-imports-the-engine-entry',
-      comment: "index.ts is the engine's top: nothing inside the engine imports it",
+      comment: "the entries are the engine's top: nothing inside the engine imports them",
       severity: 'error',
       from: { path: '^engine/src/' },
-      to: { path: enginePath.index },
+      to: { path: enginePath.entries },
+    },
+    {
+      // One public door: the extension (its engine process too) and the CLI reach the engine only
+      // through its entries, types included, so a file inside it can move or change without them.
+      name: 'edges-use-the-engine-entries',
+      comment: 'client/ and cli/ import engine/src/index.ts (to run) and engine/src/report/index.ts (to read) only',
+      severity: 'error',
+      from: { path: '^(client|cli)/' },
+      to: { path: '^engine/', pathNot: enginePath.entries },
+    },
+    {
+      // The extension host loads the reading entry at activation (the panel, the Runs view, the task
+      // terminal), so nothing behind it may pull in the plan, its language services or the sweep.
+      name: 'engine-read-entry-stays-light',
+      comment: 'engine/src/report/index.ts never reaches sweep/, plan/, server/, couchbase/ or the language services',
+      severity: 'error',
+      from: { path: '^engine/src/report/index\\.ts$' },
+      to: {
+        path: [
+          '^engine/src/(sweep|plan|server|couchbase)/',
+          '^engine/src/(index|options)\\.ts$',
+          '^server/src/(onload|ycsb)/',
+          '^node_modules/couchbase/',
+        ],
+        reachable: true,
+      },
+    },
+    {
+      // ...and loads the running entry, with the whole engine behind it, only on first use.
+      name: 'extension-loads-the-run-entry-on-use',
+      comment: 'the extension host imports engine/src/index.ts dynamically or for types only, never at activation',
+      severity: 'error',
+      from: { path: '^client/src/', pathNot: '^client/src/engineHost/' },
+      to: { path: '^engine/src/index\\.ts$', dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
       name: 'engine-stays-plain-node',

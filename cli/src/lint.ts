@@ -18,7 +18,7 @@ import { analysedPart, truncationNotice } from '../../server/src/common/document
 import { languageOfFileName } from '../../server/src/common/fileLanguages';
 import { expandFolders } from '../../server/src/common/profileFolders';
 import { createLanguages } from '../../server/src/languages';
-import { loadPlan } from '../../engine/src/plan/plan';
+import { loadPlan } from '../../engine/src/index';
 import { commandArguments } from './arguments';
 import { version } from '../../package.json';
 

@@ -2,8 +2,7 @@
 // prints its final report, as a table or, with --json, as the full parsed report.
 // Exit codes: 0 report printed, 1 no report in the file or the file cannot be read, 2 bad usage.
 import { readFile } from 'node:fs/promises';
-import type { YcsbReport } from '../../engine/src/model';
-import { parseYcsbReport } from '../../engine/src/ycsb/ycsbOutput';
+import { parseYcsbReport, type YcsbReport } from '../../engine/src/report/index';
 import { commandArguments } from './arguments';
 
 const usage = 'Usage: onload-bench parse YCSB_LOG [--json]   (YCSB_LOG may be - for stdin)';

@@ -8,23 +8,28 @@
 // has the control characters of run data escaped (engine/src/report/controlCharacters.ts): a run
 // folder is anyone's, and its stack names or messages must not retitle the window or fake a line.
 import { writeFile } from 'node:fs/promises';
-import { escapeControlCharacters } from '../../engine/src/report/controlCharacters';
-import { reportTablesToCsv } from '../../engine/src/report/csv';
-import { buildHtmlReport } from '../../engine/src/report/htmlReport';
 import {
+  buildHtmlReport,
   buildReportTables,
+  buildScaling,
+  buildVerdict,
+  clusterSizeAxis,
   commonMetrics,
+  type CostSettings,
   defaultMetrics,
+  escapeControlCharacters,
   measuredMetrics,
   metricDefinition,
+  planCost,
+  readRunFolder,
   renderReport,
-} from '../../engine/src/report/report';
-import { clusterSizeAxis, sweptAxes } from '../../engine/src/report/axes';
-import { buildScaling, planCost, renderScaling, type CostSettings } from '../../engine/src/report/scaling';
-import { stackLabel } from '../../engine/src/report/stackLabels';
-import { stackDisplayNames } from '../../engine/src/report/stackLabels';
-import { buildVerdict, renderVerdict } from '../../engine/src/report/verdict';
-import { readRunFolder } from '../../engine/src/results/resultsFile';
+  renderScaling,
+  renderVerdict,
+  reportTablesToCsv,
+  stackDisplayNames,
+  stackLabel,
+  sweptAxes,
+} from '../../engine/src/report/index';
 import { commandArguments } from './arguments';
 
 const usage =

@@ -5,13 +5,16 @@
 // plan (also a resume refused because the recorded plan differs, or a file outside the plan's
 // folder), 130 cancelled.
 import { resolve } from 'node:path';
-import { formatEngineError, toEngineError } from '../../engine/src/errors';
-import { cellMarks } from '../../engine/src/evidence/marks';
-import type { SweepEvent } from '../../engine/src/events';
-import { dryRun, listRuns, loadPlan, runSweep } from '../../engine/src/index';
-import { escapeControlCharacters, withControlCharactersEscaped } from '../../engine/src/report/controlCharacters';
-import { latestUnfinishedRun } from '../../engine/src/results/resumableRuns';
-import type { CellKey } from '../../engine/src/model';
+import { dryRun, loadPlan, runSweep, type SweepEvent, toEngineError } from '../../engine/src/index';
+import {
+  type CellKey,
+  cellMarks,
+  escapeControlCharacters,
+  formatEngineError,
+  latestUnfinishedRun,
+  listRuns,
+  withControlCharactersEscaped,
+} from '../../engine/src/report/index';
 import { commandArguments } from './arguments';
 
 const usage = `Usage: onload-bench run PLAN [--resume [RUN_DIR]] [--accept-recorded-plan] [--allow-outside-paths] [--results DIR] [--ssh-config FILE] [--dry-run]

@@ -1,22 +1,23 @@
-// The parts of the benchmark engine the extension host itself uses: reading plans and listing
-// runs. They are imported on first use (a command or a task), never at activation. The sweep
-// itself, with SSH and the Couchbase SDK, runs in a separate process (engineProcess.ts).
+// The parts of the benchmark engine the extension host itself uses: reading plans, listing runs,
+// the dry run. The engine's run entry (engine/src/index.ts) is imported on first use (a command or a
+// task), never at activation: the whole engine and the plan's language services are behind it. The
+// sweep itself, with SSH and the Couchbase SDK, runs in a separate process (engineProcess.ts).
+// The reading entry (engine/src/report/index.ts) is light and already loaded by the results panel.
+import { formatEngineError, listRuns, newestFirst, readManifest, surveyRuns } from '../../engine/src/report/index';
+
 async function importEngine() {
-  const [plan, store, errors, recorded] = await Promise.all([
-    import('../../engine/src/plan/plan.js'),
-    import('../../engine/src/results/resultsStore.js'),
-    import('../../engine/src/errors.js'),
-    import('../../engine/src/plan/recordedPlan.js'),
-  ]);
+  const run = await import('../../engine/src/index.js');
   return {
-    loadPlan: plan.loadPlan,
-    listRuns: store.listRuns,
-    surveyRuns: store.surveyRuns,
-    newestFirst: store.newestFirst,
-    readManifest: store.readManifest,
-    recordedPlanDifferences: recorded.recordedPlanDifferences,
-    EngineFailure: errors.EngineFailure,
-    formatEngineError: errors.formatEngineError,
+    loadPlan: run.loadPlan,
+    dryRun: run.dryRun,
+    listRuns,
+    surveyRuns,
+    newestFirst,
+    readManifest,
+    recordedPlanDifferences: run.recordedPlanDifferences,
+    EngineFailure: run.EngineFailure,
+    toEngineError: run.toEngineError,
+    formatEngineError,
   };
 }
 

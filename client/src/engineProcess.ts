@@ -3,8 +3,7 @@
 // process that cannot start or dies early becomes an outcome with an `internal` error, and the
 // results already written by the engine stay on disk.
 import { fork } from 'node:child_process';
-import type { RunOutcome, SweepEvent } from '../../engine/src/events';
-import type { EngineError } from '../../engine/src/model';
+import type { EngineError, RunOutcome, SweepEvent } from '../../engine/src/index';
 import type { FromEngine, RunSweepRequest, ToEngine } from './engineHost/protocol';
 
 export interface NodeRuntimeChoice {

@@ -16,7 +16,7 @@ import { registerOpenAtStart } from './openAtStart';
 import { gettingStartedWalkthrough } from './commandIds';
 import { BenchmarkTaskProvider } from './tasks/benchmarkTaskProvider';
 import { benchmarkTaskType } from './tasks/taskDefinition';
-import type { RunOutcome } from '../../engine/src/events';
+import type { RunOutcome } from '../../engine/src/index';
 import { RunsView, runsViewId } from './runs/runsView';
 
 /** What `activate` returns: hooks for the real-editor tests and other extensions. */

@@ -2,7 +2,7 @@
 // setting `onloadBench.couchbase.passwordEnvVar` wins whenever that variable is set (so saving a
 // password in SecretStorage does not change what the next run sends), else SecretStorage, else
 // nothing yet (the run asks). Pure, so the command, the terminal and pre-flight say the same.
-import type { SweepEvent } from '../../engine/src/events';
+import type { SweepEvent } from '../../engine/src/index';
 
 export type PasswordSource =
   | { kind: 'env'; variable: string }

@@ -3,8 +3,7 @@
 // keeps working; the restricted settings (package.json capabilities.untrustedWorkspaces) are read
 // from the user's settings only, by VS Code itself.
 import * as vscode from 'vscode';
-import type { RunOutcome } from '../../engine/src/events';
-import type { EngineError } from '../../engine/src/model';
+import type { EngineError, RunOutcome } from '../../engine/src/index';
 
 export const untrustedMessage = (what: string): string =>
   `Onload Bench: this workspace is in Restricted Mode, so ${what} is not started: a run executes the plan's commands on its hosts and uploads files from the workspace. Trust the workspace to run benchmarks.`;

@@ -68,22 +68,6 @@ export class EngineFailure extends Error {
   }
 }
 
-export function engineError(
-  code: EngineErrorCode,
-  step: string,
-  message: string,
-  action: string,
-  host?: string,
-): EngineFailure {
-  return new EngineFailure(
-    host === undefined ? { code, step, message, action } : { code, host, step, message, action },
-  );
-}
-
-export function isFatal(error: EngineError): boolean {
-  return fatalCodes.has(error.code);
-}
-
 /** One line for logs and the CLI: `[code] host: step: message. Next: action`. */
 export function formatEngineError(error: EngineError): string {
   const where = error.host ? `${error.host}: ` : '';

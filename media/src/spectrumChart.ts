@@ -232,9 +232,3 @@ function applyView(figure: HTMLElement, state: SpectrumState): void {
   toggle.setAttribute('aria-pressed', String(state.view === 'table'));
   toggle.textContent = state.view === 'table' ? 'Show chart' : 'Show table';
 }
-
-/** Forgets a group's spectrum chart (its section was removed). */
-export function forgetSpectrum(groupId: string): void {
-  states.get(groupId)?.chart?.destroy();
-  states.delete(groupId);
-}

@@ -1,6 +1,6 @@
 // Throughput, latency and CPU over time for one point of one stack (every repetition), opened by
 // clicking a chart point or a table cell; the host answers with the cells' series
-// (engine/src/evidence/evidenceViews.ts). Each chart has a table view; the view closes with its button or
+// (engine/src/report/evidence/evidenceViews.ts). Each chart has a table view; the view closes with its button or
 // Escape. Text from files goes through textContent only.
 import type { Chart } from 'chart.js';
 import type { RunView, TimeSeriesView } from '../../client/src/panel/protocol.js';

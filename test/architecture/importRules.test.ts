@@ -80,6 +80,68 @@ test('the rules fire: an import up, a circle, a webview value import, the engine
   }
 });
 
+test('the engine entries are the only door: client and cli import nothing else, the reading one stays light', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  try {
+    write('engine/src/model.ts', 'export interface Cell { id: string }\n');
+    write('engine/src/sweep/sweep.ts', 'export const runSweep = () => 1;\n');
+    write('engine/src/plan/plan.ts', 'export const loadPlan = () => 1;\n');
+    write('engine/src/results/resultsFile.ts', 'export const readRunFolder = () => 1;\n');
+    write('engine/src/report/report.ts', "import { loadPlan } from '../plan/plan';\nexport const report = loadPlan;\n");
+    write('engine/src/index.ts', "export { runSweep } from './sweep/sweep';\nexport type { Cell } from './model';\n");
+    write(
+      'engine/src/report/index.ts',
+      "export { readRunFolder } from '../results/resultsFile';\nexport { report } from './report';\n",
+    );
+    write(
+      'engine/src/couchbase/bucket.ts',
+      "import { report } from '../report/index';\nexport const bucket = report;\n",
+    );
+    // an edge reaching past the entries, by value and by type
+    write('cli/src/run.ts', "import { runSweep } from '../../engine/src/sweep/sweep';\nexport const run = runSweep;\n");
+    write('cli/src/parse.ts', "import type { Cell } from '../../engine/src/model';\nexport type Parsed = Cell;\n");
+    write(
+      'cli/src/report.ts',
+      "import { readRunFolder } from '../../engine/src/report/index';\nexport const r = readRunFolder;\n",
+    );
+    // the extension host: the running entry by value at activation is refused, on first use or for types it is not
+    write(
+      'client/src/eventText.ts',
+      "import { runSweep } from '../../engine/src/index';\nexport const text = runSweep;\n",
+    );
+    write('client/src/engine.ts', "export const load = () => import('../../engine/src/index');\n");
+    write('client/src/types.ts', "import type { Cell } from '../../engine/src/index';\nexport type T = Cell;\n");
+    write(
+      'client/src/engineHost/main.ts',
+      "import { runSweep } from '../../../engine/src/index';\nexport const m = runSweep;\n",
+    );
+    const found = describe(await violations(['engine', 'client', 'cli'], dir, false));
+    assert.match(found, /^edges-use-the-engine-entries: cli\/src\/run\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    assert.match(found, /^edges-use-the-engine-entries: cli\/src\/parse\.ts -> engine\/src\/model\.ts$/m);
+    assert.match(
+      found,
+      /^extension-loads-the-run-entry-on-use: client\/src\/eventText\.ts -> engine\/src\/index\.ts$/m,
+    );
+    assert.match(
+      found,
+      /^engine-read-entry-stays-light: engine\/src\/report\/index\.ts -> engine\/src\/plan\/plan\.ts$/m,
+    );
+    assert.match(
+      found,
+      /^nothing-imports-the-engine-entry: engine\/src\/couchbase\/bucket\.ts -> engine\/src\/report\/index\.ts$/m,
+    );
+    // through the entries is fine, and an entry may import any folder
+    assert.doesNotMatch(found, /cli\/src\/report\.ts|client\/src\/(engine|types)\.ts|client\/src\/engineHost\//);
+    assert.doesNotMatch(found, /^engine-report-imports-down: engine\/src\/report\/index\.ts/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('ARCHITECTURE.md shows the same engine folder rules as .dependency-cruiser.cjs', () => {
   const text = readFileSync('.dependency-cruiser.cjs', 'utf8');
   const table = /const engineMayImport = \{([\s\S]*?)\n\};/.exec(text)?.[1] ?? '';

@@ -1,7 +1,7 @@
 // The panel shows how a point's acceleration and interface were proven, or why not (issue 21: "the
 // results panel, report and the HTML report show how each cell's acceleration and interface were
 // proven"): the time-series view of a point lists, per repetition and server host, the same words
-// as `report` (engine/src/evidence/cellProofs.ts), each claim with its source.
+// as `report` (engine/src/report/evidence/cellProofs.ts), each claim with its source.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';

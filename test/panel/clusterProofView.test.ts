@@ -1,6 +1,6 @@
 // Issue 23: the panel's time-series view of a point of a plan with cluster sizes says, per
 // repetition, how the cluster was formed and how the bucket spread over its nodes: the same words
-// as `report` (engine/src/evidence/clusterProof.ts), the nodes in a table with a caption.
+// as `report` (engine/src/report/evidence/clusterProof.ts), the nodes in a table with a caption.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';

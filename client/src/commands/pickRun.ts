@@ -1,7 +1,7 @@
 // Finds run folders (under the results folder of each workspace folder) and lets the user pick.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { RunSummary } from '../../../engine/src/results/resultsStore';
+import type { RunSummary } from '../../../engine/src/report/index';
 import { currentSettings, resultsRootFor } from '../config';
 import { loadEngine } from '../engine';
 import type { CoreServices } from '../services';

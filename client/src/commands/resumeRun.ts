@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
-import type { RunOutcome } from '../../../engine/src/events';
-import type { RunSummary } from '../../../engine/src/results/resultsStore';
+import type { RunOutcome } from '../../../engine/src/index';
+import type { RunSummary } from '../../../engine/src/report/index';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../extensionServices';

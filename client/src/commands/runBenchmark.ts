@@ -1,8 +1,7 @@
 // "Run Couchbase benchmark": choose a plan, check it, get the password, then run it as a
 // `couchbase-benchmark` task (pre-flight, then the sweep). Resolves with the run's outcome.
 import * as vscode from 'vscode';
-import type { RunOutcome } from '../../../engine/src/events';
-import type { PlanError } from '../../../engine/src/plan/plan';
+import type { PlanError, RunOutcome } from '../../../engine/src/index';
 import { currentSettings } from '../config';
 import { loadEngine } from '../engine';
 import type { ExtensionServices } from '../extensionServices';

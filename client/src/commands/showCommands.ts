@@ -23,16 +23,14 @@ export async function showCommandsCommand(
     );
     return undefined;
   }
-  const { dryRun } = await import('../../../engine/src/sweep/dryRun.js');
   // the run's path policy and shape checks: a file a run would refuse is refused here, never shown
   const settings = currentSettings(undefined, planUri);
   let text: string;
   try {
-    text = await dryRun(plan, planUri.fsPath, uploadPolicyFor(settings, planUri));
+    text = await engine.dryRun(plan, planUri.fsPath, uploadPolicyFor(settings, planUri));
   } catch (error) {
-    const { formatEngineError, toEngineError } = await import('../../../engine/src/errors.js');
     void vscode.window.showErrorMessage(
-      `Onload Bench: no dry run of ${vscode.workspace.asRelativePath(planUri)}: ${formatEngineError(toEngineError(error, 'dry-run'))}`,
+      `Onload Bench: no dry run of ${vscode.workspace.asRelativePath(planUri)}: ${engine.formatEngineError(engine.toEngineError(error, 'dry-run'))}`,
     );
     return undefined;
   }

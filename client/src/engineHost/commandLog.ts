@@ -1,7 +1,7 @@
 // Wraps a host session so every remote command (and every upload, by path only: uploaded content
 // may be a credentials file) is reported for the "Onload Bench" log, with secrets redacted.
-import { redactSecrets } from '../../../engine/src/remote/redaction';
-import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../../engine/src/remote/ssh';
+import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../../../engine/src/index';
+import { redactSecrets } from '../../../engine/src/report/index';
 
 export interface CommandLogLine {
   host: string;

@@ -3,8 +3,7 @@
 // code-server's host that announces itself as Electron), and a long sweep should not share the
 // editor's event loop. When the extension goes away (IPC disconnect) the run is aborted, so the
 // engine still restores the hosts and closes the results file.
-import { runSweep } from '../../../engine/src/sweep/sweep';
-import { SessionPool } from '../../../engine/src/remote/ssh';
+import { runSweep, SessionPool } from '../../../engine/src/index';
 import { formatCommandLogLine, loggingSession, redactor } from './commandLog';
 import type { FromEngine, ToEngine } from './protocol';
 

@@ -1,8 +1,7 @@
 // Messages between the extension host and the engine process (dist/engineHost.js) over Node's
 // IPC channel. Plain data; the password travels only here, never on a command line or in the
 // environment.
-import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
-import type { RunSweepOptions } from '../../../engine/src/options';
+import type { RunOutcome, RunSweepOptions, SweepEvent } from '../../../engine/src/index';
 
 /** RunSweepOptions without the parts that cannot cross a process boundary. */
 export type RunSweepRequest = Omit<RunSweepOptions, 'signal' | 'onEvent'>;

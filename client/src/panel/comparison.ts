@@ -4,15 +4,15 @@
 // same Welch/Fieller computation the kernel-vs-Onload tables use (engine/src/report/statistics.ts).
 // Pure.
 import {
+  baselineStack,
   buildReportTable,
+  compareGains,
+  compareSamples,
   defaultMetrics,
   type ReportGroup,
   type ReportTable,
   type StackCell,
-} from '../../../engine/src/report/report';
-import { compareGains } from '../../../engine/src/report/gainChange';
-import { baselineStack } from '../../../engine/src/report/stackLabels';
-import { compareSamples } from '../../../engine/src/report/statistics';
+} from '../../../engine/src/report/index';
 import type {
   CompareCell,
   CompareChart,

@@ -1,10 +1,15 @@
 // The panel's view of the engine's report tables (engine/src/report/report.ts): the cookbook tables, per
 // interface and thread count the kernel against each Onload profile with the difference in percent,
 // and the chart series, both from the same computation the CLI's `report` prints. Pure.
-import { markLabel } from '../../../engine/src/evidence/marks';
-import type { ReportGroup, ReportTable, StackCell, StackComparison } from '../../../engine/src/report/report';
-import { relativeHalfWidth } from '../../../engine/src/report/statistics';
-import { metricDisplayUnit } from '../../../engine/src/report/displayUnits';
+import {
+  markLabel,
+  metricDisplayUnit,
+  relativeHalfWidth,
+  type ReportGroup,
+  type ReportTable,
+  type StackCell,
+  type StackComparison,
+} from '../../../engine/src/report/index';
 import type {
   CellMarkView,
   CellState,

@@ -2,27 +2,29 @@
 // per point (the arms overlaid), the legend of the marks met, and one point's time series on
 // demand. Built from the engine's report tables and evidence views, so the panel, the CLI and the
 // HTML report agree. Pure.
-import { evidenceMetrics } from '../../../engine/src/evidence/evidenceMetrics';
-import {
-  cellTimeSeries,
-  pointSpectra,
-  spectrumOperations,
-  thinByX as thin,
-} from '../../../engine/src/evidence/evidenceViews';
-import { ninesTicks, percentileToNines } from '../../../engine/src/report/percentileScale';
-import { markLegend } from '../../../engine/src/evidence/markExplanations';
-import { busiestThreads, cpuWindowText } from '../../../engine/src/evidence/busiestThreads';
-import { cellProofs } from '../../../engine/src/evidence/cellProofs';
-import { clusterProof } from '../../../engine/src/evidence/clusterProof';
-import { busyPollingNote } from '../../../engine/src/report/cpuTableNotes';
-import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
-import type { CellKey, CellResult } from '../../../engine/src/model';
 import {
   buildReportTable,
+  busiestThreads,
+  busyPollingNote,
+  type CellKey,
+  cellMarks,
+  cellProofs,
+  type CellResult,
+  cellTimeSeries,
+  clusterProof,
+  cpuWindowText,
+  evidenceMetrics,
+  markLabel,
+  markLegend,
+  ninesTicks,
+  percentileToNines,
+  pointSpectra,
   type ReportGroup,
   type ReportInput,
   type ReportTable,
-} from '../../../engine/src/report/report';
+  spectrumOperations,
+  thinByX as thin,
+} from '../../../engine/src/report/index';
 import { chartSeries, unitOf } from './comparisonTables';
 import type {
   CellTimeSeriesView,

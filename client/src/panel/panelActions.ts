@@ -4,8 +4,7 @@
 // opened only when it is a regular file reached without a link (engine/src/results/runFolderFiles.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CellResult } from '../../../engine/src/model';
-import { runFolderFileToOpen } from '../../../engine/src/results/runFolderFiles';
+import { type CellResult, runFolderFileToOpen } from '../../../engine/src/report/index';
 import { describeCell, type RunData } from './runData';
 
 export const openAction = 'Open';

@@ -16,7 +16,7 @@ export type MetricId =
   | 'update-p99'
   | CpuMetricId;
 
-/** CPU figures from the cells' evidence (engine/src/evidence/evidenceMetrics.ts). */
+/** CPU figures from the cells' evidence (engine/src/report/evidence/evidenceMetrics.ts). */
 export type CpuMetricId =
   'server-cpu' | 'client-cpu' | 'server-cpu-per-op' | 'memcached-cpu-per-op' | 'ops-per-busy-core';
 
@@ -249,7 +249,7 @@ export interface MarkLegendView {
   cells: number;
 }
 
-/** One cell's series over time (engine/src/evidence/evidenceViews.ts), as the time-series view draws it. */
+/** One cell's series over time (engine/src/report/evidence/evidenceViews.ts), as the time-series view draws it. */
 export interface CellTimeSeriesView {
   cellId: string;
   repetition: number;
@@ -263,7 +263,7 @@ export interface CellTimeSeriesView {
   }[];
   warmupSec?: number;
   marks: CellMarkView[];
-  /** What the CPU figures cover (engine/src/evidence/busiestThreads.ts cpuWindowText). */
+  /** What the CPU figures cover (engine/src/report/evidence/busiestThreads.ts cpuWindowText). */
   cpuWindow?: string;
   /** Each host's busiest threads of memcached or the YCSB JVM over that window (/proc/PID/task/TID/stat). */
   threads?: {
@@ -275,11 +275,12 @@ export interface CellTimeSeriesView {
   }[];
   /**
    * How the cell's acceleration and interface were proven, or why not, per server host
-   * (engine/src/evidence/cellProofs.ts).
+   * (engine/src/report/evidence/cellProofs.ts).
    */
   proofs?: { host: string; acceleration: string; interface: string; memcached: string }[];
   /**
-   * How the cell's cluster was formed and spread over its nodes (engine/src/evidence/clusterProof.ts); plans with
+   * How the cell's cluster was formed and spread over its nodes (engine/src/report/evidence/clusterProof.ts); plans
+   * with
    * cluster sizes only.
    */
   cluster?: {

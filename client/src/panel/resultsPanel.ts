@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SweepEvent } from '../../../engine/src/events';
-import { buildHtmlReport } from '../../../engine/src/report/htmlReport';
+import type { SweepEvent } from '../../../engine/src/index';
+import { buildHtmlReport } from '../../../engine/src/report/index';
 import { timeSeriesView } from './evidenceModel';
 import type { HostMessage, WebviewMessage } from './protocol';
 import { imageBytes, restoredRunDirs, validateWebviewMessage } from './messageValidation';

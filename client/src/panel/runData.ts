@@ -1,7 +1,7 @@
 // What the panel knows about one run folder: its manifest, the cells finished so far, and the
 // live state a running sweep reports. Filled from the files or from SweepEvents; pure.
-import type { PreflightCheck, SweepEvent, RunOutcome } from '../../../engine/src/events';
-import type { CellResult, RunManifest } from '../../../engine/src/model';
+import type { PreflightCheck, RunOutcome, SweepEvent } from '../../../engine/src/index';
+import type { CellResult, RunManifest } from '../../../engine/src/report/index';
 
 export interface RunData {
   runDir: string;

@@ -1,8 +1,7 @@
 // Reads a run folder for the panel through the engine's tolerant reader (engine/src/results/resultsFile.ts).
 // Nothing is fatal here: a missing or damaged manifest, a torn last line (the engine is writing it
 // right now) or an unreadable folder becomes a warning in the panel, never a lost panel.
-import { manifestFile, resultsFile } from '../../../engine/src/results/resultsStore';
-import { readRunFolder } from '../../../engine/src/results/resultsFile';
+import { manifestFile, readRunFolder, resultsFile } from '../../../engine/src/report/index';
 import { emptyRunData, runDataFromFiles, type RunData } from './runData';
 
 export { manifestFile as manifestFileName, resultsFile as resultsFileName };

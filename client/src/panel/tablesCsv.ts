@@ -1,9 +1,12 @@
 // "Export CSV" writes the same CSV as `onload-bench report --csv`: the engine's report tables of
 // every metric the run measured (engine/src/report/csv.ts), with intervals and marks, so a spreadsheet
 // made from either is the same.
-import { reportTablesToCsv } from '../../../engine/src/report/csv';
-import { stackDisplayNames } from '../../../engine/src/report/stackLabels';
-import { buildReportTables, measuredMetrics } from '../../../engine/src/report/report';
+import {
+  buildReportTables,
+  measuredMetrics,
+  reportTablesToCsv,
+  stackDisplayNames,
+} from '../../../engine/src/report/index';
 import type { RunData } from './runData';
 
 export function runTablesCsv(data: RunData): string {

@@ -1,18 +1,24 @@
 // Turns what the panel knows about one or two runs into the model the webview draws. Pure: the
 // same input always gives the same model, which is what the tests compare with the files.
-import type { PreflightCheck } from '../../../engine/src/events';
-import type { CellResult, RunEnvironment } from '../../../engine/src/model';
+import type { PreflightCheck } from '../../../engine/src/index';
 import {
+  bestSizeText,
   buildReportTable,
+  buildScaling,
+  buildVerdict,
+  type CellResult,
   defaultMetrics,
+  efficiencyText,
   environmentFacts,
+  planCost,
   type ReportTable,
-} from '../../../engine/src/report/report';
-import { seriesPalette } from '../../../engine/src/report/palette';
-import { stackDisplayNames, stackLabel } from '../../../engine/src/report/stackLabels';
-import { buildVerdict } from '../../../engine/src/report/verdict';
-import { sweptAxes, threadsAxis } from '../../../engine/src/report/axes';
-import { bestSizeText, buildScaling, efficiencyText, planCost } from '../../../engine/src/report/scaling';
+  type RunEnvironment,
+  seriesPalette,
+  stackDisplayNames,
+  stackLabel,
+  sweptAxes,
+  threadsAxis,
+} from '../../../engine/src/report/index';
 import type {
   ChartGroup,
   ChartModel,

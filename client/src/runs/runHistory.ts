@@ -4,11 +4,15 @@
 // opens with, and which folder may be deleted. Pure (no `vscode`, no file system): the tree view
 // (runsView.ts) draws what this returns and does what its items ask.
 import * as path from 'node:path';
-import type { CellResult, RunManifest } from '../../../engine/src/model';
-import type { RunSummary } from '../../../engine/src/results/resultsStore';
-import { buildReportTables, defaultMetrics } from '../../../engine/src/report/report';
-import { stackDisplayNames } from '../../../engine/src/report/stackLabels';
-import { buildVerdict } from '../../../engine/src/report/verdict';
+import {
+  buildReportTables,
+  buildVerdict,
+  type CellResult,
+  defaultMetrics,
+  type RunManifest,
+  type RunSummary,
+  stackDisplayNames,
+} from '../../../engine/src/report/index';
 
 export type RunState = 'running' | 'complete' | 'stopped' | 'failed-preflight';
 

@@ -5,7 +5,7 @@
 // Compare two runs, Resume interrupted run, Reveal run folder and Delete run, given the item.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { readRunFolder } from '../../../engine/src/results/resultsFile';
+import { readRunFolder } from '../../../engine/src/report/index';
 import { commands } from '../commandIds';
 import type { CoreServices } from '../services';
 import { workspaceResultsRoots, workspaceRuns } from '../commands/pickRun';

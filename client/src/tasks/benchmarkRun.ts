@@ -4,8 +4,7 @@
 // here, lazily.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
-import type { EngineError } from '../../../engine/src/model';
+import type { EngineError, PlanDifference, RunOutcome, SweepEvent } from '../../../engine/src/index';
 import type { RunSweepRequest } from '../engineHost/protocol';
 import { currentSettings, resultsRootFor, uploadPolicyFor } from '../config';
 import { loadEngine } from '../engine';
@@ -17,7 +16,6 @@ import { describePasswordSource, withPasswordSource } from '../passwordSource';
 import type { ResumeChoice } from './taskDefinition';
 import { latestUnfinishedRun } from './resumeChoice';
 import { recordedPlanQuestion, resumeWithRecorded } from './recordedPlanQuestion';
-import type { PlanDifference } from '../../../engine/src/plan/recordedPlan';
 
 export interface RunRequest {
   planPath: string;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { refusedInRestrictedMode, restrictedOutcome } from '../workspaceTrust';
 import * as path from 'node:path';
-import type { RunOutcome } from '../../../engine/src/events';
+import type { RunOutcome } from '../../../engine/src/index';
 import { planFileGlob, planSearchExclude } from '../planFiles';
 import type { CoreServices } from '../services';
 import { BenchmarkTerminal } from './benchmarkTerminal';

@@ -1,7 +1,7 @@
 // The task's pseudoterminal: runs one benchmark and prints its live log and YCSB status lines.
 // Closing the terminal (or Ctrl+C in it) aborts the run; results already written stay on disk.
 import * as vscode from 'vscode';
-import type { RunOutcome } from '../../../engine/src/events';
+import type { RunOutcome } from '../../../engine/src/index';
 import type { CoreServices } from '../services';
 import { runBenchmark, type RunRequest } from './benchmarkRun';
 import { toTerminalText } from './eventText';

@@ -1,11 +1,15 @@
 // How a sweep's events read in the task terminal, the progress notification and the status bar.
 // Pure (no `vscode`): the pseudoterminal and the tracker only print what these functions return.
-import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/events';
-import type { CellKey, CellResult } from '../../../engine/src/model';
-import { formatEngineError } from '../../../engine/src/errors';
-import { redactSecrets } from '../../../engine/src/remote/redaction';
-import { cellMarks, markLabel } from '../../../engine/src/evidence/marks';
-import { withControlCharactersEscaped } from '../../../engine/src/report/controlCharacters';
+import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/index';
+import {
+  type CellKey,
+  cellMarks,
+  type CellResult,
+  formatEngineError,
+  markLabel,
+  redactSecrets,
+  withControlCharactersEscaped,
+} from '../../../engine/src/report/index';
 
 /** What the edges show about a run so far; `reduceProgress` folds events into it. */
 export interface RunProgress {

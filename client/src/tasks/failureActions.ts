@@ -1,7 +1,7 @@
 // Shows a failed run's notice (failureNotice.ts) and carries out the button the user picks.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { RunOutcome } from '../../../engine/src/events';
+import type { RunOutcome } from '../../../engine/src/index';
 import { commands } from '../commandIds';
 import { failureActionTitles, hostOffsetInPlan, type FailureActionId, type FailureNotice } from './failureNotice';
 

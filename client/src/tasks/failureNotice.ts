@@ -4,7 +4,7 @@
 // Resume; an error about a host offers to open the plan at that host's entry; a refused password
 // offers to enter it again only when the re-entered one will be used (no environment variable
 // overriding it). Pure: runTracker.ts turns the ids into commands.
-import type { RunOutcome } from '../../../engine/src/events';
+import type { RunOutcome } from '../../../engine/src/index';
 import { describePasswordSource, type PasswordSource } from '../passwordSource';
 
 export type FailureActionId = 'retry' | 'resume' | 'open-plan-host' | 'show-log' | 'enter-password' | 'open-results';

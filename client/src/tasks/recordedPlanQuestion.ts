@@ -2,7 +2,7 @@
 // what runs or is uploaded (engine/src/plan/recordedPlan.ts), the user sees the differing fields and
 // decides (benchmarkRun.ts shows this text in a modal). The engine refuses such a resume unless
 // told the user accepted the recorded plan. Pure.
-import type { PlanDifference } from '../../../engine/src/plan/recordedPlan';
+import type { PlanDifference } from '../../../engine/src/index';
 
 export const resumeWithRecorded = 'Resume with the recorded plan';
 

@@ -2,9 +2,9 @@
 // rule for which run a resume takes by itself is the engine's (results/resumableRuns.ts), shared
 // with the CLI's --resume.
 import * as path from 'node:path';
-import type { RunSummary } from '../../../engine/src/results/resultsStore';
+import type { RunSummary } from '../../../engine/src/report/index';
 
-export { latestUnfinishedRun, unfinishedRuns } from '../../../engine/src/results/resumableRuns';
+export { latestUnfinishedRun, unfinishedRuns } from '../../../engine/src/report/index';
 
 /** `lab-20261202-1405 — 12/40 cells, started 2026-12-02 14:05` */
 export function describeRun(run: RunSummary): { label: string; description: string; detail?: string } {

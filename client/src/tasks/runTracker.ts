@@ -3,7 +3,7 @@
 // panel. One run per plan at a time; disposing the tracker aborts every run.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { RunOutcome, SweepEvent } from '../../../engine/src/events';
+import type { RunOutcome, SweepEvent } from '../../../engine/src/index';
 import type { ResultsPanelManager } from '../panel/resultsPanel';
 import { commands } from '../commandIds';
 import type { PasswordSource } from '../passwordSource';

@@ -290,7 +290,7 @@ function pointerSegments(pointer: string): (string | number)[] {
 }
 
 /** `servers[0].host`, `axes["my.prop"]`. */
-export function formatPath(segments: (string | number)[]): string {
+function formatPath(segments: (string | number)[]): string {
   let out = '';
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;

@@ -9,7 +9,7 @@ import { createLanguages } from '../../../server/src/languages';
 import { NodeWorkspaceFiles } from '../../../server/src/common/nodeWorkspaceFiles';
 import { readBoundedTextOrThrow } from '../../../server/src/common/boundedRead';
 import { parseProfile } from '../../../server/src/onload/parser';
-import { analyseProfile, effectiveEntries } from '../../../server/src/onload/effectiveConfig';
+import { analyseProfile, effectiveEntries } from '../../../server/src/onload/profileAnalysis';
 import { ImportResolver } from '../../../server/src/onload/imports';
 import { onloadCatalog } from '../../../server/src/onload/catalog';
 

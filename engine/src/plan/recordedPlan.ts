@@ -41,7 +41,7 @@ export function recordedPlanDifferences(
 }
 
 /** One line per difference, for an error message or a dialog. */
-export function describeDifferences(differences: PlanDifference[], limit = 8): string {
+function describeDifferences(differences: PlanDifference[], limit = 8): string {
   const lines = differences
     .slice(0, limit)
     .map((entry) => `${entry.field}: recorded ${entry.recorded}, plan file ${entry.current}`);

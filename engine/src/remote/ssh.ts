@@ -171,7 +171,7 @@ export function lineSplitter(onLine: (line: string) => void): { push(chunk: stri
  * PATH (`ip`, `ethtool`, `ss`, `systemctl` on some hosts; REAL-LAB H2). Appended, so the user's own
  * PATH still wins.
  */
-export const remotePathPrefix = 'PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin"; export PATH; ';
+const remotePathPrefix = 'PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin"; export PATH; ';
 
 /** Output kept per command (YCSB with timeseries measurements can print a lot; logs keep the rest). */
 const maxCollected = 256 * 1024 * 1024;

@@ -53,7 +53,7 @@ function marksField(cell: StackCell): string {
  * difference from the kernel in percent with its 95 % interval, verdict, p-value and a note.
  * `significant` is empty when no interval could be given. The CPU figures (server and busiest
  * client busy %, server and memcached CPU µs per operation, operations per busy server core;
- * evidenceMetrics.ts) are metrics like the others: one line each, with their own differences.
+ * evidence/evidenceMetrics.ts) are metrics like the others: one line each, with their own differences.
  * Columns name their stack as a stack (stackLabels.ts): `kernel median`, `Onload · latency min`,
  * `Onload · latency vs kernel (%)`, never a bare `latency min` that reads as a metric.
  */

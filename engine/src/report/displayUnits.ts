@@ -10,7 +10,7 @@ import type { ReportTable } from './report';
 export type DisplayUnit = string;
 
 /** Latencies read in ms once the largest value of the metric reaches this many µs. */
-export const msThresholdUs = 10_000;
+const msThresholdUs = 10_000;
 
 /** `ms` for a µs metric with any value from 10,000 µs up; otherwise the recorded unit. */
 export function displayUnitOf(unit: string, values: Iterable<number | null | undefined>): DisplayUnit {
@@ -22,7 +22,7 @@ export function displayUnitOf(unit: string, values: Iterable<number | null | und
 }
 
 /** Every value a table of a metric can show: medians, min and max of every group, thread count and stack. */
-export function tableValues(table: ReportTable): number[] {
+function tableValues(table: ReportTable): number[] {
   return table.groups.flatMap((group) =>
     group.rows.flatMap((row) =>
       row.cells.flatMap((cell) =>

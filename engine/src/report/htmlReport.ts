@@ -10,13 +10,13 @@
 // Nothing is fetched when the file is opened: no script at all, styles inline, figures inline SVG,
 // system fonts; a Content-Security-Policy meta forbids any load even if a value slipped through.
 // Every text from a file (run ids, host and profile names, marks' messages) is escaped.
-import { evidenceMetrics } from '../evidence/evidenceMetrics';
-import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from '../evidence/evidenceViews';
-import { markLegend } from '../evidence/markExplanations';
+import { evidenceMetrics } from './evidence/evidenceMetrics';
+import { pointSpectra, spectrumOperations, thinByX, type SpectrumSeries } from './evidence/evidenceViews';
+import { markLegend } from './evidence/markExplanations';
 import { cellMarks, markLabel } from '../evidence/marks';
-import { cellProofs } from '../evidence/cellProofs';
-import { clusterProof } from '../evidence/clusterProof';
-import { busiestThreads, cpuWindowText } from '../evidence/busiestThreads';
+import { cellProofs } from './evidence/cellProofs';
+import { clusterProof } from './evidence/clusterProof';
+import { busiestThreads, cpuWindowText } from './evidence/busiestThreads';
 import { cpuTableNotes } from './cpuTableNotes';
 import type { CellKey, CellResult, RunManifest } from '../model';
 import {

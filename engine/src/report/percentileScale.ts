@@ -4,7 +4,7 @@
 // HTML report's SVG and by the panel host (which sends the webview ready-placed points).
 
 /** The largest position: 100 % itself has no finite place, it is drawn one step past 99.999 %. */
-export const maxNines = 6;
+const maxNines = 6;
 
 export function percentileToNines(percentile: number): number {
   if (!(percentile < 100)) return maxNines;

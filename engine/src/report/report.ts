@@ -14,12 +14,12 @@
 // 95 % confidence interval (statistics.ts). Only a significant difference in the better direction,
 // with neither side marked, is an improvement; only improvements are starred.
 import { summariseRepetitions } from '../ycsb/combine';
-import { evidenceMetric, measuredEvidenceMetrics } from '../evidence/evidenceMetrics';
+import { evidenceMetric, measuredEvidenceMetrics } from './evidence/evidenceMetrics';
 import { cellMarks, doubtingMarks } from '../evidence/marks';
 import { cpuTableNotes } from './cpuTableNotes';
-import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from '../evidence/busiestThreads';
-import { cellProofs } from '../evidence/cellProofs';
-import { clusterProof } from '../evidence/clusterProof';
+import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from './evidence/busiestThreads';
+import { cellProofs } from './evidence/cellProofs';
+import { clusterProof } from './evidence/clusterProof';
 import type { CellKey, CellResult, HostEnvironment, RunEnvironment, RunManifest, YcsbReport } from '../model';
 import { hardwareFactsText } from '../evidence/hostHardware';
 import { baselineStack, stackLabel, type StackDisplayNames } from './stackLabels';
@@ -37,8 +37,6 @@ import {
   type AxisId,
   type AxisInfo,
 } from './axes';
-
-export { baselineStack };
 
 export interface MetricDefinition {
   /** `throughput`, `<op>-latency` (average), `<op>-p<percentile>`, `<op>-min`, `<op>-max`. */
@@ -538,7 +536,7 @@ function unique<T>(values: T[]): T[] {
 // Text rendering for the terminal
 
 /** A figure as the tables show it: throughput in whole ops/s, latencies to 0.1 µs. */
-export function formatValue(value: number, unit: string): string {
+function formatValue(value: number, unit: string): string {
   return unit === 'ops/s' ? String(Math.round(value)) : value.toFixed(1);
 }
 
@@ -547,7 +545,7 @@ export function threadsText(threads: number): string {
   return `${threads} thread${threads === 1 ? '' : 's'}`;
 }
 
-export function formatPercent(percent: number): string {
+function formatPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
 }
@@ -710,7 +708,7 @@ export const reportLegend = legendEntries
   .join('\n');
 
 /** Only the legend entries the rendered tables use. */
-export function renderLegend(tablesText: string, tables: readonly ReportTable[]): string {
+function renderLegend(tablesText: string, tables: readonly ReportTable[]): string {
   return legendEntries
     .filter((entry) => entry.used(tablesText, tables))
     .map((entry) => entry.text)
@@ -718,7 +716,7 @@ export function renderLegend(tablesText: string, tables: readonly ReportTable[])
 }
 
 /** The failed cells with their errors, one line each, in results order. */
-export function renderFailures(results: readonly CellResult[]): string {
+function renderFailures(results: readonly CellResult[]): string {
   const failed = results.filter((result) => result.status === 'failed');
   if (failed.length === 0) return '';
   const lines = [`Failed cells (${failed.length}):`];
@@ -738,7 +736,7 @@ export function renderFailures(results: readonly CellResult[]): string {
  * The marks of the cells that ran, one line per table cell and mark: which repetitions carry it
  * and why (the mark's own words), in results order.
  */
-export function renderMarks(results: readonly CellResult[]): string {
+function renderMarks(results: readonly CellResult[]): string {
   const entries = new Map<
     string,
     { where: string; code: string; message: string; repetitions: number[]; hosts: Set<string> }
@@ -775,7 +773,7 @@ export function renderMarks(results: readonly CellResult[]): string {
 }
 
 /** How each cell's acceleration and interface were proven, or why not (evidence/cellProofs.ts), per server. */
-export function renderProofs(results: readonly CellResult[]): string {
+function renderProofs(results: readonly CellResult[]): string {
   const lines: string[] = [];
   for (const result of results) {
     if (result.status === 'failed') continue;
@@ -807,7 +805,7 @@ export function renderProofs(results: readonly CellResult[]): string {
  * The per-thread CPU view (evidence/busiestThreads.ts): per cell that recorded threads, what its CPU
  * figures cover, then each host's busiest threads of memcached or the YCSB JVM.
  */
-export function renderThreads(results: readonly CellResult[]): string {
+function renderThreads(results: readonly CellResult[]): string {
   const lines: string[] = [];
   for (const result of results) {
     if (result.status === 'failed') continue;
@@ -857,7 +855,7 @@ export function renderReport(
 }
 
 /** What each host ran: versions, CPU, NUMA, governor, and the tested NICs' NUMA node and IRQs. */
-export function renderEnvironment(environment: RunEnvironment): string {
+function renderEnvironment(environment: RunEnvironment): string {
   const hosts = Object.entries(environment.hosts ?? {});
   if (hosts.length === 0) return '';
   const lines = ['Environment:'];

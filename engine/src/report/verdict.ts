@@ -41,7 +41,7 @@ export interface VerdictLine {
 }
 
 /** `+59.5 %`, `−36.6 %` (a true minus sign, as the panel writes differences). */
-export function signedPercent(percent: number): string {
+function signedPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   const sign = rounded > 0 ? '+' : rounded < 0 ? '−' : '±';
   return `${sign}${Math.abs(rounded).toFixed(1)} %`;

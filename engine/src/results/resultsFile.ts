@@ -98,7 +98,7 @@ function combine(
   return { runDir, manifest, results: lines.results, warnings };
 }
 
-export function parseManifestText(text: string, warnings: string[]): RunManifest | undefined {
+function parseManifestText(text: string, warnings: string[]): RunManifest | undefined {
   const problems: string[] = [];
   const { manifest, reason } = parseManifest(text, problems);
   if (!manifest) {

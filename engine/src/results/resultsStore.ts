@@ -32,7 +32,7 @@ import {
 
 export const manifestFile = 'manifest.json';
 export const resultsFile = 'results.jsonl';
-export const logsDir = 'logs';
+const logsDir = 'logs';
 
 /** What the writers use of an open file. */
 export type ResultsHandle = Pick<FileHandle, 'write' | 'sync' | 'close' | 'truncate' | 'stat' | 'read'>;
@@ -44,7 +44,7 @@ export interface ResultsIo {
 export const realIo: ResultsIo = { open: (path, flags) => open(path, flags, 0o644) };
 
 /** Why a write failed and what to do, by cause: each has a different remedy. */
-export function writeFailureCause(error: unknown): { reason: string; action: string } {
+function writeFailureCause(error: unknown): { reason: string; action: string } {
   const code = (error as NodeJS.ErrnoException)?.code;
   switch (code) {
     case 'ENOSPC':
@@ -85,7 +85,7 @@ export function writeFailureCause(error: unknown): { reason: string; action: str
   }
 }
 
-export function writeFailure(path: string, error: unknown): EngineFailure {
+function writeFailure(path: string, error: unknown): EngineFailure {
   const { reason, action } = writeFailureCause(error);
   return new EngineFailure(
     {
@@ -103,7 +103,7 @@ export function writeFailure(path: string, error: unknown): EngineFailure {
  * The temporary has a random name and is created new (O_EXCL, no link followed); the rename
  * replaces whatever is at `path`, a planted link included, without writing through it.
  */
-export async function writeFileAtomic(path: string, content: string, io: ResultsIo = realIo): Promise<void> {
+async function writeFileAtomic(path: string, content: string, io: ResultsIo = realIo): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
     const handle = await io.open(temporary, createFlags);

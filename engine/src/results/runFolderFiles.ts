@@ -7,11 +7,12 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative as relativePath, resolve, sep } from 'node:path';
+import { describeFileKind } from '../../../server/src/common/boundedRead';
 
 const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_APPEND, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** Flags for reading a run folder's file: no link followed, no wait on a FIFO. */
-export const readFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+const readFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 /** Flags for the append-only results file (created when missing; read back for its last line). */
 export const appendFlags = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
 /** Flags for a new file (a log, a temporary): it must not exist, so nothing planted is written through. */
@@ -27,17 +28,6 @@ export class RunFileRefused extends Error {
   }
 }
 
-/** What kind of file a stat describes, in words. */
-export function kindOf(info: Stats): string {
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  if (info.isDirectory()) return 'a folder';
-  if (info.isSymbolicLink()) return 'a symbolic link';
-  return 'not a regular file';
-}
-
 /** Refuses what open(O_NOFOLLOW) reports for a link with a message that says so. */
 function refusedOpen(path: string, error: unknown): never {
   if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
@@ -47,12 +37,12 @@ function refusedOpen(path: string, error: unknown): never {
 }
 
 /** The open descriptor must be a regular file; anything else is closed and refused. */
-export async function requireRegular(handle: Pick<FileHandle, 'stat' | 'close'>, path: string): Promise<Stats> {
+async function requireRegular(handle: Pick<FileHandle, 'stat' | 'close'>, path: string): Promise<Stats> {
   const info = await handle.stat();
   if (!info.isFile()) {
     await handle.close().catch(() => undefined);
     throw new RunFileRefused(
-      `${path} is ${kindOf(info)}, not a regular file; a run folder holds only regular files`,
+      `${path} is ${describeFileKind(info)}, not a regular file; a run folder holds only regular files`,
       'ENOTREG',
     );
   }
@@ -128,7 +118,8 @@ export async function checkRunFolder(runDir: string): Promise<void> {
       `${runDir} is a symbolic link; a run folder is never followed through a link (open the folder it points to)`,
       'ELOOP',
     );
-  if (!info.isDirectory()) throw new RunFileRefused(`${runDir} is ${kindOf(info)}, not a run folder`, 'ENOTDIR');
+  if (!info.isDirectory())
+    throw new RunFileRefused(`${runDir} is ${describeFileKind(info)}, not a run folder`, 'ENOTDIR');
 }
 
 /** `relative` resolved inside `root`, or undefined when it leaves it (`..`, an absolute path). */
@@ -164,7 +155,7 @@ async function requireRealFolder(folder: string): Promise<void> {
       `${folder} is a symbolic link (it leads outside the run folder); it is not followed`,
       'ELOOP',
     );
-  if (!info.isDirectory()) throw new RunFileRefused(`${folder} is ${kindOf(info)}, not a folder`, 'ENOTDIR');
+  if (!info.isDirectory()) throw new RunFileRefused(`${folder} is ${describeFileKind(info)}, not a folder`, 'ENOTDIR');
 }
 
 /**
@@ -188,7 +179,7 @@ export async function runFolderFileToOpen(
     const info = await lstat(inside.path);
     if (info.isSymbolicLink())
       return { refused: `${relative} is a symbolic link; files of a run folder are never followed` };
-    if (!info.isFile()) return { refused: `${relative} is ${kindOf(info)}, not a regular file` };
+    if (!info.isFile()) return { refused: `${relative} is ${describeFileKind(info)}, not a regular file` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: inside.path };
     return {

@@ -34,12 +34,14 @@ export function oldestReadAgeMs(): number {
   return oldest === Infinity ? 0 : performance.now() - oldest;
 }
 
+/** What kind of file a stat (or an lstat: the engine's run folders never follow links) describes, in words. */
 export function describeFileKind(info: Stats): string {
   if (info.isDirectory()) return 'a folder';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isCharacterDevice()) return 'a character device';
   if (info.isBlockDevice()) return 'a block device';
   if (info.isSocket()) return 'a socket';
+  if (info.isSymbolicLink()) return 'a symbolic link';
   return 'not a regular file';
 }
 

@@ -3,7 +3,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
-import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
+import { effectiveEntries, type Assignment, type ProfileAnalysis } from './profileAnalysis';
 import { describeOrigin } from './effectiveConfiguration';
 import type { Directive, ImportDirective, SetDirective, Span } from './parser';
 import { positionMapper } from './positions';

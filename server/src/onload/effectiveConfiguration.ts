@@ -4,7 +4,7 @@
 // diagnostics give). Conditional winners are flagged: they apply only if their branch runs.
 import type { EffectiveConfigurationResult } from '../protocol';
 import type { OnloadCatalog } from './catalog';
-import { effectiveEntries, type Assignment, type ProfileAnalysis } from './effectiveConfig';
+import { effectiveEntries, type Assignment, type ProfileAnalysis } from './profileAnalysis';
 import { profileNameOf } from './imports';
 import { clip } from './values';
 import { assignedValue } from './usedValue';

@@ -6,7 +6,7 @@ import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { OnloadCatalog } from './catalog';
 import type { OptionInfo } from './catalogTypes';
 import { assignedValue } from './usedValue';
-import type { Assignment, ProfileAnalysis } from './effectiveConfig';
+import type { Assignment, ProfileAnalysis } from './profileAnalysis';
 import { describeOrigin } from './effectiveConfiguration';
 import { describeImportTarget } from './imports';
 import { optionMarkdown } from './optionFacts';

@@ -4,7 +4,7 @@
 // or never set so the default applies); otherwise the profile depends on run-time facts. Values
 // are read as libonload uses them (usedValue.ts).
 import type { OnloadCatalog } from './catalog';
-import type { EffectiveEntry } from './effectiveConfig';
+import type { EffectiveEntry } from './profileAnalysis';
 import { numericValue, type IssueSeverity } from './values';
 import { assignedValue } from './usedValue';
 

@@ -29,7 +29,7 @@ import { onloadCatalog, type OnloadCatalog } from './catalog';
 import { quickFixes } from './codeActions';
 import { completeAt } from './completion';
 import { computeDiagnostics } from './diagnostics';
-import { analyseProfile, type ProfileAnalysis } from './effectiveConfig';
+import { analyseProfile, type ProfileAnalysis } from './profileAnalysis';
 import { effectiveConfiguration } from './effectiveConfiguration';
 import { hoverAt } from './hover';
 import { ImportResolver, isProfileUri, profileNameOf } from './imports';

@@ -11,7 +11,7 @@ import {
   type Range,
   type TextEdit,
 } from 'vscode-languageserver-types';
-import { type Binding, type CatalogProperty, type YcsbCatalog } from './catalog';
+import { type CatalogProperty, type YcsbCatalog } from './catalog';
 import { javaTrim, parseJavaDouble, parseJavaInteger } from './javaValues';
 import { formatMix, operationMix, proportionKeys } from './operationMix';
 import type { PropertiesDocument, PropertyEntry } from './propertiesParser';
@@ -683,9 +683,4 @@ function checkMinMax(context: Context, minKey: string, maxKey: string): void {
       [context.replaceValue(minEntry, String(max.value))],
     );
   }
-}
-
-/** For tests and benches: the binding the diagnostics assumed. */
-export function bindingInUse(document: PropertiesDocument, catalog: YcsbCatalog): Binding | undefined {
-  return workloadShape(document, catalog).binding;
 }

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { busyPolling, busyPollingMessage } from '../../../engine/src/evidence/busyPolling';
-import { markExplanation } from '../../../engine/src/evidence/markExplanations';
+import { markExplanation } from '../../../engine/src/report/evidence/markExplanations';
 import type { CellResult } from '../../../engine/src/model';
 import { buildReportTable, renderReport } from '../../../engine/src/report/report';
-import { pointSpectra } from '../../../engine/src/evidence/evidenceViews';
+import { pointSpectra } from '../../../engine/src/report/evidence/evidenceViews';
 import { cpuCharts, cpuTables } from '../../../client/src/panel/evidenceModel';
 import { fixtureManifest, fixtureResults } from '../../panel/fixtureRun';
 

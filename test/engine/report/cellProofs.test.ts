@@ -1,5 +1,5 @@
 // The text and HTML reports say how each cell's acceleration and interface were proven, or why
-// not, naming the source of each claim (engine/src/evidence/cellProofs.ts, issue 21).
+// not, naming the source of each claim (engine/src/report/evidence/cellProofs.ts, issue 21).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CellResult } from '../../../engine/src/model';

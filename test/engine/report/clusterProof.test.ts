@@ -1,9 +1,9 @@
 // Issue 23: a cell of a plan with cluster sizes says how its cluster was formed and how the bucket
-// spread over the nodes (engine/src/evidence/clusterProof.ts), in the text report and the HTML
+// spread over the nodes (engine/src/report/evidence/clusterProof.ts), in the text report and the HTML
 // report, each figure with its source; a cell of a one-server plan says nothing of the kind.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clusterProof } from '../../../engine/src/evidence/clusterProof';
+import { clusterProof } from '../../../engine/src/report/evidence/clusterProof';
 import { buildHtmlReport } from '../../../engine/src/report/htmlReport';
 import { renderReport } from '../../../engine/src/report/report';
 import { fixtureManifest, fixtureResults, twoNodes, withCluster } from '../../panel/fixtureRun';

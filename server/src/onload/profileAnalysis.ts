@@ -1,7 +1,9 @@
 // Walks a profile and everything it imports, in the order the launcher sources them, and lists
 // every assignment. `onload_set` only sets an unset variable, so the first assignment of a name
 // wins; assignments reached through a conditional directive or import are marked conditional
-// (they may not run), and never make a later assignment "certainly ineffective".
+// (they may not run), and never make a later assignment "certainly ineffective". Diagnostics,
+// hover, the effective configuration request (effectiveConfiguration.ts, which shapes its answer)
+// and the engine's profile facts all read this one analysis.
 import type { Cancellation } from '../common/languageFeatures';
 import type { OnloadCatalog } from './catalog';
 import type { StandardProfile } from './catalogTypes';

@@ -3,7 +3,7 @@
 // The report tables, the CSV, the JSON and the panel treat them like any YCSB metric (medians,
 // repetitions, the Onload-vs-kernel difference with its interval). A cell without CPU evidence
 // (an older record, a host the sampler could not read) simply has no value. Pure.
-import type { CellResult, HostCpu } from '../model';
+import type { CellResult, HostCpu } from '../../model';
 
 export interface EvidenceMetric {
   id: string;

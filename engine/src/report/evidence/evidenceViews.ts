@@ -2,8 +2,8 @@
 // and the HTML report: the latency percentile spectrum of a point (HdrHistogram's percentile
 // distribution, the arms side by side) and one cell's throughput, latency and CPU over time.
 // Pure; tolerant of records without evidence (older runs, hosts the sampler could not read).
-import { doubtingMarks } from './marks';
-import type { CellKey, CellResult } from '../model';
+import { doubtingMarks } from '../../evidence/marks';
+import type { CellKey, CellResult } from '../../model';
 
 /**
  * Where a spectrum's points came from: the clients' merged HDR histograms (the real distribution),
@@ -105,7 +105,10 @@ export function pointSpectra(
   return series;
 }
 
-/** At most `limit` points of a curve, evenly spread along x (the nines scale for spectra), always keeping the first and last. */
+/**
+ * At most `limit` points of a curve, evenly spread along x (the nines scale for spectra), always keeping the first and
+ * last.
+ */
 export function thinByX<T extends { x: number }>(points: T[], limit = 80): T[] {
   if (points.length <= limit) return points;
   const kept: T[] = [];

@@ -1,7 +1,7 @@
 // What each mark code means for a reader of the numbers: the legend of the panel and of the HTML
 // report. The mark's own message (marks.ts, the engine file that set it) says what was seen in
 // that cell; this says why it matters. An unknown code explains itself through its messages.
-import { markLabel } from './marks';
+import { markLabel } from '../../evidence/marks';
 
 const explanations: Record<string, string> = {
   'not-accelerated':

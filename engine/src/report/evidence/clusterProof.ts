@@ -4,7 +4,7 @@
 // left the cluster that ejected it, the replicas asked and given, and per node its vBuckets (the
 // bucket's vBucketServerMap) and items (interestingStats). The text report, the HTML report and
 // the panel's time-series view show these lines; pure, and absent for a cell of a one-server plan.
-import type { CellResult, ClusterEvidence } from '../model';
+import type { CellResult, ClusterEvidence } from '../../model';
 
 export interface ClusterNodeProof {
   /** How ns_server names the node (`address:restPort`), with its plan host when known. */

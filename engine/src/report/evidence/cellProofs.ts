@@ -2,7 +2,7 @@
 // report can check (issue 21): every claim names its source (`onload_stackdump lots`,
 // `/proc/net/tcp`) and how memcached was found. The text report and the HTML report show these
 // lines; pure, tolerant of older records (which lack the run-phase view).
-import type { CellResult } from '../model';
+import type { CellResult } from '../../model';
 
 export interface CellProof {
   host: string;

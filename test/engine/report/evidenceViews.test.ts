@@ -1,10 +1,10 @@
-// Reader-side views of a cell's evidence (engine/src/evidence/evidenceViews.ts): records without evidence
+// Reader-side views of a cell's evidence (engine/src/report/evidence/evidenceViews.ts): records without evidence
 // or with partial groups are tolerated, clients' status lines add up, spectra fall back to YCSB's
 // summary percentiles with their source, and long curves are thinned along x.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evidenceMetric } from '../../../engine/src/evidence/evidenceMetrics';
-import { cellSpectrum, cellTimeSeries, pointSpectra, thinByX } from '../../../engine/src/evidence/evidenceViews';
+import { evidenceMetric } from '../../../engine/src/report/evidence/evidenceMetrics';
+import { cellSpectrum, cellTimeSeries, pointSpectra, thinByX } from '../../../engine/src/report/evidence/evidenceViews';
 import type { CellResult } from '../../../engine/src/model';
 
 function cell(overrides: Partial<CellResult> = {}): CellResult {

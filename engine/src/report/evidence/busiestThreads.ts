@@ -4,9 +4,9 @@
 // (>= 90 % of a CPU) is flagged; and the window said in words (YCSB's run from its status lines, or
 // the sampler's readings and why). The text report, the HTML report and the panel show these. Pure,
 // tolerant of older records (no threads: nothing shown for that host).
-import type { CellResult, CpuWindow } from '../model';
-import { isSpinningIoThread } from './clientIoSpin';
-import { clockSpreadLimitMs } from './measuredWindow';
+import type { CellResult, CpuWindow } from '../../model';
+import { isSpinningIoThread } from '../../evidence/clientIoSpin';
+import { clockSpreadLimitMs } from '../../evidence/measuredWindow';
 
 /** A thread at or above this % of one CPU is saturated (cpuStat.ts uses the same figure for client-bound). */
 const saturatedPct = 90;
