@@ -579,11 +579,11 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
       detail: `${formatEstimate(estimate, order.mode)}; order ${order.mode}${order.mode === 'randomized' ? ` (seed ${order.seed})` : ''}`,
     });
     emit({ type: 'preflight', checks: report.checks });
-    run.launchers = report.launchers;
-    run.hdrSupport = report.hdrSupport;
+    run.launchers = report.findings.launchers;
+    run.hdrSupport = report.findings.hdrSupport;
     if (report.blockingError) throw new EngineFailure(report.blockingError as EngineError & { code: 'preflight' });
     if (!manifest.environment) {
-      manifest.environment = report.environment;
+      manifest.environment = report.findings.environment;
       await writeManifest(runDir, manifest, seams.resultsIo);
     }
     run.profileSettings = manifest.environment?.profiles ?? {};
