@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { applyRunEvidence } from '../../../engine/src/evidence/cellEvidence';
+import { runEvidence } from '../../../engine/src/evidence/cellEvidence';
 import { samplerAwk } from '../../../engine/src/evidence/cpuSampler';
 import { clientIoSpinOf } from '../../../engine/src/evidence/clientIoSpin';
 import { noteMarkCodes } from '../../../engine/src/evidence/marks';
 import { parseSamplerOutput, type SamplerOutput } from '../../../engine/src/evidence/cpuStat';
-import type { CellResult } from '../../../engine/src/model';
+import type { CellMark, CellResult } from '../../../engine/src/model';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
 
 // 2026-12-04 12:00:00 UTC, when every sampler below read its clock
@@ -70,8 +70,10 @@ const statusText = [
 ].join('\n');
 
 /** The cell's marks about its CPU figures: these short status series also carry the warm-up note (ycsbTimeSeries.test.ts). */
-function cpuMarksOf(...args: Parameters<typeof applyRunEvidence>): ReturnType<typeof applyRunEvidence> {
-  return applyRunEvidence(...args).filter((mark) => mark.code !== 'warmup-unverified');
+function cpuMarksOf(result: CellResult, inputs: Parameters<typeof runEvidence>[1]): CellMark[] {
+  const judged = runEvidence({ clients: result.clients ?? [], run: result.run }, inputs);
+  result.evidence = { ...result.evidence, ...judged.evidence }; // as the sweep records it
+  return judged.marks.filter((mark) => mark.code !== 'warmup-unverified');
 }
 
 function draft(): CellResult {
