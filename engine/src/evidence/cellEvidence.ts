@@ -50,7 +50,7 @@ export function hdrProperties(remoteDir: string): Record<string, string> {
 
 /**
  * A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). Run
- * in YCSB's own round trip, before it starts (issue 24).
+ * in YCSB's own round trip, before it starts: one round trip fewer per client and cell.
  */
 export function hdrDirSetup(remoteDir: string): string {
   return `rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`;
@@ -63,9 +63,10 @@ export function hdrFetchScript(remoteDir: string): string {
 }
 
 /**
- * The end of a client's run in one round trip (issue 24): its CPU sampler's group stopped
- * (killGroupScript) and its HDR logs read, then their folder removed. The sampler's output is
- * still read by its own `finish()`; a stop that failed is left to the sweep's cleanup (as before).
+ * The end of a client's run in one round trip (round trips are much of a cell's time): its CPU
+ * sampler's group stopped (killGroupScript) and its HDR logs read, then their folder removed. The
+ * sampler's output is still read by its own `finish()`; a stop that failed is left to the sweep's
+ * cleanup.
  */
 export async function stopSamplerAndFetchHdr(
   session: RemoteSession,
@@ -173,7 +174,7 @@ export function startCellSamplers(
         running.map(async ({ role, client, sampler }) => {
           if (!client) return { sampler: { host: sampler.host, role, output: await sampler.stop() } };
           const [settled] = await Promise.allSettled([alongside(client, sampler.pidFile)]);
-          // the shared trip failed: the sampler is stopped on its own, as it was before (issue 24)
+          // the shared trip failed: the sampler is stopped on its own trip
           const output = settled.status === 'fulfilled' ? await sampler.finish() : await sampler.stop();
           return { sampler: { host: sampler.host, role, output }, settled };
         }),

@@ -1,4 +1,4 @@
-// After the load (issue 24, REAL-LAB C6, C10): the write queues are waited on while the item count
+// After the load (REAL-LAB C6, C10): the write queues are waited on while the item count
 // is polled, not after it, and a short bucket still fails on its count; the REST polls start fast.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -52,7 +52,7 @@ function contextFor(server: Server): CellBucketContext {
   };
 }
 
-describe('settling after the load (issue 24)', () => {
+describe('settling after the load', () => {
   const full = fakeNode(100);
   const short = fakeNode(99);
   before(async () => {

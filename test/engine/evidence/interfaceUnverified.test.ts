@@ -1,6 +1,6 @@
 // A cell whose run showed no KV connection on the server cannot have its interface proven (REAL-LAB
-// C7): issue 21 item 6 says such a check must mark the cell, never pass it. Before, "nothing
-// observed: no claim either way" left the cell clean. The watcher runs against a session whose
+// C7): such a check must mark the cell, never pass it ("nothing observed: no claim either way"
+// would leave a cell clean whose interface nobody saw). The watcher runs against a session whose
 // /proc/net/tcp lists nothing, as a server would whose clients never connected while it looked.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';

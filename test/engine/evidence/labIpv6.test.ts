@@ -2,7 +2,7 @@
 // A cell over it must read its own traffic as its own: /proc/net/tcp6 prints addresses as 32 hex
 // digits, the plan in RFC 5952's compressed form (or any other), and only parsed addresses compare.
 // Not a whole sweep: the real YCSB 0.17.0 of the client hosts (couchbase2, Java SDK 2.3.1) does
-// not bootstrap over IPv6 against the lab's node (issue 20's side). So the KV connections of the
+// not bootstrap over IPv6 against the lab's node. So the KV connections of the
 // run phase are this machine's own, and the cell's traffic is judged by the engine's own watcher
 // (watchInterfaceTraffic) over real SSH, reading the server's real /proc/net/tcp6; pre-flight's
 // interface check runs as in any run.

@@ -1,4 +1,4 @@
-// CPU figures mean what the tables say (issue 21 item 5): they cover YCSB's own run (its status
+// CPU figures mean what the tables say: they cover YCSB's own run (its status
 // lines, the warm-up counted from its start), not the idle seconds the samplers also see before the
 // JVM and after the last client; the busiest threads of memcached and of the YCSB JVM come from
 // /proc/PID/task/TID/stat; a client whose busiest threads are saturated is client-bound even when
@@ -298,7 +298,7 @@ test("the sampler's awk prints each thread of the watched process from /proc/PID
   );
 });
 
-test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed (issue 21 item 6)', () => {
+test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed', () => {
   const result = draft();
   const withoutProcess = sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 });
   for (const sample of withoutProcess.samples) delete sample.process;
