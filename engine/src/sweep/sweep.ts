@@ -88,16 +88,17 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   let ledger: Ledger | undefined;
   try {
     const opened = await openRunFolder(options, runPlan, plan, hold.folder, emit, seams.resultsIo);
-    ledger = ledgerOf(opened);
+    const opening = ledgerOf(opened);
+    ledger = opening;
     outcome.runDir = opened.runDir;
-    outcome.total = ledger.cells.length;
+    outcome.total = opening.cells.length;
     hold.writer = await ResultsWriter.open(opened.runDir, seams.resultsIo);
     emit({
       type: 'run-started',
       runDir: opened.runDir,
       manifest: opened.manifest,
       resumed: options.resumeRunDir !== undefined,
-      alreadyDone: ledger.cells.filter((cell) => ledger?.done.has(cell.id)).length,
+      alreadyDone: opening.cells.filter((cell) => opening.done.has(cell.id)).length,
     });
     hold.pool = openPool(options, seams);
     const context = { options, plan, planDir: dirname(runPlan.planPath), pool: hold.pool, emit, seams };
@@ -123,9 +124,13 @@ export async function runSweep(options: RunSweepOptions, seams: SweepSeams = {})
   } finally {
     await letGo(hold, outcome);
   }
-  outcome.failed = ledger ? ledger.cells.filter((cell) => ledger?.failedIds.has(cell.id)).length : 0;
-  outcome.completed = ledger ? ledger.cells.filter((cell) => ledger?.done.has(cell.id)).length - outcome.failed : 0;
-  return finish(outcome);
+  return finish(ledger ? { ...outcome, ...counts(ledger) } : outcome);
+}
+
+/** The cells that failed and those done without failing. */
+function counts({ cells, done, failedIds }: Ledger): Pick<RunOutcome, 'completed' | 'failed'> {
+  const failed = cells.filter((cell) => failedIds.has(cell.id)).length;
+  return { completed: cells.filter((cell) => done.has(cell.id)).length - failed, failed };
 }
 
 function ledgerOf(opened: RunFolder): Ledger {
