@@ -175,24 +175,57 @@ export async function recreateBucket(
 ): Promise<BucketEvidence> {
   const sdk = await loadSdk();
   const { server } = target;
-  // SDK calls take no AbortSignal: stop waiting for them on cancel (the cluster is closed below)
-  const cancellable = <T>(promise: Promise<T>, step: string): Promise<T> =>
-    target.signal
-      ? untilAborted(
-          promise,
-          target.signal,
-          () =>
-            new EngineFailure({
-              code: 'cancelled',
-              host: server.host,
-              step,
-              message: 'Cancelled.',
-              action: 'Resume the run when ready.',
-            }),
-        )
-      : promise;
   throwIfCancelled(target.signal, server.host, 'connect-couchbase');
   const timeoutMs = readyTimeoutSec * 1000;
+  await checkQuota(target, bucket);
+  const cluster = await connect(sdk, target, bucket.name, timeoutMs);
+  const rest = { server, password: target.password, ...(target.signal ? { signal: target.signal } : {}) };
+  try {
+    const manager = cluster.buckets();
+    const deadline = performance.now() + timeoutMs;
+    const dropped = await dropBucket(sdk, manager, target, bucket.name);
+    const waitGone = dropped.dropped ? await waitBucketGone(rest, bucket.name, deadline) : undefined;
+    const createStarted = performance.now();
+    const createRetries = await createBucket(sdk, manager, target, bucket, deadline);
+    const createMs = performance.now() - createStarted;
+    const kvStarted = performance.now();
+    await waitForKv(sdk, cluster, target, bucket.name, deadline);
+    const kvReadyMs = performance.now() - kvStarted;
+    const warmup = await waitBucketWarm(rest, bucket.name, deadline);
+    return {
+      dropped: dropped.dropped,
+      createRetries,
+      createMs,
+      kvReadyMs,
+      ...(dropped.dropAnswer !== undefined ? { dropAnswer: dropped.dropAnswer } : {}),
+      ...(waitGone ? { waitGone } : {}),
+      warmup,
+    };
+  } finally {
+    await cluster.close().catch(() => undefined);
+  }
+}
+
+/** SDK calls take no AbortSignal: stop waiting for them on cancel (the cluster is closed by the caller). */
+function cancellable<T>(target: BucketTarget, promise: Promise<T>, step: string): Promise<T> {
+  if (!target.signal) return promise;
+  return untilAborted(
+    promise,
+    target.signal,
+    () =>
+      new EngineFailure({
+        code: 'cancelled',
+        host: target.server.host,
+        step,
+        message: 'Cancelled.',
+        action: 'Resume the run when ready.',
+      }),
+  );
+}
+
+/** C5: the bucket fits the data service's quota, as far as REST tells (a refused password fails here). */
+async function checkQuota(target: BucketTarget, bucket: Required<PlanBucket>): Promise<void> {
+  const { server } = target;
   const quota = await clusterQuota(server, target.password, bucket.name, target.signal).catch((error: unknown) => {
     if (error instanceof EngineFailure && (error.error.code === 'bucket-auth' || error.error.code === 'cancelled'))
       throw error;
@@ -207,9 +240,18 @@ export async function recreateBucket(
       message: `${problem}.`,
       action: 'Change bucket.ramQuotaMB in the plan, or raise the data service quota / drop other buckets.',
     });
-  let cluster: import('couchbase').Cluster;
+}
+
+async function connect(
+  sdk: Couchbase,
+  target: BucketTarget,
+  bucketName: string,
+  timeoutMs: number,
+): Promise<import('couchbase').Cluster> {
+  const { server } = target;
   try {
-    cluster = await cancellable(
+    return await cancellable(
+      target,
       sdk.connect(connectionString(server), {
         username: server.adminUser,
         password: target.password,
@@ -224,72 +266,74 @@ export async function recreateBucket(
     );
   } catch (error) {
     if (error instanceof EngineFailure) throw error;
-    throw describeSdkError(error, server, 'connect-couchbase', bucket.name);
+    throw describeSdkError(error, server, 'connect-couchbase', bucketName);
   }
-  const evidence: BucketEvidence = { dropped: false, createRetries: 0, createMs: 0, kvReadyMs: 0 };
-  const rest = { server, password: target.password, ...(target.signal ? { signal: target.signal } : {}) };
+}
+
+/** Drops the bucket if it exists; C4: a 500 "not yet complete" means the deletion goes on in the background. */
+async function dropBucket(
+  sdk: Couchbase,
+  manager: import('couchbase').BucketManager,
+  target: BucketTarget,
+  bucketName: string,
+): Promise<Pick<BucketEvidence, 'dropped' | 'dropAnswer'>> {
   try {
-    const manager = cluster.buckets();
-    const deadline = performance.now() + timeoutMs;
+    await cancellable(target, manager.dropBucket(bucketName), 'drop-bucket');
+    return { dropped: true };
+  } catch (error) {
+    if (error instanceof EngineFailure) throw error;
+    if (error instanceof sdk.InternalServerFailureError && /not yet complete/i.test(sdkDetail(error)))
+      return { dropped: true, dropAnswer: sdkDetail(error) };
+    if (!(error instanceof sdk.BucketNotFoundError))
+      throw describeSdkError(error, target.server, 'drop-bucket', bucketName);
+    return { dropped: false };
+  }
+}
+
+/** Creates the bucket, again while an earlier deletion finishes (C4); returns how many creates were refused. */
+async function createBucket(
+  sdk: Couchbase,
+  manager: import('couchbase').BucketManager,
+  target: BucketTarget,
+  bucket: Required<PlanBucket>,
+  deadline: number,
+): Promise<number> {
+  const { server } = target;
+  const started = performance.now();
+  for (let retries = 0; ; retries++) {
     try {
-      await cancellable(manager.dropBucket(bucket.name), 'drop-bucket');
-      evidence.dropped = true;
+      await cancellable(
+        target,
+        manager.createBucket({
+          name: bucket.name,
+          ramQuotaMB: bucket.ramQuotaMB,
+          numReplicas: bucket.replicas,
+          bucketType:
+            bucket.type === 'couchbase'
+              ? sdk.BucketType.Couchbase
+              : bucket.type === 'ephemeral'
+                ? sdk.BucketType.Ephemeral
+                : sdk.BucketType.Memcached,
+          evictionPolicy: bucket.evictionPolicy,
+          flushEnabled: bucket.flush,
+        }),
+        'create-bucket',
+      );
+      return retries;
     } catch (error) {
       if (error instanceof EngineFailure) throw error;
-      if (error instanceof sdk.InternalServerFailureError && /not yet complete/i.test(sdkDetail(error))) {
-        // REAL-LAB C4: the deletion goes on in the background
-        evidence.dropped = true;
-        evidence.dropAnswer = sdkDetail(error);
-      } else if (!(error instanceof sdk.BucketNotFoundError))
-        throw describeSdkError(error, server, 'drop-bucket', bucket.name);
-    }
-    if (evidence.dropped) evidence.waitGone = await waitBucketGone(rest, bucket.name, deadline);
-    const createStarted = performance.now();
-    for (;;) {
-      try {
-        await cancellable(
-          manager.createBucket({
-            name: bucket.name,
-            ramQuotaMB: bucket.ramQuotaMB,
-            numReplicas: bucket.replicas,
-            bucketType:
-              bucket.type === 'couchbase'
-                ? sdk.BucketType.Couchbase
-                : bucket.type === 'ephemeral'
-                  ? sdk.BucketType.Ephemeral
-                  : sdk.BucketType.Memcached,
-            evictionPolicy: bucket.evictionPolicy,
-            flushEnabled: bucket.flush,
-          }),
-          'create-bucket',
-        );
-        break;
-      } catch (error) {
-        if (error instanceof EngineFailure) throw error;
-        // REAL-LAB C4: 400 "already exists" (BucketExistsError) or 500 "still exists"
-        // (InternalServerFailureError) while an earlier deletion finishes
-        const stillThere =
-          error instanceof sdk.BucketExistsError ||
-          (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
-        if (stillThere && performance.now() < deadline) {
-          evidence.createRetries += 1;
-          // the deletion is looked at often at first, less as it drags on (pollInterval.ts), not every 500 ms
-          await sleep(pollIntervalMs(performance.now() - createStarted, 100), target.signal);
-          throwIfCancelled(target.signal, server.host, 'create-bucket');
-          continue;
-        }
+      // REAL-LAB C4: 400 "already exists" (BucketExistsError) or 500 "still exists"
+      // (InternalServerFailureError) while an earlier deletion finishes
+      const stillThere =
+        error instanceof sdk.BucketExistsError ||
+        (error instanceof sdk.InternalServerFailureError && /still exists/i.test(sdkDetail(error)));
+      if (!stillThere || performance.now() >= deadline)
         throw describeSdkError(error, server, 'create-bucket', bucket.name);
-      }
+      // the deletion is looked at often at first, less as it drags on (pollInterval.ts), not every 500 ms
+      await sleep(pollIntervalMs(performance.now() - started, 100), target.signal);
+      throwIfCancelled(target.signal, server.host, 'create-bucket');
     }
-    evidence.createMs = performance.now() - createStarted;
-    const kvStarted = performance.now();
-    await waitForKv(sdk, cluster, target, bucket.name, deadline);
-    evidence.kvReadyMs = performance.now() - kvStarted;
-    evidence.warmup = await waitBucketWarm(rest, bucket.name, deadline);
-  } finally {
-    await cluster.close().catch(() => undefined);
   }
-  return evidence;
 }
 
 /** `waitUntilReady` can return early right after creation; a ping of every KV endpoint cannot. */

@@ -1,8 +1,8 @@
 // The bucket side of one cell, in order: re-create the bucket and wait for it (bucket.ts,
 // bucketLifecycle.ts), create the bucket-named YCSB user (bucketUser.ts), the primary index when
 // the workload scans (primaryIndex.ts); after the load, poll the item count while the write
-// queues drain (REAL-LAB C6, C10; both at once) and, for scans, then the index catch up (C11). Everything seen goes
-// to the cell's evidence.bucket.
+// queues drain (REAL-LAB C6, C10; both at once) and, for scans, then the index catch up (C11).
+// Each returns what it saw for the cell's evidence.bucket, with the failure that stopped it.
 import { EngineFailure } from '../errors';
 import { recreateBucket } from './bucket';
 import { readItemCount, waitItemCount } from './bucketLifecycle';
@@ -28,8 +28,27 @@ export interface CellBucketContext {
   seam?: BucketSeam;
 }
 
-/** Re-creates the bucket, its YCSB user and (for scans) its primary index; returns YCSB's login. */
-export async function prepareCellBucket(
+/** The bucket's part of a cell: evidence.bucket as far as the steps got, and YCSB's login once all passed. */
+export interface CellBucket {
+  /** The lifecycle (drop, create, warm-up), the YCSB user, the primary index. */
+  evidence: Record<string, unknown>;
+  login?: BucketLogin;
+  /** The step that failed: the cell fails with it. */
+  failure?: unknown;
+}
+
+/** Re-creates the bucket, its YCSB user and (for scans) its primary index. */
+export async function prepareCellBucket(context: CellBucketContext, scans: boolean): Promise<CellBucket> {
+  const evidence: Record<string, unknown> = {};
+  try {
+    return { evidence, login: await bucketSteps(context, scans, evidence) };
+  } catch (failure) {
+    return { evidence, failure };
+  }
+}
+
+/** The steps in order, each recording what it saw into `evidence` as it ends; returns YCSB's login. */
+async function bucketSteps(
   context: CellBucketContext,
   scans: boolean,
   evidence: Record<string, unknown>,
@@ -60,28 +79,45 @@ export async function prepareCellBucket(
   return login;
 }
 
+/** After the load: the count the bucket settled at and what the settling saw (evidence.bucket). */
+export interface SettledLoad {
+  /** Absent when the count could not be read. */
+  itemCount?: number;
+  /** itemCount (the polls), writeQueue, indexCatchUp, as far as they got. */
+  evidence: Record<string, unknown>;
+  /** A count short of the expected items (naming both numbers), or the step that failed. */
+  failure?: unknown;
+}
+
 /**
  * After the load: the item count, polled until it matches (or the deadline), then the write
- * queues, then (for scans) the index. The count goes into the load's record; a bucket short of
- * the expected items fails the cell, naming both numbers.
+ * queues, then (for scans) the index. A bucket short of the expected items fails the cell, naming
+ * both numbers.
  */
 export async function settleAfterLoad(
   context: CellBucketContext,
-  load: { expectedItems?: number; itemCount?: number },
-  evidence: Record<string, unknown>,
+  expected: number | undefined,
   scans = false,
-): Promise<void> {
-  const expected = load.expectedItems;
-  load.itemCount = await settledItemCount(context, expected, evidence, scans);
-  if (expected !== undefined && load.itemCount !== expected) {
-    throw new EngineFailure({
+): Promise<SettledLoad> {
+  const evidence: Record<string, unknown> = {};
+  let itemCount: number;
+  try {
+    itemCount = await settledItemCount(context, expected, evidence, scans);
+  } catch (failure) {
+    return { evidence, failure };
+  }
+  if (expected === undefined || itemCount === expected) return { itemCount, evidence };
+  return {
+    itemCount,
+    evidence,
+    failure: new EngineFailure({
       code: 'item-count',
       host: context.server.host,
       step: 'item-count',
-      message: `The bucket holds ${load.itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`,
+      message: `The bucket holds ${itemCount} items after the load; ${expected} were expected (polled for ${context.readySec} s).`,
       action: 'Read the load log for failed inserts; check the bucket quota and eviction policy.',
-    });
-  }
+    }),
+  };
 }
 
 async function settledItemCount(
@@ -97,8 +133,8 @@ async function settledItemCount(
     ...(context.signal ? { signal: context.signal } : {}),
   };
   const deadline = performance.now() + context.readySec * 1000;
-  // issue 24: the write queues are waited on while the count is polled, not after it: both wait
-  // for the node's next stats sample, and the load has ended before either's first poll, so the
+  // the write queues are waited on while the count is polled, not after it: both wait for the
+  // node's next stats sample, and the load has ended before either's first poll, so the
   // persistence baseline is still a sample the server had once the load was over
   const stopQueues = new AbortController();
   const queueTarget = {

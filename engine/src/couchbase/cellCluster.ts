@@ -1,10 +1,10 @@
-// A cell's cluster (issue 23): the sweep forms the cluster of a cell's size before its bucket and
-// reads, after the load, how the bucket is spread over its nodes. Forming: drop the bucket over
-// REST and wait until it answers 404 (REAL-LAB C4; sizes are formed with no bucket, K10), then
-// resize (clusterResizeSteps.ts: addNode, rebalance, tasks, balanced and healthy). The spread, from
-// the bucket's own answer (K13): active and replica vBuckets per node from `vBucketServerMap`,
-// items per node from `nodes[].interestingStats`. Everything goes to the cell's evidence.cluster;
-// `describeCellCluster` words the same steps for the dry run.
+// A cell's cluster, when the plan sweeps cluster sizes: the sweep forms the cluster of a cell's
+// size before its bucket and reads, after the load, how the bucket is spread over its nodes.
+// Forming: drop the bucket over REST and wait until it answers 404 (REAL-LAB C4; sizes are formed
+// with no bucket, K10), then resize (clusterResizeSteps.ts: addNode, rebalance, tasks, balanced and
+// healthy). The spread, from the bucket's own answer (K13): active and replica vBuckets per node
+// from `vBucketServerMap`, items per node from `nodes[].interestingStats`. Both are returned for
+// the cell's evidence.cluster; `describeCellCluster` words the same steps for the dry run.
 import { EngineFailure } from '../errors';
 import type { ClusterEvidence, NodeSpread } from '../model';
 import { clusterMembers, effectiveReplicas } from '../plan/clusterSizes';

@@ -1,13 +1,16 @@
-// Resizing a Couchbase cluster between cells (issue 23), the edge: sends what clusterResize.ts
-// decides through the engine's REST client (couchbaseRest.ts) to the first server, which is in
-// every size. Refuse while a bucket exists, follow a rebalance left running (an engine stopped mid-rebalance) to its end, read /pools/default, addNode each missing member, rebalance with every known otpNode
+// Resizing a Couchbase cluster between the cells of a cluster-size sweep, the edge: sends what
+// clusterResize.ts decides through the engine's REST client (couchbaseRest.ts) to the first
+// server, which is in every size. Each step is a function of its own, in resizeCluster's order:
+// refuse while a bucket exists, follow a rebalance left running (an engine stopped mid-rebalance)
+// to its end, read /pools/default, addNode each missing member, rebalance with every known otpNode
 // (a stale list's {"mismatch":1} is re-read and retried once), follow /pools/default/tasks every
-// second until the rebalance ends, fails or hangs for 600 s (a hung one is stopped, K15), then require the post-conditions
-// (balanced, every member active and healthy) within 20 s, as perfrunner does (lab README K10,
-// K11). A node ejected by an earlier resize leaves in the background after its rebalance ended
-// and refuses to join until it is done (K16): its addNode is retried every poll for up to 60 s. A failed or hung rebalance keeps /logs/rebalanceReport (K8) on the error. The clock is
-// injected so tests decide time; the password goes only into addNode's form body and the
-// Authorization header.
+// second until the rebalance ends, fails or hangs for 600 s (a hung one is stopped, K15), then
+// require the post-conditions (balanced, every member active and healthy) within 20 s, as
+// perfrunner does (lab README K10, K11). A node ejected by an earlier resize leaves in the
+// background after its rebalance ended and refuses to join until it is done (K16): its addNode is
+// retried every poll for up to 60 s. A failed or hung rebalance keeps /logs/rebalanceReport (K8)
+// on the error. The clock is injected so tests decide time; the password goes only into
+// addNode's form body and the Authorization header.
 import { EngineFailure } from '../errors';
 import type { LeaveWait } from '../model';
 import { quote, restCall, type RestTarget } from './couchbaseRest';
@@ -26,6 +29,8 @@ import {
   watchRebalance,
   type PoolState,
   type RebalanceTask,
+  type RebalanceWatch,
+  type ResizeRequests,
   type WantedMember,
 } from './clusterResize';
 
@@ -43,7 +48,7 @@ export interface ResizeFacts {
   members: string[];
   added: string[];
   ejected: string[];
-  /** A rebalance found running before this resize (left by an engine that stopped mid-rebalance), followed to its end. */
+  /** A rebalance found running before this resize (an engine stopped mid-rebalance), followed to its end. */
   earlierRebalance?: { ms: number; polls: number; outcome: string };
   /** Absent when the cluster already was the wanted one. */
   rebalance?: { rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
@@ -72,77 +77,133 @@ export class RebalanceFailure extends EngineFailure {
 
 const step = 'resize-cluster';
 
+interface ResizeTiming {
+  clock: ResizeClock;
+  pollMs: number;
+  settleMs: number;
+  leaveWaitMs: number;
+}
+
+function resizeFailure(host: string, message: string, action: string): EngineFailure {
+  return new EngineFailure({ code: 'cluster-resize', host, step, message, action });
+}
+
+/**
+ * Makes the cluster exactly `wanted`: no bucket in it, a rebalance left running followed to its
+ * end, the missing members added, a rebalance that ejects the others, followed until it ends, and
+ * the cluster balanced and healthy afterwards.
+ */
 export async function resizeCluster(
   target: RestTarget,
   wanted: WantedMember[],
   clock: ResizeClock = monotonicClock,
   options: { pollMs?: number; settleMs?: number; leaveWaitMs?: number } = {},
 ): Promise<ResizeFacts> {
-  const host = target.server.host;
-  const pollMs = options.pollMs ?? 1000;
-  const settleMs = options.settleMs ?? 20_000;
-  const leaveWaitMs = options.leaveWaitMs ?? 60_000;
-  const fail = (message: string, action: string): EngineFailure =>
-    new EngineFailure({ code: 'cluster-resize', host, step, message, action });
-
-  const readPool = async (): Promise<PoolState> => {
-    const answer = await restCall(target, 'GET', '/pools/default', step);
-    const state =
-      answer.status === 200 ? parsePoolState(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
-    if ('problem' in state)
-      throw fail(
-        `GET /pools/default on ${target.server.address} gave no node list (${state.problem}).`,
-        'Check that the first server runs Couchbase and is initialised.',
-      );
-    return state;
+  const timing: ResizeTiming = {
+    clock,
+    pollMs: options.pollMs ?? 1000,
+    settleMs: options.settleMs ?? 20_000,
+    leaveWaitMs: options.leaveWaitMs ?? 60_000,
   };
+  await requireNoBucket(target);
+  let before = await readPool(target);
+  let requests = requestsFor(target, before, wanted);
+  if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [] };
+  // a rebalance still running (an engine stopped mid-rebalance; ns_server goes on without it) is
+  // followed to its end first: ns_server takes no addNode and no other rebalance meanwhile (K3, K5)
+  let tasksBefore = await readRebalanceTask(target);
+  let earlier: ResizeFacts['earlierRebalance'];
+  if (tasksBefore?.running) {
+    earlier = await followEarlierRebalance(target, tasksBefore, clock, timing.pollMs);
+    tasksBefore = await readRebalanceTask(target);
+    before = await readPool(target);
+    requests = requestsFor(target, before, wanted);
+    if (requests.nothingToDo)
+      return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [], earlierRebalance: earlier };
+  }
+  const { added, waitedForLeave } = await addMembers(target, requests.add, timing);
+  const started = clock.now();
+  const { rebalanceId, mismatchRetried } = await startRebalance(target, wanted);
+  const polls = await followRebalance(target, startWatch(tasksBefore, started), timing);
+  const after = await requireBalanced(target, wanted, timing);
+  return {
+    members: after.nodes.map((node) => node.otpNode),
+    added,
+    ejected: requests.eject,
+    ...(earlier ? { earlierRebalance: earlier } : {}),
+    rebalance: {
+      ...(rebalanceId !== undefined ? { rebalanceId } : {}),
+      ms: clock.now() - started,
+      polls,
+      mismatchRetried,
+    },
+    ...(waitedForLeave.length > 0 ? { waitedForLeave } : {}),
+  };
+}
 
-  // K10: sizes are formed with no bucket (perfrunner creates buckets after the rebalance), so no data moves.
+/** K10: sizes are formed with no bucket (perfrunner creates buckets after the rebalance), so no data moves. */
+async function requireNoBucket(target: RestTarget): Promise<void> {
+  const host = target.server.host;
   const buckets = await restCall(target, 'GET', '/pools/default/buckets', step);
   const names = Array.isArray(buckets.json)
     ? buckets.json.map((bucket) => String((bucket as { name?: unknown }).name))
     : [];
   if (buckets.status !== 200 || !Array.isArray(buckets.json))
-    throw fail(
+    throw resizeFailure(
+      host,
       `GET /pools/default/buckets on ${target.server.address} gave no bucket list (HTTP ${buckets.status}: ${quote(buckets.text)}).`,
       'Check that the first server runs Couchbase and is initialised.',
     );
   if (names.length > 0)
-    throw fail(
+    throw resizeFailure(
+      host,
       `The cluster still holds ${names.map((name) => `"${name}"`).join(', ')}: a cluster is resized with no bucket, so that no data moves.`,
       'Drop the bucket (and wait until it answers 404) before the resize.',
     );
+}
 
-  let before = await readPool();
-  let requests = resizeRequests(before, wanted, target.server.adminUser);
+async function readPool(target: RestTarget): Promise<PoolState> {
+  const answer = await restCall(target, 'GET', '/pools/default', step);
+  const state =
+    answer.status === 200 ? parsePoolState(answer.json) : { problem: `HTTP ${answer.status}: ${quote(answer.text)}` };
+  if ('problem' in state)
+    throw resizeFailure(
+      target.server.host,
+      `GET /pools/default on ${target.server.address} gave no node list (${state.problem}).`,
+      'Check that the first server runs Couchbase and is initialised.',
+    );
+  return state;
+}
+
+async function readRebalanceTask(target: RestTarget): Promise<RebalanceTask | undefined> {
+  return rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
+}
+
+/** What to send to make `state` the wanted cluster (clusterResize.ts), or why it cannot be. */
+function requestsFor(target: RestTarget, state: PoolState, wanted: WantedMember[]): ResizeRequests {
+  const requests = resizeRequests(state, wanted, target.server.adminUser);
   if ('problem' in requests)
-    throw fail(
+    throw resizeFailure(
+      target.server.host,
       `The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`,
       "Fix the cluster or the plan's servers, then resume.",
     );
-  if (requests.nothingToDo) return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [] };
+  return requests;
+}
 
-  // a rebalance still running (an engine stopped mid-rebalance; ns_server goes on without it) is
-  // followed to its end first: ns_server takes no addNode and no other rebalance meanwhile (K3, K5)
-  let tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
-  let earlier: ResizeFacts['earlierRebalance'];
-  if (tasksBefore?.running) {
-    earlier = await followEarlierRebalance(target, tasksBefore, clock, pollMs);
-    tasksBefore = rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json);
-    before = await readPool();
-    requests = resizeRequests(before, wanted, target.server.adminUser);
-    if ('problem' in requests)
-      throw fail(
-        `The cluster cannot be resized to ${wanted.map((member) => member.hostname).join(', ')}: ${requests.problem}.`,
-        "Fix the cluster or the plan's servers, then resume.",
-      );
-    if (requests.nothingToDo)
-      return { members: before.nodes.map((node) => node.otpNode), added: [], ejected: [], earlierRebalance: earlier };
-  }
-
+/**
+ * addNode for each missing member. A node ejected by an earlier resize refuses to join until it
+ * has left its cluster (K16): its addNode is retried every poll for up to `leaveWaitMs`.
+ */
+async function addMembers(
+  target: RestTarget,
+  add: ResizeRequests['add'],
+  { clock, pollMs, leaveWaitMs }: ResizeTiming,
+): Promise<{ added: string[]; waitedForLeave: LeaveWait[] }> {
+  const host = target.server.host;
   const added: string[] = [];
   const waitedForLeave: LeaveWait[] = [];
-  for (const request of requests.add) {
+  for (const request of add) {
     const first = clock.now();
     for (let attempts = 1; ; attempts++) {
       const answer = await restCall(target, 'POST', '/controller/addNode', step, {
@@ -162,27 +223,38 @@ export async function resizeCluster(
         continue;
       }
       if (judged.stillInACluster) {
-        throw fail(
+        throw resizeFailure(
+          host,
           `Couchbase refused to add ${request.hostname} to the cluster for ${Math.round(waited / 1000)} s (POST /controller/addNode: ${judged.refused}). A node ejected by an earlier resize leaves its cluster in the background once the rebalance has ended (ns_server restarts on it, usually within seconds); one that still belongs to a cluster after that is in another cluster, or its leave did not finish.`,
           `Check ${request.hostname}: if it is in another cluster, remove it there; if this run ejected it, read its Couchbase logs (ns_cluster, "leaving cluster") and restart its service.`,
         );
       }
-      throw fail(
+      throw resizeFailure(
+        host,
         `Couchbase refused to add ${request.hostname} to the cluster (POST /controller/addNode: ${judged.refused}).`,
         `Check ${request.hostname}: a Couchbase node that is in no other cluster, with the same admin user and password, whose REST port the first server reaches.`,
       );
     }
   }
+  return { added, waitedForLeave };
+}
 
-  const started = clock.now();
-  let watch = startWatch(tasksBefore, started);
+/**
+ * The rebalance with every known otpNode, ejecting the others; a stale list's {"mismatch":1} is
+ * re-read and retried once.
+ */
+async function startRebalance(
+  target: RestTarget,
+  wanted: WantedMember[],
+): Promise<{ rebalanceId?: string; mismatchRetried: boolean }> {
+  const host = target.server.host;
   let mismatchRetried = false;
-  let rebalanceId: string | undefined;
   for (let attempt = 1; ; attempt++) {
-    const state = await readPool();
+    const state = await readPool(target);
     const eject = resizeRequests(state, wanted, target.server.adminUser);
     if ('problem' in eject)
-      throw fail(
+      throw resizeFailure(
+        host,
         `The cluster changed during the resize: ${eject.problem}.`,
         'Make sure nothing else manages this cluster during a run.',
       );
@@ -190,37 +262,42 @@ export async function resizeCluster(
       form: rebalanceForm(state, eject.eject),
     });
     const judged = judgeRebalanceAnswer(answer.status, answer.text, answer.json);
-    if (judged.kind === 'started') {
-      rebalanceId = judged.rebalanceId;
-      break;
-    }
+    if (judged.kind === 'started')
+      return { ...(judged.rebalanceId !== undefined ? { rebalanceId: judged.rebalanceId } : {}), mismatchRetried };
     if (judged.kind === 'mismatch' && attempt === 1) {
       mismatchRetried = true;
       continue;
     }
-    throw fail(
+    throw resizeFailure(
+      host,
       judged.kind === 'mismatch'
         ? 'Couchbase answered {"mismatch":1} to the rebalance twice: its node list changed again after it was re-read.'
         : `Couchbase refused the rebalance (POST /controller/rebalance: ${judged.detail}).`,
       'Make sure nothing else adds or removes nodes during a run, then resume.',
     );
   }
+}
 
-  let polls = 0;
-  for (;;) {
+/**
+ * /pools/default/tasks every poll until the rebalance ends; one that fails or hangs for 600 s (a hung
+ * one is stopped, K15) fails with ns_server's report (K8). Returns the polls it took.
+ */
+async function followRebalance(
+  target: RestTarget,
+  first: RebalanceWatch,
+  { clock, pollMs }: ResizeTiming,
+): Promise<number> {
+  const host = target.server.host;
+  let watch = first;
+  for (let polls = 1; ; polls++) {
     await clock.sleep(pollMs, target.signal);
     if (target.signal?.aborted) throw cancelledFailure(host, step);
-    polls += 1;
-    const verdict = watchRebalance(
-      watch,
-      rebalanceTaskOf((await restCall(target, 'GET', '/pools/default/tasks', step)).json),
-      clock.now(),
-    );
+    const verdict = watchRebalance(watch, await readRebalanceTask(target), clock.now());
     if (verdict.kind === 'running') {
       watch = verdict.watch;
       continue;
     }
-    if (verdict.kind === 'ended') break;
+    if (verdict.kind === 'ended') return polls;
     const stopped = verdict.kind === 'stalled' ? await stopHungRebalance(target) : '';
     const report = await readReport(target, verdict.kind === 'failed' ? verdict.reportUri : undefined);
     const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
@@ -232,32 +309,24 @@ export async function resizeCluster(
       report?.text,
     );
   }
+}
 
-  // K10, K11: balanced and every member healthy, within a short wait.
+/** K10, K11: balanced and every member active and healthy, within `settleMs`. */
+async function requireBalanced(
+  target: RestTarget,
+  wanted: WantedMember[],
+  { clock, pollMs, settleMs }: ResizeTiming,
+): Promise<PoolState> {
   const settleBy = clock.now() + settleMs;
   for (;;) {
-    const after = await readPool();
+    const after = await readPool(target);
     const problems = postConditionProblems(after, wanted);
-    if (problems.length === 0) {
-      return {
-        members: after.nodes.map((node) => node.otpNode),
-        added,
-        ejected: requests.eject,
-        ...(earlier ? { earlierRebalance: earlier } : {}),
-        rebalance: {
-          ...(rebalanceId !== undefined ? { rebalanceId } : {}),
-          ms: clock.now() - started,
-          polls,
-          mismatchRetried,
-        },
-        ...(waitedForLeave.length > 0 ? { waitedForLeave } : {}),
-      };
-    }
+    if (problems.length === 0) return after;
     if (clock.now() >= settleBy) {
       const report = await readReport(target, undefined);
       const said = report?.message ? ` The rebalance report says: ${quote(report.message)}` : '';
       throw new RebalanceFailure(
-        host,
+        target.server.host,
         `The rebalance ended but the cluster is not what was asked: ${problems.join('; ')}.${said}`,
         report?.text,
       );

@@ -20,20 +20,19 @@ import {
   mergeHdrLogs,
   type HdrLogFile,
 } from './hdrMerge';
-import { addMark } from './marks';
 import { clockAgreement, clockSpreadLimitMs, cpuAlignment } from './measuredWindow';
-import type { CellKey, CellMark, CellResult } from '../model';
+import type { CellEvidence, CellKey, CellMark, CpuEvidence, YcsbReport } from '../model';
 import type { ResolvedClient, ResolvedPlan, ResolvedServer } from '../plan/planSchema';
 import { serverAddressOn } from '../plan/clusterSizes';
 import { serverPidFile } from '../server/serverControl';
-import { connectionsScript } from '../server/serverProcess';
-import { sampleConnections, watchInterfaceTraffic } from './serverEvidence';
+import { connectionsScript, type TcpEndpoint } from '../server/serverProcess';
+import { sampleConnections, watchInterfaceTraffic, type TrafficWatch } from './serverEvidence';
 import type { RemoteSession } from '../remote/ssh';
 import { shellQuote } from '../remote/shellQuote';
 import { batchScript, splitBatch } from '../remote/batchScript';
 import { killGroupScript } from '../remote/remoteProcess';
 import { EngineFailure } from '../errors';
-import { reportsOf, type ClientPhase } from '../ycsb/cellPhases';
+import { reportsOf, type ClientPhase, type PhaseKeys, type RunningClients } from '../ycsb/cellPhases';
 import { combineClientReports } from '../ycsb/combine';
 import { ycsbPidFile } from '../ycsb/ycsbRun';
 import type { YcsbStatus } from '../ycsb/ycsbStatus';
@@ -51,7 +50,7 @@ export function hdrProperties(remoteDir: string): Record<string, string> {
 
 /**
  * A fresh, empty folder: YCSB does not create it (FileOutputStream fails on a missing folder). Run
- * in YCSB's own round trip, before it starts (issue 24).
+ * in YCSB's own round trip, before it starts: one round trip fewer per client and cell.
  */
 export function hdrDirSetup(remoteDir: string): string {
   return `rm -rf ${shellQuote(remoteDir)} && mkdir -p ${shellQuote(remoteDir)}`;
@@ -64,9 +63,10 @@ export function hdrFetchScript(remoteDir: string): string {
 }
 
 /**
- * The end of a client's run in one round trip (issue 24): its CPU sampler's group stopped
- * (killGroupScript) and its HDR logs read, then their folder removed. The sampler's output is
- * still read by its own `finish()`; a stop that failed is left to the sweep's cleanup (as before).
+ * The end of a client's run in one round trip (round trips are much of a cell's time): its CPU
+ * sampler's group stopped (killGroupScript) and its HDR logs read, then their folder removed. The
+ * sampler's output is still read by its own `finish()`; a stop that failed is left to the sweep's
+ * cleanup.
  */
 export async function stopSamplerAndFetchHdr(
   session: RemoteSession,
@@ -107,9 +107,7 @@ export interface CellSamplers {
    * The end of a run: the servers' samplers stopped, each client's in the same round trip as
    * `alongside` (its HDR fetch); resolves once all have finished, with the fetches' outcomes.
    */
-  stopWith<T>(
-    alongside: (client: ResolvedClient, samplerPidFile: string) => Promise<T>,
-  ): Promise<{
+  stopWith<T>(alongside: (client: ResolvedClient, samplerPidFile: string) => Promise<T>): Promise<{
     samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[];
     alongside: PromiseSettledResult<Awaited<T>>[];
   }>;
@@ -176,7 +174,7 @@ export function startCellSamplers(
         running.map(async ({ role, client, sampler }) => {
           if (!client) return { sampler: { host: sampler.host, role, output: await sampler.stop() } };
           const [settled] = await Promise.allSettled([alongside(client, sampler.pidFile)]);
-          // the shared trip failed: the sampler is stopped on its own, as it was before (issue 24)
+          // the shared trip failed: the sampler is stopped on its own trip
           const output = settled.status === 'fulfilled' ? await sampler.finish() : await sampler.stop();
           return { sampler: { host: sampler.host, role, output }, settled };
         }),
@@ -189,15 +187,22 @@ export function startCellSamplers(
   };
 }
 
+/** What the run phase's evidence says: the report with its percentiles' source, evidence.timeseries and .cpu, marks. */
+export interface RunEvidence {
+  run?: YcsbReport;
+  evidence: Pick<CellEvidence, 'timeseries' | 'cpu'>;
+  marks: CellMark[];
+}
+
 /**
- * Fills the cell's evidence.cpu and evidence.timeseries, replaces the combined run report's
- * percentiles with the merged HDR ones (or labels them as the clients' maximum), and adds the
- * client-bound, warmup-too-short, hdr-count-differs and *-cpu-unverified / cpu-window-unverified
- * marks. The CPU means cover YCSB's own run, placed by its status lines on each host's clock
- * (measuredWindow.ts).
+ * The cell's evidence.cpu and evidence.timeseries; the combined run report with the merged HDR
+ * percentiles (or labelled as the clients' maximum); the client-bound, warmup-too-short,
+ * hdr-count-differs and *-cpu-unverified / cpu-window-unverified marks. The CPU means cover YCSB's
+ * own run, placed by its status lines on each host's clock (measuredWindow.ts). Pure: the clients'
+ * reports are left as they are.
  */
-export function applyRunEvidence(
-  draft: CellResult,
+export function runEvidence(
+  reports: { clients: { host: string; report: YcsbReport }[]; run?: YcsbReport },
   inputs: {
     samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[];
     statusByHost: Record<string, YcsbStatus[]>;
@@ -205,23 +210,25 @@ export function applyRunEvidence(
     warmupSec: number;
     clientIoSpin?: ClientIoSpin;
   },
-): CellMark[] {
+): RunEvidence {
+  const { clients } = reports;
   const marks: CellMark[] = [];
   const warmup = inputs.warmupSec > 0 ? inputs.warmupSec : undefined;
   const series = timeSeriesEvidence(inputs.statusByHost, warmup);
   marks.push(...series.marks);
   const timeseries = series.evidence;
   // each client's logs against its own report: a count the logs miss is recorded and marked, never hidden
-  const hdr = hdrEvidence(inputs.hdrFiles, inputs.warmupSec, draft.clients);
+  const hdr = hdrEvidence(inputs.hdrFiles, inputs.warmupSec, clients);
   if (hdr) {
     timeseries.hdr = hdr;
     marks.push(...hdrCountMarks(hdr.counts ?? []));
   }
-  if (draft.run && inputs.hdrFiles.length > 0) {
-    if (draft.clients?.length === 1 && draft.run === draft.clients[0].report) draft.run = structuredClone(draft.run);
-    applyMergedPercentiles(draft.run, mergeHdrLogs(inputs.hdrFiles, inputs.warmupSec));
+  let run = reports.run;
+  if (run && inputs.hdrFiles.length > 0) {
+    if (clients.length === 1 && run === clients[0].report) run = structuredClone(run);
+    applyMergedPercentiles(run, mergeHdrLogs(inputs.hdrFiles, inputs.warmupSec));
   }
-  const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? draft.run?.throughputOpsPerSec;
+  const throughput = timeseries.throughputAfterWarmupOpsPerSec ?? run?.throughputOpsPerSec;
   // the CPU means over YCSB's own run (its status lines), the warm-up counted from its start
   const clocks = Object.fromEntries(
     inputs.samplers
@@ -235,31 +242,35 @@ export function applyRunEvidence(
     cpuAlignment(inputs.statusByHost, clocks),
     inputs.clientIoSpin,
   );
-  marks.push(...cpu.marks);
-  // the servers' window is the clients' YCSB clock read on the servers' clocks: measured, not assumed
-  const clocksAgree = clockAgreement(inputs.samplers);
-  if (clocksAgree && cpu.evidence.window) {
-    cpu.evidence.window.clockOffsetsMs = clocksAgree.offsetsMs;
-    const servers = inputs.samplers.filter((sampler) => sampler.role === 'server' && cpu.evidence.hosts[sampler.host]);
-    if (clocksAgree.spreadMs > clockSpreadLimitMs && cpu.evidence.window.source === 'ycsb-status-lines') {
-      const offsets = Object.entries(clocksAgree.offsetsMs)
-        .map(([host, offset]) => `${host} ${offset >= 0 ? '+' : ''}${offset} ms`)
-        .join(', ');
-      for (const server of servers) {
-        marks.push({
-          code: 'cpu-window-unverified',
-          host: server.host,
-          message: `the hosts' clocks disagree by ${(clocksAgree.spreadMs / 1000).toFixed(1)} s (against this workstation's when the samplers started: ${offsets}): ${server.host}'s CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much (synchronise the hosts' clocks, e.g. chrony).`,
-        });
-      }
-    }
-  }
-  draft.evidence = {
-    ...(draft.evidence ?? {}),
-    timeseries,
-    ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}),
+  marks.push(...cpu.marks, ...clockMarks(inputs.samplers, cpu.evidence));
+  return {
+    ...(run ? { run } : {}),
+    evidence: { timeseries, ...(Object.keys(cpu.evidence.hosts).length > 0 ? { cpu: cpu.evidence } : {}) },
+    marks,
   };
-  return marks;
+}
+
+/**
+ * The servers' window is the clients' YCSB clock read on the servers' clocks: measured, not
+ * assumed. Records the offsets on `cpu.window`; hosts whose clocks disagree get their servers marked.
+ */
+function clockMarks(
+  samplers: { host: string; role: 'server' | 'client'; output: SamplerOutput }[],
+  cpu: CpuEvidence,
+): CellMark[] {
+  const clocksAgree = clockAgreement(samplers);
+  if (!clocksAgree || !cpu.window) return [];
+  cpu.window.clockOffsetsMs = clocksAgree.offsetsMs;
+  if (clocksAgree.spreadMs <= clockSpreadLimitMs || cpu.window.source !== 'ycsb-status-lines') return [];
+  const servers = samplers.filter((sampler) => sampler.role === 'server' && cpu.hosts[sampler.host]);
+  const offsets = Object.entries(clocksAgree.offsetsMs)
+    .map(([host, offset]) => `${host} ${offset >= 0 ? '+' : ''}${offset} ms`)
+    .join(', ');
+  return servers.map((server) => ({
+    code: 'cpu-window-unverified',
+    host: server.host,
+    message: `the hosts' clocks disagree by ${(clocksAgree.spreadMs / 1000).toFixed(1)} s (against this workstation's when the samplers started: ${offsets}): ${server.host}'s CPU window, YCSB's run as the clients' clocks stamp it, may be off by that much (synchronise the hosts' clocks, e.g. chrony).`,
+  }));
 }
 
 export interface RunPhaseEvidenceContext {
@@ -268,12 +279,16 @@ export interface RunPhaseEvidenceContext {
   cellId: string;
   key: CellKey;
   attempt: number;
-  draft: CellResult;
+  /** memcached's pid per server, as the servers' look found it (its sampler, Onload's view). */
+  memcachedPids: Record<string, number | undefined>;
   /** The Couchbase admin password, for the traffic watch's REST reads. */
   password: string;
   signal: AbortSignal;
   log: (level: 'info' | 'warn', message: string) => void;
-  /** Writes a file into the cell's log folder as `attempt<N>-<host>-<name>` and returns its path in the run folder. */
+  /**
+   * Writes a file into the cell's log folder as `attempt<N>-<host>-<name>`, lists it with the
+   * cell's logs and returns its path in the run folder.
+   */
   keepLog(host: string, name: string, text: string): Promise<string>;
   /** Dry run: told each step it skips for want of a network. */
   skipped?: (host: string, step: string) => void;
@@ -283,127 +298,169 @@ export interface RunPhaseEvidenceContext {
   clientIoSpin?: ClientIoSpin;
 }
 
+/** The run phase's part of a cell. */
+export interface RunPhasePart {
+  /** The keys each client's run was given (evidence.ycsb.keys). */
+  keys: PhaseKeys;
+  /** Each client's run report and the combined one: absent when no client reported. */
+  clients?: { host: string; report: YcsbReport }[];
+  run?: YcsbReport;
+  /** evidence.timeseries and evidence.cpu. */
+  evidence: Pick<CellEvidence, 'timeseries' | 'cpu'>;
+  /** Per server host: what the traffic watch adds to evidence.server[host]. */
+  traffic: Record<string, NonNullable<TrafficWatch['record']>>;
+  /** The traffic watch's marks, then the run evidence's. */
+  marks: CellMark[];
+  /** The first client's failure, once the evidence is in. */
+  failure?: unknown;
+}
+
+/** Starts the run phase on every client (cellPhases.ts runClients) with the extras it is given. */
+export type StartRun = (
+  extrasFor: (client: ResolvedClient) => { properties: Record<string, string>; statuses: YcsbStatus[]; setup: string },
+) => RunningClients;
+
 /**
- * YCSB's run phase on every client (`runClients`) with its evidence around it: HDR logs into a
+ * YCSB's run phase on every client (`startRun`) with its evidence around it: HDR logs into a
  * fresh folder per client, the CPU samplers, the server's KV connections watched (REAL-LAB C7);
  * then the combined report, the merged percentiles, the CPU and time-series evidence and their
- * marks on the draft. Throws the first client's failure after the evidence is recorded.
+ * marks. A client's failure comes with the evidence that was gathered.
  */
 export async function runPhaseWithEvidence(
   context: RunPhaseEvidenceContext,
-  runClients: (
-    extrasFor: (client: ResolvedClient) => {
-      properties: Record<string, string>;
-      statuses: YcsbStatus[];
-      setup: string;
-    },
-  ) => Promise<ClientPhase[]>,
-): Promise<void> {
-  const { pool, plan, key, cellId, attempt, draft, signal } = context;
+  startRun: StartRun,
+): Promise<RunPhasePart> {
+  const { pool, plan, key, cellId, attempt, signal } = context;
   const statusByHost: Record<string, YcsbStatus[]> = {};
   for (const server of plan.servers)
     context.skipped?.(
       server.host,
       `during the run phase, every 0.5 s: ${connectionsScript(server.kvPort).replace(/\n/g, '; ')}`,
     );
-  // Onload cells: Onload's own view of the connections too (accelerated ones are in no /proc/net, REAL-LAB O6)
-  const onloadCell = key.stack !== 'kernel';
-  const serverPids = (draft.evidence?.server ?? {}) as Record<string, { process?: { pid?: unknown } }>;
-  const memcachedPidOf = (host: string): number | undefined =>
-    typeof serverPids[host]?.process?.pid === 'number' ? (serverPids[host].process?.pid as number) : undefined;
-  // issue 24: what the run needs first, on every server at once; the clients' HDR folders are made
-  // in YCSB's own round trip (hdrDirSetup)
-  // (the kernel's and Onload's view of the connections in one round trip per server)
-  const sampled = context.skipNetwork
-    ? []
-    : await Promise.all(
-        plan.servers.map((server) =>
-          sampleConnections(
-            pool.get(server.host),
-            server,
-            onloadCell ? { memcachedPid: memcachedPidOf(server.host) } : undefined,
-            signal,
-          ),
-        ),
-      );
-  const baselines = sampled.map((sample) => sample.kernel);
-  const stackBaselines = sampled.map((sample) => sample.stack?.connections ?? []);
-  const samplers = startCellSamplers(
-    pool,
-    plan,
-    key,
-    signal,
-    Object.fromEntries(plan.servers.map((server) => [server.host, memcachedPidOf(server.host)])),
-  );
+  const baselines = await connectionBaselines(context);
+  const samplers = startCellSamplers(pool, plan, key, signal, context.memcachedPids);
+  let running: RunningClients | undefined;
+  let watching: Promise<ServersTraffic> = Promise.resolve({ traffic: {}, marks: [] });
   let runs: ClientPhase[];
-  let watching: Promise<unknown> = Promise.resolve();
   try {
-    const running = runClients((client) => ({
+    running = startRun((client) => ({
       properties: hdrProperties(hdrRemoteDir(client, cellId, attempt)),
       statuses: (statusByHost[client.host] = []),
       setup: hdrDirSetup(hdrRemoteDir(client, cellId, attempt)),
     }));
-    watching = context.skipNetwork
-      ? Promise.resolve()
-      : Promise.all(
-          plan.servers.map((server, index) =>
-            watchInterfaceTraffic({
-              session: pool.get(server.host),
-              server,
-              draft,
-              password: context.password,
-              baseline: baselines[index] ?? [],
-              ...(onloadCell
-                ? {
-                    stackBaseline: stackBaselines[index] ?? [],
-                    onload: {
-                      ...(memcachedPidOf(server.host) !== undefined
-                        ? { memcachedPid: memcachedPidOf(server.host) }
-                        : {}),
-                    },
-                  }
-                : {}),
-              running,
-              log: context.log,
-              signal,
-            }),
-          ),
-        ).catch(() => undefined);
-    runs = await running;
-  } catch (error) {
-    await Promise.all([watching, samplers.stop()]);
-    throw error;
+    watching = watchServers(context, baselines, running.done);
+    runs = await running.done;
+  } catch (failure) {
+    const [traffic] = await Promise.all([watching, samplers.stop()]);
+    return { keys: running?.keys ?? {}, evidence: {}, ...traffic, failure };
   }
-  // issue 24: the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
+  // the samplers stopped, the HDR logs fetched and the traffic watch's last look finished
   // together; on each client the sampler's stop and the HDR fetch are one round trip (the fetch
   // also empties the client's folder); the evidence is judged once all are in
-  const [stopped] = await Promise.allSettled([
-    samplers.stopWith((client, pidFile) =>
-      stopSamplerAndFetchHdr(pool.get(client.host), pidFile, hdrRemoteDir(client, cellId, attempt)),
-    ),
+  const [stopped, traffic] = await Promise.all([
+    samplers
+      .stopWith((client, pidFile) =>
+        stopSamplerAndFetchHdr(pool.get(client.host), pidFile, hdrRemoteDir(client, cellId, attempt)),
+      )
+      .then(
+        (value) => ({ value }),
+        (reason: unknown) => ({ reason }),
+      ),
     watching,
   ]);
-  if (stopped.status === 'rejected') throw stopped.reason;
-  const samplerOutputs = stopped.value.samplers;
+  if ('reason' in stopped) return { keys: running.keys, evidence: {}, ...traffic, failure: stopped.reason };
   const hdrFiles = await keepHdrLogs(context, stopped.value.alongside);
   const reports = reportsOf(runs);
-  if (reports.length > 0) {
-    draft.clients = reports;
-    draft.run = reports.length === 1 ? reports[0].report : combineClientReports(reports);
-    for (const mark of applyRunEvidence(draft, {
-      samplers: samplerOutputs,
-      statusByHost,
-      hdrFiles,
-      warmupSec: plan.warmupSec,
-      ...(context.clientIoSpin ? { clientIoSpin: context.clientIoSpin } : {}),
-    }))
-      addMark(draft, mark);
-  }
-  const failed = runs.find((entry) => entry.outcome.error);
-  if (failed?.outcome.error) throw failed.outcome.error;
+  const failed = runs.find((entry) => entry.outcome.error)?.outcome.error;
+  const part = { keys: running.keys, ...(failed ? { failure: failed } : {}) };
+  if (reports.length === 0) return { ...part, evidence: {}, ...traffic };
+  const combined = { clients: reports, run: reports.length === 1 ? reports[0].report : combineClientReports(reports) };
+  const judged = runEvidence(combined, {
+    samplers: stopped.value.samplers,
+    statusByHost,
+    hdrFiles,
+    warmupSec: plan.warmupSec,
+    ...(context.clientIoSpin ? { clientIoSpin: context.clientIoSpin } : {}),
+  });
+  return {
+    ...part,
+    clients: reports,
+    ...(judged.run ? { run: judged.run } : {}),
+    evidence: judged.evidence,
+    traffic: traffic.traffic,
+    marks: [...traffic.marks, ...judged.marks],
+  };
 }
 
-/** Each client's HDR logs of the run phase (`fetched`, in the clients' order), kept in the cell's log folder and listed with its logs; none when a client has none or cannot be read. */
+/**
+ * What the run needs first, on every server at once: the KV connections open before it (the
+ * kernel's and, in an Onload cell, Onload's view in one round trip per server; accelerated ones
+ * are in no /proc/net, REAL-LAB O6). The clients' HDR folders are made in YCSB's own round trip.
+ */
+async function connectionBaselines(
+  context: RunPhaseEvidenceContext,
+): Promise<{ kernel: TcpEndpoint[]; stack: TcpEndpoint[] }[]> {
+  if (context.skipNetwork) return [];
+  const onloadCell = context.key.stack !== 'kernel';
+  const sampled = await Promise.all(
+    context.plan.servers.map((server) =>
+      sampleConnections(
+        context.pool.get(server.host),
+        server,
+        onloadCell ? { memcachedPid: context.memcachedPids[server.host] } : undefined,
+        context.signal,
+      ),
+    ),
+  );
+  return sampled.map((sample) => ({ kernel: sample.kernel, stack: sample.stack?.connections ?? [] }));
+}
+
+/** What the servers' traffic watches found: their records by host, their marks in the order the watches ended. */
+interface ServersTraffic {
+  traffic: Record<string, NonNullable<TrafficWatch['record']>>;
+  marks: CellMark[];
+}
+
+/** Each server's traffic watch while the run goes on; watches that fail leave no record. */
+async function watchServers(
+  context: RunPhaseEvidenceContext,
+  baselines: { kernel: TcpEndpoint[]; stack: TcpEndpoint[] }[],
+  running: Promise<unknown>,
+): Promise<ServersTraffic> {
+  const found: ServersTraffic = { traffic: {}, marks: [] };
+  if (context.skipNetwork) return found;
+  const onloadCell = context.key.stack !== 'kernel';
+  await Promise.all(
+    context.plan.servers.map(async (server, index) => {
+      const memcachedPid = context.memcachedPids[server.host];
+      const watch = await watchInterfaceTraffic({
+        session: context.pool.get(server.host),
+        server,
+        key: context.key,
+        cellId: context.cellId,
+        password: context.password,
+        baseline: baselines[index]?.kernel ?? [],
+        ...(onloadCell
+          ? {
+              stackBaseline: baselines[index]?.stack ?? [],
+              onload: { ...(memcachedPid !== undefined ? { memcachedPid } : {}) },
+            }
+          : {}),
+        running,
+        log: context.log,
+        signal: context.signal,
+      });
+      if (watch.record) found.traffic[server.host] = watch.record;
+      found.marks.push(...watch.marks);
+    }),
+  ).catch(() => undefined);
+  return found;
+}
+
+/**
+ * Each client's HDR logs of the run phase (`fetched`, in the clients' order), kept in the cell's log
+ * folder and listed with its logs; none when a client has none or cannot be read.
+ */
 async function keepHdrLogs(
   context: RunPhaseEvidenceContext,
   fetched: PromiseSettledResult<{ name: string; text: string }[]>[],
@@ -422,7 +479,6 @@ async function keepHdrLogs(
       if (entry.status === 'rejected') throw entry.reason;
       for (const { name, text } of entry.value) {
         const file = await context.keepLog(client.host, `hdr/${name}`, text);
-        context.draft.logs.push(file);
         files.push({ host: client.host, operation: hdrOperationOf(name) as string, file, text });
       }
     } catch (error) {

@@ -1,4 +1,4 @@
-// Cluster size as a sweep axis (issue 23): which servers form a cell's cluster, how many replicas
+// Cluster size as a sweep axis: which servers form a cell's cluster, how many replicas
 // its bucket gets, and the plan checks the JSON schema cannot express. A size N is the first N
 // servers, as perfrunner forms a cluster from `servers[:initial_nodes]` (lab README K10); the first
 // server is in every size and takes the REST calls. Replicas are min(requested, N − 1): a node
@@ -33,19 +33,32 @@ const durabilityKeys = ['couchbase.replicateTo', 'couchbase.persistTo'] as const
 export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
   const sizes = plan.clusterSizes;
   if (sizes === undefined) return [];
-  const problems: ClusterSizeProblem[] = [];
-  const servers = plan.servers;
-  sizes.forEach((size, index) => {
-    if (size > servers.length)
-      problems.push({
-        segments: ['clusterSizes', index],
-        message: `a cluster of ${size} nodes needs ${size} servers, but "servers" names ${servers.length}`,
-      });
-  });
-  const largest = Math.min(Math.max(...sizes), servers.length);
-  const members = servers.slice(0, largest);
-  const labels = Object.keys(plan.interfaces);
+  const members = plan.servers.slice(0, Math.min(Math.max(...sizes), plan.servers.length));
+  return [
+    ...sizesBeyondServers(sizes, plan.servers.length),
+    ...sharedHosts(members),
+    ...firstServerProblems(plan),
+    ...memberAddressProblems(plan, sizes, members),
+    ...durabilityProblems(plan, sizes),
+  ];
+}
 
+function sizesBeyondServers(sizes: number[], servers: number): ClusterSizeProblem[] {
+  return sizes.flatMap((size, index) =>
+    size > servers
+      ? [
+          {
+            segments: ['clusterSizes', index],
+            message: `a cluster of ${size} nodes needs ${size} servers, but "servers" names ${servers}`,
+          },
+        ]
+      : [],
+  );
+}
+
+/** Each node of a cluster is its own host. */
+function sharedHosts(members: Plan['servers']): ClusterSizeProblem[] {
+  const problems: ClusterSizeProblem[] = [];
   const hosts = new Map<string, number>();
   members.forEach((server, index) => {
     const first = hosts.get(server.host);
@@ -56,8 +69,13 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
       });
     else hosts.set(server.host, index);
   });
+  return problems;
+}
 
-  const first = servers[0];
+/** The first server is in every size and holds the bucket; its addresses are the plan's own interfaces. */
+function firstServerProblems(plan: Plan): ClusterSizeProblem[] {
+  const problems: ClusterSizeProblem[] = [];
+  const first = plan.servers[0];
   if (first && !(first.services ?? ['kv']).includes('kv')) {
     problems.push({
       segments: ['servers', 0, 'services'],
@@ -73,8 +91,13 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
         });
     }
   }
+  return problems;
+}
 
-  // Every other node of a size needs its own address on every interface the cells use.
+/** Every other node of a size needs its own address on every interface the cells use. */
+function memberAddressProblems(plan: Plan, sizes: number[], members: Plan['servers']): ClusterSizeProblem[] {
+  const problems: ClusterSizeProblem[] = [];
+  const labels = Object.keys(plan.interfaces);
   const owner = new Map<string, string>(
     labels.map((label) => [`${label}\u0000${plan.interfaces[label]}`, 'servers[0]']),
   );
@@ -108,8 +131,12 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
       else owner.set(key, `servers[${index}]`);
     }
   });
+  return problems;
+}
 
-  // Durability asked of YCSB (couchbase2) that some size cannot give.
+/** Durability asked of YCSB (couchbase2) that some size cannot give. */
+function durabilityProblems(plan: Plan, sizes: number[]): ClusterSizeProblem[] {
+  const problems: ClusterSizeProblem[] = [];
   const requestedReplicas = plan.bucket.replicas ?? 0;
   for (const key of durabilityKeys) {
     const places: { segments: (string | number)[]; values: (string | number | boolean)[] }[] = [];
@@ -139,7 +166,7 @@ export function clusterSizeProblems(plan: Plan): ClusterSizeProblem[] {
 }
 
 /**
- * The plan as one cell of a sized sweep sees it (issue 23): its servers are the members of its
+ * The plan as one cell of a sized sweep sees it: its servers are the members of its
  * cluster (every per-server step: acceleration proofs, samplers, traffic watch, applies to each
  * of them and to no other), its bucket gets min(requested, N − 1) replicas. A key without a size
  * gets the plan unchanged.

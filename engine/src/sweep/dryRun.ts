@@ -11,10 +11,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cellId, expandCells } from '../plan/cells';
 import { toEngineError } from '../errors';
-import type { CellResult } from '../model';
-import { withDefaults, type Plan } from '../plan/planSchema';
+import type { CellKey } from '../model';
+import { withDefaults, type Plan, type ResolvedPlan } from '../plan/planSchema';
 import type { RemoteResult, RemoteRunOptions, RemoteSession } from '../remote/ssh';
-import { SweepRun } from './sweep';
+import { runCell } from './cell';
+import { cellSteps } from './cellSteps';
+import { openPool, SweepRun } from './sweepRun';
+import type { SweepSeams } from './sweepSeams';
 import { readLocalFile } from '../plan/localFiles';
 import { checkPlanPaths, resolveLocal } from '../plan/pathConfinement';
 import type { RunSweepOptions } from '../options';
@@ -128,113 +131,49 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
   const record = (host: string, text: string): void => {
     lines.push(`[${host}] ${text.split('\n').join('\n    ')}`);
   };
-  const scratch = mkdtempSync(join(tmpdir(), 'ob-dry-'));
-  const controller = new AbortController();
-  const run = new SweepRun(
-    plan,
-    planDir,
-    scratch,
-    {
-      planPath,
-      plan: rawPlan,
-      resultsRoot: scratch,
-      password: shownPassword,
-      signal: controller.signal,
-      onEvent: () => undefined,
-      ...options,
-    },
-    (event) => {
-      if (event.type === 'phase') lines.push(`## ${event.phase}`);
-    },
-    {
-      sessionFactory: (host) =>
-        new RecordingSession(
-          host,
-          record,
-          plan.servers.find((server) => server.host === host)?.couchbaseServerPath ??
-            '/opt/couchbase/bin/couchbase-server',
-        ),
-      skipServerWait: true,
-      skipped: (host, step) => record(host, step),
-      bucket: {
-        recreate: async (bucket) => {
-          for (const line of describeCellBucket(plan.servers[0], bucket, scans, shownPassword))
-            record(plan.servers[0].host, line);
-        },
-        itemCount: async () => {
-          for (const line of describeSettleAfterLoad(
-            plan.servers[0],
-            plan.bucket,
-            currentExpected,
-            shownPassword,
-            scans,
-          ))
-            record(plan.servers[0].host, line);
-          return currentExpected;
-        },
-      },
-      // issue 23: the resize and the spread of the bucket, listed in the order a run sends them
-      cluster: {
-        form: async (size) => {
-          for (const line of describeCellCluster(plan, size, shownPassword).form) record(plan.servers[0].host, line);
-          const cell = planForCell(plan, size);
-          return {
-            size,
-            members: cell.servers.map((server) => ({
-              host: server.host,
-              hostname: `${server.address}:${server.restPort}`,
-              services: [...server.services],
-            })),
-            replicas: { requested: plan.bucket.replicas, effective: cell.bucket.replicas },
-            added: [],
-            ejected: [],
-            rebalance: { outcome: 'not needed' },
-            balanced: true,
-          };
-        },
-        spread: async () => {
-          for (const line of describeCellCluster(plan, 1, shownPassword).spread) record(plan.servers[0].host, line);
-          return {};
-        },
-      },
-    },
-  );
-  let currentExpected = 0;
   const workload = await readLocalFile(resolveLocal(planDir, plan.workload.path));
   const workloadText = workload.ok ? workload.text : ''; // the preparation below refuses an unreadable one
-  const scans = workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {}));
+  const listing = recordingSeams(
+    plan,
+    record,
+    workloadScans(effectiveWorkload(workloadText, plan.workload.properties, {})),
+  );
+  const scratch = mkdtempSync(join(tmpdir(), 'ob-dry-'));
+  const controller = new AbortController();
+  const runOptions: RunSweepOptions = {
+    planPath,
+    plan: rawPlan,
+    resultsRoot: scratch,
+    password: shownPassword,
+    signal: controller.signal,
+    onEvent: () => undefined,
+    ...options,
+  };
+  const run = new SweepRun({
+    plan,
+    planDir,
+    runDir: scratch,
+    options: runOptions,
+    emit: (event) => {
+      if (event.type === 'phase') lines.push(`## ${event.phase}`);
+    },
+    seams: listing.seams,
+    pool: openPool(runOptions, listing.seams),
+    // no pre-flight: the default launcher, HDR logs tried
+    findings: { launchers: new Map(), hdrSupport: new Map() },
+    profileSettings: {},
+    earlier: [],
+  });
   try {
     lines.push('## prepare hosts');
     await run.prepareHosts();
-    const cells = expandCells(plan);
-    const seen = new Set<string>();
-    // the first cell of each stack, and with cluster sizes of each stack and size
-    for (const key of cells) {
-      const group =
-        key.clusterSize === undefined
-          ? key.stack
-          : `${key.stack} at ${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`;
-      if (seen.has(group)) continue;
-      seen.add(group);
+    for (const key of firstCells(plan)) {
       const id = cellId(key);
-      lines.push('', `# first cell of stack ${group}: ${id}`);
-      currentExpected = recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0;
-      const draft: CellResult = {
-        kind: 'cell',
-        id,
-        key,
-        status: 'ok',
-        accelerated: null,
-        startedAt: '',
-        finishedAt: '',
-        attempts: 1,
-        logs: [],
-      };
-      try {
-        await run.runCell({ id, key, index: 0 }, 1, draft);
-      } catch (error) {
-        lines.push(`# (the dry run stops this cell here: ${toEngineError(error, 'dry-run').message})`);
-      }
+      lines.push('', `# first cell of stack ${groupOf(key)}: ${id}`);
+      listing.expectItems(recordsToLoad(effectiveWorkload(workloadText, plan.workload.properties, key.axes)) ?? 0);
+      const outcome = await runCell(cellSteps(run, { id, key, index: 0 }, 1, []));
+      if ('failure' in outcome)
+        lines.push(`# (the dry run stops this cell here: ${toEngineError(outcome.failure, 'dry-run').message})`);
     }
     lines.push('', '## after the last cell (and on cancel)');
     await run.restoreHosts(new Set());
@@ -244,4 +183,79 @@ export async function dryRun(rawPlan: Plan, planPath: string, options: DryRunOpt
     rmSync(scratch, { recursive: true, force: true });
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The stack of a cell, and with cluster sizes its size: the dry run shows the first cell of each. */
+function groupOf(key: CellKey): string {
+  return key.clusterSize === undefined
+    ? key.stack
+    : `${key.stack} at ${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`;
+}
+
+function firstCells(plan: ResolvedPlan): CellKey[] {
+  const seen = new Set<string>();
+  return expandCells(plan).filter((key) => {
+    if (seen.has(groupOf(key))) return false;
+    seen.add(groupOf(key));
+    return true;
+  });
+}
+
+/**
+ * The seams that record instead of connecting: sessions that list each command, the bucket's and
+ * the cluster's REST/SDK steps in words (cellBucket.ts, cellCluster.ts), listed where a run sends them.
+ */
+function recordingSeams(
+  plan: ResolvedPlan,
+  record: (host: string, text: string) => void,
+  scans: boolean,
+): { seams: SweepSeams; expectItems(count: number): void } {
+  const first = plan.servers[0];
+  let expected = 0;
+  const seams: SweepSeams = {
+    sessionFactory: (host) =>
+      new RecordingSession(
+        host,
+        record,
+        plan.servers.find((server) => server.host === host)?.couchbaseServerPath ??
+          '/opt/couchbase/bin/couchbase-server',
+      ),
+    skipServerWait: true,
+    skipped: (host, step) => record(host, step),
+    bucket: {
+      recreate: async (bucket) => {
+        for (const line of describeCellBucket(first, bucket, scans, shownPassword)) record(first.host, line);
+      },
+      itemCount: async () => {
+        for (const line of describeSettleAfterLoad(first, plan.bucket, expected, shownPassword, scans))
+          record(first.host, line);
+        return expected;
+      },
+    },
+    // the resize and the spread of the bucket, listed in the order a run sends them
+    cluster: {
+      form: async (size) => {
+        for (const line of describeCellCluster(plan, size, shownPassword).form) record(first.host, line);
+        const cell = planForCell(plan, size);
+        return {
+          size,
+          members: cell.servers.map((server) => ({
+            host: server.host,
+            hostname: `${server.address}:${server.restPort}`,
+            services: [...server.services],
+          })),
+          replicas: { requested: plan.bucket.replicas, effective: cell.bucket.replicas },
+          added: [],
+          ejected: [],
+          rebalance: { outcome: 'not needed' },
+          balanced: true,
+        };
+      },
+      spread: async () => {
+        for (const line of describeCellCluster(plan, 1, shownPassword).spread) record(first.host, line);
+        return {};
+      },
+    },
+  };
+  return { seams, expectItems: (count) => (expected = count) };
 }

@@ -2,12 +2,12 @@
 // the run folder, which is not trusted input: what runs or is uploaded must match the plan file
 // the user opened unless they accept the recorded one (plan/recordedPlan.ts), and its cell list
 // must be the recorded plan's. A new run gets a folder, the cell order and its seed in the
-// manifest; a resumed one reads the cells already done. Either way the folder is locked for this
-// engine (results/runLock.ts) before anything is written.
+// manifest; a resumed one reads the results already there, once. Either way the folder is locked
+// for this engine (results/runLock.ts) before anything is written.
 import { dirname, join } from 'node:path';
 import { EngineFailure } from '../errors';
 import type { SweepEvent } from '../events';
-import { resultsFormatVersion, type RunManifest } from '../model';
+import { resultsFormatVersion, type CellResult, type RunManifest } from '../model';
 import type { RunSweepOptions } from '../options';
 import { cellId, expandCells } from '../plan/cells';
 import { checkPlanPaths, type PathPolicy } from '../plan/pathConfinement';
@@ -85,6 +85,8 @@ export interface RunFolder {
   /** Cells with a line in results.jsonl already, and those of them that failed. */
   done: Set<string>;
   failedIds: Set<string>;
+  /** The results already in results.jsonl (read once, on resume; none for a new run). */
+  earlier: CellResult[];
 }
 
 /** What the caller must undo when the run stops, filled in as soon as it exists. */
@@ -137,7 +139,7 @@ export async function openRunFolder(
         level: 'warn',
         message: 'The plan changed since this run started; resuming with the plan recorded in the run folder.',
       });
-    return { runDir, manifest: run.manifest, done, failedIds };
+    return { runDir, manifest: run.manifest, done, failedIds, earlier: previous.results };
   }
   const runDir = await createRunDir(options.resultsRoot, newRunId(plan.name));
   state.createdRunDir = runDir;
@@ -162,5 +164,5 @@ export async function openRunFolder(
     order,
   };
   await writeManifest(runDir, manifest, io);
-  return { runDir, manifest, done, failedIds };
+  return { runDir, manifest, done, failedIds, earlier: [] };
 }

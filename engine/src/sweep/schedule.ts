@@ -13,7 +13,7 @@
 // while some profile's throughput difference from the kernel (statistics.ts: Fieller's 95 %
 // interval) has a half-width of targetCi percent or more (or no interval yet), until `max`.
 // Extra cells are decided in rounds from the results alone, so a resumed run decides the same.
-// Cluster sizes (issue 23): inside a repetition, all cells of one size run together (orderBySize).
+// Cluster sizes: inside a repetition, all cells of one size run together (orderBySize).
 import { cellId } from '../plan/cells';
 import type { CellKey, CellResult } from '../model';
 import type { ResolvedPlan } from '../plan/planSchema';
@@ -71,7 +71,7 @@ export function orderCells(
 }
 
 /**
- * Cluster sizes (issue 23): a size is formed once per repetition, with no bucket (lab README K10),
+ * Cluster sizes: a size is formed once per repetition, with no bucket (lab README K10),
  * so each repetition runs its sizes one after the other, every cell of a size together; inside a
  * size the cells keep the plan's order mode. The sizes come in the plan's order (randomized: a
  * seeded shuffle per repetition), and each size starts on the stack the previous one ended on,
@@ -136,7 +136,7 @@ export function serverRestarts(keys: CellKey[], restartServer: ResolvedPlan['res
   return restarts;
 }
 
-/** How many times the cluster is formed for this sequence (issue 23): each change of size, the first included; 0 without sizes. */
+/** How many times the cluster is formed for this sequence: each change of size, the first included; 0 without sizes. */
 export function clusterResizes(keys: CellKey[]): number {
   let resizes = 0;
   let current: number | undefined;
@@ -177,7 +177,7 @@ export interface PlanEstimate {
   maxRestarts: number;
   /** The restarts of the same cells in grouped order, to show what interleaving costs. */
   groupedRestarts: number;
-  /** Cluster resizes of the first cells (issue 23); absent without cluster sizes. */
+  /** Cluster resizes of the first cells; absent without cluster sizes. */
   resizes?: number;
 }
 

@@ -1,10 +1,10 @@
 // A cell's YCSB phases across its clients, as the sweep runs them: the load (the first client, or
 // each client its slice with workload.splitLoad, or each its own table when several clients
-// insert: REAL-LAB Y6, Y10) and the run (every client at once, inserting into its own table then). For each client and phase: the invocation (the workload, the
-// binding's connection, the bucket user's generated password, the client's Onload profile, the
-// launcher pre-flight chose), the keys it was given in the cell's evidence, live status lines,
-// and the raw log kept whatever happened. The sweep gives the places (sessions, the cell's log
-// folder) and the events; this file knows YCSB.
+// insert: REAL-LAB Y6, Y10) and the run (every client at once, inserting into its own table then).
+// For each client and phase: the invocation (the workload, the binding's connection, the bucket
+// user's generated password, the client's Onload profile, the launcher pre-flight chose), the keys
+// it was given for the cell's evidence, live status lines, and the raw log kept whatever happened.
+// The sweep gives the places (sessions, the cell's log folder) and the events; this file knows YCSB.
 import { EngineFailure, formatEngineError, toEngineError } from '../errors';
 import type { CellKey, CellResult, YcsbReport } from '../model';
 import type { ResolvedClient, ResolvedPlan } from '../plan/planSchema';
@@ -31,10 +31,7 @@ export const workloadRemoteName = 'workload.properties';
 export interface CellPhasesContext {
   plan: ResolvedPlan;
   session(host: string): RemoteSession;
-  cellId: string;
   key: CellKey;
-  attempt: number;
-  draft: CellResult;
   /** The cell's workload: the file with the plan's properties and the cell's axes. */
   workload: Map<string, string>;
   /** YCSB's login for the cell (couchbase/bucketUser.ts); never the admin's. */
@@ -44,7 +41,10 @@ export interface CellPhasesContext {
   timeoutSec: number;
   signal: AbortSignal;
   onStatus(host: string, phase: YcsbPhase, status: YcsbStatus, line: string): void;
-  /** Writes a file into the cell's log folder as `attempt<N>-<host>-<name>` and returns its path in the run folder. */
+  /**
+   * Writes a file into the cell's log folder as `attempt<N>-<host>-<name>`, lists it with the
+   * cell's logs and returns its path in the run folder.
+   */
   keepLog(host: string, name: string, text: string): Promise<string>;
   /** `YCSB Client <version>` as each client printed it, for the environment record. */
   versions: Map<string, string>;
@@ -63,26 +63,46 @@ export interface RunExtras {
   setup?: string;
 }
 
-/** The load: records the combined report and the items expected, then throws the first client's failure. */
-export async function loadClients(context: CellPhasesContext): Promise<void> {
-  const { plan, workload, draft } = context;
+/** evidence.ycsb.keys: the keys each client's phase was given, by `<host> <phase>` (the credentials file's by name). */
+export type PhaseKeys = Record<
+  string,
+  { properties: Record<string, string | number | boolean>; credentialsFile: string[] }
+>;
+
+/** The load's part of the cell: the keys, the combined report and the items expected, or its failure. */
+export interface LoadPart {
+  keys: PhaseKeys;
+  /** The load's record (its combined report, the items expected): absent when a client could not run it at all. */
+  record?: NonNullable<CellResult['load']>;
+  /** The first client's failure. */
+  failure?: unknown;
+}
+
+/** The run on every client, started: the keys each was given, and the phases when they end. */
+export interface RunningClients {
+  keys: PhaseKeys;
+  done: Promise<ClientPhase[]>;
+}
+
+/** The load: the combined report and the items expected, and the first client's failure. */
+export async function loadClients(context: CellPhasesContext): Promise<LoadPart> {
+  const { plan, workload } = context;
   // REAL-LAB Y6, Y10: or every client into its own table when several clients insert (ycsbPhaseProperties.ts)
   const loaders = plan.clients.slice(
     0,
     loadingClients(workload, plan.clients.length, plan.workload.splitLoad === true),
   );
   const expectedItems = recordsToLoad(workload);
-  const loads = await Promise.all(
-    loaders.map(async (client, index) => ({
-      client,
-      outcome: await runClientPhase(
-        context,
-        client,
-        'load',
-        phaseOverrides(workload, { phase: 'load', index, count: loaders.length }),
-      ),
-    })),
+  const invocations = loaders.map((client, index) =>
+    invocationOf(context, client, 'load', phaseOverrides(workload, { phase: 'load', index, count: loaders.length })),
   );
+  const keys = keysOf(invocations);
+  let loads: ClientPhase[];
+  try {
+    loads = await Promise.all(invocations.map((invocation) => runClientPhase(context, invocation)));
+  } catch (failure) {
+    return { keys, failure };
+  }
   const loadReports = reportsOf(loads);
   const loadReport =
     loadReports.length === 1
@@ -90,29 +110,34 @@ export async function loadClients(context: CellPhasesContext): Promise<void> {
       : loadReports.length > 1
         ? combineClientReports(loadReports)
         : undefined;
-  draft.load = { report: loadReport as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
+  const record = { report: loadReport as YcsbReport, ...(expectedItems !== undefined ? { expectedItems } : {}) };
   const failed = loads.find((entry) => entry.outcome.error);
-  if (failed?.outcome.error) throw failed.outcome.error;
+  return { keys, record, ...(failed?.outcome.error ? { failure: failed.outcome.error } : {}) };
 }
 
-/** The run on every client at once; `extrasFor` adds each client's evidence properties. */
+/** Starts the run on every client at once; `extrasFor` adds each client's evidence properties. */
 export function runClients(
   context: CellPhasesContext,
   extrasFor: (client: ResolvedClient) => RunExtras,
-): Promise<ClientPhase[]> {
+): RunningClients {
   const { plan, workload } = context;
-  return Promise.all(
-    plan.clients.map(async (client, index) => ({
-      client,
-      outcome: await runClientPhase(
+  const invocations = plan.clients.map((client, index) => {
+    const extras = extrasFor(client);
+    return {
+      invocation: invocationOf(
         context,
         client,
         'run',
         phaseOverrides(workload, { phase: 'run', index, count: plan.clients.length }),
-        extrasFor(client),
+        extras,
       ),
-    })),
-  );
+      extras,
+    };
+  });
+  return {
+    keys: keysOf(invocations.map((entry) => entry.invocation)),
+    done: Promise.all(invocations.map((entry) => runClientPhase(context, entry.invocation, entry.extras))),
+  };
 }
 
 /** The clients' reports, for combining. */
@@ -140,16 +165,15 @@ function clientProfileFor(plan: ResolvedPlan, client: ResolvedClient, stack: str
   return undefined;
 }
 
-/** One YCSB phase on one client, with the credentials file and the raw log kept. */
-async function runClientPhase(
+/** What one client's phase runs: the workload, the binding's connection, its profile and launcher. */
+function invocationOf(
   context: CellPhasesContext,
   client: ResolvedClient,
   name: YcsbPhase,
   overrides: Record<string, string | number>,
   extra: RunExtras = {},
-): Promise<PhaseOutcome> {
-  const { plan, key, draft } = context;
-  const session = context.session(client.host);
+): YcsbInvocation {
+  const { plan, key } = context;
   const onloadProfile = clientProfileFor(plan, client, key.stack);
   const launcher = context.launchers.get(client.host);
   const invocation: YcsbInvocation = {
@@ -170,12 +194,28 @@ async function runClientPhase(
     const slice = overrides.insertcount !== undefined ? Number(overrides.insertcount) : recordsToLoad(context.workload);
     if (slice !== undefined) invocation.expectedInserts = slice;
   }
-  // the keys each client was given (names and values; the credentials file's keys by name only)
-  const keys = (draft.evidence?.ycsb?.keys ?? {}) as Record<string, unknown>;
-  keys[`${client.host} ${name}`] = {
-    properties: phaseProperties(invocation),
-    credentialsFile: credentialKeys(client.binding),
-  };
+  return invocation;
+}
+
+/** The keys each client was given (names and values; the credentials file's keys by name only). */
+function keysOf(invocations: YcsbInvocation[]): PhaseKeys {
+  return Object.fromEntries(
+    invocations.map((invocation) => [
+      `${invocation.client.host} ${invocation.phase}`,
+      { properties: phaseProperties(invocation), credentialsFile: credentialKeys(invocation.client.binding) },
+    ]),
+  );
+}
+
+/** One YCSB phase on one client, with the credentials file and the raw log kept. */
+async function runClientPhase(
+  context: CellPhasesContext,
+  invocation: YcsbInvocation,
+  extra: RunExtras = {},
+): Promise<ClientPhase> {
+  const { plan } = context;
+  const { client, phase: name } = invocation;
+  const session = context.session(client.host);
   const step = name === 'load' ? 'ycsb-load' : 'ycsb-run';
   let outcome: PhaseOutcome | undefined;
   let thrown: unknown;
@@ -205,10 +245,10 @@ async function runClientPhase(
       outcome?.stderr ?? '',
       thrown ? `# --- error\n${formatEngineError(toEngineError(thrown, step, client.host))}` : '',
     ].join('\n');
-    draft.logs.push(await context.keepLog(client.host, `${name}.log`, text));
+    await context.keepLog(client.host, `${name}.log`, text);
   }
   const version = /^YCSB Client (\d\S*)\s*$/m.exec(outcome?.stderr ?? '')?.[1];
   if (version !== undefined) context.versions.set(client.host, version);
   if (thrown) throw thrown;
-  return outcome as PhaseOutcome;
+  return { client, outcome: outcome as PhaseOutcome };
 }

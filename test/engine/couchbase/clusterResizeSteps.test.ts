@@ -1,4 +1,4 @@
-// Issue 23, step 3, the edge: resizeCluster against an HTTP server on this machine that answers
+// Resizing a cluster between cells, the edge: resizeCluster against an HTTP server on this machine that answers
 // as ns_server does (the shapes of lab README K1-K8), with a clock the test moves. Asserts the
 // exact forms sent and the words a user reads.
 import assert from 'node:assert/strict';

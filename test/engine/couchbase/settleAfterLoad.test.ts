@@ -1,4 +1,4 @@
-// After the load (issue 24, REAL-LAB C6, C10): the write queues are waited on while the item count
+// After the load (REAL-LAB C6, C10): the write queues are waited on while the item count
 // is polled, not after it, and a short bucket still fails on its count; the REST polls start fast.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -52,7 +52,7 @@ function contextFor(server: Server): CellBucketContext {
   };
 }
 
-describe('settling after the load (issue 24)', () => {
+describe('settling after the load', () => {
   const full = fakeNode(100);
   const short = fakeNode(99);
   before(async () => {
@@ -65,10 +65,10 @@ describe('settling after the load (issue 24)', () => {
   });
 
   it('reads the write queues while the count is still short, and records both', async () => {
-    const load: { expectedItems: number; itemCount?: number } = { expectedItems: 100 };
-    const evidence: Record<string, unknown> = {};
-    await settleAfterLoad(contextFor(full.server), load, evidence);
-    assert.equal(load.itemCount, 100);
+    const settled = await settleAfterLoad(contextFor(full.server), 100);
+    const { evidence } = settled;
+    assert.equal(settled.failure, undefined);
+    assert.equal(settled.itemCount, 100);
     assert.deepEqual((evidence.itemCount as { first: number; final: number; polls: number }).final, 100);
     assert.equal((evidence.writeQueue as { drained: boolean }).drained, true);
     const lastCount = full.calls.lastIndexOf('count');
@@ -79,16 +79,14 @@ describe('settling after the load (issue 24)', () => {
   });
 
   it('a short bucket fails on its count, without a write-queue verdict', async () => {
-    const evidence: Record<string, unknown> = {};
     const context = { ...contextFor(short.server), readySec: 1 };
-    await assert.rejects(
-      settleAfterLoad(context, { expectedItems: 100 }, evidence),
-      (error: unknown) =>
-        error instanceof EngineFailure &&
-        error.error.code === 'item-count' &&
-        /holds 99 items/.test(error.error.message),
+    const settled = await settleAfterLoad(context, 100);
+    const error = settled.failure;
+    assert.ok(
+      error instanceof EngineFailure && error.error.code === 'item-count' && /holds 99 items/.test(error.error.message),
+      String(error),
     );
-    assert.equal(evidence.writeQueue, undefined);
+    assert.equal(settled.evidence.writeQueue, undefined);
   });
 
   it('polls fast at first, slower as a wait drags on, never slower than every 500 ms', () => {

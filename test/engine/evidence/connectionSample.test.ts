@@ -1,4 +1,4 @@
-// The traffic watch's look and the run's baseline in one round trip per server (issue 24): the
+// The traffic watch's look and the run's baseline in one round trip per server: the
 // kernel's view (/proc/net/tcp) and memcached's Onload stack (onload_stackdump lots) from one
 // script, run by a real sh over a /proc/net and a stand-in onload_stackdump, each read by its own parser.
 import { strict as assert } from 'node:assert';

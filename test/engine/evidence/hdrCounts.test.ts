@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { applyRunEvidence } from '../../../engine/src/evidence/cellEvidence';
+import { runEvidence } from '../../../engine/src/evidence/cellEvidence';
 import { hdrCountChecks, hdrEvidence, type HdrLogFile } from '../../../engine/src/evidence/hdrMerge';
-import type { CellResult, YcsbReport } from '../../../engine/src/model';
+import type { YcsbReport } from '../../../engine/src/model';
 import { parseYcsbReport } from '../../../engine/src/ycsb/ycsbOutput';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'ycsb-output');
@@ -57,16 +57,12 @@ test('the truncated log of the real YCSB holds one SCAN fewer than its report: r
     { host: 'c2', operation: 'SCAN', ycsbOperations: 1, hdrCount: 1 },
   ]);
 
-  const draft = {
-    kind: 'cell',
-    id: 'x',
-    status: 'ok',
-    logs: [],
-    clients,
-    run: report({ SCAN: 3 }),
-  } as unknown as CellResult;
-  const marks = applyRunEvidence(draft, { samplers: [], statusByHost: {}, hdrFiles: files, warmupSec: 0 });
-  const hdr = draft.evidence?.timeseries?.hdr;
+  const judged = runEvidence(
+    { clients, run: report({ SCAN: 3 }) },
+    { samplers: [], statusByHost: {}, hdrFiles: files, warmupSec: 0 },
+  );
+  const { marks } = judged;
+  const hdr = judged.evidence.timeseries?.hdr;
   assert.equal(hdr?.operations.SCAN.count, 2, 'the merged logs: one SCAN each');
   assert.deepEqual(
     hdr?.counts?.map((check) => check.ycsbOperations - check.hdrCount),
@@ -78,8 +74,8 @@ test('the truncated log of the real YCSB holds one SCAN fewer than its report: r
   assert.match(differs[0].message, /SCAN: 1 in the HDR logs, 2 reported by YCSB \(1 missing from the logs\)/);
   assert.match(differs[0].message, /percentiles of SCAN come from the HDR logs/);
   // the percentiles say where they come from; the count stays YCSB's
-  assert.equal(draft.run?.operations.SCAN.percentilesSource, 'hdr-merged');
-  assert.equal(draft.run?.operations.SCAN.operations, 3);
+  assert.equal(judged.run?.operations.SCAN.percentilesSource, 'hdr-merged');
+  assert.equal(judged.run?.operations.SCAN.operations, 3);
 });
 
 test('a client without logs counts as holding none, and logs equal to the report raise no mark', () => {

@@ -1,12 +1,11 @@
 // A cell whose run showed no KV connection on the server cannot have its interface proven (REAL-LAB
-// C7): issue 21 item 6 says such a check must mark the cell, never pass it. Before, "nothing
-// observed: no claim either way" left the cell clean. The watcher runs against a session whose
+// C7): such a check must mark the cell, never pass it ("nothing observed: no claim either way"
+// would leave a cell clean whose interface nobody saw). The watcher runs against a session whose
 // /proc/net/tcp lists nothing, as a server would whose clients never connected while it looked.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { watchInterfaceTraffic } from '../../../engine/src/evidence/serverEvidence';
-import type { CellResult } from '../../../engine/src/model';
 import type { ResolvedServer } from '../../../engine/src/plan/planSchema';
 import type { RemoteSession } from '../../../engine/src/remote/ssh';
 
@@ -24,32 +23,26 @@ test('no KV connection seen during the run marks the cell interface-unverified, 
     adminUser: 'Administrator',
     kvPort: 11210,
   } as unknown as ResolvedServer;
-  const draft = {
-    kind: 'cell',
-    id: 'x',
-    status: 'ok',
-    logs: [],
-    key: { interface: 'eth1', address: '198.18.0.1', stack: 'kernel', threads: 1, repetition: 1 },
-  } as unknown as CellResult;
   let finish!: () => void;
   const running = new Promise<void>((resolve) => (finish = resolve));
   const watching = watchInterfaceTraffic({
     session,
     server,
-    draft,
+    key: { interface: 'eth1', address: '198.18.0.1', stack: 'kernel', threads: 1, axes: {}, repetition: 1 },
+    cellId: 'x',
     password: 'x',
     baseline: [],
     running,
     log: () => undefined,
   });
   setImmediate(finish);
-  await watching;
+  const { marks } = await watching;
   assert.deepEqual(
-    draft.marks?.map((mark) => `${mark.code} ${mark.host}`),
+    marks.map((mark) => `${mark.code} ${mark.host}`),
     ['interface-unverified s1'],
   );
   assert.match(
-    draft.marks![0].message,
+    marks[0].message,
     /No KV connection of the run was seen on s1 in \d+ looks? \(\/proc\/net\/tcp\{,6\}\): which interface carried the traffic is not proven/,
   );
 });

@@ -2,7 +2,7 @@
 // A cell over it must read its own traffic as its own: /proc/net/tcp6 prints addresses as 32 hex
 // digits, the plan in RFC 5952's compressed form (or any other), and only parsed addresses compare.
 // Not a whole sweep: the real YCSB 0.17.0 of the client hosts (couchbase2, Java SDK 2.3.1) does
-// not bootstrap over IPv6 against the lab's node (issue 20's side). So the KV connections of the
+// not bootstrap over IPv6 against the lab's node. So the KV connections of the
 // run phase are this machine's own, and the cell's traffic is judged by the engine's own watcher
 // (watchInterfaceTraffic) over real SSH, reading the server's real /proc/net/tcp6; pre-flight's
 // interface check runs as in any run.
@@ -14,15 +14,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPlan, runPreflight } from '../../../engine/src/index';
 import type { PreflightCheck } from '../../../engine/src/events';
-import type { CellResult } from '../../../engine/src/model';
 import { withDefaults } from '../../../engine/src/plan/planSchema';
 import { SessionPool } from '../../../engine/src/remote/ssh';
 import { watchInterfaceTraffic } from '../../../engine/src/evidence/serverEvidence';
 import { labUnavailable, startLab, writeLabPlan, type Lab } from '../../lab/index';
-
-function server(result: CellResult): Record<string, any> {
-  return ((result.evidence?.server ?? {}) as Record<string, Record<string, any>>)['cb-server'] ?? {};
-}
 
 /** The same address as the plan would hold it uncompressed: `2001:2:0:c8::a` → `2001:2:0:c8:0:0:0:a`. */
 function uncompressed(address: string): string {
@@ -61,17 +56,6 @@ describe('an IPv6 interface on the lab (H5)', { skip: labUnavailable() }, () => 
       const sockets: Socket[] = [];
       try {
         const session = pool.get(lab.serverHost);
-        const draft = {
-          kind: 'cell',
-          id: 'nic-c6~kernel~t1~r1',
-          key: { interface: lab.ipv6Interface.label, address, stack: 'kernel', threads: 1, axes: {}, repetition: 1 },
-          status: 'ok',
-          accelerated: null,
-          startedAt: new Date().toISOString(),
-          finishedAt: '',
-          attempts: 1,
-          logs: [],
-        } as unknown as CellResult;
         // the run phase: three KV connections over IPv6, held for two seconds
         for (let i = 0; i < 3; i++) {
           sockets.push(
@@ -83,22 +67,24 @@ describe('an IPv6 interface on the lab (H5)', { skip: labUnavailable() }, () => 
         }
         const running = new Promise((resolve) => setTimeout(resolve, 2000));
         const logs: string[] = [];
-        await watchInterfaceTraffic({
+        const watched = await watchInterfaceTraffic({
           session,
           server: plan.servers[0],
-          draft,
+          key: { interface: lab.ipv6Interface.label, address, stack: 'kernel', threads: 1, axes: {}, repetition: 1 },
+          cellId: 'nic-c6~kernel~t1~r1',
           password: lab.couchbase.password,
           baseline: [],
           running,
           log: (_level, message) => logs.push(message),
         });
-        assert.ok((server(draft).traffic?.samples ?? 0) > 0, 'the connections were sampled');
+        const traffic = watched.record?.traffic as { samples?: number; localAddresses: Record<string, number> };
+        assert.ok((traffic?.samples ?? 0) > 0, 'the connections were sampled');
         assert.equal(
-          draft.marks?.find((mark) => mark.code === 'wrong-interface')?.message,
+          watched.marks.find((mark) => mark.code === 'wrong-interface')?.message,
           undefined,
           "the traffic went through the cell's interface",
         );
-        assert.deepEqual(Object.keys(server(draft).traffic.localAddresses), [address]);
+        assert.deepEqual(Object.keys(traffic.localAddresses), [address]);
         assert.deepEqual(logs, []);
       } finally {
         for (const socket of sockets) socket.destroy();

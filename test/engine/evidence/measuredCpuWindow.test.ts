@@ -1,4 +1,4 @@
-// CPU figures mean what the tables say (issue 21 item 5): they cover YCSB's own run (its status
+// CPU figures mean what the tables say: they cover YCSB's own run (its status
 // lines, the warm-up counted from its start), not the idle seconds the samplers also see before the
 // JVM and after the last client; the busiest threads of memcached and of the YCSB JVM come from
 // /proc/PID/task/TID/stat; a client whose busiest threads are saturated is client-bound even when
@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { applyRunEvidence } from '../../../engine/src/evidence/cellEvidence';
+import { runEvidence } from '../../../engine/src/evidence/cellEvidence';
 import { samplerAwk } from '../../../engine/src/evidence/cpuSampler';
 import { clientIoSpinOf } from '../../../engine/src/evidence/clientIoSpin';
 import { noteMarkCodes } from '../../../engine/src/evidence/marks';
 import { parseSamplerOutput, type SamplerOutput } from '../../../engine/src/evidence/cpuStat';
-import type { CellResult } from '../../../engine/src/model';
+import type { CellMark, CellResult } from '../../../engine/src/model';
 import { parseStatusLines } from '../../../engine/src/ycsb/ycsbStatus';
 
 // 2026-12-04 12:00:00 UTC, when every sampler below read its clock
@@ -73,8 +73,10 @@ const statusText = [
  * The cell's marks about its CPU figures: these short status series also carry the warm-up note
  * (ycsbTimeSeries.test.ts).
  */
-function cpuMarksOf(...args: Parameters<typeof applyRunEvidence>): ReturnType<typeof applyRunEvidence> {
-  return applyRunEvidence(...args).filter((mark) => mark.code !== 'warmup-unverified');
+function cpuMarksOf(result: CellResult, inputs: Parameters<typeof runEvidence>[1]): CellMark[] {
+  const judged = runEvidence({ clients: result.clients ?? [], run: result.run }, inputs);
+  result.evidence = { ...result.evidence, ...judged.evidence }; // as the sweep records it
+  return judged.marks.filter((mark) => mark.code !== 'warmup-unverified');
 }
 
 function draft(): CellResult {
@@ -299,7 +301,7 @@ test("the sampler's awk prints each thread of the watched process from /proc/PID
   );
 });
 
-test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed (issue 21 item 6)', () => {
+test('a client whose YCSB JVM threads could not be read is marked client-cpu-unverified, not passed', () => {
   const result = draft();
   const withoutProcess = sampler({ uptime0: 1000, zone: '+0100', busyShare: 0.5 });
   for (const sample of withoutProcess.samples) delete sample.process;

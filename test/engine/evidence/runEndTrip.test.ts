@@ -1,4 +1,4 @@
-// The end of a client's run in one round trip (issue 24): its CPU sampler's process group stopped
+// The end of a client's run in one round trip: its CPU sampler's process group stopped
 // and its HDR logs read (their folder then removed) by one script, run here by a real sh against a
 // real process group; a sampler already gone and a missing folder are no failure.
 import { strict as assert } from 'node:assert';

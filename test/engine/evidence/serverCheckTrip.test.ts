@@ -1,4 +1,4 @@
-// The check-acceleration step in one round trip per server (issue 24): memcached's look-up and
+// The check-acceleration step in one round trip per server: memcached's look-up and
 // onload_stackdump in one script, run here by a real sh with stand-in sudo and onload_stackdump;
 // each part's parser reads only its own lines, so the evidence is the same as in two trips.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// Issue 23, step 2: a plan that names several server hosts and sweeps cluster sizes, checked as
+// Cluster sizes in the plan: a plan that names several server hosts and sweeps cluster sizes, checked as
 // `lint` and `run` check it (checkPlanText), with the words a user reads.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ function messages(plan: unknown): string[] {
   return checkPlanText(JSON.stringify(plan), folder).errors.map((error) => error.message);
 }
 
-describe('cluster sizes in the plan (issue 23)', () => {
+describe('cluster sizes in the plan', () => {
   it('accepts three hosts with their addresses and services swept over 1, 2 and 3 nodes', () => {
     assert.deepEqual(messages(cluster), []);
   });
@@ -164,7 +164,7 @@ describe('cluster sizes in the plan (issue 23)', () => {
 });
 
 describe('a run of a plan that sweeps cluster sizes', () => {
-  it('is accepted by run and the dry run (issue 23 wired the sweep)', async () => {
+  it('is accepted by run and the dry run', async () => {
     const options = {
       plan: cluster as Plan,
       planPath: join(folder, 'sizes.benchplan.json'),

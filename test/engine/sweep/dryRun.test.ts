@@ -1,4 +1,4 @@
-// "Show before doing" (issue 9 item 13) and the remote PATH (REAL-LAB H2): the dry run lists, with
+// "Show before doing" and the remote PATH (REAL-LAB H2): the dry run lists, with
 // no connection, every remote command with its host and every REST/SDK step of the first cell of
 // each stack, in order, with the password as ********; every real ssh command gets /usr/sbin.
 import assert from 'node:assert/strict';
@@ -116,7 +116,7 @@ describe('dry run and remote PATH', () => {
     }
   });
 
-  it("issue 26 B9: --dry-run applies the run's path confinement and never prints a file it would refuse", () => {
+  it("--dry-run applies the run's path confinement and never prints a file it would refuse", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ob-dry-confined-'));
     try {
       // a key=value credentials file outside the plan's folder passes the workload's shape check

@@ -1,4 +1,4 @@
-// Issue 23's "done when" on the lab's real hosts: three server hosts (cb-server, cb-server-2,
+// Cluster sizes as a sweep axis on the lab's real hosts: three server hosts (cb-server, cb-server-2,
 // cb-server-3: real systemd, sshd, sudo, the packaged Couchbase unit and a test node each, on the
 // lab's veth networks) and a client host running the real YCSB 0.17.0. The real engine over real SSH
 // sweeps cluster sizes x kernel/Onload x two thread counts: it restarts every member on each arm

@@ -1,4 +1,4 @@
-// Issue 26, extra: `kill -9` of the engine while YCSB hangs. Nothing can run in the killed process,
+// `kill -9` of the engine while YCSB hangs. Nothing can run in the killed process,
 // so what it leaves (the hung YCSB and its wrapper on the client, the bucket user's secret file,
 // the local ssh clients and their master) must be cleaned by the next run: the stale control
 // folder's master is told to exit (its ssh clients with it), the dead run's host lock is taken

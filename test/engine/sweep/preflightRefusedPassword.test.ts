@@ -1,4 +1,4 @@
-// Issue 25 item 9: Couchbase refusing the password (HTTP 401) is reported by pre-flight under the
+// Couchbase refusing the password (HTTP 401) is reported by pre-flight under the
 // password's own check (`couchbase-password`, blocking), not under "Bucket fits the memory quota".
 // The fake hosts answer SSH; a local HTTP server answers every REST call with 401.
 import assert from 'node:assert/strict';

@@ -81,7 +81,7 @@ describe('cell order', () => {
   });
 });
 
-describe('cell order with cluster sizes (issue 23)', () => {
+describe('cell order with cluster sizes', () => {
   const sized = (sizes: number[], repetitions = 1) =>
     withDefaults(
       plan({

@@ -1,4 +1,4 @@
-// Issue 23's "done when", as far as this machine goes without several server hosts: the whole
+// Cluster sizes as a sweep axis, as far as this machine goes without several server hosts: the whole
 // sweep (runSweep) over 1, 2 and 3 nodes x kernel/Onload x two thread counts, with real REST calls
 // to three Couchbase test nodes that form one cluster as ns_server does (test/lab/clusterMembership.ts,
 // each node a process of its own on a loopback address), the real SDK for the bucket, and the

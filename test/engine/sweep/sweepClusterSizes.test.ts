@@ -1,4 +1,4 @@
-// Cluster size as a sweep axis (issue 23) against fake hosts and a fake first server's REST API
+// Cluster size as a sweep axis against fake hosts and a fake first server's REST API
 // (test/support/fakeCluster.ts): the order the sizes are formed in, the per-node evidence in
 // results.jsonl, a failed or hung rebalance stopping its cell with the report's words (the report
 // kept in the cell's logs), the same cells for the sizes listed as 3, 1, 2, and resume after an

@@ -4,11 +4,28 @@
 // named by address or host name makes the interface axis meaningless: the cluster map sends every
 // client to that name, whatever address it bootstrapped through.
 import { connect } from 'node:net';
-import type { PreflightCheck } from '../events';
-import { isLoopbackName, nodeHost } from '../evidence/interfaceTraffic';
-import type { ResolvedPlan, ResolvedServer } from '../plan/planSchema';
-import { leftoversScript, nodeStatus, parseLeftovers } from '../server/serverRestartProof';
-import type { RemoteSession } from '../remote/ssh';
+import type { PreflightCheck } from '../../events';
+import { isLoopbackName, nodeHost } from '../../evidence/interfaceTraffic';
+import type { ResolvedPlan, ResolvedServer } from '../../plan/planSchema';
+import { leftoversScript, nodeStatus, parseLeftovers } from '../../server/serverRestartProof';
+import { OpenSshSession, type RemoteSession } from '../../remote/ssh';
+import { throwIfCancelled } from '../../server/serverControl';
+import type { CheckGroup } from './checkGroup';
+
+/**
+ * This workstation's reach to each server's REST and KV ports, and whether the interface axis
+ * means anything; only against real hosts (test sessions have no network behind their addresses).
+ */
+export const managementReach: CheckGroup = async ({ plan, pool, password, signal }, found, report) => {
+  throwIfCancelled(signal, undefined, 'preflight');
+  const realHosts = plan.servers.every((server) => pool.get(server.host) instanceof OpenSshSession);
+  if (!realHosts) return;
+  for (const server of plan.servers) {
+    report(await reachCheck(found.reachable.has(server.host) ? pool.get(server.host) : undefined, server, signal));
+  }
+  const axis = await interfaceAxisCheck(plan, password, signal).catch(() => undefined);
+  if (axis) report(axis);
+};
 
 export type Probe = 'open' | 'refused' | 'timeout' | `error ${string}`;
 
