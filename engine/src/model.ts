@@ -22,7 +22,9 @@ export interface OperationStats {
   latencyVarianceUs2?: number;
   /** Verbose `histogram` buckets: operation count per 1 ms bucket (`0`, `1`, ...) and the overflow (`>1000`). */
   histogramCounts?: Record<string, number>;
-  /** `timeseries` measurement type: average latency (µs) of each interval, by its start (ms since the first operation). */
+  /**
+   * `timeseries` measurement type: average latency (µs) of each interval, by its start (ms since the first operation).
+   */
   timeseries?: { startMs: number; averageUs: number }[];
   /**
    * Where the percentiles of a combined (several clients) report come from: `hdr-merged` = the
@@ -177,7 +179,10 @@ export interface ClusterEvidence {
     | { outcome: 'balanced'; rebalanceId?: string; ms: number; polls: number; mismatchRetried: boolean };
   /** A rebalance found running before the resize (a run stopped during one), followed to its end. */
   earlierRebalance?: { ms: number; polls: number; outcome: string };
-  /** Nodes this resize added only after they finished leaving a cluster (an earlier resize ejected them): how long their addNode was refused. */
+  /**
+   * Nodes this resize added only after they finished leaving a cluster (an earlier resize ejected them): how long their
+   * addNode was refused.
+   */
   waitedForLeave?: LeaveWait[];
   /** /pools/default's `balanced` after the resize (the resize requires it). */
   balanced: boolean;
@@ -185,7 +190,10 @@ export interface ClusterEvidence {
   nodes?: Record<string, NodeSpread>;
 }
 
-/** A node whose addNode was refused while it finished leaving a cluster (lab README K16): its `hostname`, how long, how many requests. */
+/**
+ * A node whose addNode was refused while it finished leaving a cluster (lab README K16): its `hostname`, how long, how
+ * many requests.
+ */
 export interface LeaveWait {
   hostname: string;
   ms: number;
@@ -209,7 +217,10 @@ export interface CpuEvidence {
   sampler: { intervalMs: number; selfCostPctOfCore: Record<string, number> };
   /** Key = host alias from the plan. */
   hosts: Record<string, HostCpu>;
-  /** µs of server CPU (all server hosts, whole host busy time) per YCSB operation of the run phase (netperf's service demand). */
+  /**
+   * µs of server CPU (all server hosts, whole host busy time) per YCSB operation of the run phase (netperf's service
+   * demand).
+   */
   serverCpuUsPerOp?: number;
   /** µs of memcached CPU per operation. */
   memcachedCpuUsPerOp?: number;
@@ -230,7 +241,10 @@ export interface CpuEvidence {
 
 /** What the CPU figures cover, and from what that is known. */
 export interface CpuWindow {
-  /** `ycsb-status-lines`: aligned to YCSB's run; `sampler`: the samplers' whole life after the warm-up (not aligned: see `why`). */
+  /**
+   * `ycsb-status-lines`: aligned to YCSB's run; `sampler`: the samplers' whole life after the warm-up (not aligned: see
+   * `why`).
+   */
   source: 'ycsb-status-lines' | 'sampler';
   /** Wall-clock start and end of YCSB's run (ISO, UTC), warm-up not yet left out. */
   runStartedAt?: string;
@@ -361,7 +375,9 @@ export interface HostEnvironment {
   ycsb?: string;
   java?: string;
   onload?: string;
-  /** Per interface address: driver, firmware, NIC name; its NUMA node (-1: none) and MSI IRQs with their allowed CPUs. */
+  /**
+   * Per interface address: driver, firmware, NIC name; its NUMA node (-1: none) and MSI IRQs with their allowed CPUs.
+   */
   interfaces?: Record<
     string,
     {
@@ -372,7 +388,10 @@ export interface HostEnvironment {
       irqs?: { irq: number; cpus: string; name?: string }[];
     }
   >;
-  /** CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it (engine/src/evidence/hostHardware.ts). */
+  /**
+   * CPU model and topology, NUMA nodes, frequency governor -> how many CPUs use it
+   * (engine/src/evidence/hostHardware.ts).
+   */
   cpu?: {
     model?: string;
     sockets?: number;

@@ -95,7 +95,7 @@ function parseListingRow(line: string): { id: string; pids: number[]; inaccessib
   if (rest === 'inaccessible') return { id, pids: [], inaccessible: true };
   const tokens = rest.split(/\s+/);
   const last = tokens[tokens.length - 1];
-  let pids = '';
+  let pids: string;
   if (tokens.length >= 2 && (last === '-' || pidList.test(last))) pids = last === '-' ? '' : last;
   else if (tokens.length === 1) pids = /^.{16,}?((?:\d+,)*\d+)$/.exec(rest)?.[1] ?? '';
   else return undefined;

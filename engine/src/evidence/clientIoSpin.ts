@@ -34,7 +34,10 @@ export function clientIoSpinOf(
   return { boost, threadPrefix: 'cb-io-', source };
 }
 
-/** Whether a thread of the YCSB JVM is one of the spinning IO loops (`spin` as the cell recorded it, evidence.cpu.clientIoSpin). */
+/**
+ * Whether a thread of the YCSB JVM is one of the spinning IO loops (`spin` as the cell recorded it,
+ * evidence.cpu.clientIoSpin).
+ */
 export function isSpinningIoThread(spin: { threadPrefix: string } | undefined, name: string): boolean {
   return spin !== undefined && name.startsWith(spin.threadPrefix);
 }

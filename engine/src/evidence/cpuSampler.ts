@@ -5,7 +5,8 @@
 // process's task folder when its thread count changes or every 10 readings) and awk reads the
 // /proc files with buffered getline on each tick: the host's, the watched process's and each of
 // its threads' (`/proc/PID/task/TID/stat`, printed only when their CPU ticks moved). Everything
-// travels in the one SSH session the sampler already holds: no round trip per reading. Its own cost, which it reports from its and the
+// travels in the one SSH session the sampler already holds: no round trip per reading. Its own cost, which it reports
+// from its and the
 // ticker's /proc/PID/stat (children included), stays under 0.5 % of a core (`npm run bench`).
 //
 // Watched process: on servers memcached as the server evidence found it (serverProcess.ts, by what
@@ -22,7 +23,10 @@ import type { RemoteSession } from '../remote/ssh';
 import { canonicalAddress } from '../remote/ipAddress';
 import { shellQuote } from '../remote/shellQuote';
 
-/** The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid. Variables: proc (/proc), dev, find, want. */
+/**
+ * The awk program (POSIX awk: mawk, gawk, busybox): one block per input line; the first line is the ticker's pid.
+ * Variables: proc (/proc), dev, find, want.
+ */
 export const samplerAwk = `
 function stat(f,   line) { line = ""; if ((getline line < f) <= 0) line = ""; close(f); return line }
 function comm(line,   a, b) { a = index(line, "("); b = length(line); while (b > a && substr(line, b, 1) != ")") b--; return substr(line, a + 1, b - a - 1) }
@@ -150,7 +154,10 @@ export const samplerGraceSec = 2;
 /** A running sampler: `stop()` ends it and returns what it read. */
 export interface RunningSampler {
   host: string;
-  /** Its process group's pid file: a step may stop it in a round trip of its own (killGroupScript), then call `finish()`. */
+  /**
+   * Its process group's pid file: a step may stop it in a round trip of its own (killGroupScript), then call
+   * `finish()`.
+   */
   pidFile: string;
   stop(): Promise<SamplerOutput>;
   /** What it read, once its group was stopped (by `stop()` or a script of the caller's). */

@@ -27,7 +27,10 @@ export interface CpuSample {
   intr?: number;
   /** The watched process (memcached, the YCSB JVM). */
   process?: { pid: number; name: string; ticks: number };
-  /** Its threads (tid -> name and utime + stime ticks), as last printed (the sampler prints a thread only when its ticks moved). */
+  /**
+   * Its threads (tid -> name and utime + stime ticks), as last printed (the sampler prints a thread only when its ticks
+   * moved).
+   */
   threads?: Map<number, { name: string; ticks: number }>;
   /** Interrupt counts summed over the NIC device's /proc/interrupts lines. */
   nic: Record<string, number>;

@@ -1,5 +1,6 @@
 // What a run ran on: kernel, NIC driver and firmware per interface, Onload, Couchbase, YCSB and
-// Java versions, and the CPU/NUMA/IRQ facts of hostHardware.ts. One shell script per host prints tagged facts; a pure parser reads them, so a
+// Java versions, and the CPU/NUMA/IRQ facts of hostHardware.ts. One shell script per host prints tagged facts; a pure
+// parser reads them, so a
 // missing tool leaves a field empty instead of failing the run.
 import type { HostEnvironment, RunManifest } from '../model';
 import { couchbaseHome, type ResolvedClient, type ResolvedServer } from '../plan/planSchema';

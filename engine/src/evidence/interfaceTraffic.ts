@@ -47,7 +47,10 @@ export function isLoopbackName(hostname: string): boolean {
   return host.toLowerCase() === 'localhost' || sameAddress(host, '127.0.0.1') || sameAddress(host, '::1');
 }
 
-/** The host part of `/pools/default` nodes[].hostname (`10.0.0.1:8091` → `10.0.0.1`, `[2001:db8::a]:8091` → `2001:db8::a`). */
+/**
+ * The host part of `/pools/default` nodes[].hostname (`10.0.0.1:8091` → `10.0.0.1`, `[2001:db8::a]:8091` →
+ * `2001:db8::a`).
+ */
 export function nodeHost(hostname: string): string {
   return hostOfEndpoint(hostname);
 }

@@ -675,6 +675,18 @@ function verdictHtml(lines: readonly VerdictLine[]): string {
   return `<ul class="verdict">${items.join('')}</ul>`;
 }
 
+/** The largest significant improvements over the kernel of the cookbook's metrics, as a list. */
+function bestImprovementsHtml(tables: ReadonlyMap<string, ReportTable>, xAxis: AxisId, label: Label): string {
+  const best = defaultMetrics.flatMap((id) =>
+    (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })),
+  );
+  const list =
+    best.length > 0
+      ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${axisPointText(xAxis, item.x)}, ${item.group}`)}</li>`).join('')}</ol>`
+      : '<p>No significant improvement over the kernel stack.</p>';
+  return `<h2 id="summary">Best improvements</h2>${list}`;
+}
+
 export function buildHtmlReport(input: HtmlReportInput): string {
   const results = input.results;
   const manifest = input.manifest;
@@ -717,15 +729,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   );
   if (verdict.length > 0) body.push(`<h2 id="verdict">Verdict</h2>${verdictHtml(verdict)}`);
   // The cookbook's headline: the best significant improvements.
-  const best = defaultMetrics.flatMap((id) =>
-    (tables.get(id)?.bestImprovements ?? []).map((item) => ({ ...item, title: tables.get(id)!.metric.title })),
-  );
-  body.push('<h2 id="summary">Best improvements</h2>');
-  body.push(
-    best.length > 0
-      ? `<ol class="best">${best.map((item) => `<li>${escape(`${item.percent > 0 ? '+' : ''}${item.percent.toFixed(1)} % ${item.title.toLowerCase()}: ${label(item.stack)} at ${axisPointText(xAxis, item.x)}, ${item.group}`)}</li>`).join('')}</ol>`
-      : '<p>No significant improvement over the kernel stack.</p>',
-  );
+  body.push(bestImprovementsHtml(tables, xAxis, label));
   body.push(
     `<pre class="legend muted">${escape(reportLegend)}\nError bars in the figures: 95 % interval of each point's mean (2+ repetitions).</pre>`,
   );

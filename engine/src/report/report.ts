@@ -389,6 +389,25 @@ export function buildReportTable(
     groups.push(group);
   }
 
+  const { bestImprovements, tested, significantCount } = summaryOf(groups);
+
+  return {
+    metric,
+    xAxis: axisInfo(xAxis),
+    stacks,
+    profiles,
+    hasBaseline,
+    groups,
+    bestImprovements,
+    tested,
+    significantCount,
+  };
+}
+
+/** The five largest improvements of a table, and how many of its comparisons were tested and significant. */
+function summaryOf(
+  groups: readonly ReportGroup[],
+): Pick<ReportTable, 'bestImprovements' | 'tested' | 'significantCount'> {
   const bestImprovements = groups
     .flatMap((group) =>
       group.rows.flatMap((row) =>
@@ -408,18 +427,7 @@ export function buildReportTable(
   const all = groups.flatMap((group) => group.rows.flatMap((row) => row.comparisons));
   const tested = all.filter((comparison) => comparison.difference?.interval !== undefined).length;
   const significantCount = all.filter((comparison) => comparison.significant).length;
-
-  return {
-    metric,
-    xAxis: axisInfo(xAxis),
-    stacks,
-    profiles,
-    hasBaseline,
-    groups,
-    bestImprovements,
-    tested,
-    significantCount,
-  };
+  return { bestImprovements, tested, significantCount };
 }
 
 function stackCell(

@@ -97,12 +97,15 @@ function defaultFormat(value: number): string {
 /** The legend's words for a marked point (the panel's legend, media/src/charts.ts, says the same). */
 export const markedLegendText = '× every repetition marked';
 
-export function renderSvgChart(spec: SvgChartSpec): string {
-  const width = spec.width ?? 640;
-  const height = spec.height ?? 300;
-  const formatY = spec.formatY ?? defaultFormat;
-  // Legend entries flow left to right under the x label and wrap; their width is estimated from
-  // the label's length (no text measuring without a browser).
+type Plot = { left: number; top: number; right: number; bottom: number };
+type Scale = (value: number) => number;
+
+/** Legend entries flow left to right under the x label and wrap. */
+function legendLayout(
+  spec: SvgChartSpec,
+  width: number,
+): { legend: { x: number; row: number }[]; rows: number; anyMarked: boolean } {
+  // an entry's width is estimated from the label's length (no text measuring without a browser)
   const legend: { x: number; row: number }[] = [];
   let cursor = 64;
   let row = 0;
@@ -120,11 +123,14 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     legend.push({ x: cursor, row });
     cursor += entryWidth;
   }
-  const legendRows = entries.length === 0 ? 0 : row + 1;
-  const margin = { left: 64, right: 16, top: 28, bottom: 44 + 18 * legendRows };
-  const plot = { left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom };
+  return { legend, rows: entries.length === 0 ? 0 : row + 1, anyMarked };
+}
 
-  // x: categories are the distinct x values in order, evenly spaced; nines and linear are continuous.
+/** The x axis: categories are the distinct x values in order, evenly spaced; nines and linear are continuous. */
+function xAxisOf(
+  spec: SvgChartSpec,
+  plot: Plot,
+): { sx: Scale; xTicks: { value: number; label: string }[]; xMin: number; xMax: number } {
   const xs = [
     ...new Set(
       spec.series.flatMap((series) => [
@@ -162,6 +168,11 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const xPosition = (x: number) => (spec.xScale === 'category' ? xs.indexOf(x) : place(x));
   const sx = (x: number) => round(plot.left + ((xPosition(x) - xMin) / (xMax - xMin || 1)) * (plot.right - plot.left));
 
+  return { sx, xTicks, xMin, xMax };
+}
+
+/** The y axis over every value, interval end and band of the series (from zero unless the spec says not). */
+function yAxisOf(spec: SvgChartSpec, plot: Plot): { sy: Scale; yTicks: number[] } {
   const ys = spec.series
     .flatMap((series) => [
       ...series.points.flatMap((point) => [point.y, point.low, point.high]),
@@ -176,16 +187,20 @@ export function renderSvgChart(spec: SvgChartSpec): string {
   const yMax = yTicks[yTicks.length - 1];
   const sy = (y: number) => round(plot.bottom - ((y - yMin) / (yMax - yMin || 1)) * (plot.bottom - plot.top));
 
+  return { sy, yTicks };
+}
+
+/** Grid, ticks, axes and their labels. */
+function axesSvg(
+  spec: SvgChartSpec,
+  plot: Plot,
+  x: ReturnType<typeof xAxisOf>,
+  y: ReturnType<typeof yAxisOf>,
+  formatY: (value: number) => string,
+): string[] {
+  const { xTicks, xMin, xMax } = x;
+  const { sy, yTicks } = y;
   const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(spec.title)}">`,
-  );
-  parts.push(`<title>${escapeXml(spec.title)}</title>`);
-  parts.push(`<rect class="background" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  parts.push(
-    `<text class="chart-title" x="${plot.left}" y="18" font-size="13" font-weight="600" fill="#222">${escapeXml(spec.title)}</text>`,
-  );
-  // Grid and axes.
   for (const tick of yTicks) {
     const y = sy(tick);
     parts.push(`<line class="grid" x1="${plot.left}" y1="${y}" x2="${plot.right}" y2="${y}" stroke="#e3e3e3"/>`);
@@ -213,56 +228,83 @@ export function renderSvgChart(spec: SvgChartSpec): string {
     `<text class="y-label" transform="translate(14 ${round((plot.top + plot.bottom) / 2)}) rotate(-90)" font-size="11" text-anchor="middle" fill="#444">${escapeXml(spec.yLabel)}</text>`,
   );
 
-  spec.series.forEach((series, index) => {
-    const colour = escapeXml(series.colour);
-    const group: string[] = [`<g class="series" data-series="${escapeXml(series.label)}" data-index="${index}">`];
-    const band = (series.band ?? []).filter((point) => Number.isFinite(point.low) && Number.isFinite(point.high));
-    if (band.length >= 2) {
-      const upper = band.map((point) => `${sx(point.x)},${sy(point.high)}`);
-      const lower = [...band].reverse().map((point) => `${sx(point.x)},${sy(point.low)}`);
-      group.push(
-        `<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
-      );
-    }
-    // One path per unbroken run of points: a missing value leaves a gap instead of a false line.
-    const runs: SvgPoint[][] = [];
-    let current: SvgPoint[] = [];
-    for (const point of series.points) {
-      if (point.y === null || !Number.isFinite(point.y) || point.hollow) {
-        if (current.length > 0) runs.push(current);
-        current = [];
-      } else current.push(point);
-    }
-    if (current.length > 0) runs.push(current);
-    for (const run of runs.filter((points) => points.length >= 2)) {
-      const d = run.map((point, at) => `${at === 0 ? 'M' : 'L'}${sx(point.x)} ${sy(point.y!)}`).join(' ');
-      group.push(`<path class="line" d="${d}" fill="none" stroke="${colour}" stroke-width="2"${dashOf(series)}/>`);
-    }
-    for (const point of series.points) {
-      if (point.y === null || !Number.isFinite(point.y)) continue;
-      const x = sx(point.x);
-      if (
-        typeof point.low === 'number' &&
-        typeof point.high === 'number' &&
-        Number.isFinite(point.low) &&
-        Number.isFinite(point.high)
-      ) {
-        const [low, high] = [sy(point.low), sy(point.high)];
-        group.push(
-          `<path class="error-bar" d="M${x} ${low} L${x} ${high} M${round(x - 4)} ${low} L${round(x + 4)} ${low} M${round(x - 4)} ${high} L${round(x + 4)} ${high}" stroke="${colour}" stroke-width="1.2" fill="none"/>`,
-        );
-      }
-      const y = sy(point.y);
-      group.push(
-        point.hollow
-          ? `<path class="point marked" d="M${round(x - 5)} ${round(y - 5)} L${round(x + 5)} ${round(y + 5)} M${round(x - 5)} ${round(y + 5)} L${round(x + 5)} ${round(y - 5)}" stroke="${colour}" stroke-width="2" fill="none"/>`
-          : `<circle class="point" cx="${x}" cy="${y}" r="3" fill="${colour}"/>`,
-      );
-    }
-    group.push('</g>');
-    parts.push(group.join(''));
-  });
+  return parts;
+}
 
+/** One series: its band, its line (broken at missing values), its error bars and points. */
+function seriesSvg(series: SvgSeries, index: number, sx: Scale, sy: Scale): string {
+  const colour = escapeXml(series.colour);
+  const group: string[] = [`<g class="series" data-series="${escapeXml(series.label)}" data-index="${index}">`];
+  const band = (series.band ?? []).filter((point) => Number.isFinite(point.low) && Number.isFinite(point.high));
+  if (band.length >= 2) {
+    const upper = band.map((point) => `${sx(point.x)},${sy(point.high)}`);
+    const lower = [...band].reverse().map((point) => `${sx(point.x)},${sy(point.low)}`);
+    group.push(
+      `<polygon class="band" points="${[...upper, ...lower].join(' ')}" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
+    );
+  }
+  // One path per unbroken run of points: a missing value leaves a gap instead of a false line.
+  const runs: SvgPoint[][] = [];
+  let current: SvgPoint[] = [];
+  for (const point of series.points) {
+    if (point.y === null || !Number.isFinite(point.y) || point.hollow) {
+      if (current.length > 0) runs.push(current);
+      current = [];
+    } else current.push(point);
+  }
+  if (current.length > 0) runs.push(current);
+  for (const run of runs.filter((points) => points.length >= 2)) {
+    const d = run.map((point, at) => `${at === 0 ? 'M' : 'L'}${sx(point.x)} ${sy(point.y!)}`).join(' ');
+    group.push(`<path class="line" d="${d}" fill="none" stroke="${colour}" stroke-width="2"${dashOf(series)}/>`);
+  }
+  for (const point of series.points) {
+    if (point.y === null || !Number.isFinite(point.y)) continue;
+    const x = sx(point.x);
+    if (
+      typeof point.low === 'number' &&
+      typeof point.high === 'number' &&
+      Number.isFinite(point.low) &&
+      Number.isFinite(point.high)
+    ) {
+      const [low, high] = [sy(point.low), sy(point.high)];
+      group.push(
+        `<path class="error-bar" d="M${x} ${low} L${x} ${high} M${round(x - 4)} ${low} L${round(x + 4)} ${low} M${round(x - 4)} ${high} L${round(x + 4)} ${high}" stroke="${colour}" stroke-width="1.2" fill="none"/>`,
+      );
+    }
+    const y = sy(point.y);
+    group.push(
+      point.hollow
+        ? `<path class="point marked" d="M${round(x - 5)} ${round(y - 5)} L${round(x + 5)} ${round(y + 5)} M${round(x - 5)} ${round(y + 5)} L${round(x + 5)} ${round(y - 5)}" stroke="${colour}" stroke-width="2" fill="none"/>`
+        : `<circle class="point" cx="${x}" cy="${y}" r="3" fill="${colour}"/>`,
+    );
+  }
+  group.push('</g>');
+  return group.join('');
+}
+
+export function renderSvgChart(spec: SvgChartSpec): string {
+  const width = spec.width ?? 640;
+  const height = spec.height ?? 300;
+  const formatY = spec.formatY ?? defaultFormat;
+  const { legend, rows: legendRows, anyMarked } = legendLayout(spec, width);
+  const margin = { left: 64, right: 16, top: 28, bottom: 44 + 18 * legendRows };
+  const plot = { left: margin.left, top: margin.top, right: width - margin.right, bottom: height - margin.bottom };
+  const xAxis = xAxisOf(spec, plot);
+  const yAxis = yAxisOf(spec, plot);
+  const { sx } = xAxis;
+  const { sy } = yAxis;
+
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(spec.title)}">`,
+  );
+  parts.push(`<title>${escapeXml(spec.title)}</title>`);
+  parts.push(`<rect class="background" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
+  parts.push(
+    `<text class="chart-title" x="${plot.left}" y="18" font-size="13" font-weight="600" fill="#222">${escapeXml(spec.title)}</text>`,
+  );
+  parts.push(...axesSvg(spec, plot, xAxis, yAxis, formatY));
+  spec.series.forEach((series, index) => parts.push(seriesSvg(series, index, sx, sy)));
   spec.series.forEach((series, index) => {
     const x = legend[index].x;
     const y = plot.bottom + 48 + legend[index].row * 18;

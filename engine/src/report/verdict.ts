@@ -67,29 +67,7 @@ export function buildVerdict(
   const lines: VerdictLine[] = [];
   first.groups.forEach((group, groupIndex) => {
     first.profiles.forEach((stack) => {
-      const candidates: Candidate[] = [];
-      let tested = 0;
-      let markedLeftOut = 0;
-      let anyValue = false;
-      for (const table of tables) {
-        const tableGroup = table.groups[groupIndex];
-        const profileColumn = table.profiles.indexOf(stack);
-        if (!tableGroup || profileColumn < 0) continue;
-        for (const row of tableGroup.rows) {
-          const comparison = row.comparisons[profileColumn];
-          if (!comparison?.difference) continue;
-          anyValue = true;
-          if (comparison.marked) {
-            markedLeftOut += 1;
-            continue;
-          }
-          if (!comparison.difference.interval) continue;
-          tested += 1;
-          if (!comparison.significant) continue;
-          const gain = table.metric.higherIsBetter ? comparison.difference.percent : -comparison.difference.percent;
-          candidates.push({ table, threads: row.threads, x: row.x, comparison, gain });
-        }
-      }
+      const { candidates, tested, markedLeftOut, anyValue } = collectCandidates(tables, groupIndex, stack);
       const label = stackLabel(stack, displayNames);
       const base = {
         group: group.title,
@@ -158,6 +136,38 @@ export function buildVerdict(
     });
   });
   return lines;
+}
+
+/** The points of one group and profile, over every table: the significant differences and what was counted. */
+function collectCandidates(
+  tables: readonly ReportTable[],
+  groupIndex: number,
+  stack: string,
+): { candidates: Candidate[]; tested: number; markedLeftOut: number; anyValue: boolean } {
+  const candidates: Candidate[] = [];
+  let tested = 0;
+  let markedLeftOut = 0;
+  let anyValue = false;
+  for (const table of tables) {
+    const tableGroup = table.groups[groupIndex];
+    const profileColumn = table.profiles.indexOf(stack);
+    if (!tableGroup || profileColumn < 0) continue;
+    for (const row of tableGroup.rows) {
+      const comparison = row.comparisons[profileColumn];
+      if (!comparison?.difference) continue;
+      anyValue = true;
+      if (comparison.marked) {
+        markedLeftOut += 1;
+        continue;
+      }
+      if (!comparison.difference.interval) continue;
+      tested += 1;
+      if (!comparison.significant) continue;
+      const gain = table.metric.higherIsBetter ? comparison.difference.percent : -comparison.difference.percent;
+      candidates.push({ table, threads: row.threads, x: row.x, comparison, gain });
+    }
+  }
+  return { candidates, tested, markedLeftOut, anyValue };
 }
 
 function countDifferences(tables: readonly ReportTable[], groupIndex: number, stack: string): number {

@@ -27,7 +27,7 @@ function addressesText(sources: Record<string, Counts> | undefined, all: Counts 
 
 /** One proof per server host of a cell that ran. */
 export function cellProofs(result: Pick<CellResult, 'key' | 'evidence'>): CellProof[] {
-  const servers = (result.evidence?.server ?? {}) as Record<string, Record<string, any>>;
+  const servers = (result.evidence?.server ?? {}) as Record<string, Record<string, unknown>>;
   const kernel = result.key.stack === 'kernel';
   return Object.entries(servers).map(([host, record]) => {
     const run = record.runAcceleration as { verdict?: string; evidence?: string } | undefined;
