@@ -418,33 +418,6 @@ async function restGet(
   return response.json();
 }
 
-/** `basicStats.itemCount` of the bucket, from REST. */
-export async function bucketItemCount(
-  server: ResolvedServer,
-  password: string,
-  bucketName: string,
-  signal?: AbortSignal,
-): Promise<number> {
-  const body = (await restGet(
-    server,
-    password,
-    `/pools/default/buckets/${encodeURIComponent(bucketName)}`,
-    'item-count',
-    signal,
-  )) as { basicStats?: { itemCount?: unknown } };
-  const count = body?.basicStats?.itemCount;
-  if (typeof count !== 'number') {
-    throw new EngineFailure({
-      code: 'item-count',
-      host: server.host,
-      step: 'item-count',
-      message: `The bucket "${bucketName}" has no basicStats.itemCount in its REST answer.`,
-      action: 'Check the Couchbase version (basicStats is present on every supported release).',
-    });
-  }
-  return count;
-}
-
 /** Memory quota of the cluster and what other buckets use (MiB), for the pre-flight check. */
 export async function clusterQuota(
   server: ResolvedServer,
