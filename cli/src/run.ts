@@ -7,9 +7,10 @@
 import { resolve } from 'node:path';
 import { dryRun, loadPlan, runSweep, type SweepEvent, toEngineError } from '../../engine/src/index';
 import {
-  type CellKey,
   cellMarks,
+  cellName,
   escapeControlCharacters,
+  formatDuration,
   formatEngineError,
   latestUnfinishedRun,
   listRuns,
@@ -144,13 +145,6 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-function describeKey(key: CellKey): string {
-  const axes = Object.entries(key.axes)
-    .map(([name, value]) => ` ${name}=${value}`)
-    .join('');
-  return `${key.interface} ${key.stack} threads=${key.threads}${axes} repetition ${key.repetition}`;
-}
-
 /** One line per cell on any terminal; a live status line overwritten in place on a TTY. */
 class ProgressDisplay {
   private live = false;
@@ -172,7 +166,7 @@ class ProgressDisplay {
         break;
       case 'cell-started':
         this.line(
-          `[${event.index + 1}/${event.total}] ${describeKey(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+          `[${event.index + 1}/${event.total}] ${cellName(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
         );
         break;
       case 'phase':
@@ -222,13 +216,6 @@ class ProgressDisplay {
     process.stderr.write(`\r\x1b[K${text.slice(0, (process.stderr.columns ?? 100) - 1)}`);
     this.live = true;
   }
-}
-
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 90 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** Reads a line from the terminal without echoing it. */

@@ -36,7 +36,7 @@ export function describePasswordSource(source: PasswordSource): string {
 
 /**
  * What "Set Couchbase password" says before asking, when a password it would save is not the one
- * runs use (issue 25: it asked first and said so only afterwards); undefined when saving matters.
+ * runs use (said before asking, not after the user typed it); undefined when saving matters.
  */
 export function passwordNotUsedWarning(source: PasswordSource): string | undefined {
   if (source.kind !== 'env') return undefined;

@@ -29,7 +29,7 @@ export type EngineErrorCode =
   | 'rest'
   | 'ycsb-launcher'
   | 'query-index'
-  // a cluster resized between cells (issue 23: couchbase/clusterResizeSteps.ts)
+  // a cluster resized between cells (couchbase/clusterResizeSteps.ts)
   | 'cluster-resize'
   | 'ycsb-missing'
   | 'ycsb-exit'

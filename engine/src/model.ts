@@ -57,7 +57,7 @@ export interface CellKey {
   threads: number;
   /** Values of further sweep axes (YCSB property name -> value), e.g. `{ fieldlength: 1024 }`. */
   axes: Record<string, string | number>;
-  /** Nodes in the cell's cluster (issue 23): present only when the plan sweeps `clusterSizes`. */
+  /** Nodes in the cell's cluster: present only when the plan sweeps `clusterSizes`. */
   clusterSize?: number;
   /** 1-based. */
   repetition: number;
@@ -162,7 +162,7 @@ export interface CellEvidence {
   cluster?: ClusterEvidence;
 }
 
-/** evidence.cluster (issue 23): the size, how it was formed, and how the bucket spread over it. */
+/** evidence.cluster: the size, how it was formed, and how the bucket spread over it. */
 export interface ClusterEvidence {
   size: number;
   /** Each member: its plan host, how ns_server names it (`address:restPort`) and its services. */

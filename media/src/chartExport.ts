@@ -1,5 +1,5 @@
 // PNG and SVG files of any chart the webview draws (the run's charts, the compare view's, the
-// latency spectrum): issue 25 asked for the compare view's and the spectrum's, which had none. The
+// latency spectrum), so every figure a reader sees can go into a report. The
 // chart's own Chart.js configuration is drawn once more off screen, framed for a report: its own
 // background, a title naming metric, unit, interface and run, the legend inside, no tooltip; PNG at
 // print resolution, SVG as vectors through svgcanvas's recording 2D context.

@@ -214,7 +214,7 @@ export function threadsLineOptions(unit: string, suggestedMax?: number, xTitle =
   } satisfies ChartOptions<'line'>;
 }
 
-/** The x values a chart is drawn against: its thread counts, or another swept axis' values (issue 23). */
+/** The x values a chart is drawn against: its thread counts, or another swept axis' values. */
 export function chartXValues(model: ChartModel): (number | string)[] {
   return model.xValues ?? model.threads;
 }

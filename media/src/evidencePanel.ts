@@ -2,7 +2,7 @@
 // legend of the marks met in the run, the caveat under a chart, the CPU and spectrum boxes of a
 // group, and the time-series view a clicked chart point or table cell opens (the host answers an
 // `open-timeseries` request with a `timeseries` message); that view and Shift+click (or Shift+Enter)
-// on a cell open the point's records and YCSB logs (`open-cell`, issue 13).
+// on a cell open the point's records and YCSB logs (`open-cell`).
 import type {
   ChartGroup,
   ChartModel,
@@ -71,7 +71,7 @@ export function requestTimeSeries(
 }
 
 /**
- * The point named by its group's x axis: `16 threads`, or against another axis (issue 23) its value
+ * The point named by its group's x axis: `16 threads`, or against another axis its value
  * there (`2 nodes`, `fieldlength=1000`), the threads being held in the group's label already.
  */
 export function pointText(group: ChartGroup, threads: number, x?: number | string): string {
@@ -96,7 +96,7 @@ export function onTimeSeries(view: TimeSeriesView): void {
   const run = model?.runs[view.runIndex];
   // The title starts with the group's label (requestTimeSeries): answers find their group even when
   // the reader clicked in another group meanwhile.
-  // The groups against another axis (issue 23) too; the longest label that starts the title wins.
+  // The groups against another axis too; the longest label that starts the title wins.
   const candidates = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].filter((group) =>
     view.title.startsWith(`${group.label}, `),
   );
@@ -127,7 +127,7 @@ export function renderRunEvidence(section: HTMLElement, run: RunView, runIndex: 
     });
     toolbar.appendChild(button);
   }
-  // Like Export CSV (issue 13): nothing to report before a cell has finished.
+  // Like Export CSV: nothing to report before a cell has finished.
   const report = toolbar?.querySelector<HTMLButtonElement>('button.export-report');
   if (report) {
     report.disabled = run.progress.finished === 0;
@@ -251,7 +251,7 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
     const cell = (target as HTMLElement | null)?.closest?.<HTMLElement>(openerCells);
     if (!cell || cell.dataset.state === 'pending' || cell.closest('.timeseries-box, .spectrum-box')) return;
     const run = host?.model()?.runs.find((candidate) => candidate.runDir === body.dataset.runDir);
-    // A group against threads or, in a run drawn against another axis (issue 23), one of that axis' groups.
+    // A group against threads or, in a run drawn against another axis, one of that axis' groups.
     const current = [...(run?.groups ?? []), ...Object.values(run?.axisGroups ?? {}).flat()].find(
       (candidate) => candidate.id === body.dataset.groupId,
     );
@@ -287,7 +287,7 @@ function attachCellOpeners(section: HTMLElement, group: ChartGroup, run: RunView
   });
 }
 
-/** Asks the host to open the records and YCSB logs of a point's cells (issue 13's drill-down). */
+/** Asks the host to open the records and YCSB logs of a point's cells (drill-down). */
 export function openCellLogs(runIndex: number, cellIds: readonly string[] | undefined): void {
   if (!host || runIndex < 0 || !cellIds || cellIds.length === 0) return;
   host.post({ type: 'open-cell', runIndex, cellIds: cellIds.slice(0, 1000) });

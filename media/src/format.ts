@@ -36,13 +36,6 @@ export function formatDelta(delta: number | null | undefined): string {
   return `${sign}${oneDecimal.format(Math.abs(delta))} %`;
 }
 
-export function formatDuration(ms: number): string {
-  const minutes = Math.round(ms / 60000);
-  if (minutes < 1) return 'under a minute';
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
 /** A run's start as the reader's local date and time (the manifest holds UTC). */
 export function formatLocalTime(iso: string): string {
   const date = new Date(iso);
@@ -68,7 +61,5 @@ export function formatPercentile(percentile: number): string {
   return new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals, useGrouping: false }).format(percentile);
 }
 
-/** `1 thread`, `10 threads`. */
-export function threadsText(threads: number): string {
-  return `${threads} thread${threads === 1 ? '' : 's'}`;
-}
+// How a duration and a thread count read: the same words as the terminal, the report and the notices.
+export { formatDuration, threadsText } from '../../engine/src/report/names.js';

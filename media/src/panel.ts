@@ -225,7 +225,7 @@ function renderStackFilter(section: HTMLElement, run: RunView): void {
     );
 }
 
-/** The axis a run's charts and tables are drawn against: the reader's pick, threads by default (issue 23). */
+/** The axis a run's charts and tables are drawn against: the reader's pick, threads by default. */
 function xAxisOf(run: RunView): string {
   const picked = uiState.xAxis?.[run.runDir];
   return picked && run.axes?.some((axis) => axis.id === picked) ? picked : 'threads';

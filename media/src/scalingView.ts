@@ -1,4 +1,4 @@
-// Exists for issue 23's scaling view and cost per node in the results panel: per held point
+// Exists for the scaling view and the cost per node in the results panel: per held point
 // (interface, threads, YCSB properties), throughput against the cluster size with each stack's
 // ideal linear line (dashed), a table of the sizes (ops/s, ideal, share of it, ops/s per node, the
 // cost of a million operations at the price set, the efficiency of each step with its interval)
@@ -35,7 +35,7 @@ export interface ScalingHost {
   /** The price in force: set in the panel, else the plan's; null when the reader cleared it. */
   price: CostView | null | undefined;
   setPrice(price: CostView | null): void;
-  /** Saves the figure as PNG or SVG, as every chart of the panel (issue 25). */
+  /** Saves the figure as PNG or SVG, as every chart of the panel. */
   save?: SaveChartImage;
 }
 

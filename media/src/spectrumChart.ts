@@ -136,7 +136,7 @@ export function renderSpectrum(
       state.view = state.view === 'chart' ? 'table' : 'chart';
       applyView(figure!, state);
     });
-    // PNG and SVG of the point shown, as the run's charts have (issue 25).
+    // PNG and SVG of the point shown, as the run's charts have.
     const buttons = save
       ? imageButtons(`latency spectrum of ${group.label}`, (format) => {
           if (state.file) save(format, state.file.name, xyChartConfig(state.file.spec, theme), state.file.title);

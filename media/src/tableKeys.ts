@@ -1,4 +1,4 @@
-// One tab stop per table, arrow keys inside (issue 25 item 10): every value that opens its cells
+// One tab stop per table, arrow keys inside: every value that opens its cells
 // took a Tab of its own, so a run's panel had over two hundred tab stops. Now Tab enters a table
 // at one value (the last one used there) and leaves it at the next; the arrows, Home and End move
 // between its values, as in a grid. A table only screen readers see keeps its stop out of the tab

@@ -67,12 +67,17 @@ test('the rules fire: an import up, a circle, a webview value import, the engine
     );
     write('client/src/panel.ts', 'export const panel = 1;\n');
     write('media/src/view.ts', "import { sweep } from '../../engine/src/sweep/sweep';\nexport const view = sweep;\n");
+    // the shared words: the webview may take them, and they may take nothing but types
+    write('engine/src/report/names.ts', "import { sweep } from '../sweep/sweep';\nexport const name = sweep;\n");
+    write('media/src/label.ts', "import { name } from '../../engine/src/report/names';\nexport const label = name;\n");
     const found = describe(await violations(['engine', 'client', 'media'], dir, false));
     assert.match(found, /^engine-remote-imports-down: engine\/src\/remote\/ssh\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
     assert.match(found, /^no-circular: engine\/src\/plan\/a\.ts -> engine\/src\/plan\/b\.ts$/m);
     assert.match(found, /^engine-stays-plain-node: engine\/src\/report\/report\.ts -> client\/src\/panel\.ts$/m);
     assert.match(found, /^webview-types-only: media\/src\/view\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
     assert.match(found, /^webview-contracts-only: media\/src\/view\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    assert.match(found, /^shared-names-stay-pure: engine\/src\/report\/names\.ts -> engine\/src\/sweep\/sweep\.ts$/m);
+    assert.doesNotMatch(found, /media\/src\/label\.ts -> engine\/src\/report\/names\.ts/);
     // a type-only import down is fine
     assert.doesNotMatch(found, /engine\/src\/sweep\/sweep\.ts -> engine\/src\/model\.ts/);
   } finally {

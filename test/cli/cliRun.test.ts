@@ -131,7 +131,7 @@ describe('onload-bench run', () => {
       });
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^Finished: 2 ok, 0 failed, 2 cells\. Results: /m);
-      assert.match(run.stderr, /\[1\/2\] nic-a kernel threads=1 repetition 1/);
+      assert.match(run.stderr, /\[1\/2\] nic-a · kernel · 1 thread · repetition 1/);
       assert.match(run.stderr, /ok {3}reachable cb-server: SSH works/);
       assert.match(run.stderr, /\n {4}ok \d+ ops\/s/);
       assert.ok(!run.stderr.includes(lab.couchbase.password) && !run.stdout.includes(lab.couchbase.password));

@@ -1,7 +1,7 @@
 // What a run that ended without failing says (client/src/tasks/endNotice.ts): a cancel offers
 // Resume run at once; the live step of an acceleration check reads right for kernel cells too.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RunOutcome } from '../../engine/src/events';
 import { endNotice } from '../../client/src/tasks/endNotice';
@@ -29,7 +29,10 @@ test('the acceleration check reads right for a kernel cell as for an Onload one'
 });
 
 test('every step the sweep announces has words of its own (a new phase without them reads as its id)', () => {
-  const source = ['engine/src/sweep/sweep.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
+  const source = readdirSync('engine/src/sweep', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readFileSync(`engine/src/sweep/${file}`, 'utf8'))
+    .join('\n');
   const phases = [...new Set([...source.matchAll(/phase\('([a-z-]+)'\)/g)].map((match) => match[1]))];
   assert.ok(phases.length >= 8, phases.join(' '));
   for (const phase of phases)

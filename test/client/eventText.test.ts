@@ -3,8 +3,6 @@ import assert from 'node:assert/strict';
 import type { SweepEvent } from '../../engine/src/events';
 import type { CellKey, CellResult, RunManifest, YcsbReport } from '../../engine/src/model';
 import {
-  cellLabel,
-  formatDuration,
   initialProgress,
   percentDone,
   progressMessage,
@@ -63,23 +61,6 @@ const result = (status: 'ok' | 'failed', extra: Partial<CellResult> = {}): CellR
   ...extra,
 });
 
-test('cell labels name interface, stack, threads, extra axes and repetitions after the first', () => {
-  assert.equal(cellLabel(key('kernel', 1)), '25G · kernel · 1 thread');
-  assert.equal(
-    cellLabel(key('onload-latency', 10, { axes: { fieldlength: 1024 }, repetition: 2 })),
-    '25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2',
-  );
-  // A run that sweeps cluster sizes (issue 23) names the size after the stack, as the cell id does.
-  assert.equal(cellLabel(key('kernel', 10, { clusterSize: 3 })), '25G · kernel · 3 nodes · 10 threads');
-});
-
-test('durations are coarse: seconds, minutes, hours and minutes', () => {
-  assert.equal(formatDuration(44_600), '45 s');
-  assert.equal(formatDuration(12 * 60_000 + 10_000), '12 min');
-  assert.equal(formatDuration(65 * 60_000), '1 h 05 min');
-  assert.equal(formatDuration(-5), '0 s');
-});
-
 test('progress follows the events: resumed cells count, failures count, the estimate shows', () => {
   const events: SweepEvent[] = [
     { type: 'run-started', runDir: '/r/lab-1', manifest: manifest(4), resumed: true, alreadyDone: 1 },
@@ -95,13 +76,16 @@ test('progress follows the events: resumed cells count, failures count, the esti
     total: 4,
     done: 3,
     failed: 1,
-    currentCell: '25G · onload-latency · 20 threads',
+    currentCell: '25G · onload-latency · 20 threads · repetition 1',
     currentIndex: 3,
     started: true,
     remainingEstimateMs: 70_000,
     finished: false,
   });
-  assert.equal(progressMessage(state), 'cell 4/4 — 25G · onload-latency · 20 threads — about 1 min left — 1 failed');
+  assert.equal(
+    progressMessage(state),
+    'cell 4/4 — 25G · onload-latency · 20 threads · repetition 1 — about 1 min left — 1 failed',
+  );
   assert.equal(statusBarText(state), '$(pulse) Couchbase benchmark 3/4 (1 failed)');
   assert.equal(percentDone(state), 75);
 
@@ -163,7 +147,7 @@ test('the counter and the label agree: pre-flight says so, a running cell is cou
     total: 4,
     attempt: 1,
   });
-  assert.equal(progressMessage(running), 'cell 4/4 — 25G · onload-latency · 20 threads');
+  assert.equal(progressMessage(running), 'cell 4/4 — 25G · onload-latency · 20 threads · repetition 1');
   const done = reduceProgress(running, { type: 'cell-finished', result: result('ok'), index: 3, total: 4 });
   assert.equal(progressMessage(done), '1/4 cells done');
 });

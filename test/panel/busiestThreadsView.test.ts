@@ -61,7 +61,7 @@ test("report and the HTML report list each host's busiest threads, the CPU windo
   );
   assert.match(
     text,
-    /25G kernel 10 threads, repetition 1, over YCSB's run 2026-12-04T12:00:02\.000Z to 2026-12-04T12:01:02\.000Z \(its status lines\), the first 10 s left out as warm-up; the hosts' clocks agree within 5 ms \(measured\):/,
+    /25G · kernel · 10 threads · repetition 1, over YCSB's run 2026-12-04T12:00:02\.000Z to 2026-12-04T12:01:02\.000Z \(its status lines\), the first 10 s left out as warm-up; the hosts' clocks agree within 5 ms \(measured\):/,
   );
   assert.match(
     text,

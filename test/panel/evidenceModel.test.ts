@@ -141,7 +141,7 @@ test('a point time series: throughput summed over clients, latency per operation
   });
   assert.equal(view.cells.length, 1);
   // The missing cell in words (issue 13's cell labels); every cell asked for stays openable.
-  assert.deepEqual(view.missing, ['25G, kernel, 20 threads, repetition 2']);
+  assert.deepEqual(view.missing, ['25G · kernel · 20 threads · repetition 2']);
   assert.deepEqual(view.cellIds, ['25G-kernel-t20-r1', '25G-kernel-t20-r2']);
   const [cell] = view.cells;
   // Status lines every 10 s; the first interval ramps at 80 % of 25 000 ops/s.

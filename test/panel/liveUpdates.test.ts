@@ -29,7 +29,7 @@ test('events from a sweep give the same charts and tables as the finished files'
   });
   for (const event of events) applySweepEvent(live, event);
   assert.deepEqual(live.running, {
-    cell: '25G, latency-best, 20 threads, repetition 2',
+    cell: '25G · latency-best · 20 threads · repetition 2',
     index: 11,
     total: 12,
     remainingEstimateMs: 0,

@@ -113,10 +113,10 @@ test("a table cell or chart point opens its cells' records and YCSB logs, never 
   await until(() => fake.opened.length === 1, 'the log opened');
   const labels = fake.quickPicks[0].items.map((item) => item.label);
   assert.deepEqual(labels, [
-    '25G, kernel, 10 threads, repetition 1',
+    '25G · kernel · 10 threads · repetition 1',
     '$(json) Cell record',
     '$(output) 25G-kernel-t10-r1.log',
-    '25G, kernel, 10 threads, repetition 2',
+    '25G · kernel · 10 threads · repetition 2',
     '$(json) Cell record',
     '$(output) 25G-kernel-t10-r2.log',
   ]);

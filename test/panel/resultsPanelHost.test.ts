@@ -117,7 +117,7 @@ test('a sweep opens the panel beside the terminal and its events update the mode
   );
   assert.equal(updated.runs[0].groups[0].tables[0].rows[0].kernel.value, 10000);
   assert.deepEqual(updated.runs[0].progress.running, {
-    cell: '25G, kernel, 5 threads, repetition 1',
+    cell: '25G · kernel · 5 threads · repetition 1',
     index: 0,
     total: 12,
     remainingEstimateMs: 660000,

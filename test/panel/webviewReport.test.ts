@@ -72,7 +72,7 @@ test(
     assert.equal(await page.locator('h1, h2').count(), 1, 'one title');
     assert.equal(
       await page.textContent('#run-0 .progress-text'),
-      '0 of 12 cells finished so far; running 25G, kernel, 1 thread, repetition 1 (cell 1 of 12)',
+      '0 of 12 cells finished so far; running 25G · kernel · 1 thread · repetition 1 (cell 1 of 12)',
     );
     assert.equal(await page.isDisabled('#run-0 button.export-csv'), true, 'nothing to export yet');
     // 10:00 UTC is 11:00 in Paris in January.
@@ -481,7 +481,7 @@ test(
         threads: 10,
         cellIds: request.cellIds,
         cells: [],
-        missing: ['25G, kernel, 10 threads, repetition 1', '25G, kernel, 10 threads, repetition 2'],
+        missing: ['25G · kernel · 10 threads · repetition 1', '25G · kernel · 10 threads · repetition 2'],
       },
     });
     const logs = '#ts-r0-g0:not([hidden]) button.open-cell-logs';

@@ -1,4 +1,4 @@
-// The panel's view of issue 10's evidence: CPU charts against threads, latency percentile spectra
+// The panel's view of evidence: CPU charts against threads, latency percentile spectra
 // per point (the arms overlaid), the legend of the marks met, and one point's time series on
 // demand. Built from the engine's report tables and evidence views, so the panel, the CLI and the
 // HTML report agree. Pure.
@@ -34,7 +34,8 @@ import type {
   SpectrumView,
   TimeSeriesView,
 } from './protocol';
-import { describeCell, type RunData } from './runData';
+import { type RunData } from './runData';
+import { cellName } from '../../../engine/src/report/index';
 
 /** The CPU charts of a group, in order: utilisation, then cost per operation. */
 export const cpuChartMetrics: readonly CpuMetricId[] = [
@@ -164,7 +165,7 @@ export function timeSeriesView(
     const result = data.results.get(id);
     const series = result && result.status === 'ok' ? cellTimeSeries(result) : undefined;
     if (!result || !series) {
-      missing.push(result ? describeCell(result.key) : id);
+      missing.push(result ? cellName(result.key) : id);
       continue;
     }
     const view: CellTimeSeriesView = {

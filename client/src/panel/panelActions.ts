@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type CellResult, runFolderFileToOpen } from '../../../engine/src/report/index';
-import { describeCell, type RunData } from './runData';
+import { type RunData } from './runData';
+import { cellName } from '../../../engine/src/report/index';
 
 export const openAction = 'Open';
 export const revealAction = 'Reveal in File Manager';
@@ -51,7 +52,7 @@ export function cellItems(run: RunData, cellIds: readonly string[]): CellItem[] 
   for (const id of cellIds) {
     const result = run.results.get(id);
     if (!result) continue;
-    items.push({ label: describeCell(result.key), kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: cellName(result.key), kind: vscode.QuickPickItemKind.Separator });
     items.push({
       label: '$(json) Cell record',
       description: statusText(result),

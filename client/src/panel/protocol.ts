@@ -98,7 +98,7 @@ export interface ChartModel {
   displayUnit: DisplayUnit;
   /** Every thread count of the sweep, ascending (x axis). */
   threads: number[];
-  /** Drawn against another swept axis (issue 23): which one, and its values in order (x). Absent: threads. */
+  /** Drawn against another swept axis: which one, and its values in order (x). Absent: threads. */
   xAxis?: AxisView;
   xValues?: (number | string)[];
   series: ChartSeries[];

@@ -1,7 +1,7 @@
 // What the panel knows about one run folder: its manifest, the cells finished so far, and the
 // live state a running sweep reports. Filled from the files or from SweepEvents; pure.
 import type { PreflightCheck, RunOutcome, SweepEvent } from '../../../engine/src/index';
-import type { CellResult, RunManifest } from '../../../engine/src/report/index';
+import { cellName, type CellResult, type RunManifest } from '../../../engine/src/report/index';
 
 export interface RunData {
   runDir: string;
@@ -35,23 +35,6 @@ export function runDataFromFiles(
   return data;
 }
 
-/** `1 thread`, `10 threads`. */
-export function threadsText(threads: number): string {
-  return `${threads} thread${threads === 1 ? '' : 's'}`;
-}
-
-/**
- * `25G, kernel, 10 threads, repetition 1` (`25G, kernel, 3 nodes, ...` when the run sweeps sizes): the label of a cell
- * in the progress line.
- */
-export function describeCell(key: CellResult['key']): string {
-  const axes = Object.entries(key.axes).map(([name, value]) => `${name}=${value}`);
-  const size = key.clusterSize !== undefined ? [`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`] : [];
-  return [key.interface, key.stack, ...size, threadsText(key.threads), ...axes, `repetition ${key.repetition}`].join(
-    ', ',
-  );
-}
-
 /**
  * Applies one sweep event. Returns whether what the panel shows changed enough to redraw
  * (status lines only update the live text, see liveText).
@@ -74,7 +57,7 @@ export function applySweepEvent(data: RunData, event: SweepEvent): boolean {
       return true;
     case 'cell-started':
       if (data.preflight) data.preflight.done = true;
-      data.running = { cell: describeCell(event.key), index: event.index, total: event.total };
+      data.running = { cell: cellName(event.key), index: event.index, total: event.total };
       return true;
     case 'cell-finished':
       if (data.preflight) data.preflight.done = true;

@@ -80,7 +80,7 @@ function reportTables(data: RunData, xAxis = threadsAxis): ReportTable[] {
 
 /**
  * The groups of charts and cookbook tables. Against threads (no `axisIndex`) with the CPU charts
- * and spectra; against another axis (issue 23) with ids of their own (`r0-a1-g0-...`) and only
+ * and spectra; against another axis with ids of their own (`r0-a1-g0-...`) and only
  * the charts and tables, every other axis held in each group.
  */
 function buildGroups(

@@ -1,4 +1,4 @@
-// The failed pre-flights the Runs view groups (issue 25 item 12). A new run that stops in
+// The failed pre-flights the Runs view groups. A new run that stops in
 // pre-flight leaves no run folder (the engine removes it), so only the editor can remember it: kept
 // in the workspace's storage (VS Code's workspaceState), they outlive a reload of the window. Pure:
 // the storage is anything with Memento's get/update, so tests hand it a Map.

@@ -1,4 +1,4 @@
-// The Runs view's core (issue 25 item 12): without it every run, comparison and failure went
+// The Runs view's core: without it every run, comparison and failure went
 // through the palette and piled up tabs. Says which runs the workspace has, in which state
 // (running, complete, stopped and resumable, failed pre-flight), with the verdict line each
 // opens with, and which folder may be deleted. Pure (no `vscode`, no file system): the tree view

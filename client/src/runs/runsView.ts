@@ -1,4 +1,4 @@
-// The Runs view in the side bar (issue 25 item 12), like Test Explorer's history: the
+// The Runs view in the side bar, like Test Explorer's history: the
 // workspace's runs with their state and verdict, failed pre-flights in one group instead of a tab
 // each. A thin edge over runHistory.ts (what is listed, in which state, what may be deleted): it
 // reads the results folders and draws the tree; its items' actions are the commands Open results,

@@ -1,6 +1,6 @@
 // What a run that ended without failing says, and the next steps it offers as buttons. A cancelled
-// run keeps its results and offers *Resume run* at once (issue 25: it said "resume it later" with
-// no way to); a finished run offers its results. Failed runs are failureNotice.ts's. Pure.
+// run keeps its results and offers *Resume run* at once (not "resume it later" with no way
+// to); a finished run offers its results. Failed runs are failureNotice.ts's. Pure.
 import type { RunOutcome } from '../../../engine/src/index';
 import { failureActionTitles } from './failureNotice';
 

@@ -2,9 +2,10 @@
 // Pure (no `vscode`): the pseudoterminal and the tracker only print what these functions return.
 import type { LogLevel, PreflightCheck, SweepEvent } from '../../../engine/src/index';
 import {
-  type CellKey,
   cellMarks,
+  cellName,
   type CellResult,
+  formatDuration,
   formatEngineError,
   markLabel,
   redactSecrets,
@@ -42,7 +43,7 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
       return {
         ...state,
         total: event.total,
-        currentCell: cellLabel(event.key),
+        currentCell: cellName(event.key),
         currentIndex: event.index,
         started: true,
       };
@@ -73,28 +74,6 @@ export function reduceProgress(state: RunProgress, event: SweepEvent): RunProgre
     default:
       return state;
   }
-}
-
-/**
- * `25G · onload-latency · 10 threads · fieldlength=1024 · repetition 2` (the panel's word), `25G · kernel · 3 nodes ·
- * 10 threads` with sizes
- */
-export function cellLabel(key: CellKey): string {
-  const parts = [key.interface, key.stack];
-  if (key.clusterSize !== undefined) parts.push(`${key.clusterSize} node${key.clusterSize === 1 ? '' : 's'}`);
-  parts.push(`${key.threads} thread${key.threads === 1 ? '' : 's'}`);
-  for (const [axis, value] of Object.entries(key.axes)) parts.push(`${axis}=${value}`);
-  if (key.repetition > 1) parts.push(`repetition ${key.repetition}`);
-  return parts.join(' · ');
-}
-
-/** `45 s`, `12 min`, `1 h 05 min`: coarse on purpose, estimates are not precise. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
 /** The progress notification's message: the current cell, the count and the time left. */
@@ -171,7 +150,7 @@ export function terminalLines(raw: SweepEvent, useColour = true): string[] {
     case 'cell-started':
       return [
         c(
-          `[${event.index + 1}/${event.total}] ${cellLabel(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
+          `[${event.index + 1}/${event.total}] ${cellName(event.key)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`,
           'cyan',
         ),
       ];

@@ -1,4 +1,4 @@
-// Resizing a Couchbase cluster between cells (issue 23), the pure half: from what
+// Resizing a Couchbase cluster between cells, the pure half: from what
 // `/pools/default` says and the members a cell wants, the exact REST requests ns_server takes and
 // the rules for judging its answers. The requests and rules follow the lab README's K rows
 // (ns_server menelaus_web_cluster.erl, ns_doctor.erl, menelaus_web_pools.erl; perfrunner

@@ -245,7 +245,7 @@ export function judgeAcceleration(
 
 /**
  * The verdict for memcached as found; `stackdumpOutput` is the `stackdumpScript` output when it ran
- * in the same trip as the look-up (issue 24), else the script runs now.
+ * in the same trip as the look-up, else the script runs now.
  */
 export async function checkAcceleration(
   session: RemoteSession,

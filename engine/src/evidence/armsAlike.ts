@@ -13,7 +13,7 @@ export interface ArmFacts {
 
 /** The point a cell measures, without its stack: cells of both arms share it. */
 export function pointKey(key: CellKey): string {
-  // issue 23: a size's arms are compared with each other, never with another size's (other hosts)
+  // with cluster sizes, a size's arms are compared with each other, never with another size's (other hosts)
   return JSON.stringify([
     key.interface,
     key.address,

@@ -1,4 +1,4 @@
-// Whether memcached busy-polls under its Onload settings (issue 21 item 5): a spinning thread burns
+// Whether memcached busy-polls under its Onload settings: a spinning thread burns
 // CPU while it waits, so its "CPU per operation" compares polling with the kernel arm's
 // interrupts, and the tables' legend must say so. What spins, from Onload's option facts
 // (../shared/onload/relations.json `poll-usec-implies`, `spin-usec-int-driven`; netif_init.c,

@@ -384,7 +384,7 @@ export function cpuEvidence(
       }
     } else cpu = deriveHostCpu(output, role, warmupSec);
     if (!cpu) {
-      // a check that could not run must mark the cell, never pass it (issue 21)
+      // a check that could not run must mark the cell, never pass it
       const why = `${output.samples.length === 0 ? 'no' : 'only one'} CPU reading from ${host} during the run (its sampler did not run or was cut short)`;
       marks.push(
         role === 'client'
@@ -406,7 +406,7 @@ export function cpuEvidence(
       const found = clientBoundMarks(host, cpu, spin);
       marks.push(...found);
       if (!found.some((mark) => mark.code === 'client-bound') && (cpu.threads ?? []).length === 0) {
-        // the saturated-thread check could not run: say so rather than pass it (issue 21 item 6)
+        // the saturated-thread check could not run: say so rather than pass it
         marks.push({
           code: 'client-cpu-unverified',
           host,

@@ -1,7 +1,7 @@
 // The histograms in YCSB 0.17.0's HDR interval logs are in HdrHistogram's V1 encoding: the release
 // ships HdrHistogram 2.1.4, which predates V2 (counts as ZigZag LEB128), and hdr-histogram-js
 // reads V2 only ("Encoding not supported, only V2 is supported"). Learnt from the real YCSB in the
-// lab (issue 20): every .hdr file it wrote was unreadable to the engine. Pure.
+// lab: every .hdr file it wrote was unreadable to the engine. Pure.
 //
 // Layout (HdrHistogram 2.1.4 AbstractHistogram.encodeInto[Compressed]ByteBuffer, big-endian):
 //   compressed: int cookie 0x1c849302 + (wordSize << 4), int length, then `length` bytes of zlib

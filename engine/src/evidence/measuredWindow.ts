@@ -1,4 +1,4 @@
-// The window a cell's CPU figures cover: YCSB's own run, not the samplers' life (issue 21 item 5).
+// The window a cell's CPU figures cover: YCSB's own run, not the samplers' life.
 // The samplers start before the JVM and stop after every client ended; counting those idle seconds
 // dilutes busy % and CPU per operation. YCSB says when its run was: with `-s` its status thread
 // prints a line at its start (`0 sec`), one every status.interval, and a last one after its client

@@ -1,4 +1,4 @@
-// The sweep's cells: the cross product of interfaces, stacks, cluster sizes (issue 23), threads,
+// The sweep's cells: the cross product of interfaces, stacks, cluster sizes, threads,
 // further axes and repetitions, in the order they run, each with a deterministic id that resume
 // relies on. A plan without clusterSizes has keys and ids without a size, as before.
 import type { CellKey } from '../model';

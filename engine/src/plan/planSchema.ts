@@ -82,10 +82,10 @@ export interface Plan {
   workload: { path: string; properties?: Record<string, string | number | boolean>; splitLoad?: boolean };
   stacks: PlanStack[];
   threads?: number[] | LinearRange | GeometricRange;
-  /** Cluster sizes to sweep (issue 23): a cell's cluster is the first N servers (plan/clusterSizes.ts). */
+  /** Cluster sizes to sweep: a cell's cluster is the first N servers (plan/clusterSizes.ts). */
   clusterSizes?: number[];
   /**
-   * Price of a server node per hour (issue 23): results show ops/s per node, cost per million operations and the best
+   * Price of a server node per hour: results show ops/s per node, cost per million operations and the best
    * size per price (report/scaling.ts). Shown only: not in the resolved plan, so resume never asks about it.
    */
   cost?: { pricePerNodeHour: number; currency: string };
@@ -141,7 +141,7 @@ export function couchbaseHome(couchbaseServerPath: string): string {
   return parts.length >= 3 ? parts.slice(0, -2).join('/') || '/' : '.';
 }
 
-/** The default service commands name the plan's unit (serviceName), never a fixed one (issue 19 defect 3). */
+/** The default service commands name the plan's unit (serviceName), never a fixed one. */
 export function defaultServiceCommand(verb: 'start' | 'stop', serviceName: string): string {
   return `sudo -n systemctl ${verb} ${shellQuote(serviceName)}`;
 }

@@ -1,4 +1,4 @@
-// One SSH round trip for several questions to the same host (issue 24): a step that asked a host
+// One SSH round trip for several questions to the same host: a step that asked a host
 // two or three things in turn (memcached's facts then onload_stackdump; the sampler's stop then the
 // HDR logs) sends them as one POSIX sh script instead, each part in its own subshell (its `exit`
 // ends only that part), its output framed by `@@part NAME EXIT` so each part's own parser reads

@@ -1,4 +1,4 @@
-// How long to wait between two looks at something the engine cannot be told about (issue 24): the
+// How long to wait between two looks at something the engine cannot be told about: the
 // item count (a stats sample, about every second), the stats scrape behind the write queues (every
 // second on the lab, about every 10 s from 7.0), a bucket's drop and warm-up, Couchbase's REST port
 // after a start, its processes gone after a stop. A fixed 250-500 ms interval made each wait

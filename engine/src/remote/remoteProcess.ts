@@ -52,7 +52,7 @@ export async function runInGroup(
     /** Written (mode 600) from this command's stdin before the group starts, removed when it ends. */
     privateFile?: string;
     /**
-     * A command run before the group in the same round trip (issue 24: the run's HDR folder); its
+     * A command run before the group in the same round trip (the run's HDR folder); its
      * failure does not stop the group, its output goes to the command's stderr.
      */
     setup?: string;
@@ -141,7 +141,7 @@ export function killGroupScript(pidFile: string, graceSec = 10): string {
     `live "$pg" || { rm -f ${quoted}; exit 3; }`,
     `kill -TERM -$pg 2>/dev/null`,
     // looked at every 10 ms for the first 200 ms (a TERMed sampler or YCSB is usually gone within
-    // it: issue 24, the end of a run waits on this), every 50 ms up to a second, then every 200 ms
+    // it, and the end of a run waits on this), every 50 ms up to a second, then every 200 ms
     `t=0; while live "$pg" && [ $t -lt ${graceMs} ]; do if [ $t -lt 200 ]; then sleep 0.01; t=$((t+10)); elif [ $t -lt 1000 ]; then sleep 0.05; t=$((t+50)); else sleep 0.2; t=$((t+200)); fi; done`,
     `kill -KILL -$pg 2>/dev/null`,
     `rm -f ${quoted}`,

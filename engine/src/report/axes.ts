@@ -1,4 +1,4 @@
-// Exists so every view can put any swept axis on x (issue 23): YCSB threads (the default and the
+// Exists so every view can put any swept axis on x: YCSB threads (the default and the
 // cookbook's), the cluster size (`CellKey.clusterSize`) or a YCSB property of the plan's `axes`
 // (`fieldlength`...). One place says what an axis is called, reads a cell's value of it, and
 // which axes a table holds within a group (every swept axis that is not on x). Pure.
@@ -107,15 +107,4 @@ export function groupTitle(key: CellKey, xAxis: AxisId = threadsAxis): string {
   if (held.threads !== undefined) parts.push(axisPointText(threadsAxis, held.threads));
   for (const [name, value] of Object.entries(held.axes)) parts.push(`${name}=${value}`);
   return parts.join(', ');
-}
-
-/** `, 3 nodes, fieldlength=1024`: what a cell's key adds to its interface, stack and threads in a sentence. */
-export function keyAxesText(key: CellKey): string {
-  const size = key.clusterSize !== undefined ? `, ${axisPointText(clusterSizeAxis, key.clusterSize)}` : '';
-  return (
-    size +
-    Object.entries(key.axes ?? {})
-      .map(([name, value]) => `, ${name}=${value}`)
-      .join('')
-  );
 }

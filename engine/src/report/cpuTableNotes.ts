@@ -1,4 +1,4 @@
-// What a CPU table's numbers are, under the table (issue 21 item 5): where they come from and
+// What a CPU table's numbers are, under the table: where they come from and
 // over which window, and, when some of its cells busy-poll, that CPU per operation then counts
 // spinning. The text report, the HTML report and the panel print these lines. Pure.
 

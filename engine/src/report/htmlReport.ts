@@ -18,12 +18,12 @@ import { cellProofs } from './evidence/cellProofs';
 import { clusterProof } from './evidence/clusterProof';
 import { busiestThreads, cpuWindowText } from './evidence/busiestThreads';
 import { cpuTableNotes } from './cpuTableNotes';
+import { cellName, threadsText } from './names';
 import type { CellKey, CellResult, RunManifest } from '../model';
 import {
   buildReportTable,
   defaultMetrics,
   hasSpread,
-  threadsText,
   isUpperBound,
   measuredMetrics,
   reportLegend,
@@ -42,7 +42,7 @@ import {
   type DisplayUnit,
 } from './displayUnits';
 import { escapeXml as escape, renderSvgChart, type SvgSeries } from './svgChart';
-import { axisPointText, keyAxesText, sweptAxes, threadsAxis, type AxisId } from './axes';
+import { axisPointText, sweptAxes, threadsAxis, type AxisId } from './axes';
 import {
   bestSizeText,
   buildScaling,
@@ -563,8 +563,7 @@ function environmentHtml(manifest: RunManifest | undefined, results: readonly Ce
 }
 
 function describeKey(key: CellKey): string {
-  const axes = keyAxesText(key);
-  return `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
+  return cellName(key);
 }
 
 function marksHtml(results: readonly CellResult[]): string {
@@ -610,7 +609,7 @@ function threadsHtml(results: readonly CellResult[]): string {
         ),
       );
       return [
-        `<li><span class="cells">${escape(`${key.interface} ${key.stack} ${key.threads} threads, repetition ${key.repetition}`)}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`,
+        `<li><span class="cells">${escape(cellName(key))}</span>${window ? ` <span class="muted">${escape(window)}</span>` : ''}<table class="threads"><thead><tr><th>host, process</th><th>thread (comm)</th><th>tid</th><th>% of one CPU</th></tr></thead><tbody>${rows.join('')}</tbody></table></li>`,
       ];
     });
   if (items.length === 0) return '';

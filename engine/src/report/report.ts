@@ -17,6 +17,7 @@ import { summariseRepetitions } from '../ycsb/combine';
 import { evidenceMetric, measuredEvidenceMetrics } from './evidence/evidenceMetrics';
 import { cellMarks, doubtingMarks } from '../evidence/marks';
 import { cpuTableNotes } from './cpuTableNotes';
+import { cellName, pointName } from './names';
 import { busiestThreads, cpuWindowText, threadsText as hostThreadsText } from './evidence/busiestThreads';
 import { cellProofs } from './evidence/cellProofs';
 import { clusterProof } from './evidence/clusterProof';
@@ -29,7 +30,6 @@ import {
   axisPointText,
   axisValue,
   groupTitle,
-  keyAxesText,
   heldAxes,
   heldId,
   sortAxisValues,
@@ -548,11 +548,6 @@ function formatValue(value: number, unit: string): string {
   return unit === 'ops/s' ? String(Math.round(value)) : value.toFixed(1);
 }
 
-/** `1 thread`, `10 threads`. */
-export function threadsText(threads: number): string {
-  return `${threads} thread${threads === 1 ? '' : 's'}`;
-}
-
 function formatPercent(percent: number): string {
   const rounded = Math.round(percent * 10) / 10;
   return `${rounded > 0 ? '+' : ''}${rounded.toFixed(1)}%`;
@@ -730,8 +725,7 @@ function renderFailures(results: readonly CellResult[]): string {
   const lines = [`Failed cells (${failed.length}):`];
   for (const result of failed) {
     const { key, error } = result;
-    const axes = keyAxesText(key);
-    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}`;
+    const where = cellName(key);
     const why = error
       ? `[${error.code}] ${error.host ? `${error.host}: ` : ''}${error.step}: ${error.message} Next: ${error.action}`
       : 'no error recorded';
@@ -752,8 +746,7 @@ function renderMarks(results: readonly CellResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') continue;
     const { key } = result;
-    const axes = keyAxesText(key);
-    const where = `${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}`;
+    const where = pointName(key);
     for (const mark of cellMarks(result)) {
       const id = JSON.stringify([where, mark.code, mark.message]);
       const entry = entries.get(id) ?? {
@@ -786,20 +779,15 @@ function renderProofs(results: readonly CellResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') continue;
     const { key } = result;
-    const axes = keyAxesText(key);
     for (const proof of cellProofs(result)) {
-      lines.push(
-        `  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, ${proof.host}:`,
-      );
+      lines.push(`  ${cellName(key)}, ${proof.host}:`);
       lines.push(`    acceleration: ${proof.acceleration}`);
       lines.push(`    interface: ${proof.interface}`);
       lines.push(`    ${proof.memcached}`);
     }
     const cluster = clusterProof(result);
     if (cluster) {
-      lines.push(
-        `  ${key.interface} ${key.stack} ${key.threads} threads${axes}, repetition ${key.repetition}, cluster:`,
-      );
+      lines.push(`  ${cellName(key)}, cluster:`);
       lines.push(`    formed: ${cluster.formed}`);
       lines.push(`    replicas: ${cluster.replicas}`);
       for (const node of cluster.nodes)
@@ -820,11 +808,8 @@ function renderThreads(results: readonly CellResult[]): string {
     const views = busiestThreads(result);
     if (views.length === 0) continue;
     const { key } = result;
-    const axes = keyAxesText(key);
     const window = cpuWindowText(result.evidence?.cpu?.window);
-    lines.push(
-      `  ${key.interface} ${key.stack} ${threadsText(key.threads)}${axes}, repetition ${key.repetition}${window ? `, ${window}` : ''}:`,
-    );
+    lines.push(`  ${cellName(key)}${window ? `, ${window}` : ''}:`);
     for (const view of views) lines.push(`    ${view.host} (${view.role}) ${view.process}: ${hostThreadsText(view)}`);
   }
   return lines.length > 0

@@ -1,4 +1,4 @@
-// Exists for issue 23's scaling view and cost per node: how throughput grows with the cluster's
+// Exists for the scaling view and the cost per node: how throughput grows with the cluster's
 // nodes, per interface and held point (threads, YCSB properties) and stack. Pure, from the report
 // table drawn against the cluster size (report.ts with x = clusterSize), so its medians, marks and
 // repetitions are the cookbook's.

@@ -92,7 +92,7 @@ const evidence = {
     server: { type: 'object' },
     bucket: { type: 'object' },
     ycsb: { type: 'object' },
-    // issue 23 (model.ts ClusterEvidence)
+    // a cell of a plan with cluster sizes (model.ts ClusterEvidence)
     cluster: {
       type: 'object',
       properties: {

@@ -196,7 +196,7 @@ export function parseServerProcessFacts(output: string): ServerProcessFacts {
  * Looks for memcached (every `everyMs`, else often at first and less as it drags on) until it is found or `waitMs` has
  * passed (REAL-LAB C9: it may
  * start well after REST answers). `waitedMs` says how long it took, or how long it was looked for.
- * `thenScript` (issue 24) runs in the same round trip as the look that finds it, its output in
+ * `thenScript` runs in the same round trip as the look that finds it, its output in
  * `then` (e.g. onload_stackdump: one trip per server for the whole check).
  */
 export async function findServerProcess(

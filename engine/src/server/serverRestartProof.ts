@@ -111,7 +111,7 @@ export async function proveStopped(
   if (server.killLeftovers && leftovers.processes.length > 0) {
     const pids = leftovers.processes.map((entry) => entry.split(' ')[0]).join(' ');
     // the kill and the look at what is left in one round trip, looking until nothing is (at most 5 s), not a fixed
-    // second (issue 24)
+    // second
     const again = parseLeftovers(
       (await session.run(killLeftoversScript(server, pids), { step, ...(signal ? { signal } : {}) })).stdout,
     );

@@ -3,7 +3,7 @@
 // log writer base64-encodes each interval with javax.xml.bind.DatatypeConverter: Java 11 and later
 // have no javax.xml.bind, so on a current JRE the first interval throws NoClassDefFoundError in
 // YCSB's threads and the run does no operation at all. Learnt from the real YCSB on Debian 12's
-// OpenJDK 17 (issue 20). Pre-flight asks the client itself: a one-record load into YCSB's BasicDB
+// OpenJDK 17. Pre-flight asks the client itself: a one-record load into YCSB's BasicDB
 // with file output on, through the launcher the run will use and its JVM options (a JAXB API jar
 // added with `-Xbootclasspath/a:` makes it work). Where it fails the run goes without the logs,
 // and the cell's evidence and the pre-flight line say why.

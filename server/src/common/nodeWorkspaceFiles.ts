@@ -2,7 +2,7 @@
 // Files on disk are read only when they are regular files within the size bound (boundedRead.ts).
 // A folder's entries (its listing and the open documents in it) let a caller that tries many
 // names skip those that are not there: a profile of 100,000 imports of names that exist nowhere
-// asked the disk four times per name, on every check and hover (issue 26 B13).
+// asked the disk four times per name, on every check and hover.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { URI } from 'vscode-uri';

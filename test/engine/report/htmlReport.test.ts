@@ -107,7 +107,7 @@ test('the report holds the tables with intervals, one SVG per figure, the marks,
   );
   assert.match(
     html,
-    /<li data-mark="not-accelerated" data-cells="1"><span class="mark">not accelerated<\/span>, 1 cell: <span class="cells"><span class="cell" title="[^"]*">25G latency-best 20 threads, repetition 1<\/span><\/span>\. /,
+    /<li data-mark="not-accelerated" data-cells="1"><span class="mark">not accelerated<\/span>, 1 cell: <span class="cells"><span class="cell" title="[^"]*">25G · latency-best · 20 threads · repetition 1<\/span><\/span>\. /,
   );
   assert.match(html, /<h2 id="failures">Failed cells \(2\)<\/h2>/);
   assert.match(html, /kernel <code>6\.1\.0-fixture<\/code>/);
@@ -179,7 +179,7 @@ test('exports fit for a report: one bullet per mark reason with its cells, "1 th
   assert.equal(bullets[0][1], '5');
   assert.match(
     html,
-    /<span class="cell" title="127\.0\.0\.2: Client 127\.0\.0\.2 was \d+ % busy\.">25G kernel 1 thread, repetition 1<\/span>/,
+    /<span class="cell" title="127\.0\.0\.2: Client 127\.0\.0\.2 was \d+ % busy\.">25G · kernel · 1 thread · repetition 1<\/span>/,
   );
   assert.match(html, /\(and 4 more like it\)/);
   assert.doesNotMatch(html, /\b1 threads\b/);

@@ -237,7 +237,7 @@ test('text rendering shows the marks a user needs', async () => {
   assert.ok(lines.includes('Marked cells (1):'), text);
   assert.ok(
     lines.includes(
-      "  10G redis-balanced 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.",
+      "  10G · redis-balanced · 5 threads, repetitions 1, 2: [not-accelerated] Couchbase was not verified to run on Onload: the numbers are really the kernel stack's.",
     ),
     text,
   );
@@ -251,7 +251,7 @@ test('text rendering shows the marks a user needs', async () => {
   assert.ok(lines.includes('Failed cells (3):'), text);
   assert.ok(
     lines.includes(
-      '  10G redis-balanced 10 threads, repetition 1: [ycsb-exit] client1: ycsb-run: ycsb exited with status 1. Next: Read the run log of the cell.',
+      '  10G · redis-balanced · 10 threads · repetition 1: [ycsb-exit] client1: ycsb-run: ycsb exited with status 1. Next: Read the run log of the cell.',
     ),
     text,
   );
@@ -435,13 +435,13 @@ test('any mark is generic: marked repetitions leave the median, a marked kernel 
   assert.match(text, /\n {6}5 {2}101 \[100-102\] {2}111 \[110-112\] \(1 marked left out\)/);
   assert.ok(
     text.includes(
-      '  25G tuned 5 threads, repetition 2: [wrong-interface] server1: The clients reached memcached through 10.0.0.9, not 10.20.128.35.',
+      '  25G · tuned · 5 threads, repetition 2: [wrong-interface] server1: The clients reached memcached through 10.0.0.9, not 10.20.128.35.',
     ),
     text,
   );
   assert.ok(
     text.includes(
-      '  25G kernel 10 threads, repetitions 1, 2: [client-bound] client1: client1 was 97 % busy: the numbers measure the client.',
+      '  25G · kernel · 10 threads, repetitions 1, 2: [client-bound] client1: client1 was 97 % busy: the numbers measure the client.',
     ),
     text,
   );

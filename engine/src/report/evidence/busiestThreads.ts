@@ -1,4 +1,4 @@
-// The per-thread CPU view of a cell (issue 21): for each host, the busiest threads of the process
+// The per-thread CPU view of a cell: for each host, the busiest threads of the process
 // it watched (memcached on servers, the YCSB JVM on clients) over the measured window, each named
 // from its comm with its tid and % of one CPU, from /proc/PID/task/TID/stat; a saturated one
 // (>= 90 % of a CPU) is flagged; and the window said in words (YCSB's run from its status lines, or

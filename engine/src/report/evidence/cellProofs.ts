@@ -1,5 +1,5 @@
 // How each cell's acceleration and interface were proven, or why not, in words a reader of the
-// report can check (issue 21): every claim names its source (`onload_stackdump lots`,
+// report can check: every claim names its source (`onload_stackdump lots`,
 // `/proc/net/tcp`) and how memcached was found. The text report and the HTML report show these
 // lines; pure, tolerant of older records (which lack the run-phase view).
 import type { CellResult } from '../../model';

@@ -1,5 +1,5 @@
 // How a cell's cluster was formed and how its bucket spread over the nodes, in words a reader can
-// check (issue 23: "its results show per-node evidence"): the size and members, the rebalance
+// check, per node: the size and members, the rebalance
 // that formed it (from /pools/default/tasks) or that none was needed, a node waited for while it
 // left the cluster that ejected it, the replicas asked and given, and per node its vBuckets (the
 // bucket's vBucketServerMap) and items (interestingStats). The text report, the HTML report and

@@ -1,4 +1,4 @@
-// Metrics read from a cell's evidence (issue 10's contract, model.ts CpuEvidence) rather than from
+// Metrics read from a cell's evidence (contract, model.ts CpuEvidence) rather than from
 // YCSB's report: what the server and the clients spent in CPU, and the CPU cost of one operation.
 // The report tables, the CSV, the JSON and the panel treat them like any YCSB metric (medians,
 // repetitions, the Onload-vs-kernel difference with its interval). A cell without CPU evidence
