@@ -96,15 +96,13 @@ describe('Couchbase test node with the real SDK', () => {
   });
 
   it('creates a bucket, becomes KV-ready, stores and reads documents, counts items, drops it', async () => {
-    await cluster
-      .buckets()
-      .createBucket({
-        name: 'bench',
-        ramQuotaMB: 128,
-        numReplicas: 0,
-        flushEnabled: true,
-        evictionPolicy: couchbase.EvictionPolicy.FullEviction,
-      });
+    await cluster.buckets().createBucket({
+      name: 'bench',
+      ramQuotaMB: 128,
+      numReplicas: 0,
+      flushEnabled: true,
+      evictionPolicy: couchbase.EvictionPolicy.FullEviction,
+    });
     const settings = await cluster.buckets().getBucket('bench');
     assert.equal(settings.ramQuotaMB, 128);
     assert.equal(settings.flushEnabled, true);
