@@ -38,7 +38,7 @@ export type { CostSettings } from './scaling';
 export { compareSamples, relativeHalfWidth } from './statistics';
 export { compareGains } from './gainChange';
 export { baselineStack, stackDisplayNames, stackLabel } from './stackLabels';
-export { cellName, formatDuration, nodesText, pointName, threadsText } from './names';
+export { cellName, formatDuration, threadsText } from './names';
 export { metricDisplayUnit } from './displayUnits';
 export { seriesPalette } from './palette';
 export { ninesTicks, percentileToNines } from './percentileScale';
